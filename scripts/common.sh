@@ -1,0 +1,37 @@
+# Shared helpers for the petscgpukit scripts. Source it; do not run it.
+# Every step runs with its output in a log file; a failure names the step and the log.
+
+PGK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PGK_CACHE=${PGK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/petscgpukit}
+PGK_LOGDIR=${PGK_LOGDIR:-$PGK_CACHE/logs}
+mkdir -p "$PGK_CACHE" "$PGK_LOGDIR"
+
+pgk_say() { printf '[petscgpukit] %s\n' "$*" >&2; }
+
+pgk_die() { pgk_say "ERROR: $*"; exit 1; }
+
+# pgk_step NAME CMD...: run CMD with stdout+stderr in $PGK_LOGDIR/NAME.log.
+pgk_step() {
+  local name=$1; shift
+  local log="$PGK_LOGDIR/$name.log"
+  pgk_say "step '$name' (log: $log)"
+  if ! "$@" >"$log" 2>&1; then
+    pgk_say "step '$name' FAILED; last lines of $log:"
+    tail -n 25 "$log" >&2
+    pgk_die "step '$name' failed; full log: $log"
+  fi
+}
+
+pgk_as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Run as root (the CI and dev machines); OpenMPI refuses root without these.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# A CUDA-enabled PETSc links libcuda.so.1, which only a GPU driver installs. Without one,
+# resolve it to the toolkit's stub (every call fails cleanly, so PETSc runs on the CPU).
+pgk_use_cuda_stub_if_no_driver() {
+  local stub=$1/cuda-stub
+  if [ -e "$stub/libcuda.so.1" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+    export LD_LIBRARY_PATH="$stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+}

@@ -1,0 +1,66 @@
+# PETSc programs of ours, run with options; output and exit code checked by check_run.sh.
+set(T $<TARGET_FILE:test_package>)
+pgk_test(petsc.package.view LABELS petsc ARGS --expect "petscgpukit 0\\.1\\.0 \\(commit" --expect "lap3d7" -- ${T})
+pgk_test(petsc.package.help LABELS petsc ARGS --expect "-petscgpukit_view" -- ${T} -help)
+pgk_test(petsc.package.log_view LABELS petsc ARGS --expect "PgkGenerate" --expect "PgkMatGetCSR"
+         -- $<TARGET_FILE:test_csr_access> -log_view)
+pgk_test(petsc.package.mpi LABELS petsc NP 2 ARGS --expect "petscgpukit 0\\.1\\.0" -- ${T})
+
+# CSR view on host matrices: host memory, no transfers, counts equal to the reference.
+set(T $<TARGET_FILE:test_csr_access>)
+set(OK --expect "all checks passed" --reject "ctog=[1-9]" --reject "gtoc=[1-9]")
+pgk_test(petsc.csr.host LABELS petsc ARGS ${OK} --expect "memtype host" -- ${T} -expect_memtype host)
+pgk_test(petsc.csr.host_elast LABELS petsc ARGS ${OK} -- ${T} -gen elast3d:n=5 -expect_memtype host)
+pgk_test(petsc.csr.host_sparse_rows LABELS petsc ARGS ${OK} --expect "empty rows 80" -- ${T} -sparse_rows)
+pgk_test(petsc.csr.host_mpi LABELS petsc NP 2 ARGS ${OK} -- ${T} -gen lap3d27:n=7 -expect_memtype host)
+pgk_test(petsc.csr.host_sparse_rows_mpi LABELS petsc NP 2 ARGS ${OK} -- ${T} -sparse_rows)
+pgk_test(petsc.csr.device_policy_on_host_type LABELS petsc ARGS --fail --expect "device CSR requested for the host matrix type seqaij"
+         -- ${T} -policy device)
+# Bad input: clear PETSc errors, never a crash.
+pgk_test(petsc.badinput.nan LABELS petsc ARGS --fail --expect "1 NaN or Inf entries" -- ${T} -case nan)
+pgk_test(petsc.badinput.nan_mpi LABELS petsc NP 2 ARGS --fail --expect "1 NaN or Inf entries" -- ${T} -case nan)
+pgk_test(petsc.badinput.missing_diag LABELS petsc ARGS --fail --expect "1 rows have no stored diagonal entry" -- ${T} -case missing_diag)
+pgk_test(petsc.badinput.unassembled LABELS petsc ARGS --fail --expect "requires an assembled matrix" -- ${T} -case unassembled)
+pgk_test(petsc.badinput.nonsquare LABELS petsc ARGS --fail --expect "requires a square matrix; got 100 x 102" -- ${T} -case nonsquare)
+pgk_test(petsc.badinput.wrong_type LABELS petsc ARGS --fail --expect "needs MATAIJ or MATAIJCUSPARSE" -- ${T} -mat_type baij)
+
+# Matrix Market and PETSc binary I/O.
+set(T $<TARGET_FILE:test_matrix_io>)
+pgk_test(petsc.io.mm_symmetric LABELS petsc ARGS --expect "rows 5 cols 5 nnz 13" --expect "symmetric yes" -- ${T} -f ${PGK_DATA}/sym5.mtx -expect_rows 5)
+pgk_test(petsc.io.mm_general LABELS petsc ARGS --expect "symmetric no" -- ${T} -f ${PGK_DATA}/general.mtx)
+pgk_test(petsc.io.mm_pattern LABELS petsc ARGS --expect "rows" -- ${T} -f ${PGK_DATA}/pattern.mtx)
+pgk_test(petsc.io.mm_mpi LABELS petsc NP 2 ARGS --expect "rows 5 cols 5 nnz 13" --expect "binary round trip: equal"
+         -- ${T} -f ${PGK_DATA}/sym5.mtx -roundtrip ${CMAKE_CURRENT_BINARY_DIR}/sym5_np2.bin)
+pgk_test(petsc.io.mm_complex_refused LABELS petsc ARGS --fail --expect "complex Matrix Market data needs complex scalars" -- ${T} -f ${PGK_DATA}/complex.mtx)
+pgk_test(petsc.io.missing_file LABELS petsc ARGS --fail --expect "cannot open Matrix Market file" -- ${T} -f ${PGK_DATA}/no_such_file.mtx)
+file(GLOB PGK_BAD_MTX CONFIGURE_DEPENDS ${PGK_DATA}/bad_*.mtx)
+foreach(bad ${PGK_BAD_MTX})
+  get_filename_component(stem ${bad} NAME_WE)
+  get_filename_component(base ${bad} NAME)
+  string(REPLACE "." "\\." base_re "${base}")
+  pgk_test(petsc.io.${stem} LABELS petsc ARGS --fail --expect "${base_re}:[0-9]+: " -- ${T} -f ${bad})
+endforeach()
+pgk_test(petsc.io.roundtrip_elast LABELS petsc ARGS --expect "binary round trip: equal" -- ${T} -gen elast3d:n=6 -roundtrip ${CMAKE_CURRENT_BINARY_DIR}/elast.bin)
+pgk_test(petsc.io.roundtrip_mpi LABELS petsc NP 2 ARGS --expect "binary round trip: equal" -- ${T} -gen powerlaw:n=2000 -roundtrip ${CMAKE_CURRENT_BINARY_DIR}/pl_np2.bin)
+pgk_test(petsc.io.bad_spec LABELS petsc ARGS --fail --expect "unknown" -- ${T} -gen nosuchkind:n=3)
+
+# Generators, distributed == sequential.
+set(T $<TARGET_FILE:test_generators_petsc>)
+pgk_test(petsc.generators LABELS petsc ARGS --expect "specifications checked" -- ${T})
+pgk_test(petsc.generators_mpi LABELS petsc NP 2 ARGS --expect "specifications checked" -- ${T})
+
+# ---- gpu --------------------------------------------------------------------------------------
+set(T $<TARGET_FILE:test_csr_access>)
+pgk_test(gpu.csr.device_no_transfer LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "memtype device"
+         -- ${T} ${PGK_DEVICE_TYPES} -expect_memtype device -log_view)
+pgk_test(gpu.csr.device_elast LABELS "gpu;petsc" ARGS --gpu ${OK} -- ${T} -gen elast3d:n=8 ${PGK_DEVICE_TYPES} -expect_memtype device)
+# Compressed rows: the full row pointer is uploaded once (pass 0); later views transfer nothing.
+pgk_test(gpu.csr.device_sparse_rows LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "pass 1 memtype device transfers during access: ctog=0 gtoc=0"
+         -- ${T} -sparse_rows ${PGK_DEVICE_TYPES} -expect_memtype device)
+pgk_test(gpu.csr.host_policy_on_device LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "memtype host"
+         -- ${T} ${PGK_DEVICE_TYPES} -policy host -expect_memtype host)
+pgk_test(gpu.csr.device_mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${OK} --expect "memtype device"
+         -- ${T} -gen lap3d7:n=12 ${PGK_DEVICE_TYPES} ${PGK_GPU_OPTS} -expect_memtype device)
+pgk_test(gpu.badinput.nan_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "1 NaN or Inf entries" -- ${T} -case nan ${PGK_DEVICE_TYPES})
+pgk_test(gpu.badinput.missing_diag_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "1 rows have no stored diagonal entry" -- ${T} -case missing_diag ${PGK_DEVICE_TYPES})
+pgk_test(gpu.package.view LABELS "gpu;petsc" ARGS --gpu --expect "device: NVIDIA" -- $<TARGET_FILE:test_package>)

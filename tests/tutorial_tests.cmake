@@ -1,0 +1,49 @@
+# PETSc's own tutorials, compiled unmodified from the PETSc source tree and run with
+# -dll_append: the way an existing application meets petscgpukit.
+set(PGK_PETSC_TUTORIALS "" CACHE PATH "Folder holding PETSc's src/ksp/ksp/tutorials/ex2.c (found automatically)")
+if(NOT PGK_PETSC_TUTORIALS)
+  set(_pgk_candidates ${PETSC_DIR}/share/petsc/examples/src/ksp/ksp/tutorials ${PETSC_DIR}/src/ksp/ksp/tutorials)
+  foreach(dir ${_pgk_candidates})
+    if(EXISTS ${dir}/ex2.c AND EXISTS ${dir}/ex45.c AND EXISTS ${dir}/ex56.c)
+      set(PGK_PETSC_TUTORIALS ${dir} CACHE PATH "" FORCE)
+      break()
+    endif()
+  endforeach()
+endif()
+if(NOT PGK_PETSC_TUTORIALS)
+  message(FATAL_ERROR "PETSc's tutorial sources (src/ksp/ksp/tutorials/ex2.c, ex45.c, ex56.c) were not found "
+                      "under ${PETSC_DIR}; set -DPGK_PETSC_TUTORIALS=<dir> (a PETSc install has them under share/petsc/examples)")
+endif()
+message(STATUS "petscgpukit: PETSc tutorials from ${PGK_PETSC_TUTORIALS}")
+
+foreach(ex ex2 ex45 ex56)
+  add_executable(tutorial_${ex} ${PGK_PETSC_TUTORIALS}/${ex}.c)
+  target_link_libraries(tutorial_${ex} PRIVATE PkgConfig::PETSC m) # PETSc only: not linked to us
+  set_target_properties(tutorial_${ex} PROPERTIES LINKER_LANGUAGE C)
+endforeach()
+
+set(DLL -dll_append ${PGK_LIB} -petscgpukit_view)
+set(CONV --expect "petscgpukit 0\\.1\\.0" --expect "Linear solve converged due to CONVERGED" --reject "DIVERGED")
+set(EX2 $<TARGET_FILE:tutorial_ex2>)
+set(EX45 $<TARGET_FILE:tutorial_ex45>)
+set(EX56 $<TARGET_FILE:tutorial_ex56>)
+set(EX2_ARGS -m 40 -n 40 -ksp_converged_reason)
+set(EX45_ARGS -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_type cg -pc_type jacobi -ksp_converged_reason)
+set(EX56_ARGS -ne 9 -alpha 1.e-3 -ksp_type cg -pc_type gamg -use_mat_nearnullspace -ksp_rtol 1e-6 -ksp_converged_reason)
+
+pgk_test(tutorial.ex2 LABELS tutorial ARGS ${CONV} --expect "Norm of error" -- ${EX2} ${DLL} ${EX2_ARGS})
+pgk_test(tutorial.ex2_help LABELS tutorial ARGS --expect "-petscgpukit_view" -- ${EX2} -dll_append ${PGK_LIB} -help)
+pgk_test(tutorial.ex45 LABELS tutorial ARGS ${CONV} --expect "Residual norm" -- ${EX45} ${DLL} ${EX45_ARGS})
+pgk_test(tutorial.ex56 LABELS tutorial ARGS ${CONV} -- ${EX56} ${DLL} ${EX56_ARGS})
+pgk_test(tutorial.ex2_mpi LABELS tutorial NP 2 ARGS ${CONV} -- ${EX2} ${DLL} ${EX2_ARGS})
+pgk_test(tutorial.ex45_mpi LABELS tutorial NP 2 ARGS ${CONV} -- ${EX45} ${DLL} ${EX45_ARGS})
+pgk_test(tutorial.ex56_mpi LABELS tutorial NP 2 ARGS ${CONV} -- ${EX56} ${DLL} ${EX56_ARGS})
+
+# On the GPU: device matrix and vector types, the same unmodified programs.
+set(GPU_CONV --gpu ${CONV} --expect "device: NVIDIA")
+pgk_test(gpu.tutorial.ex2 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX2} ${DLL} ${EX2_ARGS} ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex45 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX45} ${DLL} ${EX45_ARGS} -dm_mat_type aijcusparse -dm_vec_type cuda)
+pgk_test(gpu.tutorial.ex56 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX56} ${DLL} ${EX56_ARGS} ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex2_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX2} ${DLL} ${EX2_ARGS} ${PGK_DEVICE_TYPES} ${PGK_GPU_OPTS})
+pgk_test(gpu.tutorial.ex45_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX45} ${DLL} ${EX45_ARGS} -dm_mat_type aijcusparse -dm_vec_type cuda ${PGK_GPU_OPTS})
+pgk_test(gpu.tutorial.ex56_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX56} ${DLL} ${EX56_ARGS} ${PGK_DEVICE_TYPES} ${PGK_GPU_OPTS})
