@@ -358,7 +358,7 @@ private:
     }
     const Index *perm = sh.perm.data() + gen_begin_;
     detail::split_batches(
-        gen_nodes_, gen_weight_, gen_count_, sh.B,
+        gen_nodes_, gen_weight_, gen_count_, sh.B, sh.T,
         [&](std::uint64_t i) { return detail::batch_weight(sh.valence[perm[i]], sh.T); }, bounds_);
   }
 

@@ -35,10 +35,11 @@ inline std::uint64_t batch_count(std::uint64_t nodes, std::uint64_t weight, std:
 // Rule for each batch, with R vertices and weight W left for m batches:
 //   take at least max(1, R - (m-1)B) vertices (so the rest fits B per batch) and at most
 //   min(B, R - (m-1)) (so no later batch is empty); between those, keep adding vertices while
-//   the batch weight is below the average W/m still to place (the paper's balancing rule).
+//   the batch weight is below the average W/m still to place (the paper's balancing rule) and
+//   the next vertex still fits under T (so a heavy vertex tends to start a batch of its own).
 template <class WeightOf>
 void split_batches(std::uint64_t nodes, std::uint64_t weight, std::uint64_t count,
-                   std::uint64_t B, WeightOf w, std::vector<std::uint64_t> &bounds) {
+                   std::uint64_t B, std::uint64_t T, WeightOf w, std::vector<std::uint64_t> &bounds) {
   bounds.clear();
   bounds.push_back(0);
   std::uint64_t pos = 0, left = nodes, left_weight = weight;
@@ -50,7 +51,8 @@ void split_batches(std::uint64_t nodes, std::uint64_t weight, std::uint64_t coun
     const std::uint64_t target = (left_weight + m - 1) / m; // w < target  <=>  w * m < W
     std::uint64_t take = 0, batch_w = 0;
     while (take < min_take) batch_w += w(pos + take++);
-    while (take < max_take && batch_w < target) batch_w += w(pos + take++);
+    while (take < max_take && batch_w < target && batch_w + w(pos + take) <= T)
+      batch_w += w(pos + take++);
     pos += take;
     left -= take;
     left_weight -= batch_w;

@@ -21,7 +21,7 @@ pgk_test(petsc.badinput.nan LABELS petsc ARGS --fail --expect "1 NaN or Inf entr
 pgk_test(petsc.badinput.nan_mpi LABELS petsc NP 2 ARGS --fail --expect "1 NaN or Inf entries" -- ${T} -case nan)
 pgk_test(petsc.badinput.missing_diag LABELS petsc ARGS --fail --expect "1 rows have no stored diagonal entry" -- ${T} -case missing_diag)
 pgk_test(petsc.badinput.unassembled LABELS petsc ARGS --fail --expect "requires an assembled matrix" -- ${T} -case unassembled)
-pgk_test(petsc.badinput.nonsquare LABELS petsc ARGS --fail --expect "requires a square matrix; got 100 x 102" -- ${T} -case nonsquare)
+pgk_test(petsc.badinput.nonsquare LABELS petsc ARGS --fail --expect "requires a square matrix. got 100 x 102" -- ${T} -case nonsquare)
 pgk_test(petsc.badinput.wrong_type LABELS petsc ARGS --fail --expect "needs MATAIJ or MATAIJCUSPARSE" -- ${T} -mat_type baij)
 
 # Matrix Market and PETSc binary I/O.

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -300,8 +301,9 @@ TEST(RcmSerial, TieKeepsRowPositionAndDiagonalIsAParameter) {
             (std::vector<Index>{5, 4, 6, 1, 3, 2, 0}));
   // Reordering the row of 0 reorders the tie.
   rows[0] = {3, 2, 1};
+  // Now 0's children are 3(v3) 2(v1) 1(v3) -> 2 3 1, so 6 (child of 3) precedes 4 and 5.
   EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(from_rows(rows)), {0}, true),
-            (std::vector<Index>{4, 5, 6, 1, 3, 2, 0}));
+            (std::vector<Index>{5, 4, 6, 1, 3, 2, 0}));
 }
 
 TEST(RcmSerial, ComponentsInOrderOfSmallestIdReversedEachInPlace) {
@@ -491,7 +493,7 @@ TEST(RcmBatchPlan, ExactCountNonEmptyAndWithinNodeLimit) {
     for (auto &x : w) sum += (x = rcm::detail::batch_weight(rng.below(rng.chance(10) ? 200 : 12), T));
     const std::uint64_t count = rcm::detail::batch_count(nodes, sum, B, T);
     ASSERT_LE(count, nodes);
-    rcm::detail::split_batches(nodes, sum, count, B, [&](std::uint64_t i) { return w[i]; }, bounds);
+    rcm::detail::split_batches(nodes, sum, count, B, T, [&](std::uint64_t i) { return w[i]; }, bounds);
     ASSERT_EQ(bounds.size(), count + 1);
     ASSERT_EQ(bounds.front(), 0u);
     ASSERT_EQ(bounds.back(), nodes);
@@ -506,8 +508,9 @@ TEST(RcmBatchPlan, ExactCountNonEmptyAndWithinNodeLimit) {
 TEST(RcmBatchPlan, HeavyVertexGetsItsOwnBatch) {
   std::vector<std::uint64_t> bounds;
   const std::vector<std::uint64_t> w = {1, 1, 1, 100, 1, 1};
-  // Weight clamped to T = 100: total 105 -> 2 batches; the heavy vertex stands alone or last.
-  rcm::detail::split_batches(6, 105, rcm::detail::batch_count(6, 105, 512, 100), 512,
+  // Weight clamped to T = 100: total 105 -> 2 batches; the heavy vertex does not join the
+  // light ones before it (it would pass T), so it opens the second batch.
+  rcm::detail::split_batches(6, 105, rcm::detail::batch_count(6, 105, 512, 100), 512, 100,
                              [&](std::uint64_t i) { return w[i]; }, bounds);
   EXPECT_EQ(bounds, (std::vector<std::uint64_t>{0, 3, 6}));
 }
@@ -584,11 +587,15 @@ TEST(RcmBatchCpu, LargerGraphsManyThreads) {
 }
 
 TEST(RcmBatchCpu, QueueOverflowIsAnErrorNeverAHangOrAWrongOrder) {
-  // A star from its hub: batch 0 alone reserves one batch per leaf when B = 1.
+  // A spider from its hub (legs of length 2): batch 0 alone reserves one batch per leg when
+  // B = 1. (A plain star would not do: batch 0 completes the permutation, nothing is queued.)
   SplitMix rng{5};
   Edges e;
-  for (Index v = 1; v < 200; ++v) e.push_back({0, v});
-  const Csr star = make_graph(200, e, rng);
+  for (Index v = 1; v < 100; ++v) {
+    e.push_back({0, v});
+    e.push_back({v, v + 99});
+  }
+  const Csr star = make_graph(199, e, rng);
   rcm::BatchOptions b;
   b.max_batch_nodes = 1;
   b.queue_slots = 16;
