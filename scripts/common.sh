@@ -35,3 +35,11 @@ pgk_use_cuda_stub_if_no_driver() {
     export LD_LIBRARY_PATH="$stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   fi
 }
+
+# Stock OpenMPI is not GPU-aware, and PETSc then refuses GPU runs unless told
+# -use_gpu_aware_mpi 0. Add that to PETSC_OPTIONS when ompi_info reports no CUDA support.
+pgk_gpu_aware_mpi_option() {
+  if command -v ompi_info >/dev/null && ! ompi_info --parsable --all 2>/dev/null | grep -q 'mpi_built_with_cuda_support:value:true'; then
+    case " ${PETSC_OPTIONS:-} " in *use_gpu_aware_mpi*) ;; *) export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0" ;; esac
+  fi
+}

@@ -60,7 +60,18 @@ pgk_test(gpu.csr.device_sparse_rows LABELS "gpu;petsc" ARGS --gpu --expect "all 
 pgk_test(gpu.csr.host_policy_on_device LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "memtype host"
          -- ${T} ${PGK_DEVICE_TYPES} -policy host -expect_memtype host)
 pgk_test(gpu.csr.device_mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${OK} --expect "memtype device"
-         -- ${T} -gen lap3d7:n=12 ${PGK_DEVICE_TYPES} ${PGK_GPU_OPTS} -expect_memtype device)
+         -- ${T} -gen lap3d7:n=12 ${PGK_DEVICE_TYPES} -expect_memtype device)
 pgk_test(gpu.badinput.nan_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "1 NaN or Inf entries" -- ${T} -case nan ${PGK_DEVICE_TYPES})
 pgk_test(gpu.badinput.missing_diag_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "1 rows have no stored diagonal entry" -- ${T} -case missing_diag ${PGK_DEVICE_TYPES})
-pgk_test(gpu.package.view LABELS "gpu;petsc" ARGS --gpu --expect "device: NVIDIA" -- $<TARGET_FILE:test_package>)
+pgk_test(gpu.package.view LABELS "gpu;petsc" ARGS --gpu --expect "device: NVIDIA" -- $<TARGET_FILE:test_package> ${PGK_GPU_OPTS})
+
+# The device kernels under compute-sanitizer (memcheck, racecheck), where it is installed.
+find_program(PGK_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
+if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
+  foreach(tool memcheck racecheck)
+    pgk_test(gpu.sanitizer.${tool}.csr LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "ERROR SUMMARY: 0 errors"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 ${T} -gen lap3d7:n=12 ${PGK_DEVICE_TYPES} -expect_memtype device)
+    pgk_test(gpu.sanitizer.${tool}.csr_sparse LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "ERROR SUMMARY: 0 errors"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 ${T} -sparse_rows ${PGK_DEVICE_TYPES} -expect_memtype device)
+  endforeach()
+endif()

@@ -40,10 +40,10 @@ pgk_test(tutorial.ex45_mpi LABELS tutorial NP 2 ARGS ${CONV} -- ${EX45} ${DLL} $
 pgk_test(tutorial.ex56_mpi LABELS tutorial NP 2 ARGS ${CONV} -- ${EX56} ${DLL} ${EX56_ARGS})
 
 # On the GPU: device matrix and vector types, the same unmodified programs.
-set(GPU_CONV --gpu ${CONV} --expect "device: NVIDIA")
-pgk_test(gpu.tutorial.ex2 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX2} ${DLL} ${EX2_ARGS} ${PGK_DEVICE_TYPES})
-pgk_test(gpu.tutorial.ex45 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX45} ${DLL} ${EX45_ARGS} -dm_mat_type aijcusparse -dm_vec_type cuda)
-pgk_test(gpu.tutorial.ex56 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX56} ${DLL} ${EX56_ARGS} ${PGK_DEVICE_TYPES})
-pgk_test(gpu.tutorial.ex2_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX2} ${DLL} ${EX2_ARGS} ${PGK_DEVICE_TYPES} ${PGK_GPU_OPTS})
-pgk_test(gpu.tutorial.ex45_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX45} ${DLL} ${EX45_ARGS} -dm_mat_type aijcusparse -dm_vec_type cuda ${PGK_GPU_OPTS})
-pgk_test(gpu.tutorial.ex56_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX56} ${DLL} ${EX56_ARGS} ${PGK_DEVICE_TYPES} ${PGK_GPU_OPTS})
+set(GPU_CONV --gpu ${CONV} --expect "device: NVIDIA" --expect "type: (seq|mpi)aijcusparse")
+pgk_test(gpu.tutorial.ex2 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX2} ${DLL} -ksp_view ${EX2_ARGS} ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex45 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX45} ${DLL} -ksp_view ${EX45_ARGS} -dm_mat_type aijcusparse -dm_vec_type cuda ${PGK_GPU_OPTS})
+pgk_test(gpu.tutorial.ex56 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX56} ${DLL} -ksp_view ${EX56_ARGS} ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex2_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX2} ${DLL} -ksp_view ${EX2_ARGS} ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex45_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX45} ${DLL} -ksp_view ${EX45_ARGS} -dm_mat_type aijcusparse -dm_vec_type cuda ${PGK_GPU_OPTS})
+pgk_test(gpu.tutorial.ex56_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX56} ${DLL} -ksp_view ${EX56_ARGS} ${PGK_DEVICE_TYPES})
