@@ -35,9 +35,9 @@ Csr csr_from_coo(Index nrows, Index ncols, const std::vector<Index> &rows,
   const auto n = static_cast<Index>(rows.size());
   for (Index k = 0; k < n; ++k) {
     if (rows[k] < 0 || rows[k] >= nrows || cols[k] < 0 || cols[k] >= ncols)
-      throw std::invalid_argument("csr_from_coo: entry " + str(k) + " at (" + str(rows[k]) +
-                                  ", " + str(cols[k]) + ") lies outside the " + str(nrows) +
-                                  " x " + str(ncols) + " matrix");
+      throw std::invalid_argument("csr_from_coo: entry " + str(k) + " at (" + str(rows[k]) + ", " +
+                                  str(cols[k]) + ") lies outside the " + str(nrows) + " x " +
+                                  str(ncols) + " matrix");
   }
 
   // Stable counting sort by row: within a row, entries keep their input order.
@@ -64,9 +64,8 @@ Csr csr_from_coo(Index nrows, Index ncols, const std::vector<Index> &rows,
     const auto last = order.begin() + start[i + 1];
     // Ties on the column are broken by input position, so duplicates are summed in input
     // order and the rounding of the sum is reproducible.
-    std::sort(first, last, [&](Index p, Index q) {
-      return cols[p] != cols[q] ? cols[p] < cols[q] : p < q;
-    });
+    std::sort(first, last,
+              [&](Index p, Index q) { return cols[p] != cols[q] ? cols[p] < cols[q] : p < q; });
     for (auto it = first; it != last; ++it) {
       const Index c = cols[*it];
       const bool duplicate = it != first && cols[*(it - 1)] == c;
@@ -170,8 +169,8 @@ bool validate_csr(const CsrView &a, std::string *why) {
   for (Index i = 0; i < a.nrows; ++i) {
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) {
       if (a.colidx[k] < 0 || a.colidx[k] >= a.ncols)
-        return fail("row " + str(i) + ": column index " + str(a.colidx[k]) + " (entry " +
-                    str(k) + ") outside [0, " + str(a.ncols) + ")");
+        return fail("row " + str(i) + ": column index " + str(a.colidx[k]) + " (entry " + str(k) +
+                    ") outside [0, " + str(a.ncols) + ")");
     }
   }
   return true;

@@ -35,15 +35,15 @@ enum class Kind {
 // A Spec after validation, with defaults applied. Only the fields of `kind` are meaningful.
 struct Params {
   Kind kind = Kind::Empty;
-  Index nx = 1, ny = 1, nz = 1; // grid kinds (2D kinds keep nz = 1)
-  Index n = 0;                  // graph kinds, path, empty: vertex count
-  Index deg = 0;                // random, disconnected, hubrow
-  Index parts = 1;              // disconnected
-  Index hubdeg = 0;             // hubrow
-  Index communities = 1;        // powerlaw
-  int variant = 1;              // aniso2d
-  double lambda = 1, mu = 1;    // elast3d
-  double peclet = 0;            // convdiff*
+  Index nx = 1, ny = 1, nz = 1;               // grid kinds (2D kinds keep nz = 1)
+  Index n = 0;                                // graph kinds, path, empty: vertex count
+  Index deg = 0;                              // random, disconnected, hubrow
+  Index parts = 1;                            // disconnected
+  Index hubdeg = 0;                           // hubrow
+  Index communities = 1;                      // powerlaw
+  int variant = 1;                            // aniso2d
+  double lambda = 1, mu = 1;                  // elast3d
+  double peclet = 0;                          // convdiff*
   double avgdeg = 0, gamma = 2.5, mixing = 0; // powerlaw
   std::uint64_t seed = 1;
 };
@@ -66,7 +66,8 @@ std::vector<Index> graph_communities(const Params &p);
 // round-down of 2^30 * (r + 1)^(-alpha), at least 1, with alpha = alpha_q24 / 2^24.
 // Integer fixed-point throughout (log2 by repeated squaring, 2^-x from square roots of 2
 // which IEEE rounds exactly), so no libm pow() whose last bits vary between platforms
-// can change which edges are drawn. Relative error below 1e-6.
+// can change which edges are drawn. Relative error about 1e-7 * (1 + alpha) besides the
+// rounding down to an integer: plenty for sampling degrees.
 std::uint64_t powerlaw_weight(std::uint64_t rank, std::uint64_t alpha_q24);
 
 // Random off-diagonal magnitudes: k * 2^-20 for k uniform in [kValueLo, 2^20], i.e.

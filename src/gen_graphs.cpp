@@ -29,8 +29,7 @@ SplitMix64 stream(const Params &p, Stream s) { return SplitMix64(derive_seed(p.s
 // range: deg / 2 of them, odd vertices one more when deg is odd, so that after
 // symmetrisation the average degree is about deg (a little less: repeats merge). Drawing
 // per vertex rather than per edge bounds the minimum degree away from 0 for deg >= 2.
-void add_random_edges(Index offset, Index n, Index deg, SplitMix64 &rng,
-                      std::vector<Edge> &edges) {
+void add_random_edges(Index offset, Index n, Index deg, SplitMix64 &rng, std::vector<Edge> &edges) {
   if (n < 2)
     return;
   for (Index i = 0; i < n; ++i) {
@@ -209,10 +208,12 @@ PowerlawLayout powerlaw_layout(const Params &p) {
 }
 
 // Chung-Lu style edge sampling: both endpoints are drawn with probability proportional to
-// the weights, so expected degrees follow the weights' power law. The first `cross` edges
-// must join different communities, the rest stay inside the first endpoint's community.
+// the weights (rank + 1)^(-1 / (gamma - 1)), so expected degrees follow a power law with
+// tail exponent gamma. The first edges_cross edges must join different communities, the
+// rest stay inside the first endpoint's community.
 // A draw that keeps failing (self loop, tiny community) is dropped after a few tries, and
-// repeated edges merge, so the average degree ends a little below avgdeg.
+// repeated edges merge, so the average degree ends a little below avgdeg; as in any
+// Chung-Lu graph, some low-weight vertices get no edge at all (only their diagonal).
 Csr powerlaw(const Params &p) {
   const PowerlawLayout l = powerlaw_layout(p);
   const auto alpha_q24 =
@@ -232,7 +233,8 @@ Csr powerlaw(const Params &p) {
   };
 
   // Products and quotients only, then an exact rounding: no contraction can differ.
-  const auto edges_total = static_cast<std::int64_t>(std::llround(static_cast<double>(p.n) * p.avgdeg / 2.0));
+  const auto edges_total =
+      static_cast<std::int64_t>(std::llround(static_cast<double>(p.n) * p.avgdeg / 2.0));
   const std::int64_t edges_cross =
       used_communities(p) > 1 ? std::llround(static_cast<double>(edges_total) * p.mixing) : 0;
   constexpr int kTries = 32;

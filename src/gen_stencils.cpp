@@ -56,8 +56,7 @@ struct Grid {
 // neighbour at that offset is coupled and with which value. Neighbours outside the grid
 // are dropped: Dirichlet boundary for the PDE kinds, "truncated" for aniso2d.
 template <class Weight>
-Csr point_stencil_rows(const Grid &g, Index begin, Index end, std::size_t per_row,
-                       Weight weight) {
+Csr point_stencil_rows(const Grid &g, Index begin, Index end, std::size_t per_row, Weight weight) {
   const Index n = g.nx * g.ny * g.nz;
   return build_rows(n, begin, end, per_row, [&](Index row, auto &emit) {
     const Index x = row % g.nx, y = (row / g.nx) % g.ny, z = row / (g.nx * g.ny);
@@ -96,28 +95,26 @@ Csr convdiff_rows(const Params &p, int dims, Index begin, Index end) {
     diag += std::fabs(c[d]);
   }
   const Grid g{p.nx, p.ny, p.nz};
-  return point_stencil_rows(g, begin, end, 2 * dims + 1,
-                            [&](int dx, int dy, int dz, double *w) {
-                              const int off[3] = {dx, dy, dz};
-                              int axis = -1, nonzero = 0;
-                              for (int d = 0; d < 3; ++d) {
-                                if (off[d] != 0) {
-                                  axis = d;
-                                  ++nonzero;
-                                }
-                              }
-                              if (nonzero == 0) {
-                                *w = diag;
-                                return true;
-                              }
-                              if (nonzero != 1)
-                                return false;
-                              // Upstream neighbour: the one the wind blows from.
-                              const bool upstream =
-                                  (c[axis] > 0 && off[axis] < 0) || (c[axis] < 0 && off[axis] > 0);
-                              *w = upstream ? -1.0 - std::fabs(c[axis]) : -1.0;
-                              return true;
-                            });
+  return point_stencil_rows(g, begin, end, 2 * dims + 1, [&](int dx, int dy, int dz, double *w) {
+    const int off[3] = {dx, dy, dz};
+    int axis = -1, nonzero = 0;
+    for (int d = 0; d < 3; ++d) {
+      if (off[d] != 0) {
+        axis = d;
+        ++nonzero;
+      }
+    }
+    if (nonzero == 0) {
+      *w = diag;
+      return true;
+    }
+    if (nonzero != 1)
+      return false;
+    // Upstream neighbour: the one the wind blows from.
+    const bool upstream = (c[axis] > 0 && off[axis] < 0) || (c[axis] < 0 && off[axis] > 0);
+    *w = upstream ? -1.0 - std::fabs(c[axis]) : -1.0;
+    return true;
+  });
 }
 
 // Navier-Cauchy operator -mu Lap u - (lambda + mu) grad div u by central differences
@@ -204,11 +201,10 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
   case Kind::Elast3d:
     return elast3d_rows(p, begin, end);
   case Kind::Path:
-    return point_stencil_rows(Grid{p.n, 1, 1}, begin, end, 3,
-                              [](int dx, int, int, double *w) {
-                                *w = dx == 0 ? 2.0 : -1.0;
-                                return true;
-                              });
+    return point_stencil_rows(Grid{p.n, 1, 1}, begin, end, 3, [](int dx, int, int, double *w) {
+      *w = dx == 0 ? 2.0 : -1.0;
+      return true;
+    });
   case Kind::Empty:
     return build_rows(p.n, begin, end, 1, [](Index row, auto &emit) { emit(row, 1.0); });
   default:

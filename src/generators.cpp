@@ -6,6 +6,7 @@
 #include "gen_detail.hpp"
 #include "parse_number.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -20,18 +21,16 @@ using detail::Params;
 
 constexpr std::int64_t kIndexMax = std::numeric_limits<Index>::max();
 
-enum class Type { Int, Real, Seed };
-
+// A parameter besides the grid sizes; its type is checked where resolve() reads it.
 struct ParamDef {
   const char *name;
-  Type type;
-  const char *fallback; // default value; nullptr: required (grid sizes: or given by n)
+  const char *fallback; // default value; nullptr: required
 };
 
 struct KindDef {
   const char *name;
   Kind kind;
-  int grid_dims; // 2 or 3: has nx, ny[, nz] and the alias n; 0: no grid
+  int grid_dims;                // 2 or 3: has nx, ny[, nz] and the alias n; 0: no grid
   std::vector<ParamDef> params; // besides the grid sizes
   const char *help;
 };
@@ -47,59 +46,53 @@ const std::vector<KindDef> &table() {
       {"elast3d",
        Kind::Elast3d,
        3,
-       {{"lambda", Type::Real, "1"}, {"mu", Type::Real, "1"}},
+       {{"lambda", "1"}, {"mu", "1"}},
        "3D linear elasticity -mu Lap u - (lambda+mu) grad div u, finite differences, "
        "Dirichlet, block size 3 interleaved (SPD for mu > 0, lambda + mu >= 0)"},
       {"aniso2d",
        Kind::Aniso2d,
        2,
-       {{"variant", Type::Int, "1"}},
+       {{"variant", "1"}},
        "9-point ANISO1/2/3 stencils of Klein & Strzodka, truncated at the boundary "
        "(symmetric)"},
       {"convdiff2d",
        Kind::Convdiff2d,
        2,
-       {{"peclet", Type::Real, "100"}},
+       {{"peclet", "100"}},
        "-Lap u + b.grad u, b = peclet (1, 0.5), first-order upwind: nonsymmetric M-matrix"},
       {"convdiff3d",
        Kind::Convdiff3d,
        3,
-       {{"peclet", Type::Real, "100"}},
+       {{"peclet", "100"}},
        "-Lap u + b.grad u, b = peclet (1, 0.5, 0.25), first-order upwind: nonsymmetric "
        "M-matrix"},
       {"random",
        Kind::Random,
        0,
-       {{"n", Type::Int, nullptr}, {"deg", Type::Int, "8"}, {"seed", Type::Seed, "1"}},
+       {{"n", nullptr}, {"deg", "8"}, {"seed", "1"}},
        "random symmetric graph, about deg neighbours per row, SPD diagonally dominant values"},
       {"disconnected",
        Kind::Disconnected,
        0,
-       {{"n", Type::Int, nullptr},
-        {"parts", Type::Int, "4"},
-        {"deg", Type::Int, "6"},
-        {"seed", Type::Seed, "1"}},
+       {{"n", nullptr}, {"parts", "4"}, {"deg", "6"}, {"seed", "1"}},
        "union of `parts` random graphs, vertices interleaved by a random permutation"},
       {"hubrow",
        Kind::Hubrow,
        0,
-       {{"n", Type::Int, nullptr},
-        {"deg", Type::Int, "4"},
-        {"hubdeg", Type::Int, kHubdegDefault},
-        {"seed", Type::Seed, "1"}},
+       {{"n", nullptr}, {"deg", "4"}, {"hubdeg", kHubdegDefault}, {"seed", "1"}},
        "random graph plus vertex n/2 joined to hubdeg others: one row of very large degree"},
       {"powerlaw",
        Kind::Powerlaw,
        0,
-       {{"n", Type::Int, nullptr},
-        {"communities", Type::Int, "16"},
-        {"avgdeg", Type::Real, "10"},
-        {"gamma", Type::Real, "2.5"},
-        {"mixing", Type::Real, "0.1"},
-        {"seed", Type::Seed, "1"}},
+       {{"n", nullptr},
+        {"communities", "16"},
+        {"avgdeg", "10"},
+        {"gamma", "2.5"},
+        {"mixing", "0.1"},
+        {"seed", "1"}},
        "Chung-Lu power-law graph with planted communities scattered in index space"},
-      {"path", Kind::Path, 0, {{"n", Type::Int, nullptr}}, "path graph, 1D Laplacian 2/-1"},
-      {"empty", Kind::Empty, 0, {{"n", Type::Int, nullptr}}, "identity (no off-diagonals)"},
+      {"path", Kind::Path, 0, {{"n", nullptr}}, "path graph, 1D Laplacian 2/-1"},
+      {"empty", Kind::Empty, 0, {{"n", nullptr}}, "identity (no off-diagonals)"},
   };
   return defs;
 }
@@ -118,8 +111,7 @@ const KindDef &find_kind(const std::string &name) {
     if (name == d.name)
       return d;
   }
-  throw std::invalid_argument("unknown matrix kind '" + name + "'; known kinds: " +
-                              known_kinds());
+  throw std::invalid_argument("unknown matrix kind '" + name + "'; known kinds: " + known_kinds());
 }
 
 std::vector<std::string> param_names(const KindDef &d) {
@@ -309,6 +301,12 @@ Params resolve(const Spec &spec) {
   default:
     break;
   }
+  if (def.kind == Kind::Random || def.kind == Kind::Disconnected || def.kind == Kind::Hubrow) {
+    // Fail here, not after minutes of drawing edges that no CSR could hold.
+    const std::int64_t per_row = std::min<std::int64_t>(p.deg, p.n > 0 ? p.n - 1 : 0) + 1;
+    if (p.n > 0 && per_row > kIndexMax / p.n)
+      r.fail("n * deg exceeds the Index range; build with PGK_INDEX_64 or lower deg");
+  }
   return p;
 }
 
@@ -403,8 +401,8 @@ Csr generate_rows(const Spec &spec, Index row_begin, Index row_end) {
   const Params p = detail::resolve(spec);
   const Index n = detail::nrows_of(p);
   if (row_begin < 0 || row_begin > row_end || row_end > n)
-    throw std::invalid_argument(spec.kind + ": row range [" + std::to_string(row_begin) +
-                                ", " + std::to_string(row_end) + ") is not inside [0, " +
+    throw std::invalid_argument(spec.kind + ": row range [" + std::to_string(row_begin) + ", " +
+                                std::to_string(row_end) + ") is not inside [0, " +
                                 std::to_string(n) + ")");
   if (detail::is_grid_kind(p.kind))
     return detail::stencil_rows(p, row_begin, row_end);

@@ -136,8 +136,7 @@ Header read_banner(Lines &lines) {
     lines.fail_at_end("empty input: missing Matrix Market banner " + std::string(kBannerForm));
   const Words w = split(line);
   if (w.count == 0 || lower(w.word[0]) != "%%matrixmarket")
-    lines.fail("missing Matrix Market banner: the first line must be " +
-               std::string(kBannerForm));
+    lines.fail("missing Matrix Market banner: the first line must be " + std::string(kBannerForm));
   if (w.count != 5)
     lines.fail("malformed banner: expected 5 words " + std::string(kBannerForm) + ", found " +
                std::to_string(w.count));
@@ -192,8 +191,8 @@ void read_size_line(Lines &lines, Header &h) {
     lines.fail_at_end("missing size line 'rows columns entries'");
   const Words w = split(line);
   if (w.count != 3)
-    lines.fail("bad size line: expected 'rows columns entries', found " +
-               std::to_string(w.count) + " word" + (w.count == 1 ? "" : "s"));
+    lines.fail("bad size line: expected 'rows columns entries', found " + std::to_string(w.count) +
+               " word" + (w.count == 1 ? "" : "s"));
   std::int64_t v[3];
   for (int k = 0; k < 3; ++k) {
     const std::string word(w.word[k]);
@@ -290,8 +289,8 @@ Data read(std::istream &in, const std::string &name_for_messages) {
       const std::string where =
           "(" + std::to_string(e.row + 1) + ", " + std::to_string(e.col + 1) + ")";
       if (e.row < e.col)
-        lines.fail("entry " + where + " lies above the diagonal; a " +
-                   symmetry_name(h.symmetry) + " file stores only the lower triangle");
+        lines.fail("entry " + where + " lies above the diagonal; a " + symmetry_name(h.symmetry) +
+                   " file stores only the lower triangle");
       if (e.row == e.col && h.symmetry == Symmetry::SkewSymmetric)
         lines.fail("diagonal entry " + where +
                    " in a skew-symmetric file (its diagonal is zero and is not stored)");

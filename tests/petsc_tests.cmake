@@ -26,12 +26,12 @@ pgk_test(petsc.badinput.wrong_type LABELS petsc ARGS --fail --expect "needs MATA
 
 # Matrix Market and PETSc binary I/O.
 set(T $<TARGET_FILE:test_matrix_io>)
-pgk_test(petsc.io.mm_symmetric LABELS petsc ARGS --expect "rows 5 cols 5 nnz 13" --expect "symmetric yes" -- ${T} -f ${PGK_DATA}/sym5.mtx -expect_rows 5)
-pgk_test(petsc.io.mm_general LABELS petsc ARGS --expect "symmetric no" -- ${T} -f ${PGK_DATA}/general.mtx)
-pgk_test(petsc.io.mm_pattern LABELS petsc ARGS --expect "rows" -- ${T} -f ${PGK_DATA}/pattern.mtx)
-pgk_test(petsc.io.mm_mpi LABELS petsc NP 2 ARGS --expect "rows 5 cols 5 nnz 13" --expect "binary round trip: equal"
-         -- ${T} -f ${PGK_DATA}/sym5.mtx -roundtrip ${CMAKE_CURRENT_BINARY_DIR}/sym5_np2.bin)
-pgk_test(petsc.io.mm_complex_refused LABELS petsc ARGS --fail --expect "complex Matrix Market data needs complex scalars" -- ${T} -f ${PGK_DATA}/complex.mtx)
+pgk_test(petsc.io.mm_symmetric LABELS petsc ARGS --expect "rows 5 cols 5 nnz 15" --expect "symmetric yes" -- ${T} -f ${PGK_DATA}/sym5_real.mtx -expect_rows 5)
+pgk_test(petsc.io.mm_general LABELS petsc ARGS --expect "symmetric no" -- ${T} -f ${PGK_DATA}/general5_real.mtx)
+pgk_test(petsc.io.mm_pattern LABELS petsc ARGS --expect "rows" -- ${T} -f ${PGK_DATA}/pattern6_symmetric.mtx)
+pgk_test(petsc.io.mm_mpi LABELS petsc NP 2 ARGS --expect "rows 5 cols 5 nnz 15" --expect "binary round trip: equal"
+         -- ${T} -f ${PGK_DATA}/sym5_real.mtx -roundtrip ${CMAKE_CURRENT_BINARY_DIR}/sym5_np2.bin)
+pgk_test(petsc.io.mm_complex_refused LABELS petsc ARGS --fail --expect "complex Matrix Market data needs complex scalars" -- ${T} -f ${PGK_DATA}/complex4_hermitian.mtx)
 pgk_test(petsc.io.missing_file LABELS petsc ARGS --fail --expect "cannot open Matrix Market file" -- ${T} -f ${PGK_DATA}/no_such_file.mtx)
 file(GLOB PGK_BAD_MTX CONFIGURE_DEPENDS ${PGK_DATA}/bad_*.mtx)
 foreach(bad ${PGK_BAD_MTX})

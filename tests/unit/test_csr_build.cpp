@@ -151,18 +151,19 @@ TEST(ValidateCsr, ReportsEachDefect) {
   a.colidx[0] = -1;
   EXPECT_NE(reason(a).find("column index -1"), std::string::npos);
 
-  CsrView v = view_of(example());
+  const Csr good = example(); // the views below must not outlive it
+  CsrView v = view_of(good);
   v.rowptr = nullptr;
   std::string why;
   EXPECT_FALSE(validate_csr(v, &why));
   EXPECT_NE(why.find("rowptr is null"), std::string::npos);
 
-  v = view_of(example());
+  v = view_of(good);
   v.colidx = nullptr;
   EXPECT_FALSE(validate_csr(v, &why));
   EXPECT_NE(why.find("colidx is null"), std::string::npos);
 
-  v = view_of(example());
+  v = view_of(good);
   v.ncols = -1;
   EXPECT_FALSE(validate_csr(v, &why));
   EXPECT_NE(why.find("negative size"), std::string::npos);
@@ -212,8 +213,8 @@ TEST(BandwidthProfile, HandComputedExamples) {
   EXPECT_EQ(profile(view_of(tri)), 5);
 
   // Arrow with the dense row last: row 5 reaches column 0 -> profile 5, bandwidth 5.
-  const Csr arrow = csr_from_coo(6, 6, {0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5},
-                                 {0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 5}, {});
+  const Csr arrow =
+      csr_from_coo(6, 6, {0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5}, {0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 5}, {});
   EXPECT_EQ(bandwidth(view_of(arrow)), 5);
   EXPECT_EQ(profile(view_of(arrow)), 5);
 

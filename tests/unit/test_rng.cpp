@@ -40,8 +40,9 @@ TEST(SplitMix64, BoundedStaysInRangeAndCoversIt) {
       if (r < seen.size())
         seen[r] = 1;
     }
-    if (bound <= 10)
+    if (bound <= 10) {
       EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(bound));
+    }
   }
   EXPECT_EQ(rng.bounded(0), 0u);
   // Bounds near 2^64 exercise the rejection branch.

@@ -17,7 +17,8 @@ using Dense = std::vector<std::vector<double>>;
 
 // Dense copy of a small matrix; duplicates are summed, a pattern reads as 1.
 inline Dense to_dense(const Csr &a) {
-  Dense d(static_cast<std::size_t>(a.nrows), std::vector<double>(static_cast<std::size_t>(a.ncols), 0.0));
+  Dense d(static_cast<std::size_t>(a.nrows),
+          std::vector<double>(static_cast<std::size_t>(a.ncols), 0.0));
   for (Index i = 0; i < a.nrows; ++i)
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
       d[i][a.colidx[k]] += a.values.empty() ? 1.0 : a.values[k];
