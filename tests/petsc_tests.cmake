@@ -65,10 +65,16 @@ pgk_test(gpu.badinput.nan_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "
 pgk_test(gpu.badinput.missing_diag_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "1 rows have no stored diagonal entry" -- ${T} -case missing_diag ${PGK_DEVICE_TYPES})
 pgk_test(gpu.package.view LABELS "gpu;petsc" ARGS --gpu --expect "device: NVIDIA" -- $<TARGET_FILE:test_package> ${PGK_GPU_OPTS})
 
+if(PGK_ENABLE_CUDA)
+  pgk_test(gpu.kernel.csr_check LABELS gpu ARGS --gpu --expect "0 mismatches" -- $<TARGET_FILE:kernel_csr_check>)
+endif()
+
 # The device kernels under compute-sanitizer (memcheck, racecheck), where it is installed.
 find_program(PGK_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
 if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
   foreach(tool memcheck racecheck)
+    pgk_test(gpu.sanitizer.${tool}.kernel_csr_check LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "ERROR SUMMARY: 0 errors"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_csr_check>)
     pgk_test(gpu.sanitizer.${tool}.csr LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "ERROR SUMMARY: 0 errors"
              -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 ${T} -gen lap3d7:n=12 ${PGK_DEVICE_TYPES} -expect_memtype device)
     pgk_test(gpu.sanitizer.${tool}.csr_sparse LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "ERROR SUMMARY: 0 errors"
