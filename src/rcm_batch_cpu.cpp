@@ -36,6 +36,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace pgk::rcm {
@@ -43,6 +44,14 @@ namespace {
 
 using detail::BatchId;
 using detail::kNoBatch;
+
+// Per-vertex claim: the smallest id of a batch that discovered the vertex. Only batches that
+// were generated discover, and there are at most n of them (ids 0..n-1), so the unsigned type
+// of Index's width always suffices (the digest's 64-bit advice is for the GPU mark, which
+// packs a slot number beside the id). Half the bytes of a 64-bit mark: discovery is bound by
+// cache misses on this array.
+using Mark = std::make_unsigned_t<Index>;
+constexpr Mark kUnclaimed = ~Mark{0};
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -62,15 +71,33 @@ void back_off(unsigned &idle_rounds) {
 // Atomic minimum; returns the previous value. Relaxed is enough: a claim only needs to be seen
 // by a later batch's rediscovery, which is ordered after it by the release/acquire chain of
 // Discovered signals, and a min can only ever lower the value.
-BatchId claim(std::atomic<BatchId> &mark, BatchId id) {
-  BatchId cur = mark.load(std::memory_order_relaxed);
+Mark claim(std::atomic<Mark> &mark, Mark id) {
+  Mark cur = mark.load(std::memory_order_relaxed);
   while (cur > id && !mark.compare_exchange_weak(cur, id, std::memory_order_relaxed)) {
   }
   return cur;
 }
 
+// BatchOptions::stress_seed: a pause chosen by hashing (seed, batch, point), so that different
+// batches stall at different places.
+void stress_pause(std::uint64_t seed, BatchId id, std::uint64_t point) {
+  std::uint64_t h = seed ^ (id * 0x9e3779b97f4a7c15ull) ^ (point * 0xbf58476d1ce4e5b9ull);
+  h = (h ^ (h >> 31)) * 0x94d049bb133111ebull;
+  h ^= h >> 29;
+  switch (h & 7u) {
+  case 0:
+  case 1: std::this_thread::yield(); break;
+  case 2:
+  case 3:
+    for (std::uint64_t i = 0, e = (h >> 8) & 2047u; i < e; ++i) cpu_relax();
+    break;
+  default: break;
+  }
+}
+
 struct alignas(64) Counters {
-  std::uint64_t executed = 0, without_rediscovery = 0, dropped = 0;
+  std::uint64_t executed = 0, without_rediscovery = 0, rediscovered_before_sort = 0,
+                rediscovered_after_sort = 0, forwarding = 0, dropped = 0;
 };
 
 // State shared by the workers of one run.
@@ -79,10 +106,10 @@ struct Shared {
          const BatchOptions &o, BatchId ring_slots)
       : g(graph), valence(val.data()), n(graph.nrows),
         B(static_cast<std::uint64_t>(o.max_batch_nodes)),
-        T(static_cast<std::uint64_t>(o.max_batch_valence)), ring(ring_slots),
-        mark(new std::atomic<BatchId>[static_cast<std::size_t>(graph.nrows)]),
+        T(static_cast<std::uint64_t>(o.max_batch_valence)), stress(o.stress_seed), ring(ring_slots),
+        mark(new std::atomic<Mark>[static_cast<std::size_t>(graph.nrows)]),
         perm(static_cast<std::size_t>(graph.nrows)), roots(r) {
-    for (Index i = 0; i < n; ++i) mark[i].store(kNoBatch, std::memory_order_relaxed);
+    for (Index i = 0; i < n; ++i) mark[i].store(kUnclaimed, std::memory_order_relaxed);
   }
 
   void fail(std::exception_ptr e) {
@@ -97,8 +124,9 @@ struct Shared {
   const Index *valence;
   Index n;
   std::uint64_t B, T;
+  std::uint64_t stress;
   detail::Ring ring;
-  std::unique_ptr<std::atomic<BatchId>[]> mark; // smallest batch id that claimed the vertex
+  std::unique_ptr<std::atomic<Mark>[]> mark; // smallest batch id that claimed the vertex
   std::vector<Index> perm;                      // Cuthill-McKee order; disjoint writes
   std::atomic<BatchId> next_ticket{0};
   std::atomic<BatchId> end_id{kNoBatch}; // the batch whose output completed the permutation
@@ -152,18 +180,21 @@ public:
       phase_ = Phase::Discover;
       [[fallthrough]];
     case Phase::Discover: {
+      pause(sh, 0);
       const unsigned early = ring.signal_of(id_);
       discover(sh);
+      pause(sh, 1);
       const unsigned mid = ring.signal_of(id_);
       if (early >= detail::kDiscovered) {
         // Every predecessor had finished marking before this batch began: claims are final.
         exact_ = true;
-        ++ctr.without_rediscovery;
+        path_ = Path::NoRediscovery;
         signal(ring, detail::kDiscovered);
         count(sh, mid);
       } else if (mid >= detail::kDiscovered) {
         // Predecessors finished while this batch discovered: its own marks are placed, so the
         // chain may go on; drop lost candidates before sorting them.
+        path_ = Path::BeforeSort;
         signal(ring, detail::kDiscovered);
         rediscover(sh);
         count(sh, mid);
@@ -178,6 +209,8 @@ public:
     case Phase::AwaitDiscovered:
       if (!exact_) {
         if (ring.signal_of(id_) < detail::kDiscovered) break;
+        path_ = Path::AfterSort;
+        pause(sh, 2);
         signal(ring, detail::kDiscovered);
         rediscover(sh); // after the sort: removal keeps each parent's children sorted
         count(sh, ring.signal_of(id_));
@@ -188,8 +221,10 @@ public:
       if (!counted_) {
         const unsigned s = ring.signal_of(id_);
         if (s < detail::kCounted) break;
+        pause(sh, 3);
         count(sh, s);
       }
+      pause(sh, 4);
       for (std::size_t i = 0; i < cand_.size(); ++i)
         sh.perm[static_cast<std::size_t>(out_offset_) + i] = cand_[i].node;
       if (is_end_) return finish(ring, ctr); // nothing after this batch is needed
@@ -197,12 +232,13 @@ public:
       [[fallthrough]];
     case Phase::AwaitCompleted:
       if (ring.signal_of(id_) < detail::kCompleted) break;
+      pause(sh, 5);
       if (forwarded_) signal(ring, detail::kCompleted); // the forwarded overhang is now written
       plan_generation(sh);
       phase_ = Phase::Generate;
       [[fallthrough]];
     case Phase::Generate:
-      if (!generate(ring)) break;
+      if (!generate(sh)) break;
       return finish(ring, ctr);
     case Phase::Idle:
       return Step::Done;
@@ -222,10 +258,18 @@ private:
     Generate
   };
 
+  void pause(const Shared &sh, std::uint64_t point) const {
+    if (sh.stress) stress_pause(sh.stress, id_, point);
+  }
+
   Step finish(detail::Ring &ring, Counters &ctr) {
     ring.retire(id_);
     phase_ = Phase::Idle;
     ++ctr.executed;
+    ctr.forwarding += forwarded_;
+    ctr.without_rediscovery += path_ == Path::NoRediscovery;
+    ctr.rediscovered_before_sort += path_ == Path::BeforeSort;
+    ctr.rediscovered_after_sort += path_ == Path::AfterSort;
     return Step::Done;
   }
 
@@ -241,18 +285,20 @@ private:
     seg_end_.clear();
     weight_ = 0;
     const CsrView &g = sh.g;
+    const Mark me = static_cast<Mark>(id_); // id_ < n: see Mark
     for (Index i = in_begin_; i < in_end_; ++i) {
       const Index p = sh.perm[static_cast<std::size_t>(i)];
       for (Index e = g.rowptr[p]; e < g.rowptr[p + 1]; ++e) {
         const Index c = g.colidx[e];
         // Previous mark == id_: an earlier parent of this batch took it; < id_: an earlier batch.
-        if (claim(sh.mark[c], id_) > id_) {
+        if (claim(sh.mark[c], me) > me) {
           const Index v = sh.valence[c];
           cand_.push_back({c, v});
           weight_ += detail::batch_weight(v, sh.T);
         }
       }
       seg_end_.push_back(cand_.size());
+      if (sh.stress) stress_pause(sh.stress, id_, 16 + static_cast<std::uint64_t>(i - in_begin_));
     }
   }
 
@@ -262,7 +308,7 @@ private:
       const std::size_t old_end = end;
       for (std::size_t i = begin; i < old_end; ++i) {
         const Candidate c = cand_[i];
-        if (sh.mark[c.node].load(std::memory_order_relaxed) == id_) cand_[out++] = c;
+        if (sh.mark[c.node].load(std::memory_order_relaxed) == static_cast<Mark>(id_)) cand_[out++] = c;
         else weight_ -= detail::batch_weight(c.valence, sh.T);
       }
       begin = old_end;
@@ -337,11 +383,11 @@ private:
     const Index root = sh.roots[sh.next_root++];
     // Every batch up to this one has finished marking and no later one exists, so a mark
     // here can only come from an earlier component.
-    if (sh.mark[root].load(std::memory_order_relaxed) != kNoBatch)
+    if (sh.mark[root].load(std::memory_order_relaxed) != kUnclaimed)
       throw std::invalid_argument("rcm: root " + std::to_string(root) +
                                   " lies in a component that is already ordered");
     const BatchId s = id_ + 1;
-    sh.mark[root].store(s, std::memory_order_relaxed);
+    sh.mark[root].store(static_cast<Mark>(s), std::memory_order_relaxed);
     sh.perm[static_cast<std::size_t>(offset)] = root;
     sh.component_begin.push_back(offset);
     detail::Slot &next = sh.ring[s];
@@ -362,17 +408,22 @@ private:
         [&](std::uint64_t i) { return detail::batch_weight(sh.valence[perm[i]], sh.T); }, bounds_);
   }
 
-  bool generate(detail::Ring &ring) {
+  bool generate(Shared &sh) {
+    detail::Ring &ring = sh.ring;
     for (; gen_done_ < gen_count_; ++gen_done_) {
       const BatchId x = gen_first_ + gen_done_;
       if (!ring.is_free_for(x)) return false;
+      pause(sh, 8 + gen_done_ % 8);
       ring.publish(x, gen_begin_ + static_cast<Index>(bounds_[gen_done_]),
                    gen_begin_ + static_cast<Index>(bounds_[gen_done_ + 1]));
     }
     return true;
   }
 
+  enum class Path { NoRediscovery, BeforeSort, AfterSort }; // for Stats only
+
   Phase phase_ = Phase::Idle;
+  Path path_ = Path::NoRediscovery;
   BatchId id_ = 0;
   Index in_begin_ = 0, in_end_ = 0;
   unsigned sent_ = detail::kEmpty;
@@ -452,9 +503,11 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
   Index components = 0;
   if (n > 0) {
     const std::vector<Index> valence = compute_valence(g, count_diagonal_in_valence);
-    // At most n generated batches (each has a parent of its own) plus one per component ever
-    // exist, so a larger ring would never be reused; the overflow rule is unchanged by this.
-    const BatchId slots = std::min<BatchId>(bopts.queue_slots, 2 * static_cast<BatchId>(n) + 2);
+    // At most n batch ids are ever used (every batch but the empty tail dropped at the end
+    // has parents of its own, and each vertex is a parent in one batch), so a ring of n + 1
+    // slots is never reused and a larger one would only cost memory (64 bytes a slot). The
+    // overflow rule gives the same answer for both sizes, since no batch reserves beyond n.
+    const BatchId slots = std::min<BatchId>(bopts.queue_slots, static_cast<BatchId>(n) + 1);
     Shared sh(g, valence, roots, bopts, slots);
 
     // Batch 0: the first root, as if a predecessor had counted and completed.
@@ -502,6 +555,9 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
     for (const Counters &c : counters) {
       stats->batches_executed += c.executed;
       stats->batches_without_rediscovery += c.without_rediscovery;
+      stats->batches_rediscovered_before_sort += c.rediscovered_before_sort;
+      stats->batches_rediscovered_after_sort += c.rediscovered_after_sort;
+      stats->batches_forwarding_overhang += c.forwarding;
       stats->batches_dropped += c.dropped;
     }
   }

@@ -46,9 +46,13 @@ struct Stats {
   double ordering_seconds = 0;   // the core ordering from the given roots, reversal included
   Index components = 0;
   // Batch backends only.
-  std::uint64_t batches_executed = 0;    // batches taken from the queue and run to the end
-  std::uint64_t batches_without_rediscovery = 0; // predecessors had all discovered before it started
-  std::uint64_t batches_dropped = 0;     // taken after the permutation was complete (early end)
+  // Every executed batch took exactly one of the three discovery paths of Alg. 5.
+  std::uint64_t batches_executed = 0;            // taken from the queue and run to the end
+  std::uint64_t batches_without_rediscovery = 0; // predecessors had all discovered before it began
+  std::uint64_t batches_rediscovered_before_sort = 0; // ... had by the end of its discovery
+  std::uint64_t batches_rediscovered_after_sort = 0;  // waited for Discovered after sorting
+  std::uint64_t batches_forwarding_overhang = 0; // output too small, passed on to the next batch
+  std::uint64_t batches_dropped = 0;             // taken after the permutation was complete
   int threads = 0;
 };
 
