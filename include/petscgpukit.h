@@ -10,7 +10,7 @@
 */
 #pragma once
 
-#include <petscmat.h>
+#include <petscksp.h>
 
 #define PETSCGPUKIT_VERSION_MAJOR 0
 #define PETSCGPUKIT_VERSION_MINOR 1
@@ -33,6 +33,18 @@ PETSC_EXTERN PetscErrorCode PetscGpuKitGetVersion(PetscInt *major, PetscInt *min
 PETSC_EXTERN PetscErrorCode PetscGpuKitDeviceAvailable(PetscBool *available);
 /* Prints version, commit, build configuration, the device in use and the registered types. */
 PETSC_EXTERN PetscErrorCode PetscGpuKitView(PetscViewer viewer);
+
+/* ---- Types ------------------------------------------------------------------------------ */
+
+/* MatOrdering: speculative batch-parallel Reverse Cuthill-McKee, on the GPU or all CPU cores,
+   identical to the serial reference for the same start node (-mat_ordering_batchrcm_*). */
+#define MATORDERINGBATCHRCM "batchrcm"
+
+/* PC: solve with the operator permuted by any MatOrdering (on the device for device matrices),
+   an inner KSP with prefix <pc prefix>reorder_, and the solution permuted back. */
+#define PCREORDER "reorder"
+PETSC_EXTERN PetscErrorCode PCReorderGetKSP(PC pc, KSP *ksp);
+PETSC_EXTERN PetscErrorCode PCReorderSetMatOrderingType(PC pc, MatOrderingType type);
 
 /* ---- Test and benchmark matrices -------------------------------------------------------- */
 

@@ -109,6 +109,33 @@ PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *c)
+{
+  Mat             seq = A;
+  PetscBool       ismpi, done;
+  PetscInt        nrow, m, n;
+  const PetscInt *i, *j;
+
+  PetscFunctionBegin;
+  *c = PgkMatCSR();
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  if (ismpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &seq, NULL, NULL));
+    PetscCall(MatGetOwnershipRange(A, &c->rstart, NULL));
+  }
+  PetscCall(MatGetLocalSize(seq, &m, &n));
+  PetscCall(MatGetRowIJ(seq, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no host CSR structure for matrix type %s", ((PetscObject)seq)->type_name);
+  c->block         = seq;
+  c->csr.nrows     = m;
+  c->csr.ncols     = n;
+  c->csr.rowptr    = i;
+  c->csr.colidx    = j;
+  c->mtype         = PETSC_MEMTYPE_HOST;
+  c->restore_rowij = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *c)
 {
   PetscFunctionBegin;

@@ -30,6 +30,9 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[]);
 // Supported: MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE (local diagonal block).
 PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *csr);
 PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *csr);
+// The host row pointer and column indices only (values null): every AIJ type keeps its
+// structure on the host, so this never transfers, whatever the type. Restore as above.
+PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *csr);
 
 // Validation where the data lives (device kernel or host reference).
 PetscErrorCode PgkMatCSRCheck(const PgkMatCSR *csr, pgk::CsrCheck *check);

@@ -88,6 +88,8 @@ PetscErrorCode PetscGpuKitInitializePackage(void)
   // Per-rank bookkeeping events; do not force a collective synchronization in -log_view.
   PetscCall(PetscLogEventSetCollective(PGK_EVENT_MatGetCSR, PETSC_FALSE));
   PetscCall(PetscLogEventSetCollective(PGK_EVENT_CheckCSR, PETSC_FALSE));
+  PetscCall(PgkRegisterOrderingBatchRCM());
+  PetscCall(PgkRegisterPCReorder());
 
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgpukit package options", "Sys");
   PetscCall(PetscOptionsBool("-petscgpukit_view", "Print petscgpukit's version, commit, build and device", "PetscGpuKitView", view, &view, NULL));
@@ -171,7 +173,7 @@ PetscErrorCode PetscGpuKitView(PetscViewer viewer)
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA kernels: not built (PETSc without CUDA); CPU paths only\n"));
 #endif
-  PetscCall(PetscViewerASCIIPrintf(viewer, "registered types: none yet (components land with their issues)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "registered types: MatOrdering %s, PC %s\n", MATORDERINGBATCHRCM, PCREORDER));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -27,5 +27,9 @@ extern PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate
     }                                                                                               \
   } while (0)
 
+// Registration of each component (called from PetscGpuKitInitializePackage).
+PetscErrorCode PgkRegisterOrderingBatchRCM(void);
+PetscErrorCode PgkRegisterPCReorder(void);
+
 // Whether this build has the CUDA kernels and a device is usable now (cached after first call).
 PetscBool PgkDeviceAvailable(void);
