@@ -47,9 +47,9 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
 
   PetscFunctionBegin;
   PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, "MatOrdering batchrcm options", "MatGetOrdering");
-  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (GPU for device data, serial below the size threshold, else cpu)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
+  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below the size threshold, else gpu for device data, else cpu)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks)", "MATORDERINGBATCHRCM", o->threads, &o->threads, NULL));
-  PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_parallel_nnz", "auto on host data: below this many nonzeros use the serial backend", "MATORDERINGBATCHRCM", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
+  PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_parallel_nnz", "auto: below this many nonzeros (local) use the serial backend", "MATORDERINGBATCHRCM", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
   PetscCall(PetscOptionsString("-mat_ordering_batchrcm_start", "Start node: peripheral (repeated BFS, the paper), georgeliu (SPARSPAK fnroot, PETSc's rcm) or a row index", "MATORDERINGBATCHRCM", start, start, sizeof start, &set));
   PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_diagonal_in_valence", "Count a stored diagonal entry in a node's valence (the paper's convention)", "MATORDERINGBATCHRCM", o->diagonal_in_valence, &o->diagonal_in_valence, NULL));
   PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_view", "Print bandwidth and profile before and after, and the time per phase", "MATORDERINGBATCHRCM", o->view, &o->view, NULL));
@@ -113,20 +113,27 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   PetscCall(BatchRCMGetOptions(mat, &o));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
-  const PgkMemPolicy policy = o.backend == BATCHRCM_GPU ? PGK_MEM_DEVICE : o.backend == BATCHRCM_AUTO ? PGK_MEM_AUTO : PGK_MEM_HOST;
-  PetscCall(PgkMatGetCSR(mat, policy, &csr));
+  // Decide the backend. auto: serial below the size where parallelism pays (on the host
+  // structure, which every AIJ type keeps, so no transfer either way), else the GPU when the
+  // device copy is current, else all cores.
+  BatchRCMBackend backend = o.backend;
+  if (backend == BATCHRCM_AUTO) {
+    PgkMatCSR probe;
+    PetscCall(PgkMatGetCSRStructureHost(mat, &probe));
+    const PetscInt nnz = probe.csr.nrows ? probe.csr.rowptr[probe.csr.nrows] : 0;
+    PetscCall(PgkMatRestoreCSR(mat, &probe));
+    if (nnz < o.min_parallel_nnz) backend = BATCHRCM_SERIAL;
+    else {
+      PetscCall(PgkMatGetCSR(mat, PGK_MEM_AUTO, &csr));
+      backend = PetscMemTypeHost(csr.mtype) ? BATCHRCM_CPU : BATCHRCM_GPU;
+      PetscCall(PgkMatRestoreCSR(mat, &csr));
+    }
+  }
+  if (backend == BATCHRCM_GPU) PetscCall(PgkMatGetCSR(mat, PGK_MEM_DEVICE, &csr));
+  else PetscCall(PgkMatGetCSRStructureHost(mat, &csr)); // the pattern is all an ordering reads
   PetscCall(MatIsStructurallySymmetricKnown(csr.block, &sym_set, &sym));
   if (!sym_set) PetscCall(MatIsStructurallySymmetricKnown(mat, &sym_set, &sym));
   const PetscBool known_symmetric = sym_set && sym ? PETSC_TRUE : PETSC_FALSE;
-  BatchRCMBackend backend = o.backend;
-  if (backend == BATCHRCM_AUTO) {
-    if (!PetscMemTypeHost(csr.mtype)) backend = BATCHRCM_GPU;
-    else {
-      // Host data: serial below the size where threads pay for themselves.
-      PetscInt nnz = csr.csr.nrows ? csr.csr.rowptr[csr.csr.nrows] : 0;
-      backend      = nnz < o.min_parallel_nnz ? BATCHRCM_SERIAL : BATCHRCM_CPU;
-    }
-  }
   PetscCheck(o.start != pgk::rcm::StartNode::Given || o.given_start < csr.csr.nrows || csr.csr.nrows == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_batchrcm_start %" PetscInt_FMT " is not a row of the %" PetscInt_FMT "-row (local) matrix", o.given_start, csr.csr.nrows);
 
   pgk::rcm::Options ropts;
