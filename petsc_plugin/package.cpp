@@ -5,9 +5,7 @@
   #include "pgk_kernels.hpp"
 #endif
 
-#ifndef PGK_COMMIT
-  #define PGK_COMMIT "unknown"
-#endif
+#include "pgk_commit.h" // generated at build time (cmake/commit.cmake)
 
 PetscClassId  PETSCGPUKIT_CLASSID;
 PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate, PGK_EVENT_LoadMM;

@@ -1,0 +1,23 @@
+# Writes OUT with "#define PGK_COMMIT ..." from git (or SRC/COMMIT in a bundle), only when it
+# changes, so the commit the library and benchmarks report follows every build.
+execute_process(COMMAND git -C "${SRC}" rev-parse --short=12 HEAD RESULT_VARIABLE rc OUTPUT_VARIABLE commit
+                OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+if(NOT rc EQUAL 0)
+  if(EXISTS "${SRC}/COMMIT")
+    file(STRINGS "${SRC}/COMMIT" commit LIMIT_COUNT 1)
+  else()
+    set(commit "unknown")
+  endif()
+else()
+  execute_process(COMMAND git -C "${SRC}" status --porcelain --untracked-files=no OUTPUT_VARIABLE dirty ERROR_QUIET)
+  if(dirty)
+    set(commit "${commit}+dirty")
+  endif()
+endif()
+set(content "#define PGK_COMMIT \"${commit}\"\n")
+if(EXISTS "${OUT}")
+  file(READ "${OUT}" old)
+endif()
+if(NOT old STREQUAL content)
+  file(WRITE "${OUT}" "${content}")
+endif()
