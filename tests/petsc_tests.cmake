@@ -81,3 +81,7 @@ if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
              -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 ${T} -sparse_rows ${PGK_DEVICE_TYPES} -expect_memtype device)
   endforeach()
 endif()
+
+# Installation: find_package(petscgpukit) and pkg-config consumers build and run.
+pgk_test(petsc.install LABELS petsc ARGS --expect "petscgpukit 0\\.1\\.0" --expect "plugin path exists"
+         -- ${CMAKE_CURRENT_SOURCE_DIR}/check_install.sh ${CMAKE_BINARY_DIR} ${PETSC_DIR} ${CMAKE_SOURCE_DIR})
