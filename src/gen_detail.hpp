@@ -28,6 +28,7 @@ enum class Kind {
   Disconnected,
   Hubrow,
   Powerlaw,
+  Rgg2d,
   Path,
   Empty,
 };
@@ -37,7 +38,7 @@ struct Params {
   Kind kind = Kind::Empty;
   Index nx = 1, ny = 1, nz = 1;               // grid kinds (2D kinds keep nz = 1)
   Index n = 0;                                // graph kinds, path, empty: vertex count
-  Index deg = 0;                              // random, disconnected, hubrow
+  Index deg = 0;                              // random, disconnected, hubrow, rgg2d
   Index parts = 1;                            // disconnected
   Index hubdeg = 0;                           // hubrow
   Index communities = 1;                      // powerlaw
@@ -69,6 +70,26 @@ std::vector<Index> graph_communities(const Params &p);
 // can change which edges are drawn. Relative error about 1e-7 * (1 + alpha) besides the
 // rounding down to an integer: plenty for sampling degrees.
 std::uint64_t powerlaw_weight(std::uint64_t rank, std::uint64_t alpha_q24);
+
+// rgg2d: vertex v is the point (x, y) = points[v], drawn in vertex order from the edge
+// stream of the seed as the top 30 bits of two successive SplitMix64 outputs, so the
+// coordinates are integers in [0, 2^30) (the unit square scaled by 2^30) and no floating
+// point touches the geometry. u and v (u != v) are joined iff
+//   (x_u - x_v)^2 + (y_u - y_v)^2 <= rgg2d_radius2(n, deg).
+struct Point2 {
+  std::uint32_t x, y;
+};
+std::vector<Point2> rgg2d_points(const Params &p);
+
+// Squared radius in the 2^30-scaled integer coordinates for an expected degree of about
+// deg among n uniform points: pi R^2 n = deg, i.e.
+//   R^2 = floor(deg * 2^60 / (pi * n))  with pi ~ 355/113 (relative error 8.5e-8),
+// by exact 64-bit long division of (113 deg) * 2^60 by 355 n. Saturates at 2^61, which
+// exceeds every squared distance in the square (2 (2^30 - 1)^2), i.e. the complete graph.
+// n = 0 gives 0. Requires n <= 2^48 (checked by resolve()) so nothing overflows. Points
+// near the border have fewer neighbours, so the average degree is below deg by a relative
+// amount of about (8 / (3 pi)) R / 2^30 (1% at n = 20000, deg = 8).
+std::uint64_t rgg2d_radius2(std::uint64_t n, std::uint64_t deg);
 
 // Random off-diagonal magnitudes: k * 2^-20 for k uniform in [kValueLo, 2^20], i.e.
 // approximately U(0.1, 1]. Dyadic, so a diagonal 1 + sum |a_ij| is exact for rows with

@@ -91,6 +91,12 @@ const std::vector<KindDef> &table() {
         {"mixing", "0.1"},
         {"seed", "1"}},
        "Chung-Lu power-law graph with planted communities scattered in index space"},
+      {"rgg2d",
+       Kind::Rgg2d,
+       0,
+       {{"n", nullptr}, {"deg", "8"}, {"seed", "1"}},
+       "2D random geometric graph: n uniform points in the unit square, edges within the "
+       "radius giving expected degree deg; vertices numbered in random (generation) order"},
       {"path", Kind::Path, 0, {{"n", nullptr}}, "path graph, 1D Laplacian 2/-1"},
       {"empty", Kind::Empty, 0, {{"n", nullptr}}, "identity (no off-diagonals)"},
   };
@@ -265,6 +271,13 @@ Params resolve(const Spec &spec) {
     p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
     p.seed = r.seed();
     break;
+  case Kind::Rgg2d:
+    // Keeps the integer radius computation (rgg2d_radius2) inside 64 bits.
+    if (static_cast<std::uint64_t>(p.n) > (std::uint64_t{1} << 48))
+      r.fail("n must be at most 2^48");
+    p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
+    p.seed = r.seed();
+    break;
   case Kind::Disconnected:
     p.parts = static_cast<Index>(r.integer("parts", 1, kIndexMax));
     p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
@@ -301,7 +314,8 @@ Params resolve(const Spec &spec) {
   default:
     break;
   }
-  if (def.kind == Kind::Random || def.kind == Kind::Disconnected || def.kind == Kind::Hubrow) {
+  if (def.kind == Kind::Random || def.kind == Kind::Disconnected || def.kind == Kind::Hubrow ||
+      def.kind == Kind::Rgg2d) {
     // Fail here, not after minutes of drawing edges that no CSR could hold.
     const std::int64_t per_row = std::min<std::int64_t>(p.deg, p.n > 0 ? p.n - 1 : 0) + 1;
     if (p.n > 0 && per_row > kIndexMax / p.n)
@@ -328,7 +342,7 @@ Index nrows_of(const Params &p) {
 
 bool is_grid_kind(Kind k) {
   return !(k == Kind::Random || k == Kind::Disconnected || k == Kind::Hubrow ||
-           k == Kind::Powerlaw);
+           k == Kind::Powerlaw || k == Kind::Rgg2d);
 }
 
 } // namespace detail
@@ -406,7 +420,7 @@ Csr generate_rows(const Spec &spec, Index row_begin, Index row_end) {
                                 std::to_string(n) + ")");
   if (detail::is_grid_kind(p.kind))
     return detail::stencil_rows(p, row_begin, row_end);
-  const Csr full = detail::graph_matrix(p);
+  Csr full = detail::graph_matrix(p); // not const: returned by move, not copied
   if (row_begin == 0 && row_end == n)
     return full;
   return row_slice(full, row_begin, row_end);

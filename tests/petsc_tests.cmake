@@ -85,3 +85,23 @@ endif()
 # Installation: find_package(petscgpukit) and pkg-config consumers build and run.
 pgk_test(petsc.install LABELS petsc ARGS --expect "petscgpukit 0\\.1\\.0" --expect "plugin path exists"
          -- ${CMAKE_CURRENT_SOURCE_DIR}/check_install.sh ${CMAKE_BINARY_DIR} ${PETSC_DIR} ${CMAKE_SOURCE_DIR})
+
+# ---- valgrind: host paths clean under memcheck (PETSc's own suppressions) ---------------------
+find_program(PGK_VALGRIND valgrind)
+if(PGK_VALGRIND)
+  # PETSc programs: memory errors from valgrind (MPI and hwloc leak at start-up, outside our
+  # reach, so no leak check there) and PETSc objects left unfreed from -malloc_dump.
+  set(VG ${PGK_VALGRIND} -q --error-exitcode=9 --suppressions=${PETSC_DIR}/share/petsc/suppressions/valgrind)
+  set(VGOK --reject "bytes [A-Za-z]*\\(\\) line")
+  if(TARGET pgk_unit_tests)
+    pgk_test(valgrind.unit LABELS "valgrind;unit" ARGS --expect "PASSED"
+             -- ${VG} --leak-check=full --errors-for-leak-kinds=definite $<TARGET_FILE:pgk_unit_tests> --gtest_filter=CsrCheck.*:Envelope.*:PermutePattern.*:MatrixMarket*:RcmSerial.*:RcmSymmetrize.*:RcmBatchPlan.*:Stencils.*:Elast3d.*)
+  endif()
+  pgk_test(valgrind.csr_access LABELS "valgrind;petsc" ARGS ${VGOK} --expect "all checks passed" -- ${VG} $<TARGET_FILE:test_csr_access> -sparse_rows -malloc_debug -malloc_dump)
+  pgk_test(valgrind.batchrcm_cpu LABELS "valgrind;petsc" ARGS ${VGOK} --expect "all checks passed"
+           -- ${VG} $<TARGET_FILE:test_batchrcm> -gen disconnected:n=3000,parts=5 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_min_parallel_nnz 0 -malloc_debug -malloc_dump)
+  pgk_test(valgrind.matrix_market_errors LABELS "valgrind;petsc" ARGS ${VGOK} --fail --expect "bad_too_many\\.mtx:[0-9]+: "
+           -- ${VG} $<TARGET_FILE:test_matrix_io> -f ${PGK_DATA}/bad_too_many.mtx)
+  pgk_test(valgrind.reorder LABELS "valgrind;petsc" ARGS ${VGOK} --expect "Linear solve converged"
+           -- ${VG} $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -pc_type reorder -reorder_pc_type ilu -ksp_converged_reason -malloc_debug -malloc_dump)
+endif()

@@ -92,6 +92,8 @@ const std::vector<std::string> &all_specs() {
       "hubrow:n=150,hubdeg=20,deg=2",
       "powerlaw:n=500",
       "powerlaw:n=400,communities=1,gamma=2.1,avgdeg=6",
+      "rgg2d:n=300",
+      "rgg2d:n=400,deg=5,seed=3",
       "path:n=9",
       "empty:n=6",
   };
@@ -171,6 +173,10 @@ TEST(ParseSpec, RejectsBadSpecsWithClearMessages) {
   expect_rejected("powerlaw:n=5,avgdeg=-1", "'avgdeg' must be >= 0");
   expect_rejected("powerlaw:n=5,communities=0", "'communities' = 0 is outside");
   expect_rejected("path:n=99999999999999999999", "is outside");
+  expect_rejected("rgg2d", "missing parameter 'n'");
+  expect_rejected("rgg2d:n=5,deg=-1", "'deg' = -1 is outside");
+  expect_rejected("rgg2d:n=5,seed=x", "unsigned 64-bit");
+  expect_rejected("rgg2d:n=5,radius=2", "unknown parameter 'radius'");
 }
 
 TEST(ParseSpec, SizeOverflowDependsOnIndexWidth) {
@@ -180,7 +186,9 @@ TEST(ParseSpec, SizeOverflowDependsOnIndexWidth) {
     expect_rejected("lap3d7:n=2000", "exceeds the Index range");
     expect_rejected("path:n=3000000000", "32-bit Index range");
     expect_rejected("elast3d:n=900", "exceeds the Index range"); // 3 * 900^3 > 2^31
+    expect_rejected("rgg2d:n=100000,deg=50000", "n * deg exceeds the Index range");
   } else {
+    expect_rejected("rgg2d:n=281474976710657", "n must be at most 2^48");
     EXPECT_EQ(static_cast<std::int64_t>(describe(parse_spec("lap3d7:n=2000")).nrows),
               std::int64_t{8000000000});
     EXPECT_EQ(static_cast<std::int64_t>(describe(parse_spec("elast3d:n=900")).nrows),
@@ -207,6 +215,7 @@ TEST(Describe, ShapeOfEveryKind) {
       {"disconnected:n=17", 17, 1, true},
       {"hubrow:n=17", 17, 1, true},
       {"powerlaw:n=17", 17, 1, true},
+      {"rgg2d:n=17", 17, 1, true},
       {"path:n=4", 4, 1, true},
       {"empty:n=3", 3, 1, true},
   };
@@ -222,7 +231,7 @@ TEST(Describe, ShapeOfEveryKind) {
 TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
   const std::set<std::string> expected = {
       "lap2d5", "lap3d7",       "lap3d27", "elast3d",  "aniso2d", "convdiff2d", "convdiff3d",
-      "random", "disconnected", "hubrow",  "powerlaw", "path",    "empty"};
+      "random", "disconnected", "hubrow",  "powerlaw", "rgg2d",   "path",       "empty"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
     listed.insert(k.name);
@@ -715,6 +724,112 @@ TEST(Powerlaw, FixedPointWeightsFollowThePowerLaw) {
     }
   }
   EXPECT_EQ(powerlaw_weight(std::numeric_limits<std::uint64_t>::max() - 1, 100 * one), 1u);
+}
+
+// ---- rgg2d -----------------------------------------------------------------------------
+
+std::uint64_t squared_distance(const detail::Point2 &a, const detail::Point2 &b) {
+  const std::int64_t dx = std::int64_t{a.x} - std::int64_t{b.x};
+  const std::int64_t dy = std::int64_t{a.y} - std::int64_t{b.y};
+  return static_cast<std::uint64_t>(dx * dx) + static_cast<std::uint64_t>(dy * dy);
+}
+
+TEST(Rgg2d, RadiusFormula) {
+  using detail::rgg2d_radius2;
+  const std::uint64_t all = std::uint64_t{1} << 61;
+  EXPECT_EQ(rgg2d_radius2(0, 8), 0u);
+  EXPECT_EQ(rgg2d_radius2(1000, 0), 0u);
+  EXPECT_EQ(rgg2d_radius2(10, 1000), all); // saturated: the complete graph
+  EXPECT_EQ(rgg2d_radius2(1, 7), all);
+  // R^2 = deg 2^60 / (pi n); 355/113 is pi to 8.5e-8.
+  for (const std::uint64_t n : {2ull, 7ull, 1000ull, 20000ull, 8000000ull, 1ull << 48})
+    for (const std::uint64_t deg : {1ull, 3ull, 8ull, 50ull}) {
+      const double want =
+          std::ldexp(static_cast<double>(deg) / (3.14159265358979 * static_cast<double>(n)), 60);
+      const auto got = static_cast<double>(rgg2d_radius2(n, deg));
+      EXPECT_NEAR(got, std::min(want, std::ldexp(1.0, 61)), 2e-7 * want + 1.0) << n << " " << deg;
+    }
+  // Monotone in deg, and exact long division: 2^60 * 113 / 355 for deg == n.
+  EXPECT_EQ(rgg2d_radius2(5, 5),
+            ((std::uint64_t{1} << 60) / 355) * 113 + ((std::uint64_t{1} << 60) % 355) * 113 / 355);
+  EXPECT_LT(rgg2d_radius2(100, 3), rgg2d_radius2(100, 4));
+}
+
+TEST(Rgg2d, EdgesAreExactlyThePairsWithinTheRadius) {
+  for (const char *text : {"rgg2d:n=1500", "rgg2d:n=1200,deg=20,seed=7", "rgg2d:n=700,deg=1",
+                           "rgg2d:n=300,deg=0", "rgg2d:n=40,deg=30", "rgg2d:n=30,deg=1000"}) {
+    SCOPED_TRACE(text);
+    const Spec spec = parse_spec(text);
+    const detail::Params p = detail::resolve(spec);
+    const std::vector<detail::Point2> pts = detail::rgg2d_points(p);
+    const std::uint64_t r2 =
+        detail::rgg2d_radius2(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.deg));
+    const Csr a = generate(spec);
+    ASSERT_TRUE(well_formed(a));
+    ASSERT_EQ(pts.size(), static_cast<std::size_t>(a.nrows));
+    for (const auto &q : pts) {
+      ASSERT_LT(q.x, 1u << 30);
+      ASSERT_LT(q.y, 1u << 30);
+    }
+    // Every stored off-diagonal is within the radius ...
+    Index off = 0;
+    for (Index i = 0; i < a.nrows; ++i)
+      for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
+        if (a.colidx[k] != i) {
+          ++off;
+          ASSERT_LE(squared_distance(pts[i], pts[a.colidx[k]]), r2) << i << " " << a.colidx[k];
+        }
+    // ... and every pair within the radius is stored (brute force over all pairs).
+    Index within = 0;
+    for (Index i = 0; i < a.nrows; ++i)
+      for (Index j = 0; j < a.nrows; ++j)
+        within += i != j && squared_distance(pts[i], pts[j]) <= r2 ? 1 : 0;
+    EXPECT_EQ(off, within);
+  }
+  EXPECT_EQ(make("rgg2d:n=30,deg=1000").nnz(), 30 * 30);
+  EXPECT_EQ(make("rgg2d:n=300,deg=0").nnz(), 300);
+}
+
+TEST(Rgg2d, SymmetricSpdDegreeAndRandomNumbering) {
+  const Csr a = make("rgg2d:n=20000,deg=8");
+  ASSERT_TRUE(well_formed(a)); // sorted, unique columns
+  EXPECT_TRUE(has_full_diagonal(a));
+  EXPECT_TRUE(exactly_symmetric(a)); // pattern and values
+  expect_spd_values(a);
+  EXPECT_NEAR(average(degrees(a)), 8.0, 0.25 * 8.0);
+  EXPECT_NEAR(average(degrees(make("rgg2d:n=20000,deg=20,seed=2"))), 20.0, 0.25 * 20.0);
+  EXPECT_NEAR(average(degrees(make("rgg2d:n=20000,deg=3,seed=5"))), 3.0, 0.25 * 3.0);
+  // Geometry is local but the numbering is random: the bandwidth is of the order of n.
+  EXPECT_GT(bandwidth(view_of(a)), 20000 / 2);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed)
+    EXPECT_GT(quadratic_form(a, random_vector(a.nrows, seed)), 0.0);
+}
+
+TEST(Rgg2d, DeterministicSeedsSplitsAndTinySizes) {
+  EXPECT_TRUE(same_csr(make("rgg2d:n=3000,seed=3"), make("rgg2d:n=3000,seed=3")));
+  EXPECT_FALSE(same_csr(make("rgg2d:n=3000,seed=3"), make("rgg2d:n=3000,seed=4")));
+  EXPECT_TRUE(same_csr(make("rgg2d:n=3000"), make("rgg2d:n=3000,deg=8,seed=1"))); // defaults
+
+  const Spec spec = parse_spec("rgg2d:n=3001,deg=6,seed=9");
+  const Csr whole = generate(spec);
+  for (const auto &[lo, hi] : std::vector<std::pair<Index, Index>>{
+           {0, 3001}, {0, 1000}, {1000, 2999}, {2999, 3001}, {1500, 1500}}) {
+    const Csr part = generate_rows(spec, lo, hi);
+    EXPECT_TRUE(same_csr(part, row_slice(whole, lo, hi))) << lo << " " << hi;
+  }
+
+  const Csr zero = make("rgg2d:n=0");
+  EXPECT_EQ(zero.nrows, 0);
+  EXPECT_EQ(zero.rowptr, std::vector<Index>{0});
+  EXPECT_EQ(make("rgg2d:n=1").values, std::vector<double>{1.0});
+  EXPECT_EQ(make("rgg2d:n=1,deg=1000").values, std::vector<double>{1.0});
+  EXPECT_EQ(make("rgg2d:n=2,deg=100").nnz(), 4);
+}
+
+TEST(Rgg2d, GoldenFingerprints) {
+  // As AllKinds.GoldenFingerprints: pins the exact output across platforms and versions.
+  EXPECT_EQ(test::fingerprint(make("rgg2d:n=500,seed=6")), 12808532537184563805ull);
+  EXPECT_EQ(test::fingerprint(make("rgg2d:n=200,deg=12,seed=2")), 10889262590276124705ull);
 }
 
 TEST(PlantedCommunities, OnlyForKindsThatPlantThem) {
