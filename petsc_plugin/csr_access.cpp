@@ -26,7 +26,12 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[])
 // The device copy of a SEQAIJCUSPARSE matrix is current (no transfer needed to read it).
 static PetscBool DeviceCopyCurrent(Mat A)
 {
+#if defined(PETSC_HAVE_DEVICE)
   return (A->offloadmask == PETSC_OFFLOAD_GPU || A->offloadmask == PETSC_OFFLOAD_BOTH) && !A->boundtocpu ? PETSC_TRUE : PETSC_FALSE;
+#else
+  (void)A;
+  return PETSC_FALSE; // a PETSc without devices has no device copy
+#endif
 }
 
 static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)

@@ -125,7 +125,9 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
     if (nnz < o.min_parallel_nnz) backend = BATCHRCM_SERIAL;
     else {
       PetscCall(PgkMatGetCSR(mat, PGK_MEM_AUTO, &csr));
-      backend = PetscMemTypeHost(csr.mtype) ? BATCHRCM_CPU : BATCHRCM_GPU;
+      // George-Liu's finder needs the serial BFS order, so it stays on the host (whose
+      // structure is current for every AIJ type): no transfer either way.
+      backend = PetscMemTypeHost(csr.mtype) || o.start == pgk::rcm::StartNode::GeorgeLiu ? BATCHRCM_CPU : BATCHRCM_GPU;
       PetscCall(PgkMatRestoreCSR(mat, &csr));
     }
   }

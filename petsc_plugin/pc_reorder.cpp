@@ -76,7 +76,11 @@ static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r)
 
   PetscBool cusparse;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
+#if defined(PETSC_HAVE_DEVICE)
   r->device = cusparse && !A->boundtocpu && PgkDeviceAvailable() ? PETSC_TRUE : PETSC_FALSE;
+#else
+  r->device = PETSC_FALSE;
+#endif
   PetscCall(MatDestroy(&r->B));
   PetscCall(MatCreate(PETSC_COMM_SELF, &r->B));
   PetscCall(MatSetSizes(r->B, n, n, n, n));

@@ -67,12 +67,17 @@ pgk_test(gpu.package.view LABELS "gpu;petsc" ARGS --gpu --expect "device: NVIDIA
 
 if(PGK_ENABLE_CUDA)
   pgk_test(gpu.kernel.csr_check LABELS gpu ARGS --gpu --expect "0 mismatches" -- $<TARGET_FILE:kernel_csr_check>)
+  pgk_test(gpu.kernel.symmetrize LABELS gpu ARGS --gpu --expect "0 mismatches" -- $<TARGET_FILE:kernel_symmetrize>)
+  pgk_test(gpu.kernel.rcm LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" -- $<TARGET_FILE:kernel_rcm>)
 endif()
 
 # The device kernels under compute-sanitizer (memcheck, racecheck), where it is installed.
 find_program(PGK_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
 if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
   foreach(tool memcheck racecheck)
+    pgk_test(gpu.sanitizer.${tool}.kernel_symmetrize LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "ERROR SUMMARY: 0 errors"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_symmetrize>)
+    pgk_test(gpu.sanitizer.${tool}.kernel_rcm LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" --expect "ERROR SUMMARY: 0 errors" -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_rcm> --small)
     pgk_test(gpu.sanitizer.${tool}.kernel_csr_check LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "ERROR SUMMARY: 0 errors"
              -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_csr_check>)
     pgk_test(gpu.sanitizer.${tool}.csr LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "ERROR SUMMARY: 0 errors"
