@@ -42,10 +42,10 @@ pgk_test(petsc.reorder.help LABELS petsc ARGS --expect "-pc_reorder_mat_ordering
 set(DEV -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0)
 foreach(spec lap3d7:n=30 lap3d27:n=16 elast3d:n=10 disconnected:n=20000,parts=13 hubrow:n=200000 powerlaw:n=100000 convdiff3d:n=20 path:n=2 empty:n=1)
   string(REGEX REPLACE "[:=,]" "_" tag ${spec})
-  # Only the final permutation comes back (1 GpuToCpu); the matrix does not move.
-  pgk_test(gpu.batchrcm.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "transfers ctog=0 gtoc=1" -- ${T} -gen ${spec} ${DEV} -mat_ordering_batchrcm_backend gpu -repeat 5)
+  # Only the final permutation comes back (1 GpuToCpu per ordering, 5 orderings); the matrix does not move.
+  pgk_test(gpu.batchrcm.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "transfers ctog=0\\.? gtoc=5\\.?" -- ${T} -gen ${spec} ${DEV} -mat_ordering_batchrcm_backend gpu -repeat 5)
 endforeach()
-pgk_test(gpu.batchrcm.auto_picks_gpu LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "backend gpu" -- ${T} -gen lap3d7:n=20 ${DEV} -mat_ordering_batchrcm_view)
+pgk_test(gpu.batchrcm.auto_picks_gpu LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "backend gpu" -- ${T} -gen lap3d7:n=40 ${DEV} -mat_ordering_batchrcm_view)
 pgk_test(gpu.batchrcm.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${DEV} -mat_ordering_batchrcm_backend gpu)
 pgk_test(gpu.batchrcm.mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${SAME} -- ${T} -gen lap3d27:n=16 ${DEV} -mat_ordering_batchrcm_backend gpu)
 set(EX45G ${EX45R} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
@@ -53,3 +53,16 @@ pgk_test(gpu.tutorial.ex45.ilu_batchrcm LABELS "gpu;tutorial" ARGS --gpu --expec
 pgk_test(gpu.tutorial.ex45.reorder_ilu LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "permuted on the device" -- ${CMP} ${EX45G} -pc_type reorder -reorder_pc_type ilu -ksp_view --- ${EX45R} -pc_type ilu -pc_factor_mat_ordering_type rcm)
 pgk_test(gpu.tutorial.ex56.reorder_icc LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP} ${EX56R} ${DEV} -pc_type reorder -reorder_pc_type icc --- ${EX56R} -pc_type icc -pc_factor_mat_ordering_type rcm)
 pgk_test(gpu.tutorial.ex45.bjacobi_reorder_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" -- ${CMP} ${MPI2} ${EX45G} -pc_type bjacobi -sub_pc_type reorder -sub_reorder_pc_type ilu --- ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
+# The reorder PC's device kernels (gather/scatter/value refill) and the device symmetrization
+# under compute-sanitizer, vendor kernels excluded (see petsc_tests.cmake).
+if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
+  foreach(tool memcheck racecheck)
+    pgk_test(gpu.sanitizer.${tool}.reorder LABELS "gpu;tutorial" ARGS --gpu --expect "Linear solve converged" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
+                $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0
+                -pc_type reorder -reorder_pc_type ilu -ksp_converged_reason)
+    pgk_test(gpu.sanitizer.${tool}.batchrcm_nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
+                ${T} -f ${PGK_DATA}/general5_real.mtx ${DEV} -mat_ordering_batchrcm_backend gpu)
+  endforeach()
+endif()

@@ -55,7 +55,7 @@ pgk_test(gpu.csr.device_no_transfer LABELS "gpu;petsc" ARGS --gpu ${OK} --expect
          -- ${T} ${PGK_DEVICE_TYPES} -expect_memtype device -log_view)
 pgk_test(gpu.csr.device_elast LABELS "gpu;petsc" ARGS --gpu ${OK} -- ${T} -gen elast3d:n=8 ${PGK_DEVICE_TYPES} -expect_memtype device)
 # Compressed rows: the full row pointer is uploaded once (pass 0); later views transfer nothing.
-pgk_test(gpu.csr.device_sparse_rows LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "pass 1 memtype device transfers during access: ctog=0 gtoc=0"
+pgk_test(gpu.csr.device_sparse_rows LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "pass 1 memtype device transfers during access: ctog=0\\.? gtoc=0\\.?"
          -- ${T} -sparse_rows ${PGK_DEVICE_TYPES} -expect_memtype device)
 pgk_test(gpu.csr.host_policy_on_device LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "memtype host"
          -- ${T} ${PGK_DEVICE_TYPES} -policy host -expect_memtype host)
@@ -75,15 +75,18 @@ endif()
 find_program(PGK_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
 if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
   foreach(tool memcheck racecheck)
-    pgk_test(gpu.sanitizer.${tool}.kernel_symmetrize LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "ERROR SUMMARY: 0 errors"
+    pgk_test(gpu.sanitizer.${tool}.kernel_symmetrize LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
              -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_symmetrize>)
-    pgk_test(gpu.sanitizer.${tool}.kernel_rcm LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" --expect "ERROR SUMMARY: 0 errors" -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_rcm> --small)
-    pgk_test(gpu.sanitizer.${tool}.kernel_csr_check LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "ERROR SUMMARY: 0 errors"
+    pgk_test(gpu.sanitizer.${tool}.kernel_rcm LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" --expect "SUMMARY: 0 (errors|hazards)" -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_rcm> --small)
+    pgk_test(gpu.sanitizer.${tool}.kernel_csr_check LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
              -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_csr_check>)
-    pgk_test(gpu.sanitizer.${tool}.csr LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "ERROR SUMMARY: 0 errors"
-             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 ${T} -gen lap3d7:n=12 ${PGK_DEVICE_TYPES} -expect_memtype device)
-    pgk_test(gpu.sanitizer.${tool}.csr_sparse LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "ERROR SUMMARY: 0 errors"
-             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 ${T} -sparse_rows ${PGK_DEVICE_TYPES} -expect_memtype device)
+    # cuSPARSE's own SpMV kernel (PETSc's MatMult, before our code runs) draws racecheck warnings
+    # (write-write hazards inside csrmv_v3_kernel); vendor kernels are excluded so that the
+    # check covers petscgpukit's kernels.
+    pgk_test(gpu.sanitizer.${tool}.csr LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1 ${T} -gen lap3d7:n=12 ${PGK_DEVICE_TYPES} -expect_memtype device)
+    pgk_test(gpu.sanitizer.${tool}.csr_sparse LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1 ${T} -sparse_rows ${PGK_DEVICE_TYPES} -expect_memtype device)
   endforeach()
 endif()
 
