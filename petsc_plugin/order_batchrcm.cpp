@@ -18,8 +18,7 @@
 #include "rcm_serial.hpp"
 #include "rcm_start_node.hpp"
 #include "rcm_symmetrize.hpp"
-#if defined(PGK_HAVE_CUDA) && __has_include("rcm_gpu.hpp") // TEMPORARY until kernels/rcm_gpu lands
-  #define PGK_HAVE_RCM_GPU 1
+#if defined(PGK_HAVE_CUDA)
   #include <petscdevice_cuda.h>
   #include "device_csr.hpp"
   #include "rcm_gpu.hpp"
@@ -144,7 +143,7 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   ropts.count_diagonal_in_valence = o.diagonal_in_valence ? true : false;
   ropts.input_is_symmetric        = known_symmetric ? true : false;
   if (backend == BATCHRCM_GPU) {
-#if defined(PGK_HAVE_RCM_GPU)
+#if defined(PGK_HAVE_CUDA)
     backend_name = "gpu";
     PetscCheck(!PetscMemTypeHost(csr.mtype), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_ordering_batchrcm_backend gpu needs a device matrix (MATAIJCUSPARSE); got %s", ((PetscObject)mat)->type_name);
     cudaStream_t stream;
