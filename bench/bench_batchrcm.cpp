@@ -91,7 +91,24 @@ int main(int argc, char **argv)
   if (gpu) device = pgk::cuda::current_device_description();
 #endif
   std::vector<Row> rows;
-  auto add = [&](const std::string &m, const std::string &b, const std::string &metric, long long n, long long nnz, const Stats &s, long long bw) { rows.push_back({m, b, metric, n, nnz, s, bw}); };
+  const std::string jsonl = std::string(results) + "/bench_batchrcm.jsonl";
+  // Each record goes to the JSON lines as soon as it is measured, so a run cut short keeps them.
+  auto add = [&](const std::string &m, const std::string &b, const std::string &metric, long long n, long long nnz, const Stats &s, long long bw) {
+    rows.push_back({m, b, metric, n, nnz, s, bw});
+    Record j;
+    j.benchmark   = "batchrcm";
+    j.matrix      = m;
+    j.n           = n;
+    j.nnz         = nnz;
+    j.backend     = b;
+    j.metric      = metric == "bandwidth" ? "bandwidth" : "seconds_" + metric;
+    j.stats       = s;
+    j.extra_name  = "bandwidth_after";
+    j.value_extra = (double)bw;
+    j.device      = device;
+    j.commit      = commit;
+    if (!pgk::bench::append_jsonl(jsonl, j)) std::fprintf(stderr, "cannot append to %s\n", jsonl.c_str());
+  };
 
   for (const std::string &spec : Split(matrices, ';')) {
     const pgk::Csr      a = pgk::gen::generate(pgk::gen::parse_spec(spec));
@@ -198,6 +215,8 @@ int main(int argc, char **argv)
     }
 #endif
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "done %s (%lld rows, %lld nonzeros)\n", spec.c_str(), n, nnz));
+    for (size_t k = rows.size(); k-- > 0 && rows[k].matrix == spec;)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-34s %-18s median %.4g s (%d runs)\n", rows[k].backend.c_str(), rows[k].metric.c_str(), rows[k].s.median, rows[k].s.runs));
   }
 
   // Small matrices: MatGetOrdering with -mat_ordering_batchrcm_backend auto against serial.
@@ -225,26 +244,12 @@ int main(int argc, char **argv)
   }
 
   // Table, JSON lines, and the target ratios.
-  const std::string jsonl = std::string(results) + "/bench_batchrcm.jsonl";
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nbench_batchrcm on %s (host: %u hardware threads), commit %s\n", device.c_str(), std::thread::hardware_concurrency(), commit));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-34s %-30s %-10s %10s %10s %10s %4s %10s\n", "matrix", "backend", "metric", "median s", "min s", "max s", "runs", "bandwidth"));
   std::map<std::string, std::map<std::string, double>> med; // matrix -> backend/metric -> median
   for (const Row &r : rows) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-34s %-30s %-10s %10.4g %10.4g %10.4g %4d %10lld\n", r.matrix.c_str(), r.backend.c_str(), r.metric.c_str(), r.s.median, r.s.min, r.s.max, r.s.runs, r.bandwidth));
     med[r.matrix][r.backend + "/" + r.metric] = r.s.median;
-    Record j;
-    j.benchmark  = "batchrcm";
-    j.matrix     = r.matrix;
-    j.n          = r.n;
-    j.nnz        = r.nnz;
-    j.backend    = r.backend;
-    j.metric     = r.metric == "bandwidth" ? "bandwidth" : std::string("seconds_") + r.metric;
-    j.stats      = r.s;
-    j.extra_name = "bandwidth_after";
-    j.value_extra = (double)r.bandwidth;
-    j.device     = device;
-    j.commit     = commit;
-    PetscCheck(pgk::bench::append_jsonl(jsonl, j), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot append to %s", jsonl.c_str());
   }
   // Geometric means over matrices with >= 10M nonzeros.
   double lg_petsc = 0, lg_serial = 0, lg_cpu16 = 0, lg_cusolver = 0, worst_petsc = 1e300;

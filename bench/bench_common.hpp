@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -52,8 +53,10 @@ inline std::string json_escape(const std::string &s) {
   return o;
 }
 
-// Appends one JSON line; returns false if the file cannot be opened.
+// Appends one JSON line (creating the folder if needed); returns false if the file cannot be opened.
 inline bool append_jsonl(const std::string &path, const Record &r) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   FILE *f = std::fopen(path.c_str(), "a");
   if (!f) return false;
   std::fprintf(f,
