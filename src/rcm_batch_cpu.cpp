@@ -22,6 +22,8 @@
 // needs belonged to finished batches), so the run cannot deadlock.
 #include "rcm_batch_cpu.hpp"
 
+#include "rcm_driver.hpp"
+
 #include "rcm_batch_plan.hpp"
 #include "rcm_batch_queue.hpp"
 #include "rcm_children_sort.hpp"
@@ -566,25 +568,9 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
 
 std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, const BatchOptions &bopts,
                                  Stats *stats) {
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  Csr sym;
-  CsrView graph = g;
-  if (!opts.input_is_symmetric) {
-    sym = symmetrize_pattern(g);
-    graph = view_of(sym);
-  }
-  const auto t1 = clock::now();
-  const ComponentPlan plan = plan_components(graph, opts);
-  const auto t2 = clock::now();
-  std::vector<Index> perm =
-      batch_rcm_cpu_from_roots(graph, plan.roots, opts.count_diagonal_in_valence, bopts, stats);
-  if (stats) {
-    stats->symmetrize_seconds =
-        opts.input_is_symmetric ? 0.0 : std::chrono::duration<double>(t1 - t0).count();
-    stats->start_node_seconds = std::chrono::duration<double>(t2 - t1).count();
-  }
-  return perm;
+  return order_with_plan(g, opts, stats, [&](const CsrView &graph, const std::vector<Index> &roots) {
+    return batch_rcm_cpu_from_roots(graph, roots, opts.count_diagonal_in_valence, bopts, stats);
+  });
 }
 
 } // namespace pgk::rcm

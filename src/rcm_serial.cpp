@@ -1,5 +1,7 @@
 #include "rcm_serial.hpp"
 
+#include "rcm_driver.hpp"
+
 #include "rcm_children_sort.hpp"
 #include "rcm_start_node.hpp"
 #include "rcm_symmetrize.hpp"
@@ -52,31 +54,16 @@ std::vector<Index> serial_rcm_from_roots(const CsrView &g, const std::vector<Ind
 }
 
 std::vector<Index> serial_rcm(const CsrView &g, const Options &opts, Stats *stats) {
-  using clock = std::chrono::steady_clock;
-  const auto seconds = [](clock::time_point a, clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
-  };
-  auto t0 = clock::now();
-  Csr sym;
-  CsrView graph = g;
-  if (!opts.input_is_symmetric) {
-    sym = symmetrize_pattern(g);
-    graph = view_of(sym);
-  }
-  const auto t1 = clock::now();
-  const ComponentPlan plan = plan_components(graph, opts);
-  const auto t2 = clock::now();
-  std::vector<Index> perm = serial_rcm_from_roots(graph, plan.roots, opts.count_diagonal_in_valence);
-  const auto t3 = clock::now();
-  if (stats) {
-    *stats = Stats{};
-    stats->symmetrize_seconds = opts.input_is_symmetric ? 0.0 : seconds(t0, t1);
-    stats->start_node_seconds = seconds(t1, t2);
-    stats->ordering_seconds = seconds(t2, t3);
-    stats->components = static_cast<Index>(plan.roots.size());
-    stats->threads = 1;
-  }
-  return perm;
+  if (stats) *stats = Stats{};
+  return order_with_plan(g, opts, stats, [&](const CsrView &graph, const std::vector<Index> &roots) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<Index> perm = serial_rcm_from_roots(graph, roots, opts.count_diagonal_in_valence);
+    if (stats) {
+      stats->ordering_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      stats->threads = 1;
+    }
+    return perm;
+  });
 }
 
 } // namespace pgk::rcm
