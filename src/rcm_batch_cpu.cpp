@@ -568,9 +568,14 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
 
 std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, const BatchOptions &bopts,
                                  Stats *stats) {
-  return order_with_plan(g, opts, stats, [&](const CsrView &graph, const std::vector<Index> &roots) {
-    return batch_rcm_cpu_from_roots(graph, roots, opts.count_diagonal_in_valence, bopts, stats);
-  });
+  // The start-node search runs on the same threads as the batches (it dominates end to end).
+  const int threads = bopts.threads > 0 ? bopts.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return order_with_plan(
+      g, opts, stats,
+      [&](const CsrView &graph, const std::vector<Index> &roots) {
+        return batch_rcm_cpu_from_roots(graph, roots, opts.count_diagonal_in_valence, bopts, stats);
+      },
+      threads);
 }
 
 } // namespace pgk::rcm

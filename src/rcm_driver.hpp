@@ -13,9 +13,10 @@
 
 namespace pgk::rcm {
 
-// core(graph, roots) -> std::vector<Index>; `stats` may be null.
+// core(graph, roots) -> std::vector<Index>; `stats` may be null; `threads` parallelizes the
+// start-node search (see plan_components).
 template <class Core>
-std::vector<Index> order_with_plan(const CsrView &g, const Options &opts, Stats *stats, Core &&core) {
+std::vector<Index> order_with_plan(const CsrView &g, const Options &opts, Stats *stats, Core &&core, int threads = 1) {
   using clock = std::chrono::steady_clock;
   const auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
   const auto t0 = clock::now();
@@ -26,7 +27,7 @@ std::vector<Index> order_with_plan(const CsrView &g, const Options &opts, Stats 
     graph = view_of(sym);
   }
   const auto t1 = clock::now();
-  const ComponentPlan plan = plan_components(graph, opts);
+  const ComponentPlan plan = plan_components(graph, opts, threads);
   const auto t2 = clock::now();
   std::vector<Index> perm = std::forward<Core>(core)(graph, plan.roots);
   if (stats) {

@@ -1,8 +1,11 @@
 #include "rcm_start_node.hpp"
 
+#include "parallel_levels.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -20,9 +23,12 @@ public:
   };
 
   RootFinder(const CsrView &g, const std::vector<Index> &valence, bool count_diagonal,
-             const char *excluded)
+             const char *excluded, LevelPool *pool = nullptr, Index min_parallel_level = 0)
       : g_(g), valence_(valence), count_diagonal_(count_diagonal), excluded_(excluded),
-        queue_(static_cast<std::size_t>(g.nrows)), seen_(static_cast<std::size_t>(g.nrows), 0) {}
+        queue_(static_cast<std::size_t>(g.nrows)), seen_(static_cast<std::size_t>(g.nrows), 0),
+        pool_(pool), min_parallel_level_(min_parallel_level) {
+    if (pool_) local_.resize(static_cast<std::size_t>(pool_->threads()));
+  }
 
   Levels bfs(Index root) {
     if (++stamp_ == 0) { // wrapped: forget every old stamp
@@ -38,6 +44,11 @@ public:
       L.last_begin = head;
       ++L.levels;
       const Index level_end = tail;
+      if (pool_ && level_end - head >= min_parallel_level_) {
+        tail = expand_parallel(head, level_end);
+        head = level_end;
+        continue;
+      }
       for (; head < level_end; ++head) {
         const Index p = queue_[static_cast<std::size_t>(head)];
         for (Index e = g_.rowptr[p]; e < g_.rowptr[p + 1]; ++e) {
@@ -103,6 +114,38 @@ public:
   Index last_count() const { return last_count_; }
 
 private:
+  // One level on all pool threads: each claims unseen neighbours of its slice of the frontier
+  // with a compare-and-swap on the stamp and collects them locally; the slices are then
+  // appended in thread order. The order inside the new level differs from the serial BFS, but
+  // the Peripheral rule reads only level sets (minimum valence, then minimum id), so the root
+  // found is the same. (George-Liu reads the BFS order and never runs here.) Returns the tail.
+  Index expand_parallel(Index begin, Index end) {
+    const std::uint32_t stamp = stamp_;
+    pool_->run([&](int t, int nt) {
+      std::vector<Index> &out = local_[static_cast<std::size_t>(t)];
+      out.clear();
+      const Index len = end - begin;
+      const Index lo = begin + len * t / nt, hi = begin + len * (t + 1) / nt;
+      for (Index h = lo; h < hi; ++h) {
+        const Index p = queue_[static_cast<std::size_t>(h)];
+        for (Index e = g_.rowptr[p]; e < g_.rowptr[p + 1]; ++e) {
+          const Index nb = g_.colidx[e];
+          std::uint32_t *slot = &seen_[static_cast<std::size_t>(nb)];
+          std::uint32_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+          if (cur == stamp) continue;
+          if (excluded_ && excluded_[nb]) continue;
+          if (__atomic_compare_exchange_n(slot, &cur, stamp, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) out.push_back(nb);
+        }
+      }
+    });
+    Index tail = end;
+    for (const auto &out : local_) {
+      std::copy(out.begin(), out.end(), queue_.begin() + tail);
+      tail += static_cast<Index>(out.size());
+    }
+    return tail;
+  }
+
   Index masked_degree(Index x) const {
     Index d = 0;
     for (Index e = g_.rowptr[x]; e < g_.rowptr[x + 1]; ++e) {
@@ -122,6 +165,9 @@ private:
   std::vector<std::uint32_t> seen_;
   std::uint32_t stamp_ = 0;
   Index last_count_ = 0;
+  LevelPool *pool_;
+  Index min_parallel_level_;
+  std::vector<std::vector<Index>> local_;
 };
 
 void check_vertex(const CsrView &g, Index v, const char *what) {
@@ -147,14 +193,18 @@ Index find_start_node(const CsrView &g, Index seed, StartNode method, bool count
   return method == StartNode::GeorgeLiu ? f.george_liu(seed) : f.peripheral(seed);
 }
 
-ComponentPlan plan_components(const CsrView &g, const Options &opts) {
+ComponentPlan plan_components(const CsrView &g, const Options &opts, int threads,
+                              Index min_parallel_level) {
   validate_graph(g);
   ComponentPlan plan;
   const Index n = g.nrows;
   if (n == 0) return plan;
   const std::vector<Index> valence = compute_valence(g, opts.count_diagonal_in_valence);
   std::vector<char> planned(static_cast<std::size_t>(n), 0);
-  RootFinder f(g, valence, opts.count_diagonal_in_valence, planned.data());
+  // George-Liu's rule reads the BFS visiting order: it stays serial.
+  std::unique_ptr<LevelPool> pool;
+  if (threads > 1 && opts.start != StartNode::GeorgeLiu) pool = std::make_unique<LevelPool>(threads);
+  RootFinder f(g, valence, opts.count_diagonal_in_valence, planned.data(), pool.get(), min_parallel_level);
 
   auto add = [&](Index root, Index size) {
     for (Index j = 0; j < size; ++j) planned[static_cast<std::size_t>(f.component()[j])] = 1;

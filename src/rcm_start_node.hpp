@@ -37,6 +37,9 @@ struct ComponentPlan {
 // component of opts.given_start comes first, rooted there. Then, repeatedly, the smallest vertex
 // id not yet in a planned component seeds the next component, whose root is found with
 // GeorgeLiu when opts.start is GeorgeLiu and with Peripheral otherwise.
-ComponentPlan plan_components(const CsrView &g, const Options &opts);
+// threads > 1 expands BFS levels of at least min_parallel_level vertices on that many threads
+// (Peripheral and Given only): the same plan, faster on large graphs.
+ComponentPlan plan_components(const CsrView &g, const Options &opts, int threads = 1,
+                              Index min_parallel_level = 4096);
 
 } // namespace pgk::rcm
