@@ -1,6 +1,7 @@
 #include "rcm_symmetrize.hpp"
 
 #include "rcm_common.hpp"
+#include "csr_build.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -40,23 +41,8 @@ void sorted_row(const CsrView &a, Index i, std::vector<Index> &buf) {
 } // namespace
 
 Csr symmetrize_pattern(const CsrView &a) {
-  validate_graph(a);
-  const Pattern t = transpose_pattern(a);
-  Csr out;
-  out.nrows = out.ncols = a.nrows;
-  out.rowptr.assign(static_cast<std::size_t>(a.nrows) + 1, 0);
-  out.colidx.reserve(2 * static_cast<std::size_t>(a.nnz_host()));
-  std::vector<Index> buf;
-  for (Index i = 0; i < a.nrows; ++i) {
-    buf.assign(a.colidx + a.rowptr[i], a.colidx + a.rowptr[i + 1]);
-    buf.insert(buf.end(), t.col.begin() + t.ptr[static_cast<std::size_t>(i)],
-               t.col.begin() + t.ptr[static_cast<std::size_t>(i) + 1]);
-    std::sort(buf.begin(), buf.end());
-    buf.erase(std::unique(buf.begin(), buf.end()), buf.end());
-    out.colidx.insert(out.colidx.end(), buf.begin(), buf.end());
-    out.rowptr[static_cast<std::size_t>(i) + 1] = static_cast<Index>(out.colidx.size());
-  }
-  return out;
+  validate_graph(a); // RCM's own input errors first; the pattern itself is the shared helper's
+  return pgk::symmetrize_pattern(a);
 }
 
 bool is_structurally_symmetric(const CsrView &a) {
