@@ -21,22 +21,6 @@ int grid_for(Index n) {
 
 } // namespace
 
-DeviceIndexArray::~DeviceIndexArray() {
-  if (data_) (void)cudaFree(data_);
-}
-
-void DeviceIndexArray::upload(const Index *host, Index n, void *stream) {
-  if (data_) {
-    PGK_CUDA_CHECK(cudaFree(data_));
-    data_ = nullptr;
-  }
-  size_ = n;
-  if (n == 0) return;
-  PGK_CUDA_CHECK(cudaMalloc(&data_, sizeof(Index) * static_cast<size_t>(n)));
-  PGK_CUDA_CHECK(cudaMemcpyAsync(data_, host, sizeof(Index) * static_cast<size_t>(n), cudaMemcpyHostToDevice, static_cast<cudaStream_t>(stream)));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
-}
-
 void gather(const double *in, const Index *perm, double *out, Index n, void *stream) {
   if (n == 0) return;
   gather_kernel<<<grid_for(n), 256, 0, static_cast<cudaStream_t>(stream)>>>(in, perm, out, n);

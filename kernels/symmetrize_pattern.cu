@@ -12,21 +12,6 @@
 
 namespace pgk::cuda {
 
-DeviceCsrPattern::~DeviceCsrPattern() {
-  // Destructors must not throw: a failed free here only leaks.
-  if (rowptr_) (void)cudaFree(rowptr_);
-  if (colidx_) (void)cudaFree(colidx_);
-}
-
-void DeviceCsrPattern::allocate(Index nrows, Index ncols, Index nnz) {
-  DeviceCsrPattern fresh;
-  PGK_CUDA_CHECK(cudaMalloc(&fresh.rowptr_, sizeof(Index) * (static_cast<size_t>(nrows) + 1)));
-  PGK_CUDA_CHECK(cudaMalloc(&fresh.colidx_, sizeof(Index) * (nnz > 0 ? static_cast<size_t>(nnz) : 1)));
-  fresh.nrows_ = nrows;
-  fresh.ncols_ = ncols;
-  swap(fresh);
-}
-
 namespace {
 
 // atomicAdd for pgk::Index, 32- or 64-bit (two's complement makes the unsigned add exact).
