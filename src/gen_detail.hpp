@@ -22,6 +22,7 @@ enum class Kind {
   Lap3d27,
   Elast3d,
   Aniso2d,
+  Aniso3d,
   Convdiff2d,
   Convdiff3d,
   Random,
@@ -43,6 +44,7 @@ struct Params {
   Index hubdeg = 0;                           // hubrow
   Index communities = 1;                      // powerlaw
   int variant = 1;                            // aniso2d
+  double ax = 1, ay = 1, az = 1;              // aniso3d
   double lambda = 1, mu = 1;                  // elast3d
   double peclet = 0;                          // convdiff*
   double avgdeg = 0, gamma = 2.5, mixing = 0; // powerlaw

@@ -194,6 +194,18 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
       *w = aniso_weight(p.variant, dx, dy);
       return true; // nz == 1: offsets with dz != 0 are never inside the grid
     });
+  case Kind::Aniso3d: {
+    // Diagonal as a sum of the coefficients (no product feeding an add: FMA-proof bits).
+    const double a[3] = {p.ax, p.ay, p.az};
+    const double diag = (a[0] + a[0]) + (a[1] + a[1]) + (a[2] + a[2]);
+    return point_stencil_rows(g, begin, end, 7, [&a, diag](int dx, int dy, int dz, double *w) {
+      const int dist = std::abs(dx) + std::abs(dy) + std::abs(dz);
+      if (dist > 1)
+        return false;
+      *w = dist == 0 ? diag : -a[dx != 0 ? 0 : dy != 0 ? 1 : 2];
+      return true;
+    });
+  }
   case Kind::Convdiff2d:
     return convdiff_rows(p, 2, begin, end);
   case Kind::Convdiff3d:

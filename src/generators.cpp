@@ -55,6 +55,12 @@ const std::vector<KindDef> &table() {
        {{"variant", "1"}},
        "9-point ANISO1/2/3 stencils of Klein & Strzodka, truncated at the boundary "
        "(symmetric)"},
+      {"aniso3d",
+       Kind::Aniso3d,
+       3,
+       {{"ax", "1"}, {"ay", "0.01"}, {"az", "0.0001"}},
+       "7-point anisotropic diffusion -(ax u_xx + ay u_yy + az u_zz), Dirichlet, "
+       "2(ax+ay+az) / -a_d (SPD for positive a_d)"},
       {"convdiff2d",
        Kind::Convdiff2d,
        2,
@@ -263,6 +269,13 @@ Params resolve(const Spec &spec) {
   case Kind::Aniso2d:
     p.variant = static_cast<int>(r.integer("variant", 1, 3));
     break;
+  case Kind::Aniso3d:
+    p.ax = r.real("ax");
+    p.ay = r.real("ay");
+    p.az = r.real("az");
+    if (!(p.ax > 0 && p.ay > 0 && p.az > 0))
+      r.fail("parameters 'ax', 'ay', 'az' must be > 0");
+    break;
   case Kind::Convdiff2d:
   case Kind::Convdiff3d:
     p.peclet = r.real("peclet");
@@ -331,6 +344,7 @@ Index nrows_of(const Params &p) {
   case Kind::Convdiff2d:
   case Kind::Lap3d7:
   case Kind::Lap3d27:
+  case Kind::Aniso3d:
   case Kind::Convdiff3d:
     return p.nx * p.ny * p.nz;
   case Kind::Elast3d:

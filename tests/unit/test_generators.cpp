@@ -230,7 +230,7 @@ TEST(Describe, ShapeOfEveryKind) {
 
 TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
   const std::set<std::string> expected = {
-      "lap2d5", "lap3d7",       "lap3d27", "elast3d",  "aniso2d", "convdiff2d", "convdiff3d",
+      "lap2d5", "lap3d7",       "lap3d27", "elast3d",  "aniso2d", "aniso3d", "convdiff2d", "convdiff3d",
       "random", "disconnected", "hubrow",  "powerlaw", "rgg2d",   "path",       "empty"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
@@ -529,6 +529,18 @@ TEST(Convdiff, UpwindMMatrix) {
   // No wind: the 5-point Laplacian.
   EXPECT_TRUE(same_csr(make("convdiff2d:n=5,peclet=0"), make("lap2d5:n=5")));
   EXPECT_TRUE(same_csr(make("convdiff3d:n=3,peclet=0"), make("lap3d7:n=3")));
+}
+
+TEST(Stencils, Aniso3dCoefficients) {
+  // Unit coefficients: 2*(1+1+1) = 6 on the diagonal, -1 off it: the 7-point Laplacian.
+  EXPECT_TRUE(same_csr(make("aniso3d:n=4,ax=1,ay=1,az=1"), make("lap3d7:n=4")));
+  const Csr a = make("aniso3d:nx=4,ny=3,nz=3,ax=1,ay=0.01,az=0.0001");
+  const Index c = 1 + 4 * (1 + 3 * 1); // interior point (1,1,1)
+  EXPECT_EQ(at(a, c, c), (1.0 + 1.0) + (0.01 + 0.01) + (0.0001 + 0.0001));
+  EXPECT_EQ(at(a, c, c + 1), -1.0);
+  EXPECT_EQ(at(a, c, c + 4), -0.01);
+  EXPECT_EQ(at(a, c, c + 12), -0.0001);
+  EXPECT_THROW(make("aniso3d:n=3,ay=0"), std::invalid_argument);
 }
 
 // ---- random graphs ---------------------------------------------------------------------
