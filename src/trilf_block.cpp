@@ -299,4 +299,35 @@ void solve_block(const BlockTridiagonalFactor &f, const double *b, double *x) {
       x[f.slots[s]] = y[s];
 }
 
+void solve_block_transpose(const BlockTridiagonalFactor &f, const double *b, double *x) {
+  const std::size_t nb = static_cast<std::size_t>(f.nblocks());
+  if (nb == 0)
+    return;
+  std::vector<double> y(2 * nb, 0.0);
+  for (std::size_t s = 0; s < 2 * nb; ++s)
+    if (f.slots[s] >= 0)
+      y[s] = b[f.slots[s]];
+  const double *m = f.mult.data(), *iv = f.inv_pivot.data(), *u = f.effective.upper.data();
+  for (std::size_t k = 0; k < nb; ++k) { // U^T w = y; U^T's lower blocks are U~_{k-1}^T
+    double r0 = y[2 * k], r1 = y[2 * k + 1];
+    if (k > 0) {
+      const double *uk = u + 4 * (k - 1);
+      r0 -= uk[0] * y[2 * k - 2] + uk[2] * y[2 * k - 1];
+      r1 -= uk[1] * y[2 * k - 2] + uk[3] * y[2 * k - 1];
+    }
+    const double *ik = iv + 4 * k; // (D'_k^-1)^T
+    y[2 * k] = ik[0] * r0 + ik[2] * r1;
+    y[2 * k + 1] = ik[1] * r0 + ik[3] * r1;
+  }
+  for (std::size_t k = nb - 1; k-- > 0;) { // L^T x = w; L^T's upper blocks are M_{k+1}^T
+    const double *mk = m + 4 * (k + 1);
+    const double x0 = y[2 * k + 2], x1 = y[2 * k + 3];
+    y[2 * k] -= mk[0] * x0 + mk[2] * x1;
+    y[2 * k + 1] -= mk[1] * x0 + mk[3] * x1;
+  }
+  for (std::size_t s = 0; s < 2 * nb; ++s)
+    if (f.slots[s] >= 0)
+      x[f.slots[s]] = y[s];
+}
+
 } // namespace pgk::trilf

@@ -105,4 +105,9 @@ BlockTridiagonalFactor factor_block(const BlockTridiagonal &t, const BlockOrder 
 // x may alias b.
 void solve_block(const BlockTridiagonalFactor &f, const double *b, double *x);
 
+// x = T~^-T b, same conventions. With T~ = L U (L unit block lower with M_k, U block upper
+// with D'_k and U~_k): U^T w = b forward (w_k = D'_k^-T (b_k - U~_{k-1}^T w_{k-1})), then
+// L^T x = w backward (x_k = w_k - M_{k+1}^T x_{k+1}). Ghost right-hand sides are 0.
+void solve_block_transpose(const BlockTridiagonalFactor &f, const double *b, double *x);
+
 } // namespace pgk::trilf

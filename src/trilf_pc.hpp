@@ -29,6 +29,19 @@ struct SetupInfo {
   double c_kept = 0;              // coverage of the preconditioner (forest, or block tridiagonal)
 };
 
+// Wall-clock of each setup phase in milliseconds. Block variant: `factor` covers pairing,
+// coarse graph and coarse factor; `cycles` and `paths` are those of the coarse graph.
+struct PhaseTimes {
+  double weights = 0;  // weight graph W (and pattern(A+A^T) when A is not structurally symmetric)
+  double factor = 0;   // [0,n]-factor proposal/confirm rounds
+  double cycles = 0;   // cycle breaking
+  double paths = 0;    // path id/position + offsets + permutation
+  double assemble = 0; // T from A
+  double lu = 0;       // factorization of T
+  double forest() const { return weights + factor + cycles + paths; }
+  double total() const { return forest() + assemble + lu; }
+};
+
 class Preconditioner {
 public:
   Preconditioner() = default;
@@ -39,10 +52,12 @@ public:
   // refactors. The caller guarantees the pattern; sizes are checked.
   void update_values(const CsrView &a);
 
-  // z = M^-1 r, both in the original ordering; z may alias r.
+  // z = M^-1 r and z = M^-T r, both in the original ordering; z may alias r.
   void apply(const double *r, double *z) const;
+  void apply_transpose(const double *r, double *z) const;
 
   const SetupInfo &info() const { return info_; }
+  const PhaseTimes &times() const { return times_; } // of the last setup / update_values
   const PathOrder &order() const { return order_; }         // scalar variant
   const BlockOrder &block_order() const { return border_; } // block variant
   Index size() const { return n_; }
@@ -55,6 +70,7 @@ private:
   TridiagonalFactor scalar_;
   BlockTridiagonalFactor blockf_;
   SetupInfo info_;
+  PhaseTimes times_;
 };
 
 } // namespace pgk::trilf

@@ -128,6 +128,28 @@ void solve(const TridiagonalFactor &f, const double *b, double *x) {
     x[f.perm[k]] = y[k];
 }
 
+void solve_permuted_transpose(const TridiagonalFactor &f, double *y) {
+  const std::size_t n = f.pivot.size();
+  if (n == 0)
+    return;
+  const double *m = f.mult.data(), *p = f.pivot.data(), *u = f.effective.upper.data();
+  y[0] /= p[0]; // U^T w = y: row k is u_{k-1} w_{k-1} + d'_k w_k
+  for (std::size_t k = 1; k < n; ++k)
+    y[k] = (y[k] - u[k - 1] * y[k - 1]) / p[k];
+  for (std::size_t k = n - 1; k-- > 0;) // L^T x = w: row k is x_k + m_{k+1} x_{k+1}
+    y[k] -= m[k + 1] * y[k + 1];
+}
+
+void solve_transpose(const TridiagonalFactor &f, const double *b, double *x) {
+  const std::size_t n = f.pivot.size();
+  std::vector<double> y(n);
+  for (std::size_t k = 0; k < n; ++k)
+    y[k] = b[f.perm[k]];
+  solve_permuted_transpose(f, y.data());
+  for (std::size_t k = 0; k < n; ++k)
+    x[f.perm[k]] = y[k];
+}
+
 void multiply(const Tridiagonal &t, const double *x, double *y) {
   const std::size_t n = t.diag.size();
   for (std::size_t k = 0; k < n; ++k) {

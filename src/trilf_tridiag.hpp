@@ -72,6 +72,13 @@ void solve(const TridiagonalFactor &f, const double *b, double *x);
 // In the permuted ordering, in place: y <- T~^-1 y.
 void solve_permuted(const TridiagonalFactor &f, double *y);
 
+// x = Q T~^-T Q^T b (the transpose of solve's operator: T~^T = U^T L^T, so a forward solve
+// with U^T, then a backward one with L^T). x may alias b.
+void solve_transpose(const TridiagonalFactor &f, const double *b, double *x);
+
+// In the permuted ordering, in place: y <- T~^-T y.
+void solve_permuted_transpose(const TridiagonalFactor &f, double *y);
+
 // Dense-free product y = T x in the permuted ordering (for residual checks).
 void multiply(const Tridiagonal &t, const double *x, double *y);
 
