@@ -46,6 +46,24 @@ PETSC_EXTERN PetscErrorCode PetscGpuKitView(PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode PCReorderGetKSP(PC pc, KSP *ksp);
 PETSC_EXTERN PetscErrorCode PCReorderSetMatOrderingType(PC pc, MatOrderingType type);
 
+/* PC: linear-forest tridiagonal preconditioner (Klein & Strzodka): the heaviest disjoint paths
+   of the matrix graph, ordered to be tridiagonal and solved exactly; on the device for device
+   matrices, per diagonal block in parallel (-pc_trilf_*). */
+#define PCTRILF "trilf"
+typedef enum { PC_TRILF_WEIGHT_ABS, PC_TRILF_WEIGHT_SCALED } PCTrilfWeight;
+/* Figures of the last set-up on this rank (PCTrilfGetInfo). Times in milliseconds. In the 2x2
+   block variant paths, longest and the factor counts refer to the graph of pairs. */
+typedef struct {
+  PetscBool on_device;
+  PetscInt  rows, npaths, longest, factor_edges, forest_edges, cycles_broken, rounds_run, pairs, splits, replaced;
+  PetscReal c_id, c_pi; /* weight coverage of the original tridiagonal part and of trilf's T */
+  PetscReal t_weights, t_factor, t_cycles, t_paths, t_assemble, t_lu;
+  PetscInt  forests, setups; /* set-ups that built a forest, and all set-ups */
+} PCTrilfInfo;
+PETSC_EXTERN PetscErrorCode PCTrilfSetBlockSize(PC pc, PetscInt bs);
+PETSC_EXTERN PetscErrorCode PCTrilfSetWeight(PC pc, PCTrilfWeight w);
+PETSC_EXTERN PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info);
+
 /* ---- Test and benchmark matrices -------------------------------------------------------- */
 
 /*

@@ -88,6 +88,7 @@ PetscErrorCode PetscGpuKitInitializePackage(void)
   PetscCall(PetscLogEventSetCollective(PGK_EVENT_CheckCSR, PETSC_FALSE));
   PetscCall(PgkRegisterOrderingBatchRCM());
   PetscCall(PgkRegisterPCReorder());
+  PetscCall(PgkRegisterPCTrilf());
 
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgpukit package options", "Sys");
   PetscCall(PetscOptionsBool("-petscgpukit_view", "Print petscgpukit's version, commit, build and device", "PetscGpuKitView", view, &view, NULL));
@@ -171,7 +172,7 @@ PetscErrorCode PetscGpuKitView(PetscViewer viewer)
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA kernels: not built (PETSc without CUDA); CPU paths only\n"));
 #endif
-  PetscCall(PetscViewerASCIIPrintf(viewer, "registered types: MatOrdering %s, PC %s\n", MATORDERINGBATCHRCM, PCREORDER));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "registered types: MatOrdering %s, PC %s, PC %s\n", MATORDERINGBATCHRCM, PCREORDER, PCTRILF));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -30,6 +30,7 @@ extern PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate
 // Registration of each component (called from PetscGpuKitInitializePackage).
 PetscErrorCode PgkRegisterOrderingBatchRCM(void);
 PetscErrorCode PgkRegisterPCReorder(void);
+PetscErrorCode PgkRegisterPCTrilf(void);
 
 // Whether this build has the CUDA kernels and a device is usable now (cached after first call).
 PetscBool PgkDeviceAvailable(void);

@@ -21,6 +21,15 @@ foreach(ex ex2 ex45 ex56)
   target_link_libraries(tutorial_${ex} PRIVATE PkgConfig::PETSC m) # PETSc only: not linked to us
   set_target_properties(tutorial_${ex} PROPERTIES LINKER_LANGUAGE C)
 endforeach()
+# SNES ex19 (driven cavity, nonsymmetric Jacobian), beside the KSP tutorials in PETSc's tree.
+get_filename_component(_pgk_src ${PGK_PETSC_TUTORIALS}/../../.. ABSOLUTE)
+set(PGK_PETSC_EX19 ${_pgk_src}/snes/tutorials/ex19.c CACHE FILEPATH "PETSc's src/snes/tutorials/ex19.c")
+if(NOT EXISTS ${PGK_PETSC_EX19})
+  message(FATAL_ERROR "PETSc's src/snes/tutorials/ex19.c was not found at ${PGK_PETSC_EX19}")
+endif()
+add_executable(tutorial_snes_ex19 ${PGK_PETSC_EX19})
+target_link_libraries(tutorial_snes_ex19 PRIVATE PkgConfig::PETSC m)
+set_target_properties(tutorial_snes_ex19 PROPERTIES LINKER_LANGUAGE C)
 
 set(DLL -dll_append ${PGK_LIB} -petscgpukit_view)
 set(CONV --expect "petscgpukit 0\\.1\\.0" --expect "Linear solve converged due to CONVERGED" --reject "DIVERGED")
