@@ -128,7 +128,9 @@ static PetscErrorCode CompareWithReference(PC pc, Mat A, Vec r, Vec z, const cha
   const pgk::trilf::ForestStats &fs = opt.block ? ri.block.coarse : ri.forest;
   PetscCheck(info.npaths == ri.npaths && info.longest == ri.longest && info.cycles_broken == fs.cycles_broken && info.factor_edges == fs.factor_edges && info.splits == ri.splits && info.replaced == ri.replaced && info.pairs == ri.block.pairs, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "[%d] %s: forest figures differ from the reference: paths %" PetscInt_FMT "/%lld longest %" PetscInt_FMT "/%lld cycles %" PetscInt_FMT "/%lld edges %" PetscInt_FMT "/%lld splits %" PetscInt_FMT "/%lld replaced %" PetscInt_FMT "/%lld", PetscGlobalRank, stage, info.npaths, (long long)ri.npaths, info.longest, (long long)ri.longest, info.cycles_broken, (long long)fs.cycles_broken, info.factor_edges, (long long)fs.factor_edges, info.splits, (long long)ri.splits, info.replaced, (long long)ri.replaced);
-  PetscCheck(std::fabs(info.c_id - ri.c_id) <= 1e-12 && std::fabs(info.c_pi - ri.c_kept) <= 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %s: coverage differs: c_id %g/%g c_pi %g/%g", PetscGlobalRank, stage, info.c_id, ri.c_id, info.c_pi, ri.c_kept);
+  // Coverage is a ratio of sums over all entries: the device sums in another order, so the
+  // last bits differ (host sequential summation alone is accurate to ~1e-12 here).
+  PetscCheck(std::fabs(info.c_id - ri.c_id) <= 1e-9 * ri.c_id && std::fabs(info.c_pi - ri.c_kept) <= 1e-9 * ri.c_kept, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %s: coverage differs: c_id %.17g/%.17g c_pi %.17g/%.17g", PetscGlobalRank, stage, info.c_id, ri.c_id, info.c_pi, ri.c_kept);
   PetscCheck(rel <= 1e-12 && relt <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: apply differs from the reference: %.3e (transpose %.3e)", stage, rel, relt);
   PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %s on the %s: %" PetscInt_FMT " rows, %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", cycles broken %" PetscInt_FMT ", splits %" PetscInt_FMT ", replaced %" PetscInt_FMT ", c_id %.4f, c_pi %.4f, forests %" PetscInt_FMT " of %" PetscInt_FMT " setups\n", PetscGlobalRank, stage, info.on_device ? "device" : "host", info.rows, info.npaths, info.longest, info.cycles_broken, info.splits, info.replaced, info.c_id, info.c_pi, info.forests, info.setups));
   PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
@@ -173,6 +175,9 @@ int main(int argc, char **argv)
   }
   PetscCall(VecCopy(r, b)); // both now current where the vector type computes
   PetscCall(VecSet(z, 0.0));
+  // A device matrix assembled on the host is uploaded by its first use, here (not for the
+  // bad-input cases, whose error must come from the PC).
+  if (std::strcmp(which, "nonsquare") && std::strcmp(which, "unassembled")) PetscCall(MatMult(A, r, b));
 
   // Set-up and applies with PETSc's transfer counters watched: a device operator with device
   // vectors must not move anything between host and device.
