@@ -10,6 +10,7 @@
 #include "cuda_check.cuh"
 #include "trilf_block_gpu.hpp"
 #include "trilf_gpu.hpp"
+#include "trilf_gtsv.hpp"
 #include "trilf_internal.hpp"
 #include "trilf_primitives.hpp"
 
@@ -27,6 +28,8 @@ struct TrilfDevice::Impl {
   DeviceTridiagonal t;
   mutable ScanWorkspace ws; // apply scratch (one apply at a time per object)
   std::unique_ptr<BlockPipeline> block; // the 2x2 block variant (opt.block) instead of the above
+  TrilfSolver solver = TrilfSolver::Scan;
+  std::unique_ptr<GtsvSolver> gtsv; // when solver != Scan
   pgk::trilf::SetupInfo info;
   TrilfPhaseTimes times;
 };
@@ -81,12 +84,15 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   DeviceWeightGraph w;
   build_weight_graph(a, opt.factor.weight, w, stream); // checks A (trilf weights: ...)
   ev.record(1, s);
+  if (opt.block && impl_->solver != TrilfSolver::Scan)
+    throw std::invalid_argument("trilf: the cuSPARSE solver (gtsv2) takes the scalar variant only");
   if (opt.block) {
     // Pairing, coarse graph and everything after it: BlockPipeline (trilf_block_gpu.hpp).
     m.block = std::make_unique<BlockPipeline>();
     m.block->setup(a, w.view, opt, stream, m.info, m.times);
     m.times.weights = ev.ms(0, 1);
     m.ready = true;
+    m.solver = impl_->solver;
     *impl_ = std::move(m);
     return;
   }
@@ -129,8 +135,25 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   m.times.assemble = ev.ms(4, 5);
   m.times.lu = ev.ms(5, 6);
   m.ready = true;
+  m.solver = impl_->solver;
+  if (m.solver != TrilfSolver::Scan) {
+    m.gtsv = std::make_unique<GtsvSolver>();
+    m.gtsv->setup(m.t, m.solver == TrilfSolver::Gtsv2, stream);
+  }
   *impl_ = std::move(m); // same object: references from info() / times() stay valid
 }
+
+void TrilfDevice::set_solver(TrilfSolver solver, void *stream) {
+  Impl &m = *impl_;
+  m.solver = solver;
+  m.gtsv.reset();
+  if (m.ready && !m.block && solver != TrilfSolver::Scan) {
+    m.gtsv = std::make_unique<GtsvSolver>();
+    m.gtsv->setup(m.t, solver == TrilfSolver::Gtsv2, stream);
+  }
+}
+
+TrilfSolver TrilfDevice::solver() const { return impl_->solver; }
 
 void TrilfDevice::update_values(const CsrView &a, void *stream) {
   Impl &m = *impl_;
@@ -151,6 +174,7 @@ void TrilfDevice::update_values(const CsrView &a, void *stream) {
   ev.record(2, s);
   PGK_CUDA_CHECK(cudaStreamSynchronize(s));
   m.t = std::move(t);
+  if (m.gtsv) m.gtsv->setup(m.t, m.solver == TrilfSolver::Gtsv2, stream);
   m.info.splits = m.t.splits;
   m.info.replaced = m.t.replaced;
   m.times.assemble = ev.ms(0, 1);
@@ -160,12 +184,14 @@ void TrilfDevice::update_values(const CsrView &a, void *stream) {
 void TrilfDevice::apply(const double *r, double *z, void *stream) const {
   if (!impl_->ready) throw std::invalid_argument("trilf device: apply before setup");
   if (impl_->block) return impl_->block->apply(r, z, stream);
+  if (impl_->gtsv && impl_->gtsv->solve(impl_->order, r, z, false, stream)) return;
   solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, false, stream);
 }
 
 void TrilfDevice::apply_transpose(const double *r, double *z, void *stream) const {
   if (!impl_->ready) throw std::invalid_argument("trilf device: apply before setup");
   if (impl_->block) return impl_->block->apply_transpose(r, z, stream);
+  if (impl_->gtsv && impl_->gtsv->solve(impl_->order, r, z, true, stream)) return;
   solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, true, stream);
 }
 

@@ -30,6 +30,12 @@ namespace pgk::cuda {
 // reference's struct), measured with CUDA events on the stream.
 using TrilfPhaseTimes = pgk::trilf::PhaseTimes;
 
+// How apply solves with T~ (scalar variant): the factor-once affine scans of trilf_tridiag.cu
+// (default), or cuSPARSE's gtsv2 (partial pivoting), which refactors on every call
+// (trilf_gtsv.hpp). Not gtsv2_nopivot: without pivoting its reduction order can meet a zero
+// pivot that T~'s own LU avoids, and return Inf/NaN. The block variant uses its own scans.
+enum class TrilfSolver { Scan, Gtsv2 };
+
 class TrilfDevice {
 public:
   TrilfDevice();
@@ -42,6 +48,11 @@ public:
   void setup(const CsrView &a, const pgk::trilf::Options &opt, void *stream);
   // New values, same pattern: keeps the forest, re-assembles and refactors.
   void update_values(const CsrView &a, void *stream);
+
+  // Takes effect at once when set up (scalar), else at the next setup, which throws
+  // std::invalid_argument for a cuSPARSE solver with the block variant.
+  void set_solver(TrilfSolver solver, void *stream);
+  TrilfSolver solver() const;
 
   // z = M^-1 r and z = M^-T r, both in the original ordering, device pointers, r != z.
   // Asynchronous on stream.

@@ -27,11 +27,14 @@
 PetscLogEvent PGK_EVENT_TrilfForest, PGK_EVENT_TrilfNumeric, PGK_EVENT_TrilfApply;
 
 static const char *const PCTrilfWeights[] = {"abs", "scaled", "PCTrilfWeight", "PC_TRILF_WEIGHT_", NULL};
+typedef enum { TRILF_SOLVER_SCAN, TRILF_SOLVER_GTSV2 } TrilfSolverType;
+static const char *const TrilfSolverTypes[] = {"scan", "gtsv2", "TrilfSolverType", "TRILF_SOLVER_", NULL};
 
 struct PC_TriLF {
   pgk::trilf::Options       opt;                  // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
   PCTrilfWeight             weight      = PC_TRILF_WEIGHT_ABS;
   PetscBool                 reuse       = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
+  TrilfSolverType           solver      = TRILF_SOLVER_SCAN;
   PetscBool                 device      = PETSC_FALSE; // where the last setup ran
   PetscInt                  n           = 0;
   PetscInt                  setups      = 0, forests = 0;
@@ -109,6 +112,7 @@ static PetscErrorCode PCSetUp_TriLF(PC pc)
   t->opt.factor.weight     = t->weight == PC_TRILF_WEIGHT_SCALED ? pgk::trilf::Weight::Scaled : pgk::trilf::Weight::Abs;
   t->opt.factor.max_degree = 2;
   PgkTrilfCall(self, pgk::trilf::validate(t->opt.factor));
+  PetscCheck(t->solver == TRILF_SOLVER_SCAN || (device && !t->opt.block), self, PETSC_ERR_SUP, "PC trilf: -pc_trilf_solver %s needs the scalar variant on a device (MATAIJCUSPARSE) operator", TrilfSolverTypes[t->solver]);
 
   // The forest survives a value change only: same pattern (PETSc's flag and the matrix's own
   // nonzero state agree), same place, reuse allowed.
@@ -122,6 +126,8 @@ static PetscErrorCode PCSetUp_TriLF(PC pc)
     cudaStream_t stream;
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     if (!t->dev) t->dev = std::make_unique<pgk::cuda::TrilfDevice>();
+    const pgk::cuda::TrilfSolver solver = t->solver == TRILF_SOLVER_GTSV2 ? pgk::cuda::TrilfSolver::Gtsv2 : pgk::cuda::TrilfSolver::Scan;
+    if (solver != t->dev->solver()) PgkTrilfCall(self, t->dev->set_solver(solver, stream));
     if (keep) PgkTrilfCall(self, t->dev->update_values(c.csr, stream));
     else PgkTrilfCall(self, t->dev->setup(c.csr, t->opt, stream));
     t->host.reset();
@@ -232,6 +238,7 @@ static PetscErrorCode PCSetFromOptions_TriLF(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsReal("-pc_trilf_charge_prob", "p: probability of the '+' charge (paper: 0.5)", "PCTRILF", prob, &prob, NULL));
   PetscCall(PetscOptionsInt("-pc_trilf_seed", "Seed of the charge hash (0: the reference setting)", "PCTRILF", seed, &seed, NULL));
   PetscCall(PetscOptionsReal("-pc_trilf_pivot_tol", "A pivot |d| <= tol * (1-norm of its row of T) is tiny: the path is split there, or the pivot replaced", "PCTRILF", tol, &tol, NULL));
+  PetscCall(PetscOptionsEnum("-pc_trilf_solver", "Tridiagonal solve of the apply: scan (factor once in set-up, substitute by affine scans) or cuSPARSE gtsv2 (refactors every apply; device, scalar)", "PCTRILF", TrilfSolverTypes, (PetscEnum)t->solver, (PetscEnum *)&t->solver, NULL));
   PetscCall(PetscOptionsBool("-pc_trilf_reuse_forest", "On SAME_NONZERO_PATTERN keep the forest and refactor the values only", "PCTRILF", t->reuse, &t->reuse, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(rounds >= 0 && period >= 1 && offset >= 0 && offset < period, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: need iterations >= 0, charge_period >= 1 and 0 <= charge_offset < charge_period; got %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, rounds, period, offset);
@@ -259,7 +266,7 @@ static PetscErrorCode PCView_TriLF(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, weights %s, reuse forest %s\n", t->opt.block ? "2x2 block tridiagonal (pairs, then paths of pairs)" : "tridiagonal on a linear forest", PCTrilfWeights[t->weight], t->reuse ? "yes" : "no"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, weights %s, reuse forest %s, solver %s\n", t->opt.block ? "2x2 block tridiagonal (pairs, then paths of pairs)" : "tridiagonal on a linear forest", PCTrilfWeights[t->weight], t->reuse ? "yes" : "no", TrilfSolverTypes[t->solver]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor rounds M=%d, charge period m=%d, offset k_m=%d, p=%g, seed %llu; pivot tolerance %g\n", f.rounds, f.charge_period, f.charge_offset, f.charge_prob, (unsigned long long)f.seed, t->opt.pivot.rel_tol));
   const PetscBool ready = TrilfReady(t);
   PetscInt        anyready, ready_i = ready ? 1 : 0;
@@ -440,6 +447,7 @@ PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info)
 .  -pc_trilf_charge_prob <0.5>   - p, probability of the '+' charge
 .  -pc_trilf_seed <0>            - seed of the charge hash
 .  -pc_trilf_pivot_tol <1.49e-8> - relative size under which a pivot is tiny
+.  -pc_trilf_solver <scan>       - scan (factor once, substitute), or cuSPARSE gtsv2 (device, scalar)
 -  -pc_trilf_reuse_forest <true> - keep the forest on `SAME_NONZERO_PATTERN`, refactor only
 
    Notes:

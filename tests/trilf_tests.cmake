@@ -40,6 +40,7 @@ pgk_test(petsc.trilf.unassembled LABELS petsc ARGS --fail --expect "requires an 
 pgk_test(petsc.trilf.nan LABELS petsc ARGS --fail --expect "NaN or Inf" -- ${T} -case nan)
 pgk_test(petsc.trilf.nan_mpi LABELS petsc NP 2 ARGS --fail --expect "NaN or Inf" -- ${T} -case nan)
 pgk_test(petsc.trilf.bad_block_size LABELS petsc ARGS --fail --expect "block size must be 1 or 2, got 3" -- ${T} -pc_trilf_block_size 3)
+pgk_test(petsc.trilf.gtsv2_needs_device LABELS petsc ARGS --fail --expect "-pc_trilf_solver gtsv2 needs the scalar variant on a device" -- ${T} -pc_trilf_solver gtsv2)
 pgk_test(petsc.trilf.bad_period LABELS petsc ARGS --fail --expect "charge_period >= 1" -- ${T} -pc_trilf_charge_period 0)
 
 # Unmodified PETSc tutorials through -dll_append: trilf converges, its count next to jacobi's
@@ -73,6 +74,12 @@ foreach(bs 1 2)
 endforeach()
 pgk_test(gpu.trilf.solve_aniso LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "gmres iterations: trilf" -- ${T} -gen aniso2d:n=300,variant=2 ${DEV} -solve gmres -expect_fewer -ksp_rtol 1e-8)
 pgk_test(gpu.trilf.solve_convdiff LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "bcgs iterations: trilf" -- ${T} -gen convdiff3d:n=40 ${DEV} -solve bcgs -expect_fewer -ksp_rtol 1e-8)
+# cuSPARSE's gtsv2 as the tridiagonal solver: the same preconditioner to rounding.
+foreach(solver gtsv2)
+  pgk_test(gpu.trilf.${solver} LABELS "gpu;petsc" ARGS --gpu ${SAME} ${KEPT} ${NOXFER} --expect "on the device" -- ${T} -gen convdiff3d:n=30 ${DEV} -pc_trilf_solver ${solver})
+  pgk_test(gpu.trilf.${solver}_zero_diag LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "replaced [1-9]" -- ${T} -case zero_diag ${DEV} -pc_trilf_solver ${solver})
+endforeach()
+pgk_test(gpu.trilf.gtsv2_block_refused LABELS "gpu;petsc" ARGS --gpu --fail --expect "needs the scalar variant" -- ${T} ${DEV} -pc_trilf_solver gtsv2 -pc_trilf_block_size 2)
 pgk_test(gpu.trilf.nan LABELS "gpu;petsc" ARGS --gpu --fail --expect "NaN or Inf" -- ${T} -case nan ${DEV})
 pgk_test(gpu.trilf.view LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "built on the device" -- ${T} -gen aniso2d:n=100,variant=2 ${DEV} -solve gmres -ksp_view)
 set(EX45G ${EX45T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
