@@ -44,6 +44,7 @@ __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *propose
   const int lane = threadIdx.x % S;
   const unsigned group_mask = S == 32 ? 0xffffffffu : (((1u << S) - 1u) << (threadIdx.x % 32 / S * S));
   const Index groups = Index(gridDim.x) * (blockDim.x / S);
+  bool any = false; // a proposal by this thread (lane 0 of its groups)
   for (Index v = Index(blockIdx.x) * (blockDim.x / S) + threadIdx.x / S; v < w.nrows; v += groups) {
     Index cv[N];
     int deg = 0;
@@ -124,9 +125,12 @@ __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *propose
     }
     if (lane == 0) {
       for (int s = count; s < N; ++s) proposed[static_cast<std::size_t>(v) * N + s] = -1;
-      if (count) *made = 1; // any proposal; every writer stores the same value
+      any |= count > 0;
     }
   }
+  // One store per block that proposed (the flag is read only after uncharged rounds: made is
+  // null in charged ones); a store per row to one word would serialize in L2.
+  if (made && __syncthreads_or(any) && threadIdx.x == 0) *made = 1;
 }
 
 template <int N> __global__ void confirm_kernel(Index nv, const Index *proposed, Index *confirmed) {
@@ -251,15 +255,16 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
         pgk::trilf::mix64(opt.seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(k) + 1));
     if (!charged) PGK_CUDA_CHECK(cudaMemsetAsync(made.data(), 0, sizeof(int), s));
     Index *c = out.nbr.data(), *p = proposed.data();
+    int *mk = charged ? nullptr : made.data();
     switch (n) {
-    case 1: round_n<1>(w, sub, c, p, charged, key, opt.charge_prob, made.data(), s); break;
-    case 2: round_n<2>(w, sub, c, p, charged, key, opt.charge_prob, made.data(), s); break;
-    case 3: round_n<3>(w, sub, c, p, charged, key, opt.charge_prob, made.data(), s); break;
-    case 4: round_n<4>(w, sub, c, p, charged, key, opt.charge_prob, made.data(), s); break;
-    case 5: round_n<5>(w, sub, c, p, charged, key, opt.charge_prob, made.data(), s); break;
-    case 6: round_n<6>(w, sub, c, p, charged, key, opt.charge_prob, made.data(), s); break;
-    case 7: round_n<7>(w, sub, c, p, charged, key, opt.charge_prob, made.data(), s); break;
-    default: round_n<8>(w, sub, c, p, charged, key, opt.charge_prob, made.data(), s); break;
+    case 1: round_n<1>(w, sub, c, p, charged, key, opt.charge_prob, mk, s); break;
+    case 2: round_n<2>(w, sub, c, p, charged, key, opt.charge_prob, mk, s); break;
+    case 3: round_n<3>(w, sub, c, p, charged, key, opt.charge_prob, mk, s); break;
+    case 4: round_n<4>(w, sub, c, p, charged, key, opt.charge_prob, mk, s); break;
+    case 5: round_n<5>(w, sub, c, p, charged, key, opt.charge_prob, mk, s); break;
+    case 6: round_n<6>(w, sub, c, p, charged, key, opt.charge_prob, mk, s); break;
+    case 7: round_n<7>(w, sub, c, p, charged, key, opt.charge_prob, mk, s); break;
+    default: round_n<8>(w, sub, c, p, charged, key, opt.charge_prob, mk, s); break;
     }
     out.rounds_run = k + 1;
     // The stop test only exists in uncharged rounds: one flag read (and sync) each.

@@ -21,6 +21,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <cmath>
+#include <type_traits>
 #include <stdexcept>
 
 #include "trilf_common.cuh"
@@ -34,75 +35,93 @@ using namespace detail;
 __device__ inline Index end_marker(Index e) { return -(e + 1); }
 
 // Edge key (w, min id, max id) as (w, code): code = 2*lo + s, s the slot of hi among lo's
-// two ascending slots, so codes order edges exactly as (lo, hi) does.
-constexpr unsigned long long kNoCode = ~0ull;
-__device__ inline bool key_less(double wa, unsigned long long ca, double wb, unsigned long long cb) {
+// two ascending slots, so codes order edges exactly as (lo, hi) does. With 32-bit indices
+// the code fits 32 bits (lo < 2^31).
+using Code = std::conditional_t<sizeof(Index) == 4, unsigned int, unsigned long long>;
+constexpr Code kNoCode = ~Code(0);
+__device__ inline bool key_less(double wa, Code ca, double wb, Code cb) {
   return wa < wb || (wa == wb && ca < cb);
 }
 
-__global__ void cycle_init(Index nv, const Index *nbr, CsrView w, Index *q, double *kw, unsigned long long *kc) {
-  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x)
+// The whole state of a vertex in one aligned record (32 bytes with 32-bit indices: one
+// sector), so a step reads one record per vertex and one per neighbour.
+struct alignas(sizeof(Index) == 4 ? 32 : 16) CycleState {
+  double kw[2];
+  Code kc[2];
+  Index q[2];
+};
+
+__global__ void cycle_init(Index nv, const Index *nbr, CsrView w, CycleState *st) {
+  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x) {
+    CycleState o;
     for (int i = 0; i < 2; ++i) {
       const Index u = nbr[2 * static_cast<std::size_t>(v) + i];
       if (u >= 0) {
         const Index e = find_in_row(w.rowptr, w.colidx, v, u);
         const Index lo = u < v ? u : v, hi = u < v ? v : u;
-        q[2 * static_cast<std::size_t>(v) + i] = u;
-        kw[2 * static_cast<std::size_t>(v) + i] = e >= 0 ? w.values[e] : 0.0;
-        kc[2 * static_cast<std::size_t>(v) + i] = 2ull * static_cast<unsigned long long>(lo) + (nbr[2 * static_cast<std::size_t>(lo)] == hi ? 0 : 1);
+        o.q[i] = u;
+        o.kw[i] = e >= 0 ? w.values[e] : 0.0;
+        o.kc[i] = Code(2) * static_cast<Code>(lo) + (nbr[2 * static_cast<std::size_t>(lo)] == hi ? 0 : 1);
       } else {
-        q[2 * static_cast<std::size_t>(v) + i] = end_marker(v);
-        kw[2 * static_cast<std::size_t>(v) + i] = INFINITY;
-        kc[2 * static_cast<std::size_t>(v) + i] = kNoCode;
+        o.q[i] = end_marker(v);
+        o.kw[i] = INFINITY;
+        o.kc[i] = kNoCode;
       }
     }
+    st[v] = o;
+  }
 }
 
 // One step. flag: a pointer reached an end in this step, or a min key changed. If neither
 // happens in step s, every path pointer was already an end (a path with a pointer left on a
 // vertex has a vertex exactly 2^s from its end, which reaches the end now) and every cycle
 // of length L already had 2^s >= L (otherwise the vertex 2^s before the cycle's minimum edge
-// would gain it now: keys are unique).
-__global__ void cycle_step(Index nv, const Index *qi, const double *kwi, const unsigned long long *kci, Index *qo,
-                           double *kwo, unsigned long long *kco, int *flag) {
+// would gain it now: keys are unique). A vertex whose both pointers are ends reads nothing
+// else.
+__global__ void cycle_step(Index nv, const CycleState *si, CycleState *so, int *flag) {
   bool changed = false;
-  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x)
+  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x) {
+    const CycleState sv = si[v];
+    CycleState o = sv;
+#pragma unroll
     for (int i = 0; i < 2; ++i) {
-      const std::size_t at = 2 * static_cast<std::size_t>(v) + i;
-      const Index x = qi[at];
-      double bw = kwi[at];
-      unsigned long long bc = kci[at];
-      Index nq = x;
+      const Index x = sv.q[i];
       if (x >= 0) {
-        const Index a = qi[2 * static_cast<std::size_t>(x)], b = qi[2 * static_cast<std::size_t>(x) + 1];
+        const CycleState sx = si[x];
+        double bw = sv.kw[i];
+        Code bc = sv.kc[i];
+        const Index a = sx.q[0], b = sx.q[1];
         const int j = a != v ? 0 : (b != v ? 1 : -1);
+#pragma unroll
         for (int t = 0; t < 2; ++t)
           if (j < 0 || j == t) {
-            const double ow = kwi[2 * static_cast<std::size_t>(x) + t];
-            const unsigned long long oc = kci[2 * static_cast<std::size_t>(x) + t];
+            const double ow = sx.kw[t];
+            const Code oc = sx.kc[t];
             if (key_less(ow, oc, bw, bc)) {
               bw = ow;
               bc = oc;
             }
           }
-        nq = j < 0 ? v : (j == 0 ? a : b);
-        changed |= nq < 0 || bc != kci[at];
+        const Index nq = j < 0 ? v : (j == 0 ? a : b);
+        changed |= nq < 0 || bc != sv.kc[i];
+        o.q[i] = nq;
+        o.kw[i] = bw;
+        o.kc[i] = bc;
       }
-      qo[at] = nq;
-      kwo[at] = bw;
-      kco[at] = bc;
     }
+    so[v] = o;
+  }
   if (__syncthreads_or(changed) && threadIdx.x == 0) *flag = 1;
 }
 
-// Out of place (reads the old slots of other vertices): on a cycle (pointer still on a
-// vertex), both ends of the cycle's minimum edge drop each other.
-__global__ void cycle_cut(Index nv, const Index *nbr, const Index *q, const unsigned long long *kc, Index *out,
-                          unsigned long long *cycles) {
+// On a cycle (pointer still on a vertex), both ends of the cycle's minimum edge drop each
+// other. Reads the factor's slots (old: other vertices' slots are read) and writes `out`.
+__global__ void cycle_cut(Index nv, const Index *nbr, const CycleState *st, Index *out, unsigned long long *cycles) {
   for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x) {
     Index s0 = nbr[2 * static_cast<std::size_t>(v)], s1 = nbr[2 * static_cast<std::size_t>(v) + 1];
-    if (q[2 * static_cast<std::size_t>(v)] >= 0) {
-      const unsigned long long code = kc[2 * static_cast<std::size_t>(v)];
+    const CycleState sv = st[v];
+    if (sv.q[0] >= 0) {
+      const Code code = sv.kc[0];
       const Index lo = static_cast<Index>(code >> 1);
       const Index hi = nbr[2 * static_cast<std::size_t>(lo) + (code & 1)];
       const Index drop = v == lo ? hi : (v == hi ? lo : -1);
@@ -121,44 +140,53 @@ __global__ void cycle_cut(Index nv, const Index *nbr, const Index *q, const unsi
   }
 }
 
-// st[4v + i] = q[v][i], st[4v + 2 + i] = r[v][i].
-__global__ void path_init(Index nv, const Index *nbr, Index *st) {
-  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x)
+// Per vertex: q[v][i] and r[v][i] in one aligned record (16 bytes with 32-bit indices).
+struct alignas(4 * sizeof(Index)) PathState {
+  Index q[2];
+  Index r[2];
+};
+
+__global__ void path_init(Index nv, const Index *nbr, PathState *st) {
+  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x) {
+    PathState o;
     for (int i = 0; i < 2; ++i) {
       const Index u = nbr[2 * static_cast<std::size_t>(v) + i];
-      st[4 * static_cast<std::size_t>(v) + i] = u >= 0 ? u : end_marker(v);
-      st[4 * static_cast<std::size_t>(v) + 2 + i] = 1;
+      o.q[i] = u >= 0 ? u : end_marker(v);
+      o.r[i] = 1;
     }
+    st[v] = o;
+  }
 }
 
 // flag: some pointer still on a vertex after this step (not converged).
-__global__ void path_step(Index nv, const Index *si, Index *so, int *flag) {
+__global__ void path_step(Index nv, const PathState *si, PathState *so, int *flag) {
   bool live = false;
-  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x)
+  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x) {
+    const PathState sv = si[v];
+    PathState o = sv;
+#pragma unroll
     for (int i = 0; i < 2; ++i) {
-      const std::size_t at = 4 * static_cast<std::size_t>(v) + i;
-      const Index x = si[at];
-      Index nq = x, nr = si[at + 2];
+      const Index x = sv.q[i];
       if (x >= 0) {
-        const std::size_t xa = 4 * static_cast<std::size_t>(x);
-        const int j = si[xa] != v ? 0 : 1;
-        nq = si[xa + j];
-        nr += si[xa + 2 + j];
+        const PathState sx = si[x];
+        const int j = sx.q[0] != v ? 0 : 1;
+        o.q[i] = sx.q[j];
+        o.r[i] = sv.r[i] + sx.r[j];
+        live |= o.q[i] >= 0;
       }
-      so[at] = nq;
-      so[at + 2] = nr;
-      live |= nq >= 0;
     }
+    so[v] = o;
+  }
   if (__syncthreads_or(live) && threadIdx.x == 0) *flag = 1;
 }
 
 // Path id = smaller end, position counted (1-based) from it; lengths at the heads.
-__global__ void path_decode(Index nv, const Index *st, Index *id, Index *pos, Index *head_len,
+__global__ void path_decode(Index nv, const PathState *st, Index *id, Index *pos, Index *head_len,
                             unsigned long long *stats) {
   for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x) {
-    const std::size_t at = 4 * static_cast<std::size_t>(v);
-    const Index e0 = -st[at] - 1, e1 = -st[at + 1] - 1;
-    const Index r0 = st[at + 2], r1 = st[at + 3];
+    const PathState sv = st[v];
+    const Index e0 = -sv.q[0] - 1, e1 = -sv.q[1] - 1;
+    const Index r0 = sv.r[0], r1 = sv.r[1];
     const bool first = e0 <= e1;
     id[v] = first ? e0 : e1;
     pos[v] = first ? r0 : r1;
@@ -218,29 +246,26 @@ Index break_cycles(DeviceFactor &f, const CsrView &w, void *stream) {
   if (nv == 0) return 0;
   cudaStream_t s = as_stream(stream);
   const std::size_t m = 2 * static_cast<std::size_t>(nv);
-  AsyncBuffer<Index> q0(m, s), q1(m, s);
-  AsyncBuffer<double> kw0(m, s), kw1(m, s);
-  AsyncBuffer<unsigned long long> kc0(m, s), kc1(m, s);
-  Index *q[2] = {q0.data(), q1.data()};
-  double *kw[2] = {kw0.data(), kw1.data()};
-  unsigned long long *kc[2] = {kc0.data(), kc1.data()};
+  AsyncBuffer<CycleState> st0(static_cast<std::size_t>(nv), s), st1(static_cast<std::size_t>(nv), s);
+  CycleState *st[2] = {st0.data(), st1.data()};
   const int grid = grid_for(nv);
-  cycle_init<<<grid, kThreads, 0, s>>>(nv, f.nbr.data(), w, q[0], kw[0], kc[0]);
+  cycle_init<<<grid, kThreads, 0, s>>>(nv, f.nbr.data(), w, st[0]);
   PGK_CUDA_CHECK_LAUNCH();
   bool live = false;
   const int steps = run_steps(ceil_log2(nv), s, [&](int t, int *flag) {
     const int a = t % 2, b = 1 - a;
-    cycle_step<<<grid, kThreads, 0, s>>>(nv, q[a], kw[a], kc[a], q[b], kw[b], kc[b], flag);
+    cycle_step<<<grid, kThreads, 0, s>>>(nv, st[a], st[b], flag);
     PGK_CUDA_CHECK_LAUNCH();
   }, &live);
   const int fin = steps % 2;
-  DeviceBuffer<Index> out(m);
+  // The cut reads the old slots of other vertices: cut from a copy into f.nbr in place.
+  AsyncBuffer<Index> old(m, s);
+  PGK_CUDA_CHECK(cudaMemcpyAsync(old.data(), f.nbr.data(), sizeof(Index) * m, cudaMemcpyDeviceToDevice, s));
   AsyncBuffer<unsigned long long> cycles(1, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(cycles.data(), 0, sizeof(unsigned long long), s));
-  cycle_cut<<<grid, kThreads, 0, s>>>(nv, f.nbr.data(), q[fin], kc[fin], out.data(), cycles.data());
+  cycle_cut<<<grid, kThreads, 0, s>>>(nv, old.data(), st[fin], f.nbr.data(), cycles.data());
   PGK_CUDA_CHECK_LAUNCH();
   const Index broken = static_cast<Index>(cycles.get(0));
-  f.nbr = std::move(out);
   f.edges -= broken;
   return broken;
 }
@@ -255,10 +280,9 @@ void order_paths(const DeviceFactor &forest, DevicePathOrder &out, void *stream)
   out.path_head.allocate(static_cast<std::size_t>(nv));
   out.npaths = out.longest = 0;
   if (nv == 0) return;
-  const std::size_t m = 2 * static_cast<std::size_t>(nv);
   // State per vertex: q0, q1, r0, r1 side by side, so a jump reads one 16-byte group.
-  AsyncBuffer<Index> st0(2 * m, s), st1(2 * m, s);
-  Index *st[2] = {st0.data(), st1.data()};
+  AsyncBuffer<PathState> st0(static_cast<std::size_t>(nv), s), st1(static_cast<std::size_t>(nv), s);
+  PathState *st[2] = {st0.data(), st1.data()};
   const int grid = grid_for(nv);
   path_init<<<grid, kThreads, 0, s>>>(nv, forest.nbr.data(), st[0]);
   PGK_CUDA_CHECK_LAUNCH();
