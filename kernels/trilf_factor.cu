@@ -48,6 +48,8 @@ __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *propose
   for (Index v = Index(blockIdx.x) * (blockDim.x / S) + threadIdx.x / S; v < w.nrows; v += groups) {
     Index cv[N];
     int deg = 0;
+    // The row bounds are loaded with the slots (independent loads, one round trip).
+    const Index rb = w.rowptr[v], re = w.rowptr[v + 1];
 #pragma unroll
     for (int s = 0; s < N; ++s) {
       cv[s] = confirmed[static_cast<std::size_t>(v) * N + s];
@@ -66,7 +68,7 @@ __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *propose
       bw[s] = -1;
       bc[s] = kNoCol;
     }
-    for (Index e = w.rowptr[v] + lane; e < w.rowptr[v + 1]; e += S) {
+    for (Index e = rb + lane; e < re; e += S) {
       const Index j = w.colidx[e];
       const double x = w.values[e];
       // The generalized product: void when j is v, not an edge, already confirmed with v,

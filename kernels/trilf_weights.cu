@@ -112,6 +112,23 @@ __global__ void fused_pass(CsrView a, const double *r_in, double *r_out, double 
           Index lo = a.rowptr[j], hi = a.rowptr[j + 1];
           if (lo >= 0 && hi <= nnz && lo <= hi) {
             bool found = false;
+            // First probe at the mirrored position of k (where a_ji sits when rows i and j
+            // have the same offsets, as in a stencil's interior): a hit ends the search, a
+            // miss still halves the bracket. The position found is the same (columns are
+            // unique), only the number of dependent loads drops.
+            const Index g = hi - 1 - (k - b);
+            if (g >= lo) {
+              const Index c = a.colidx[g];
+              if (c == i) {
+                xji = a.values ? fabs(a.values[g]) : 1.0;
+                found = true;
+                lo = hi; // done
+              } else if (c < i) {
+                lo = g + 1;
+              } else {
+                hi = g;
+              }
+            }
             while (lo < hi) {
               const Index mid = lo + (hi - lo) / 2;
               const Index c = a.colidx[mid];
