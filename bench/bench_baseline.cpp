@@ -17,6 +17,7 @@ static const char help[] =
 #include <vector>
 
 #include "bench_common.hpp"
+#include "bench_timing.hpp"
 #include "pgk_petsc.hpp"
 #if defined(PGK_HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -47,37 +48,7 @@ static PetscErrorCode TimeMatMult(Mat A, PetscBool device, int warmup, int runs,
   PetscFunctionBegin;
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSetRandom(x, NULL));
-  std::vector<double> t;
-  for (int i = 0; i < warmup + runs; ++i) {
-    double sec = 0;
-#if defined(PGK_HAVE_CUDA)
-    if (device) {
-      cudaStream_t stream;
-      cudaEvent_t  e0, e1;
-      float        ms;
-      PetscCall(PetscGetCurrentCUDAStream(&stream));
-      PetscCallCUDA(cudaEventCreate(&e0));
-      PetscCallCUDA(cudaEventCreate(&e1));
-      PetscCallCUDA(cudaEventRecord(e0, stream));
-      PetscCall(MatMult(A, x, y));
-      PetscCallCUDA(cudaEventRecord(e1, stream));
-      PetscCallCUDA(cudaEventSynchronize(e1));
-      PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-      PetscCallCUDA(cudaEventDestroy(e0));
-      PetscCallCUDA(cudaEventDestroy(e1));
-      sec = ms * 1e-3;
-    }
-#endif
-    if (!device) {
-      PetscLogDouble t0, t1;
-      PetscCall(PetscTime(&t0));
-      PetscCall(MatMult(A, x, y));
-      PetscCall(PetscTime(&t1));
-      sec = t1 - t0;
-    }
-    if (i >= warmup) t.push_back(sec);
-  }
-  *s = pgk::bench::summarize(t);
+  PetscCall(pgk::bench::TimeOp(device, warmup, runs, [&]() { return MatMult(A, x, y); }, s));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscFunctionReturn(PETSC_SUCCESS);

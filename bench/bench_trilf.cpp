@@ -22,74 +22,16 @@ static const char help[] =
 #include <vector>
 
 #include "bench_common.hpp"
+#include "bench_timing.hpp"
 #include "pgk_petsc.hpp"
 #if defined(PGK_HAVE_CUDA)
-  #include <cuda_runtime.h>
-  #include <petscdevice_cuda.h>
   #include "pgk_kernels.hpp"
 #endif
 
 using pgk::bench::Record;
 using pgk::bench::Stats;
-
-static PetscErrorCode DeviceSync(PetscBool gpu)
-{
-  PetscFunctionBegin;
-#if defined(PGK_HAVE_CUDA)
-  if (gpu) PetscCallCUDA(cudaDeviceSynchronize());
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// Seconds of f(), device work included (synchronized before and after).
-template <class F>
-static PetscErrorCode Timed(PetscBool gpu, F &&f, double *sec)
-{
-  PetscLogDouble t0, t1;
-
-  PetscFunctionBegin;
-  PetscCall(DeviceSync(gpu));
-  PetscCall(PetscTime(&t0));
-  PetscCall(f());
-  PetscCall(DeviceSync(gpu));
-  PetscCall(PetscTime(&t1));
-  *sec = t1 - t0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// Median of `runs` CUDA-event (device) or wall-clock (host) timings of op(x, y), after warm-up.
-template <class Op>
-static PetscErrorCode TimeOp(PetscBool gpu, int warmup, int runs, Op &&op, Stats *s)
-{
-  std::vector<double> t;
-
-  PetscFunctionBegin;
-  for (int i = 0; i < warmup + runs; ++i) {
-    double sec = 0;
-#if defined(PGK_HAVE_CUDA)
-    if (gpu) {
-      cudaStream_t stream;
-      cudaEvent_t  e0, e1;
-      float        ms;
-      PetscCall(PetscGetCurrentCUDAStream(&stream));
-      PetscCallCUDA(cudaEventCreate(&e0));
-      PetscCallCUDA(cudaEventCreate(&e1));
-      PetscCallCUDA(cudaEventRecord(e0, stream));
-      PetscCall(op());
-      PetscCallCUDA(cudaEventRecord(e1, stream));
-      PetscCallCUDA(cudaEventSynchronize(e1));
-      PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-      PetscCallCUDA(cudaEventDestroy(e0));
-      PetscCallCUDA(cudaEventDestroy(e1));
-      sec = ms * 1e-3;
-    }
-#endif
-    if (!gpu) PetscCall(Timed(gpu, op, &sec));
-    if (i >= warmup) t.push_back(sec);
-  }
-  *s = pgk::bench::summarize(t);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+using pgk::bench::Timed;
+using pgk::bench::TimeOp;
 
 struct SolveConfig {
   std::string name;

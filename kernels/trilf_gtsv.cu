@@ -8,16 +8,17 @@
 #include <string>
 
 #include "cuda_check.cuh"
+#include "trilf_common.cuh"
 
 namespace pgk::cuda::trilf {
 namespace {
+
+using namespace detail; // grid_for, as_stream (trilf_common.cuh)
 
 void check_cusparse(cusparseStatus_t st, const char *what) {
   if (st != CUSPARSE_STATUS_SUCCESS)
     throw pgk::cuda::Error(std::string("trilf gtsv: ") + what + ": " + cusparseGetErrorString(st));
 }
-
-unsigned grid_of(Index n) { return static_cast<unsigned>((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535); }
 
 // T~ and its transpose (see the header for the rules).
 __global__ void effective_kernel(Index n, const double *lower, const double *diag, const double *upper,
@@ -55,7 +56,7 @@ GtsvSolver::~GtsvSolver() {
 }
 
 void GtsvSolver::setup(const DeviceTridiagonal &t, bool pivoting, void *stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  cudaStream_t s = as_stream(stream);
   if (t.n > std::numeric_limits<int>::max())
     throw std::invalid_argument("trilf gtsv: cuSPARSE's gtsv2 takes at most 2^31-1 rows");
   pivoting_ = pivoting;
@@ -70,10 +71,10 @@ void GtsvSolver::setup(const DeviceTridiagonal &t, bool pivoting, void *stream) 
   const auto un = static_cast<std::size_t>(n_);
   for (DeviceBuffer<double> *b : {&dl_, &d_, &du_, &dlt_, &dut_, &x_}) b->allocate(un);
   if (n_ < 3) return;
-  effective_kernel<<<grid_of(n_), 256, 0, s>>>(n_, t.lower.data(), t.diag.data(), t.upper.data(), t.mult.data(),
+  effective_kernel<<<grid_for(n_, 256, 65535), 256, 0, s>>>(n_, t.lower.data(), t.diag.data(), t.upper.data(), t.mult.data(),
                                               t.pivot.data(), dl_.data(), d_.data(), du_.data(), dlt_.data(),
                                               dut_.data());
-  PGK_CUDA_CHECK(cudaGetLastError());
+  PGK_CUDA_CHECK_LAUNCH();
   const int m = static_cast<int>(n_);
   std::size_t bytes = 0, bytes_t = 0;
   if (pivoting_) {
@@ -89,20 +90,20 @@ void GtsvSolver::setup(const DeviceTridiagonal &t, bool pivoting, void *stream) 
 
 bool GtsvSolver::solve(const DevicePathOrder &order, const double *r, double *z, bool transpose, void *stream) {
   if (n_ < 3) return false;
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  cudaStream_t s = as_stream(stream);
   cusparseHandle_t h = static_cast<cusparseHandle_t>(handle_);
   check_cusparse(cusparseSetStream(h, s), "cusparseSetStream");
   const int m = static_cast<int>(n_);
-  gather_kernel<<<grid_of(n_), 256, 0, s>>>(n_, order.perm.data(), r, x_.data());
-  PGK_CUDA_CHECK(cudaGetLastError());
+  gather_kernel<<<grid_for(n_, 256, 65535), 256, 0, s>>>(n_, order.perm.data(), r, x_.data());
+  PGK_CUDA_CHECK_LAUNCH();
   const double *dl = transpose ? dlt_.data() : dl_.data();
   const double *du = transpose ? dut_.data() : du_.data();
   if (pivoting_)
     check_cusparse(cusparseDgtsv2(h, m, 1, dl, d_.data(), du, x_.data(), m, buffer_.data()), "cusparseDgtsv2");
   else
     check_cusparse(cusparseDgtsv2_nopivot(h, m, 1, dl, d_.data(), du, x_.data(), m, buffer_.data()), "cusparseDgtsv2_nopivot");
-  scatter_kernel<<<grid_of(n_), 256, 0, s>>>(n_, order.perm.data(), x_.data(), z);
-  PGK_CUDA_CHECK(cudaGetLastError());
+  scatter_kernel<<<grid_for(n_, 256, 65535), 256, 0, s>>>(n_, order.perm.data(), x_.data(), z);
+  PGK_CUDA_CHECK_LAUNCH();
   return true;
 }
 

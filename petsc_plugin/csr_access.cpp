@@ -23,6 +23,20 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device)
+{
+  PetscBool cusparse;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+#if defined(PETSC_HAVE_DEVICE)
+  *device = cusparse && !A->boundtocpu && PgkDeviceAvailable() ? PETSC_TRUE : PETSC_FALSE;
+#else
+  *device = PETSC_FALSE;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The device copy of a SEQAIJCUSPARSE matrix is current (no transfer needed to read it).
 static PetscBool DeviceCopyCurrent(Mat A)
 {

@@ -27,6 +27,10 @@ struct PgkMatCSR {
 // non-square one; `who` names the caller in the message ("MatOrdering batchrcm").
 PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[]);
 
+// Whether a component should compute on the device for A: a cuSPARSE AIJ type (SEQ or MPI) not
+// bound to the CPU, in a build with the CUDA kernels and a usable device. Not Collective.
+PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device);
+
 // Supported: MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE (local diagonal block).
 PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *csr);
 PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *csr);

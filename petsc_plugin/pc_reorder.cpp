@@ -74,13 +74,7 @@ static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r)
   PetscCall(PgkMatRestoreCSR(A, &h));
   r->dst.swap(p.dst);
 
-  PetscBool cusparse;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
-#if defined(PETSC_HAVE_DEVICE)
-  r->device = cusparse && !A->boundtocpu && PgkDeviceAvailable() ? PETSC_TRUE : PETSC_FALSE;
-#else
-  r->device = PETSC_FALSE;
-#endif
+  PetscCall(PgkMatUseDevice(A, &r->device)); // A is sequential here (PCSetUp_Reorder refused MPI types)
   PetscCall(MatDestroy(&r->B));
   PetscCall(MatCreate(PETSC_COMM_SELF, &r->B));
   PetscCall(MatSetSizes(r->B, n, n, n, n));

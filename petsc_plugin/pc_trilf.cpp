@@ -45,35 +45,6 @@ struct PC_TriLF {
 #endif
 };
 
-// C++ exceptions of src/ and kernels/ as PETSc errors with a fitting code.
-#define PgkTrilfCall(comm, ...)                                                                   \
-  do {                                                                                              \
-    try {                                                                                           \
-      __VA_ARGS__;                                                                                  \
-    } catch (const std::domain_error &e_) {                                                         \
-      SETERRQ(comm, PETSC_ERR_FP, "PC trilf: %s", e_.what());                                       \
-    } catch (const std::invalid_argument &e_) {                                                     \
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "PC trilf: %s", e_.what());                                \
-    } catch (const std::exception &e_) {                                                            \
-      SETERRQ(comm, PETSC_ERR_LIB, "PC trilf: %s", e_.what());                                      \
-    }                                                                                               \
-  } while (0)
-
-// Device path: a cuSPARSE operator not bound to the CPU, kernels built, a device present.
-static PetscErrorCode PCTrilfUseDevice(Mat A, PetscBool *device)
-{
-  PetscBool cusparse;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-#if defined(PGK_HAVE_CUDA)
-  *device = cusparse && !A->boundtocpu && PgkDeviceAvailable() ? PETSC_TRUE : PETSC_FALSE;
-#else
-  *device = PETSC_FALSE;
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static const pgk::trilf::SetupInfo &TrilfInfo(const PC_TriLF *t)
 {
 #if defined(PGK_HAVE_CUDA)
@@ -108,10 +79,10 @@ static PetscErrorCode PCSetUp_TriLF(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PgkCheckSquareAssembled(A, "PC trilf"));
-  PetscCall(PCTrilfUseDevice(A, &device));
+  PetscCall(PgkMatUseDevice(A, &device));
   t->opt.factor.weight     = t->weight == PC_TRILF_WEIGHT_SCALED ? pgk::trilf::Weight::Scaled : pgk::trilf::Weight::Abs;
   t->opt.factor.max_degree = 2;
-  PgkTrilfCall(self, pgk::trilf::validate(t->opt.factor));
+  PgkCallCxx(self, PETSC_ERR_LIB, pgk::trilf::validate(t->opt.factor));
   PetscCheck(t->solver == TRILF_SOLVER_SCAN || (device && !t->opt.block), self, PETSC_ERR_SUP, "PC trilf: -pc_trilf_solver %s needs the scalar variant on a device (MATAIJCUSPARSE) operator", TrilfSolverTypes[t->solver]);
 
   // The forest survives a value change only: same pattern (PETSc's flag and the matrix's own
@@ -127,14 +98,14 @@ static PetscErrorCode PCSetUp_TriLF(PC pc)
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     if (!t->dev) t->dev = std::make_unique<pgk::cuda::TrilfDevice>();
     const pgk::cuda::TrilfSolver solver = t->solver == TRILF_SOLVER_GTSV2 ? pgk::cuda::TrilfSolver::Gtsv2 : pgk::cuda::TrilfSolver::Scan;
-    if (solver != t->dev->solver()) PgkTrilfCall(self, t->dev->set_solver(solver, stream));
-    if (keep) PgkTrilfCall(self, t->dev->update_values(c.csr, stream));
-    else PgkTrilfCall(self, t->dev->setup(c.csr, t->opt, stream));
+    if (solver != t->dev->solver()) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->set_solver(solver, stream));
+    if (keep) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->update_values(c.csr, stream));
+    else PgkCallCxx(self, PETSC_ERR_GPU, t->dev->setup(c.csr, t->opt, stream));
     t->host.reset();
 #endif
   } else {
-    if (keep) PgkTrilfCall(self, t->host->update_values(c.csr));
-    else PgkTrilfCall(self, t->host = std::make_unique<pgk::trilf::Preconditioner>(c.csr, t->opt));
+    if (keep) PgkCallCxx(self, PETSC_ERR_LIB, t->host->update_values(c.csr));
+    else PgkCallCxx(self, PETSC_ERR_LIB, t->host = std::make_unique<pgk::trilf::Preconditioner>(c.csr, t->opt));
 #if defined(PGK_HAVE_CUDA)
     t->dev.reset();
 #endif
@@ -166,8 +137,8 @@ static PetscErrorCode PCApplyTriLF(PC pc, Vec x, Vec y, PetscBool transpose)
 #if defined(PGK_HAVE_CUDA)
     cudaStream_t stream;
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    if (transpose) PgkTrilfCall(PETSC_COMM_SELF, t->dev->apply_transpose(xa, ya, stream));
-    else PgkTrilfCall(PETSC_COMM_SELF, t->dev->apply(xa, ya, stream));
+    if (transpose) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, t->dev->apply_transpose(xa, ya, stream));
+    else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, t->dev->apply(xa, ya, stream));
 #endif
   } else {
     if (transpose) t->host->apply_transpose(xa, ya);
