@@ -12,7 +12,7 @@ static const char help[] =
 #include <cstring>
 #include <string>
 
-#include "csr_access.hpp"
+#include "petsc_plugin/sys/csr_access.hpp"
 
 struct Row {
   std::string step, backend, time, result;

@@ -1,0 +1,535 @@
+// Device batch RCM (Mlakar, Winter, Parger, Steinberger, Sec. V): one persistent block per
+// worker, one batch per block at a time. The life of batch b in its block:
+//
+//   dequeue        take the next ticket (queue id) and wait until b's generator published it;
+//                  an empty batch is retired at once (its generator signals past it)
+//   discover       every slot (parent j, edge e) of the batch claims its child with
+//                  atomicMin(mark, b << 32 | slot + 1), slots in (parent, row position) order, so the
+//                  smallest code is the serial first discovery, across and within batches
+//   recheck        keep a candidate iff its mark is still its own code: drops children that a
+//                  slot of this batch found first and, if b-1 had signalled Discovered by now,
+//                  every child an earlier batch owns (then the children are exact)
+//   sort           CUB block radix sort by (parent, valence), stable, so ties keep the row order
+//   rediscover     otherwise wait for Discovered, recheck the sorted children, trim on output
+//   count          signalCount (rcm_batch_chain.cuh): overhang or Completed with the batch count
+//   write          the children to the ordering
+//   generate       cut overhang + children into the reserved batches and publish them
+//
+// Deviations from the paper, and why:
+//  * Candidates go to fixed slots and compaction keeps slot order (the digest's advice), not an
+//    atomicAdd, so ties are the row order on every run.
+//  * Batch reservation: a bound that provably covers the batches made for any order of the
+//    children (reserve_batches) instead of 2 x ideal, which the node and scratch limits together
+//    can exceed; unused ids become empty batches as in the paper.
+//  * Empty batches stay out of the signal chain: the last real batch of a generator signals the
+//    first batch after the empties (Slot::skip). They are still dequeued and retired.
+//  * A batch that generates nothing and received no overhang does not wait for Completed.
+//  * Slot codes are slot + 1 (slot_code), so a seeded root, marked with its batch's bare id, is
+//    never taken for its own child on the large-row path, which rechecks ownership by equality.
+//  * B may go up to 512 (two parents per thread); the default stays the paper's 256.
+//  * The large-row path (rcm_batch_big.cuh) does not speculate past marking.
+//  * Components: like the CPU backend, the batch that finds its component exhausted seeds the
+//    next root; rcm_gpu orders single-vertex components directly, outside the chain.
+#include "kernels/batchrcm/batch_big.cuh"
+#include "kernels/batchrcm/internal.cuh"
+
+#include "src/batchrcm/batch.hpp" // rcm::BatchQueueOverflow, shared with the CPU backend
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace pgk::cuda::rcm_detail {
+namespace {
+
+enum Action : int { kRun, kNext, kExit };
+
+// Thread 0: takes the next ticket and waits until its batch is published and the slot it will
+// signal is free.
+__device__ void dequeue(const ChainParams &P, Smem &sm, u64 *ctr) {
+  Bcast &bc = sm.bc;
+  bc.quit = 0;
+  bc.counted = bc.is_end = bc.forwarded = 0;
+  bc.gen_count = 0;
+  bc.action = kExit;
+  if (aborted(P)) return;
+  const u64 id = atomicAdd(&P.ctl->next_ticket, 1ull);
+  bc.id = id;
+  Spin spin;
+  while (!is_published(P, id))
+    if (!spin.again(P, id, 0)) {
+      // Past the end: the ordering is complete, and so is every later ticket (Sec. IV-D).
+      if (!aborted(P)) ++ctr[kStatDropped];
+      return;
+    }
+  const u32 end = load_relaxed(P.ctl->end_id);
+  if (end != kNoId && id > end) {
+    ++ctr[kStatDropped];
+    return;
+  }
+  const Slot &s = slot_of(P, id);
+  bc.in_begin = load_relaxed(s.in_begin);
+  bc.in_end = load_relaxed(s.in_end);
+  bc.skip = load_relaxed(s.skip);
+  if (bc.in_begin == bc.in_end) { // reserved but not needed
+    retire(P, id);
+    ++ctr[kStatEmpty];
+    bc.action = kNext;
+    return;
+  }
+  bc.target = id + 1 + bc.skip;
+  while (!is_free_for(P, bc.target))
+    if (!spin.again(P, id, 3)) return;
+  bc.early = signal_of(P, id);
+  bc.action = kRun;
+}
+
+// Parent j owning slot i: the last j with off[j] <= i.
+__device__ __forceinline__ u32 find_parent(const Smem &sm, u32 np, u32 i) {
+  u32 lo = 0, hi = np - 1;
+  while (lo < hi) {
+    const u32 mid = (lo + hi + 1) / 2;
+    if (sm.u.par.off[mid] <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// A batch whose parents' rows fit the scratch: discover, recheck, sort, rediscover if needed,
+// count, write. Leaves the children's weights in output order in cval.
+__device__ void normal_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr, u32 np, u32 nslots) {
+  const u32 t = threadIdx.x;
+  const u64 code = sm.bc.id << 32;
+
+  // Discover: striped slots, so neighbouring threads read neighbouring entries of a row.
+  Index c[kItems];
+  bool cand[kItems];
+#pragma unroll
+  for (int q = 0; q < kItems; ++q) {
+    const u32 i = t + q * kBlock;
+    c[q] = -1;
+    if (i < nslots) {
+      const u32 j = find_parent(sm, np, i);
+      sm.cpar[i] = static_cast<u16>(j);
+      c[q] = P.colidx[sm.u.par.rb[j] + static_cast<Index>(i - sm.u.par.off[j])];
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < kItems; ++q) {
+    const u64 mine = slot_code(code, t + q * kBlock);
+    cand[q] = c[q] >= 0 && atomicMin(&P.mark[c[q]], mine) > mine;
+  }
+#pragma unroll
+  for (int q = 0; q < kItems; ++q) {
+    const u32 i = t + q * kBlock;
+    if (i >= nslots) continue;
+    Index node = -1, v = 0, r = 0;
+    if (cand[q]) {
+      node = c[q];
+      r = P.rowptr[node + 1] - P.rowptr[node];
+      v = P.count_diagonal ? r : P.valence[node];
+    }
+    sm.cnode[i] = node;
+    sm.cval[i] = v;
+    sm.cw[i] = static_cast<u16>(r > static_cast<Index>(P.T) ? P.T + 1 : r);
+  }
+  __syncthreads(); // every claim of this batch is made
+
+  if (t == 0) {
+    stress_pause(P, sm.bc.id, 1);
+    sm.bc.mid = signal_of(P, sm.bc.id);
+    ++ctr[sm.bc.early >= kDiscovered ? kStatWithoutRediscovery
+                                     : (sm.bc.mid >= kDiscovered ? kStatBeforeSort : kStatAfterSort)];
+    if (sm.bc.mid >= kDiscovered) send_monotone(P, sm, kDiscovered, sent); // our marks are placed
+  }
+  __syncthreads();
+  const bool exact = sm.bc.mid >= kDiscovered;
+
+  // Recheck and compact in slot order (blocked: thread t owns slots [t*kItems, ...)).
+  Index nd[kItems], vv[kItems];
+  u16 ww[kItems], pp[kItems], ss[kItems];
+  u32 keep = 0;
+  Acc acc = acc_zero();
+#pragma unroll
+  for (int q = 0; q < kItems; ++q) {
+    const u32 i = t * kItems + q;
+    nd[q] = vv[q] = 0;
+    ww[q] = pp[q] = ss[q] = 0;
+    if (i >= nslots) continue;
+    const Index node = sm.cnode[i];
+    if (node < 0 || load_relaxed(P.mark[node]) != slot_code(code, i)) continue;
+    keep |= 1u << q;
+    nd[q] = node;
+    vv[q] = sm.cval[i];
+    ww[q] = sm.cw[i];
+    pp[q] = sm.cpar[i];
+    ss[q] = static_cast<u16>(i);
+    acc_add(acc, ww[q], vv[q], P.T);
+  }
+  Acc before, total;
+  AccScan(sm.tmp.acc).ExclusiveScan(acc, before, acc_zero(), AccOp(), total);
+  __syncthreads(); // all slots read before the in-place compaction
+  {
+    u32 pos = before.cnt;
+#pragma unroll
+    for (int q = 0; q < kItems; ++q) {
+      if (!(keep >> q & 1u)) continue;
+      sm.cnode[pos] = nd[q];
+      sm.cval[pos] = vv[q];
+      sm.cw[pos] = ww[q];
+      sm.cpar[pos] = pp[q];
+      sm.cslot[pos] = ss[q];
+      ++pos;
+    }
+  }
+  if (t == 0) {
+    sm.bc.sums = total;
+    if (exact) {
+      stress_pause(P, sm.bc.id, 2);
+      if (signal_of(P, sm.bc.id) >= kCounted) count_batch(P, sm, sent); // early count: before sorting
+    }
+  }
+  if (synced_quit(sm)) return;
+
+  const u32 m = total.cnt;
+  const int vbits = m ? bit_width(static_cast<u64>(total.vmax)) : 0;
+  const int pbits = bit_width(np - 1);
+  if (pbits + vbits > 64) { // valences beyond 2^56: cannot happen with real graphs
+    if (t == 0) {
+      raise_error(P, kInternal, sm.bc.id, 6, static_cast<u64>(total.vmax));
+      sm.bc.quit = 1;
+    }
+    __syncthreads();
+    return;
+  }
+  sort_children(sm, m, true, 0, vbits, pbits);
+
+  // Late rediscovery: the speculative children are rechecked in sorted order and trimmed when
+  // written, which keeps each parent's run sorted.
+  u32 valid = ~0u, first_out = t * kItems;
+  if (!exact) {
+    if (t == 0) {
+      stress_pause(P, sm.bc.id, 3);
+      if (wait_signal(P, sm, kDiscovered, 4)) send_monotone(P, sm, kDiscovered, sent);
+    }
+    if (synced_quit(sm)) return;
+    Acc again = acc_zero();
+    valid = 0;
+#pragma unroll
+    for (int q = 0; q < kItems; ++q) {
+      const u32 rank = t * kItems + q;
+      if (rank >= m) continue;
+      const u32 idx = sm.cpar[rank];
+      if (load_relaxed(P.mark[sm.cnode[idx]]) != slot_code(code, sm.cslot[idx])) continue;
+      valid |= 1u << q;
+      acc_add(again, sm.cw[idx], sm.cval[idx], P.T);
+    }
+    Acc kept_before, kept;
+    AccScan(sm.tmp.acc).ExclusiveScan(again, kept_before, acc_zero(), AccOp(), kept);
+    first_out = kept_before.cnt;
+    if (t == 0) {
+      sm.bc.sums = kept;
+      if (signal_of(P, sm.bc.id) >= kCounted) count_batch(P, sm, sent);
+    }
+    if (synced_quit(sm)) return;
+  }
+  if (t == 0 && !sm.bc.counted) {
+    stress_pause(P, sm.bc.id, 5);
+    if (wait_signal(P, sm, kCounted, 5)) count_batch(P, sm, sent);
+  }
+  if (synced_quit(sm)) return;
+
+  // Write the children; keep their weights, in output order, for generation.
+  const Index offset = sm.bc.out_offset;
+  Index wv[kItems];
+  u32 p = first_out;
+#pragma unroll
+  for (int q = 0; q < kItems; ++q) {
+    const u32 rank = t * kItems + q;
+    wv[q] = 0;
+    if (rank >= m || !(valid >> q & 1u)) continue;
+    const u32 idx = sm.cpar[rank];
+    P.perm[offset + static_cast<Index>(p++)] = sm.cnode[idx];
+    wv[q] = sm.cw[idx];
+  }
+  __syncthreads(); // cw / cval reads done
+  p = first_out;
+#pragma unroll
+  for (int q = 0; q < kItems; ++q) {
+    const u32 rank = t * kItems + q;
+    if (rank >= m || !(valid >> q & 1u)) continue;
+    sm.cval[p++] = wv[q];
+  }
+  __syncthreads();
+}
+
+// After the output is written: Completed, then the new batches. weights_in_smem: the
+// children's weights are in cval (normal path); otherwise they are read back in windows.
+__device__ void finish_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr, bool weights_in_smem) {
+  const u32 t = threadIdx.x;
+  if (synced_quit(sm)) return;
+  if (sm.bc.is_end) { // nothing after this batch is needed
+    if (t == 0) ++ctr[kStatExecuted];
+    return;
+  }
+  // Completed guarantees that the overhangs chained into this batch are written: needed to pass
+  // it on (forwarded) or to put them into batches (gen_cn > 0), not otherwise.
+  if (t == 0 && (sm.bc.forwarded || (sm.bc.gen_count > 0 && sm.bc.gen_cn > 0))) {
+    stress_pause(P, sm.bc.id, 6);
+    if (wait_signal(P, sm, kCompleted, 6) && sm.bc.forwarded) send_monotone(P, sm, kCompleted, sent);
+  }
+  if (synced_quit(sm)) return;
+  if (!sm.bc.forwarded && sm.bc.gen_count > 0) {
+    const u64 id = sm.bc.id;
+    const Index offset = sm.bc.out_offset;
+    const u32 k = sm.bc.sums.cnt;
+    Walker w;
+    if (t < 32) {
+      w.begin(sm.bc);
+      if (t == 0) __threadfence(); // the children are visible before any batch names them
+    }
+    if (weights_in_smem) {
+      if (t < 32) w.feed(P, id, sm.cval, k, offset);
+    } else {
+      for (u32 x0 = 0; x0 < k; x0 += kMaxT) {
+        const u32 len = k - x0 < static_cast<u32>(kMaxT) ? k - x0 : kMaxT;
+        for (u32 x = t; x < len; x += kBlock) {
+          const Index node = P.perm[offset + static_cast<Index>(x0 + x)];
+          const Index r = P.rowptr[node + 1] - P.rowptr[node];
+          sm.cval[x] = r > static_cast<Index>(P.T) ? P.T + 1 : r;
+        }
+        __syncthreads();
+        if (t < 32) w.feed(P, id, sm.cval, len, offset + static_cast<Index>(x0));
+        __syncthreads();
+      }
+    }
+    if (t < 32) w.finish(P, id, offset + static_cast<Index>(k));
+  }
+  __syncthreads();
+  if (t == 0) {
+    retire(P, sm.bc.id);
+    ++ctr[kStatExecuted];
+    ctr[kStatForwarding] += sm.bc.forwarded ? 1 : 0;
+  }
+}
+
+__device__ void run_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr) {
+  const u32 t = threadIdx.x;
+  const Index np = sm.bc.in_end - sm.bc.in_begin;
+  if (np < 1 || np > static_cast<Index>(P.B)) { // generation never makes such a batch
+    if (t == 0) raise_error(P, kInternal, sm.bc.id, 7, static_cast<u64>(np));
+    return;
+  }
+  // Parents in blocked arrangement (parent j = t * kParentsPerThread + q), so one block scan
+  // gives each parent's first slot in parent order.
+  Index rb[kParentsPerThread], len[kParentsPerThread];
+#pragma unroll
+  for (int q = 0; q < kParentsPerThread; ++q) {
+    const Index j = static_cast<Index>(t) * kParentsPerThread + q;
+    rb[q] = len[q] = 0;
+    if (j < np) {
+      const Index p = load_relaxed(P.perm[sm.bc.in_begin + j]); // written by another block
+      rb[q] = P.rowptr[p];
+      len[q] = P.rowptr[p + 1] - rb[q];
+    }
+  }
+  if (np == 1 && t == 0) {
+    sm.bc.rb = rb[0];
+    sm.bc.rlen = len[0];
+  }
+  __syncthreads();
+  if (np == 1 && sm.bc.rlen > static_cast<Index>(P.T)) {
+    big_batch(P, sm, sent, ctr);
+    finish_batch(P, sm, sent, ctr, false);
+    return;
+  }
+  // Only a batch of one parent can hold a row longer than T (see Walker), so the clamp below
+  // only matters if that invariant were broken, which the check after the scan reports.
+  u32 len32[kParentsPerThread], off[kParentsPerThread], nslots;
+#pragma unroll
+  for (int q = 0; q < kParentsPerThread; ++q)
+    len32[q] = len[q] > static_cast<Index>(P.T) ? P.T + 1 : static_cast<u32>(len[q]);
+  CountScan(sm.tmp.cnt).ExclusiveSum(len32, off, nslots);
+#pragma unroll
+  for (int q = 0; q < kParentsPerThread; ++q) {
+    const Index j = static_cast<Index>(t) * kParentsPerThread + q;
+    if (j < np) {
+      sm.u.par.rb[j] = rb[q];
+      sm.u.par.off[j] = off[q];
+    }
+  }
+  if (t == 0) sm.u.par.off[np] = nslots;
+  __syncthreads();
+  if (nslots > P.T) {
+    if (t == 0) raise_error(P, kInternal, sm.bc.id, 8, nslots);
+    return;
+  }
+  normal_batch(P, sm, sent, ctr, static_cast<u32>(np), nslots);
+  finish_batch(P, sm, sent, ctr, true);
+}
+
+__global__ void __launch_bounds__(kBlock, 2) batch_rcm_kernel(ChainParams P) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  Smem &sm = *reinterpret_cast<Smem *>(smem_raw);
+  u64 ctr[kNumStats];
+  for (int i = 0; i < kNumStats; ++i) ctr[i] = 0;
+  u32 sent = kEmpty;
+  for (;;) {
+    if (threadIdx.x == 0) {
+      dequeue(P, sm, ctr);
+      sent = kEmpty;
+    }
+    __syncthreads();
+    const int action = sm.bc.action;
+    if (action == kExit) break;
+    if (action == kRun) run_batch(P, sm, sent, ctr);
+    __syncthreads(); // the next dequeue rewrites bc
+  }
+  if (threadIdx.x == 0)
+    for (int i = 0; i < kNumStats; ++i)
+      if (ctr[i]) atomicAdd(&P.ctl->stat[i], ctr[i]);
+}
+
+__global__ void init_ring_kernel(Slot *ring, u64 S) {
+  for (u64 i = blockIdx.x * static_cast<u64>(blockDim.x) + threadIdx.x; i < S; i += static_cast<u64>(gridDim.x) * blockDim.x) {
+    Slot s{};
+    s.signal = ~0ull;
+    s.published = kNoId;
+    s.free_for = static_cast<u32>(i);
+    ring[i] = s;
+  }
+}
+
+// Batch 0: the first root, as if a predecessor had counted and completed.
+__global__ void init_first_batch_kernel(ChainParams P) {
+  const Index root = P.roots[0];
+  const Index at = P.root_offset ? P.root_offset[0] : 0;
+  P.mark[root] = 0;
+  P.perm[at] = root;
+  P.comp_begin[0] = at;
+  Control &c = *P.ctl;
+  c.next_ticket = 0;
+  c.end_id = kNoId;
+  c.abort = 0;
+  c.error = 0;
+  c.err_a = c.err_b = c.err_c = 0;
+  c.next_root = 1;
+  for (int i = 0; i < kNumStats; ++i) c.stat[i] = 0;
+  Slot &s = P.ring[0];
+  s.offset = at + 1;
+  s.followup = 1;
+  s.combine_nodes = s.combine_slots = s.combine_weight = 0;
+  s.in_begin = at;
+  s.in_end = at + 1;
+  s.skip = 0;
+  s.published = 0;
+  s.signal = (0ull << 2) | kCompleted;
+}
+
+[[noreturn]] void throw_chain_error(const Control &c, Index n) {
+  const auto a = std::to_string(c.err_a), b = std::to_string(c.err_b), v = std::to_string(c.err_c);
+  switch (c.error) {
+  case kQueueOverflow:
+    throw rcm::BatchQueueOverflow("gpu batch rcm: batch " + a + " needs " + b +
+                                  " queue slots ahead of it but queue_slots is " + v +
+                                  "; raise RcmGpuOptions::queue_slots");
+  case kRootsShort:
+    throw std::invalid_argument("rcm: the roots reach " + a + " of " + std::to_string(n) + " vertices");
+  case kRootOrdered:
+    throw std::invalid_argument("rcm: root " + a + " lies in a component that is already ordered");
+  case kTimeout:
+    throw std::runtime_error("gpu batch rcm: batch " + a + " waited longer than watchdog_seconds (at " + b +
+                             "); the kernel was aborted");
+  case kIdOverflow:
+    throw std::runtime_error("gpu batch rcm: batch ids exceed 32 bits at batch " + a);
+  case kRowTooLong:
+    throw std::runtime_error("gpu batch rcm: row of " + b + " entries exceeds the 2^32 slot limit of the marks");
+  default:
+    throw std::runtime_error("gpu batch rcm: internal error " + b + " at batch " + a + " (value " + v + ")");
+  }
+}
+
+} // namespace
+
+int cooperative_grid(const void *kernel, int block, std::size_t smem, int max_blocks) {
+  int dev = 0, sms = 0, coop = 0, per_sm = 0;
+  PGK_CUDA_CHECK(cudaGetDevice(&dev));
+  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+  if (!coop) throw Error("rcm: the device does not support cooperative launches (persistent kernels)");
+  PGK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
+  int grid = per_sm * sms;
+  if (max_blocks > 0) grid = std::min(grid, max_blocks);
+  if (grid < 1) throw Error("rcm: the persistent kernel does not fit on a multiprocessor");
+  return grid;
+}
+
+ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool count_diagonal,
+                                   const RcmGpuOptions &opts, const ChainRun &run, Index *perm,
+                                   Index *comp_begin, cudaStream_t s) {
+  const Index n = g.nrows;
+  std::size_t slots = run.ring_slots;
+  if (slots == 0)
+    slots = static_cast<std::size_t>(std::min<long long>(static_cast<long long>(n) + run.nroots + 2, 1ll << 20));
+  if (slots < 2) slots = 2;
+
+  DeviceArray<u64> mark(static_cast<std::size_t>(n), s);
+  DeviceArray<Slot> ring(slots, s);
+  DeviceArray<Control> ctl(1, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(mark.get(), 0xff, static_cast<std::size_t>(n) * sizeof(u64), s));
+
+  ChainParams P{};
+  P.n = n;
+  P.rowptr = g.rowptr;
+  P.colidx = g.colidx;
+  P.valence = valence;
+  P.count_diagonal = count_diagonal;
+  P.B = static_cast<u32>(opts.batch_nodes);
+  P.T = static_cast<u32>(opts.batch_valence);
+  P.S = slots;
+  P.ring = ring.get();
+  P.mark = mark.get();
+  P.perm = perm;
+  P.roots = run.roots;
+  P.root_offset = run.root_offset;
+  P.comp_begin = comp_begin;
+  P.nroots = static_cast<u64>(run.nroots);
+  P.chain_end = run.chain_end;
+  P.ctl = ctl.get();
+  P.watchdog_ns = static_cast<u64>(std::max(opts.watchdog_seconds, 0.001) * 1e9);
+  P.stress = opts.stress_seed;
+
+  const int init_grid = static_cast<int>(std::min<std::size_t>((slots + 255) / 256, 1024));
+  init_ring_kernel<<<init_grid, 256, 0, s>>>(P.ring, P.S);
+  PGK_CUDA_CHECK_LAUNCH();
+  init_first_batch_kernel<<<1, 1, 0, s>>>(P);
+  PGK_CUDA_CHECK_LAUNCH();
+
+  const std::size_t smem = sizeof(Smem);
+  const void *kernel = reinterpret_cast<const void *>(&batch_rcm_kernel);
+  PGK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  ChainResult res;
+  res.blocks = cooperative_grid(kernel, kBlock, smem, opts.max_blocks);
+  void *args[] = {&P};
+  PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(res.blocks), dim3(kBlock), args, smem, s));
+  PGK_CUDA_CHECK_LAUNCH();
+
+  Control c{};
+  PGK_CUDA_CHECK(cudaMemcpyAsync(&c, ctl.get(), sizeof c, cudaMemcpyDeviceToHost, s));
+  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  if (c.error != kOk) throw_chain_error(c, n);
+  if (c.end_id == kNoId) throw std::runtime_error("gpu batch rcm: the kernel ended before the ordering was complete");
+  res.executed = c.stat[kStatExecuted];
+  res.without_rediscovery = c.stat[kStatWithoutRediscovery];
+  res.before_sort = c.stat[kStatBeforeSort];
+  res.after_sort = c.stat[kStatAfterSort];
+  res.forwarding = c.stat[kStatForwarding];
+  res.dropped = c.stat[kStatDropped];
+  res.empty = c.stat[kStatEmpty];
+  res.big = c.stat[kStatBig];
+  res.histogram_passes = c.stat[kStatPasses];
+  res.next_root = c.next_root;
+  return res;
+}
+
+} // namespace pgk::cuda::rcm_detail

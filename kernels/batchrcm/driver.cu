@@ -1,0 +1,183 @@
+// Public entry points of the device RCM (rcm_gpu.hpp): checks, the device plan, the batch
+// kernel over the chained components, the per-component reversal, and the copy of the final
+// permutation to the host (the only transfer of the ordering).
+#include "kernels/batchrcm/internal.cuh"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace pgk::cuda {
+namespace {
+
+using rcm_detail::DeviceArray;
+
+void check_options(const RcmGpuOptions &o, bool uses_start) {
+  if (uses_start && o.start == rcm::StartNode::GeorgeLiu)
+    throw std::invalid_argument("georgeliu start node: use the cpu or serial backend");
+  if (o.batch_nodes < 1 || o.batch_nodes > 512)
+    throw std::invalid_argument("gpu rcm: batch_nodes must be in [1, 512], got " + std::to_string(o.batch_nodes));
+  if (o.batch_valence < 2 || o.batch_valence > 2048)
+    throw std::invalid_argument("gpu rcm: batch_valence must be in [2, 2048], got " +
+                                std::to_string(o.batch_valence));
+  if (o.max_blocks < 0) throw std::invalid_argument("gpu rcm: max_blocks must be >= 0");
+  if (!(o.watchdog_seconds > 0)) throw std::invalid_argument("gpu rcm: watchdog_seconds must be > 0");
+  if (o.queue_slots == 1) throw std::invalid_argument("gpu rcm: queue_slots must be 0 (automatic) or >= 2");
+}
+
+void check_square(const CsrView &g) {
+  if (g.nrows != g.ncols)
+    throw std::invalid_argument("rcm: the matrix must be square (" + std::to_string(g.nrows) + " x " +
+                                std::to_string(g.ncols) + ")");
+  if (g.nrows < 0) throw std::invalid_argument("rcm: negative dimension");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+void fill_stats(const rcm_detail::ChainResult &r, Index components, rcm::Stats *stats, RcmGpuInfo *info) {
+  if (stats) {
+    stats->components = components;
+    stats->batches_executed = r.executed;
+    stats->batches_without_rediscovery = r.without_rediscovery;
+    stats->batches_rediscovered_before_sort = r.before_sort;
+    stats->batches_rediscovered_after_sort = r.after_sort;
+    stats->batches_forwarding_overhang = r.forwarding;
+    stats->batches_dropped = r.dropped;
+    stats->threads = r.blocks;
+  }
+  if (info) {
+    info->blocks = r.blocks;
+    info->empty_batches = r.empty;
+    info->big_batches = r.big;
+    info->histogram_passes = r.histogram_passes;
+  }
+}
+
+std::vector<Index> copy_to_host(const Index *d, Index n, cudaStream_t s) {
+  std::vector<Index> h(static_cast<std::size_t>(n));
+  if (n > 0) PGK_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(Index), cudaMemcpyDeviceToHost, s));
+  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  return h;
+}
+
+} // namespace
+
+std::vector<Index> rcm_gpu(const CsrView &g, const RcmGpuOptions &opts, void *stream, rcm::Stats *stats,
+                           RcmGpuInfo *info) {
+  using clock = std::chrono::steady_clock;
+  check_options(opts, true);
+  check_square(g);
+  const Index n = g.nrows;
+  if (stats) *stats = rcm::Stats{};
+  if (info) *info = RcmGpuInfo{};
+  if (n == 0) return {};
+  if (opts.start == rcm::StartNode::Given && (opts.given_start < 0 || opts.given_start >= n))
+    throw std::invalid_argument("rcm: given start node " + std::to_string(opts.given_start) +
+                                " is not a vertex of a graph with " + std::to_string(n) + " vertices");
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+
+  const auto t0 = clock::now();
+  rcm_detail::validate_graph_device(g, s);
+  DeviceArray<Index> valence(static_cast<std::size_t>(n), s);
+  rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.get(), s);
+  rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.get(), opts, s);
+  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  const double plan_seconds = seconds_since(t0);
+
+  const auto t1 = clock::now();
+  DeviceArray<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
+  rcm_detail::ChainList chain = rcm_detail::split_singletons_device(plan, perm.get(), s);
+  rcm_detail::ChainResult res;
+  if (chain.count > 0) {
+    DeviceArray<Index> chain_begin(static_cast<std::size_t>(chain.count), s); // the plan knows them already
+    rcm_detail::ChainRun run;
+    run.roots = chain.root.get();
+    run.root_offset = chain.offset.get();
+    run.nroots = chain.count;
+    run.chain_end = chain.end;
+    run.ring_slots = opts.queue_slots; // 0: sized by run_batch_chain_device
+    res = rcm_detail::run_batch_chain_device(g, valence.get(), opts.count_diagonal_in_valence, opts, run, perm.get(),
+                                             chain_begin.get(), s);
+  }
+  rcm_detail::reverse_components_device(perm.get(), plan.comp_offset.get(), plan.ncomp, n, out.get(), s);
+  std::vector<Index> result = copy_to_host(out.get(), n, s);
+  const double order_seconds = seconds_since(t1);
+
+  fill_stats(res, plan.ncomp, stats, info);
+  if (stats) {
+    stats->start_node_seconds = plan_seconds;
+    stats->ordering_seconds = order_seconds;
+  }
+  if (info) {
+    info->peripheral_rounds = plan.rounds;
+    info->bfs_levels = plan.bfs_levels;
+    info->plan_ms = plan_seconds * 1e3;
+    info->order_ms = order_seconds * 1e3;
+  }
+  return result;
+}
+
+std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index> &roots, bool count_diagonal,
+                                      void *stream, const RcmGpuOptions &opts, rcm::Stats *stats, RcmGpuInfo *info) {
+  check_options(opts, false);
+  check_square(g);
+  const Index n = g.nrows;
+  if (stats) *stats = rcm::Stats{};
+  if (info) *info = RcmGpuInfo{};
+  for (const Index r : roots)
+    if (r < 0 || r >= n) throw std::invalid_argument("rcm: root " + std::to_string(r) + " is out of range");
+  if (n == 0) return {};
+  if (roots.empty()) throw std::invalid_argument("rcm: the roots reach 0 of " + std::to_string(n) + " vertices");
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  rcm_detail::validate_graph_device(g, s);
+  const Index nroots = static_cast<Index>(roots.size());
+  DeviceArray<Index> valence(static_cast<std::size_t>(n), s), d_roots(roots.size(), s);
+  DeviceArray<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
+  DeviceArray<Index> comp_begin(roots.size() + 1, s);
+  PGK_CUDA_CHECK(cudaMemcpyAsync(d_roots.get(), roots.data(), roots.size() * sizeof(Index), cudaMemcpyHostToDevice, s));
+  rcm_detail::compute_valence_device(g, count_diagonal, valence.get(), s);
+
+  rcm_detail::ChainRun run;
+  run.roots = d_roots.get();
+  run.nroots = nroots;
+  run.chain_end = n;
+  run.ring_slots = opts.queue_slots;
+  const rcm_detail::ChainResult res =
+      rcm_detail::run_batch_chain_device(g, valence.get(), count_diagonal, opts, run, perm.get(), comp_begin.get(), s);
+  if (res.next_root != static_cast<std::uint64_t>(nroots))
+    throw std::invalid_argument("rcm: root " + std::to_string(roots[static_cast<std::size_t>(res.next_root)]) +
+                                " lies in a component that is already ordered");
+  rcm_detail::set_device_value(comp_begin.get() + nroots, n, s);
+  rcm_detail::reverse_components_device(perm.get(), comp_begin.get(), nroots, n, out.get(), s);
+  std::vector<Index> result = copy_to_host(out.get(), n, s);
+
+  fill_stats(res, nroots, stats, info);
+  if (stats) stats->ordering_seconds = seconds_since(t0);
+  if (info) info->order_ms = seconds_since(t0) * 1e3;
+  return result;
+}
+
+rcm::ComponentPlan plan_components_gpu(const CsrView &g, const RcmGpuOptions &opts, void *stream) {
+  check_options(opts, true);
+  check_square(g);
+  rcm::ComponentPlan out;
+  const Index n = g.nrows;
+  if (n == 0) return out;
+  if (opts.start == rcm::StartNode::Given && (opts.given_start < 0 || opts.given_start >= n))
+    throw std::invalid_argument("rcm: given start node " + std::to_string(opts.given_start) +
+                                " is not a vertex of a graph with " + std::to_string(n) + " vertices");
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  rcm_detail::validate_graph_device(g, s);
+  DeviceArray<Index> valence(static_cast<std::size_t>(n), s);
+  rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.get(), s);
+  rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.get(), opts, s);
+  out.roots = copy_to_host(plan.root.get(), plan.ncomp, s);
+  out.sizes = copy_to_host(plan.size.get(), plan.ncomp, s);
+  return out;
+}
+
+} // namespace pgk::cuda

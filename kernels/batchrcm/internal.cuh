@@ -1,0 +1,114 @@
+// Internal interface between the device RCM pieces: rcm_plan.cu (input checks, valence,
+// components, start nodes, reversal), rcm_batch.cu (the persistent batch kernel) and
+// rcm_gpu.cu (the public entry points). Host functions only; each .cu keeps its kernels.
+#pragma once
+
+#include "kernels/common/cuda_check.cuh"
+#include "kernels/batchrcm/rcm_gpu.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace pgk::cuda::rcm_detail {
+
+// Stream-ordered device allocation, freed on the same stream when it goes out of scope.
+template <class T> class DeviceArray {
+public:
+  DeviceArray() = default;
+  DeviceArray(std::size_t count, cudaStream_t s) : stream_(s), count_(count) {
+    if (count) PGK_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void **>(&ptr_), count * sizeof(T), s));
+  }
+  DeviceArray(const DeviceArray &) = delete;
+  DeviceArray &operator=(const DeviceArray &) = delete;
+  DeviceArray(DeviceArray &&o) noexcept { swap(o); }
+  DeviceArray &operator=(DeviceArray &&o) noexcept {
+    swap(o);
+    return *this;
+  }
+  ~DeviceArray() {
+    if (ptr_) (void)cudaFreeAsync(ptr_, stream_); // no throw from a destructor
+  }
+  T *get() const { return ptr_; }
+  std::size_t size() const { return count_; }
+
+private:
+  void swap(DeviceArray &o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(stream_, o.stream_);
+    std::swap(count_, o.count_);
+  }
+  T *ptr_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+template <class T> T read_scalar(const T *device_ptr, cudaStream_t s) {
+  T v{};
+  PGK_CUDA_CHECK(cudaMemcpyAsync(&v, device_ptr, sizeof(T), cudaMemcpyDeviceToHost, s));
+  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  return v;
+}
+
+// Throws std::invalid_argument with the host reference's messages unless g is a square CSR
+// graph with a well-formed row pointer and every column index in [0, n).
+void validate_graph_device(const CsrView &g, cudaStream_t s);
+
+// valence[v] = entries of row v, less the diagonal ones unless count_diagonal.
+void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valence, cudaStream_t s);
+
+// The component plan of rcm::plan_components, on the device. comp_offset[c] is where
+// component c starts in the ordering (ncomp + 1 entries, the last is n).
+struct DevicePlan {
+  Index ncomp = 0;
+  DeviceArray<Index> root;        // ncomp roots, in plan order
+  DeviceArray<Index> size;        // ncomp component sizes
+  DeviceArray<Index> comp_offset; // ncomp + 1
+  int rounds = 0, bfs_levels = 0;
+};
+DevicePlan plan_components_device(const CsrView &g, const Index *valence, const RcmGpuOptions &opts,
+                                  cudaStream_t s);
+
+// Splits a plan into the components the batch kernel orders (two or more vertices: roots and
+// output offsets, in plan order) and writes the single-vertex ones straight into perm.
+struct ChainList {
+  Index count = 0;
+  Index end = 0; // output position after the last chained component
+  DeviceArray<Index> root, offset;
+};
+ChainList split_singletons_device(const DevicePlan &plan, Index *perm, cudaStream_t s);
+
+// *p = v, in stream order.
+void set_device_value(Index *p, Index v, cudaStream_t s);
+
+// out[p] for every position p: each component [begin[c], begin[c+1]) reversed in place.
+void reverse_components_device(const Index *perm, const Index *comp_begin, Index ncomp, Index n, Index *out,
+                               cudaStream_t s);
+
+// The batch kernel over a chain of components: orders every component of roots[0..nroots) one
+// after the other into perm (Cuthill-McKee order, not yet reversed). root_offset (may be null)
+// places component j at root_offset[j]; otherwise components follow each other from 0.
+// comp_begin[j] receives where component j starts. Throws on errors (see rcm_gpu.hpp).
+struct ChainRun {
+  const Index *roots = nullptr;
+  const Index *root_offset = nullptr;
+  Index nroots = 0;
+  Index chain_end = 0; // output position after the last component
+  std::size_t ring_slots = 0;
+};
+struct ChainResult {
+  int blocks = 0;
+  std::uint64_t executed = 0, without_rediscovery = 0, before_sort = 0, after_sort = 0, forwarding = 0,
+                dropped = 0, empty = 0, big = 0, histogram_passes = 0;
+  std::uint64_t next_root = 0; // roots consumed; fewer than nroots: a root lay in an ordered component
+};
+ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool count_diagonal,
+                                   const RcmGpuOptions &opts, const ChainRun &run, Index *perm,
+                                   Index *comp_begin, cudaStream_t s);
+
+// Persistent kernels need every block resident at once: the grid for a cooperative launch.
+int cooperative_grid(const void *kernel, int block, std::size_t smem, int max_blocks);
+
+} // namespace pgk::cuda::rcm_detail

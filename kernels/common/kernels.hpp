@@ -1,0 +1,22 @@
+// Host-callable interface of the CUDA kernels. Plain C++: no CUDA headers, so that the PETSc
+// layer (compiled by the host compiler) can call it. Streams are passed as void* holding a
+// cudaStream_t. Every function throws pgk::cuda::Error (a std::runtime_error) on CUDA failure.
+#pragma once
+
+#include <string>
+
+#include "src/common/csr.hpp"
+#include "src/common/csr_check.hpp"
+
+namespace pgk::cuda {
+
+// Number of usable devices; 0 (never an exception) when there is no driver or no device.
+int device_count() noexcept;
+// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.2 GiB)" for the current device.
+std::string current_device_description();
+
+// Device version of pgk::check_csr: same counts for the same arrays. `a` holds device
+// pointers (values may be null). Synchronizes `stream` to return the counts.
+CsrCheck check_csr(const CsrView &a, void *stream);
+
+} // namespace pgk::cuda

@@ -1,0 +1,15 @@
+// Permutation kernels for PC reorder: vector gather/scatter and the value refill of a
+// symmetrically permuted matrix. Plain C++ interface; pointers are device pointers.
+#pragma once
+
+#include "src/common/csr.hpp"
+#include "kernels/common/device_csr.hpp" // DeviceIndexArray, for the permutation and value maps
+
+namespace pgk::cuda {
+
+// out[k] = in[perm[k]], k < n
+void gather(const double *in, const Index *perm, double *out, Index n, void *stream);
+// out[perm[k]] = in[k], k < n
+void scatter(const double *in, const Index *perm, double *out, Index n, void *stream);
+
+} // namespace pgk::cuda

@@ -1,0 +1,457 @@
+// Scalar tridiagonal part of device PC trilf: assembly of T from A on the path order,
+// factorization with the reference's pivot rules (src/trilf_tridiag.hpp), and the apply.
+//
+// Apply without per-path loops: both triangular solves are affine recurrences
+// x_t = a_t x_{t-1} + b_t (x_{-1} = 0), i.e. a scan of the maps f_t(x) = a_t x + b_t under
+// composition, which is associative. m_k = 0 at path starts and splits makes a_t = 0 there,
+// so the recurrence restarts by itself. The scan is our own, not CUB's DeviceScan, because
+// the decoupled look-back of DeviceScan associates floating-point partial results in an
+// order that depends on timing (not reproducible run to run). Here:
+//   1. tile kernel: each block scans its tile with zero carry-in (fixed association:
+//      thread-sequential, then cub::BlockScan), writes the outputs, the tile's composed map,
+//      and the sensitivity s_t = d x_t / d(carry) = product of a over [tile start, t] for the
+//      leading rows where it is not 0 (it is 0 from the first restart on);
+//   2. one block scans the tile maps in order: carry-in of every tile;
+//   3. fix kernel: x_t += s_t * carry for those leading rows only.
+// Every step has a fixed order, so results are bit-reproducible. When paths are short
+// compared with a tile (2048 rows) step 3 touches a few rows per tile, and the apply reads
+// about 64 bytes per row (7-point SpMV: about 100). The gather r[perm[k]] and the scatter
+// z[perm[k]] are fused into the loads/stores of the scans.
+#include <cub/block/block_exchange.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include <stdexcept>
+#include <string>
+
+#include "kernels/trilf/common.cuh"
+#include "kernels/trilf/internal.hpp"
+
+namespace pgk::cuda::trilf {
+namespace {
+
+using namespace detail;
+
+// ---- assembly ---------------------------------------------------------------------------------
+
+constexpr int kAsmThreads = 256;
+
+// One thread per permuted row k (row i = perm[k] of A): T's three entries, exactly as the
+// host (0.0 + v, one pass over the row); with cov, per-block sums of |a_ij| (i != j): all,
+// on the sub/superdiagonal of A, and on forest edges.
+__global__ void assemble_kernel(CsrView a, const Index *perm, const Index *path_head, double *lower, double *diag,
+                                double *upper, double *partials) {
+  double tot = 0, idn = 0, kept = 0;
+  const Index n = a.nrows;
+  for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x) {
+    const Index i = perm[k];
+    const Index h = path_head[k];
+    const Index prev = h < k ? perm[k - 1] : -1;
+    const Index next = (k + 1 < n && path_head[k + 1] == h) ? perm[k + 1] : -1;
+    double dl = 0.0, dd = 0.0, du = 0.0;
+    for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
+      const Index j = a.colidx[e];
+      const double v = a.values ? a.values[e] : 1.0;
+      if (j == i) {
+        dd += v;
+        continue;
+      }
+      if (j == prev) dl += v;
+      else if (j == next) du += v;
+      if (partials) {
+        const double m = fabs(v);
+        tot += m;
+        if (j == i - 1 || j == i + 1) idn += m;
+        if (j == prev || j == next) kept += m;
+      }
+    }
+    lower[k] = dl;
+    diag[k] = dd;
+    upper[k] = du;
+  }
+  if (!partials) return;
+  using Reduce = cub::BlockReduce<double, kAsmThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const double t0 = Reduce(temp).Sum(tot);
+  __syncthreads();
+  const double t1 = Reduce(temp).Sum(idn);
+  __syncthreads();
+  const double t2 = Reduce(temp).Sum(kept);
+  if (threadIdx.x == 0) {
+    partials[3 * blockIdx.x] = t0;
+    partials[3 * blockIdx.x + 1] = t1;
+    partials[3 * blockIdx.x + 2] = t2;
+  }
+}
+
+// Sums the per-block partials in a fixed order (one block): deterministic.
+__global__ void sum_partials(const double *partials, int nblocks, double *out) {
+  using Reduce = cub::BlockReduce<double, kAsmThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  for (int c = 0; c < 3; ++c) {
+    double s = 0;
+    for (int b = threadIdx.x; b < nblocks; b += blockDim.x) s += partials[3 * b + c];
+    const double t = Reduce(temp).Sum(s);
+    __syncthreads();
+    if (threadIdx.x == 0) out[c] = t;
+  }
+}
+
+// ---- factorization ----------------------------------------------------------------------------
+
+// One thread per path (started at k == path_head[k]), the host's loop verbatim. The
+// explicit _rn intrinsics keep every operation separately rounded (no FMA contraction), so
+// pivots, splits and replacements are the host's bit for bit. err: atomicMin of
+// (k << 1 | what) over the first failure of each path = the host's first failure.
+// The loop is latency-bound on long paths, and an FP64 division is a long dependent
+// instruction sequence: the loop keeps only the one division of the recurrence
+// (m_k = l_k / d'_{k-1}) and leaves 1/d'_k and the apply coefficients to coefficients_kernel
+// (parallel over rows); it stores the effective superdiagonal u~_k in ueff. Rows are loaded
+// kFactorChunk at a time (their loads do not depend on the recurrence).
+constexpr int kFactorChunk = 8;
+
+__global__ void factor_kernel(Index n, const Index *path_head, const double *lower, const double *diag,
+                              const double *upper, double tau, double *mult, double *pivot, double *ueff,
+                              unsigned long long *counts, unsigned long long *err) {
+  for (Index h = blockIdx.x * Index(blockDim.x) + threadIdx.x; h < n; h += Index(gridDim.x) * blockDim.x) {
+    if (path_head[h] != h) continue;
+    unsigned long long splits = 0, replaced = 0;
+    double dprev = 0, uprev = 0;
+    bool stop = false;
+    for (Index k0 = h; !stop; k0 += kFactorChunk) {
+      double lo[kFactorChunk], di[kFactorChunk], up[kFactorChunk];
+      bool in[kFactorChunk];
+#pragma unroll
+      for (int c = 0; c < kFactorChunk; ++c) {
+        const Index k = k0 + c;
+        in[c] = k < n && path_head[k] == h; // paths are contiguous: true, then false
+        lo[c] = in[c] ? lower[k] : 0.0;
+        di[c] = in[c] ? diag[k] : 0.0;
+        up[c] = in[c] ? upper[k] : 0.0;
+      }
+#pragma unroll
+      for (int c = 0; c < kFactorChunk; ++c) {
+        if (!in[c]) stop = true;
+        if (stop) continue;
+        const Index k = k0 + c;
+        const double s = __dadd_rn(__dadd_rn(fabs(lo[c]), fabs(di[c])), fabs(up[c]));
+        const double lim = __dmul_rn(tau, s);
+        double m = 0, update = 0;
+        if (k > h && lo[c] != 0) {
+          m = __ddiv_rn(lo[c], dprev);
+          if (!isfinite(m)) {
+            atomicMin(err, (static_cast<unsigned long long>(k) << 1) | 0ull);
+            stop = true;
+            continue;
+          }
+          update = __dmul_rn(m, uprev);
+        }
+        double d = __dsub_rn(di[c], update);
+        bool split = false;
+        if (fabs(d) <= lim && update != 0) { // split the path before k
+          m = update = 0;
+          d = di[c];
+          split = true;
+          ++splits;
+        }
+        if (fabs(d) <= lim) { // no update left: replace the diagonal
+          d = s > 0 ? (di[c] < 0 ? -s : s) : 1.0;
+          ++replaced;
+        }
+        if (!isfinite(d)) {
+          atomicMin(err, (static_cast<unsigned long long>(k) << 1) | 1ull);
+          stop = true;
+          continue;
+        }
+        mult[k] = m;
+        pivot[k] = d;
+        if (split) ueff[k - 1] = 0; // T~ lost the coupling (k-1, k)
+        ueff[k] = up[c];             // 0 at a path end (assembly)
+        dprev = d;
+        uprev = up[c];
+      }
+    }
+    if (splits) atomicAdd(&counts[0], splits);
+    if (replaced) atomicAdd(&counts[1], replaced);
+  }
+}
+
+// Apply coefficients from the pivots and U's superdiagonal u~ (0 at path ends, so the row
+// before a path start contributes nothing): dinv = 1/d', cu = -u~_k / d'_k,
+// cl = -u~_{k-1} / d'_k.
+__global__ void coefficients_kernel(Index n, const double *pivot, const double *ueff, double *dinv, double *cu,
+                                    double *cl) {
+  for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x) {
+    const double d = pivot[k], inv = 1.0 / d;
+    dinv[k] = inv;
+    cu[k] = -ueff[k] / d;
+    cl[k] = k > 0 ? -ueff[k - 1] * inv : 0.0;
+  }
+}
+
+// ---- apply: deterministic affine scan -------------------------------------------------------
+
+constexpr int kScanThreads = 256, kScanItems = 8, kTile = kScanThreads * kScanItems;
+// A row's sensitivity to its tile's carry-in is the product of the multipliers since the tile
+// start: it decays geometrically along a long path (|m| ~ 0.4 on ANISO2) and only reaches 0 by
+// underflow, after ~700 rows, so fix_tiles would touch a third of every tile. Sensitivities
+// at most 2^-60 are dropped instead: what they would add is below 2^-60 |carry|, under a
+// hundredth of one rounding unit of the carry, and the cut-off is fixed, so results stay
+// deterministic. fix_tiles still covers every row up to the last kept one (zeros are
+// absorbing, so those rows all have a stored sensitivity).
+constexpr double kSensitivityDrop = 0x1p-60;
+
+struct Affine {
+  double a, b; // x -> a x + b
+};
+// first, then second. A constant map (a == 0) absorbs whatever came before, exactly; this
+// also keeps 0 * inf out of long products.
+__device__ inline Affine compose(const Affine &f, const Affine &s) {
+  if (s.a == 0) return s;
+  return Affine{f.a == 0 ? 0.0 : s.a * f.a, s.a * f.b + s.b};
+}
+struct MaxIndex {
+  __device__ Index operator()(Index x, Index y) const { return x > y ? x : y; }
+};
+struct Compose {
+  __device__ Affine operator()(const Affine &f, const Affine &s) const { return compose(f, s); }
+};
+
+// The four recurrences. t: position in scan order; k: row of T.
+struct Forward { // L y = Q^T r
+  const double *mult, *r;
+  const Index *perm;
+  double *y;
+  Index n;
+  __device__ Affine load(Index t) const { return Affine{-mult[t], r[perm[t]]}; }
+  __device__ void store(Index t, double x) const { y[t] = x; }
+  __device__ void fix(Index t, double d) const { y[t] += d; }
+};
+struct Backward { // U x = y, scattered to z
+  const double *cu, *dinv, *y;
+  const Index *perm;
+  double *z;
+  Index n;
+  __device__ Affine load(Index t) const {
+    const Index k = n - 1 - t;
+    return Affine{cu[k], dinv[k] * y[k]};
+  }
+  __device__ void store(Index t, double x) const { z[perm[n - 1 - t]] = x; }
+  __device__ void fix(Index t, double d) const { z[perm[n - 1 - t]] += d; }
+};
+struct ForwardT { // U^T w = Q^T r
+  const double *cl, *dinv, *r;
+  const Index *perm;
+  double *y;
+  Index n;
+  __device__ Affine load(Index t) const { return Affine{cl[t], dinv[t] * r[perm[t]]}; }
+  __device__ void store(Index t, double x) const { y[t] = x; }
+  __device__ void fix(Index t, double d) const { y[t] += d; }
+};
+struct BackwardT { // L^T x = w, scattered to z
+  const double *mult, *y;
+  const Index *perm;
+  double *z;
+  Index n;
+  __device__ Affine load(Index t) const {
+    const Index k = n - 1 - t;
+    return Affine{k + 1 < n ? -mult[k + 1] : 0.0, y[k]};
+  }
+  __device__ void store(Index t, double x) const { z[perm[n - 1 - t]] = x; }
+  __device__ void fix(Index t, double d) const { z[perm[n - 1 - t]] += d; }
+};
+
+template <class Op>
+__global__ void __launch_bounds__(kScanThreads) tile_scan(Op op, Index n, double *agg_a, double *agg_b, Index *fixlen,
+                                                          double *sens) {
+  using Exchange = cub::BlockExchange<double, kScanThreads, kScanItems>;
+  using Scan = cub::BlockScan<Affine, kScanThreads>;
+  using Count = cub::BlockReduce<Index, kScanThreads>;
+  __shared__ union {
+    typename Exchange::TempStorage exchange;
+    typename Scan::TempStorage scan;
+    typename Count::TempStorage count;
+  } temp;
+  const Index base = static_cast<Index>(blockIdx.x) * kTile;
+  // Coalesced (striped) loads, then blocked: thread tid owns rows base + tid*ITEMS + j.
+  double a[kScanItems], b[kScanItems];
+#pragma unroll
+  for (int j = 0; j < kScanItems; ++j) {
+    const Index t = base + j * kScanThreads + threadIdx.x;
+    const Affine f = t < n ? op.load(t) : Affine{1.0, 0.0};
+    a[j] = f.a;
+    b[j] = f.b;
+  }
+  Exchange(temp.exchange).StripedToBlocked(a, a);
+  __syncthreads();
+  Exchange(temp.exchange).StripedToBlocked(b, b);
+  __syncthreads();
+  Affine agg{1.0, 0.0};
+#pragma unroll
+  for (int j = 0; j < kScanItems; ++j) agg = compose(agg, Affine{a[j], b[j]});
+  Affine excl, total;
+  Scan(temp.scan).ExclusiveScan(agg, excl, Affine{1.0, 0.0}, Compose(), total);
+  __syncthreads();
+  Index last = 0; // rows of the tile, from its start, whose carry-in sensitivity is kept
+  Affine run = excl;
+#pragma unroll
+  for (int j = 0; j < kScanItems; ++j) {
+    run = compose(run, Affine{a[j], b[j]});
+    a[j] = run.a; // sensitivity to the carry-in
+    b[j] = run.b; // value for carry-in 0
+    if (fabs(run.a) > kSensitivityDrop) last = static_cast<Index>(threadIdx.x) * kScanItems + j + 1;
+  }
+  const Index len = Count(temp.count).Reduce(last, MaxIndex());
+  __syncthreads();
+  Exchange(temp.exchange).BlockedToStriped(b, b);
+  __syncthreads();
+  Exchange(temp.exchange).BlockedToStriped(a, a);
+#pragma unroll
+  for (int j = 0; j < kScanItems; ++j) {
+    const Index t = base + j * kScanThreads + threadIdx.x;
+    if (t < n) {
+      op.store(t, b[j]);
+      if (a[j] != 0) sens[t] = a[j]; // only the leading rows of the tile (see fix_tiles)
+    }
+  }
+  if (threadIdx.x == 0) {
+    agg_a[blockIdx.x] = total.a;
+    agg_b[blockIdx.x] = total.b;
+    fixlen[blockIdx.x] = len;
+  }
+}
+
+// carry[i] = value after tiles 0..i-1, i.e. B of their composition (x_{-1} = 0). One block,
+// chunks in order with a running prefix: deterministic.
+__global__ void __launch_bounds__(kScanThreads) tile_carries(Index ntiles, const double *agg_a, const double *agg_b,
+                                                             double *carry) {
+  using Scan = cub::BlockScan<Affine, kScanThreads>;
+  __shared__ typename Scan::TempStorage temp;
+  Affine prefix{1.0, 0.0};
+  for (Index base = 0; base < ntiles; base += kScanThreads) {
+    const Index i = base + threadIdx.x;
+    const Affine f = i < ntiles ? Affine{agg_a[i], agg_b[i]} : Affine{1.0, 0.0};
+    Affine excl, total;
+    Scan(temp).ExclusiveScan(f, excl, Affine{1.0, 0.0}, Compose(), total);
+    __syncthreads();
+    if (i < ntiles) carry[i] = compose(prefix, excl).b;
+    prefix = compose(prefix, total);
+  }
+}
+
+template <class Op>
+__global__ void fix_tiles(Op op, Index n, const Index *fixlen, const double *carry, const double *sens) {
+  const Index tile = blockIdx.x + 1; // tile 0 has carry-in 0
+  const double c = carry[tile];
+  if (c == 0) return;
+  const Index base = tile * kTile;
+  const Index len = fixlen[tile];
+  for (Index t = base + threadIdx.x; t < base + len && t < n; t += blockDim.x) op.fix(t, sens[t] * c);
+}
+
+template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, cudaStream_t s) {
+  const Index ntiles = (n + kTile - 1) / kTile;
+  tile_scan<Op><<<static_cast<unsigned>(ntiles), kScanThreads, 0, s>>>(op, n, ws.agg_a.data(), ws.agg_b.data(),
+                                                                       ws.fixlen.data(), ws.sens.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  if (ntiles < 2) return;
+  tile_carries<<<1, kScanThreads, 0, s>>>(ntiles, ws.agg_a.data(), ws.agg_b.data(), ws.carry.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  fix_tiles<Op><<<static_cast<unsigned>(ntiles - 1), 128, 0, s>>>(op, n, ws.fixlen.data(), ws.carry.data(),
+                                                                   ws.sens.data());
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+} // namespace
+
+void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, DeviceTridiagonal &t, CoverageSums *cov,
+                          void *stream) {
+  cudaStream_t s = as_stream(stream);
+  const Index n = a.nrows;
+  const auto un = static_cast<std::size_t>(n);
+  t.n = n;
+  t.lower.allocate(un);
+  t.diag.allocate(un);
+  t.upper.allocate(un);
+  if (n == 0) {
+    if (cov) *cov = CoverageSums();
+    return;
+  }
+  const int grid = grid_for(n, kAsmThreads, 4096);
+  AsyncBuffer<double> partials(cov ? 3 * static_cast<std::size_t>(grid) : 1, s), sums(3, s);
+  assemble_kernel<<<grid, kAsmThreads, 0, s>>>(a, order.perm.data(), order.path_head.data(), t.lower.data(),
+                                               t.diag.data(), t.upper.data(), cov ? partials.data() : nullptr);
+  PGK_CUDA_CHECK_LAUNCH();
+  if (cov) {
+    sum_partials<<<1, kAsmThreads, 0, s>>>(partials.data(), grid, sums.data());
+    PGK_CUDA_CHECK_LAUNCH();
+    double h[3];
+    PGK_CUDA_CHECK(cudaMemcpyAsync(h, sums.data(), sizeof h, cudaMemcpyDeviceToHost, s));
+    PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+    cov->total = h[0];
+    cov->identity = h[1];
+    cov->kept = h[2];
+  }
+}
+
+void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream) {
+  if (!(rel_tol >= 0 && rel_tol < 1)) throw std::invalid_argument("trilf factor: rel_tol must lie in [0, 1)");
+  cudaStream_t s = as_stream(stream);
+  const Index n = t.n;
+  const auto un = static_cast<std::size_t>(n);
+  for (DeviceBuffer<double> *b : {&t.mult, &t.pivot, &t.dinv, &t.cu, &t.cl}) b->allocate(un);
+  t.splits = t.replaced = 0;
+  if (n == 0) return;
+  AsyncBuffer<unsigned long long> counts(3, s); // splits, replaced, first error
+  PGK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), s));
+  PGK_CUDA_CHECK(cudaMemsetAsync(counts.data() + 2, 0xff, sizeof(unsigned long long), s));
+  AsyncBuffer<double> ueff(un, s);
+  factor_kernel<<<grid_for(n), kThreads, 0, s>>>(n, order.path_head.data(), t.lower.data(), t.diag.data(),
+                                                 t.upper.data(), rel_tol, t.mult.data(), t.pivot.data(), ueff.data(),
+                                                 counts.data(), counts.data() + 2);
+  PGK_CUDA_CHECK_LAUNCH();
+  coefficients_kernel<<<grid_for(n), kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),
+                                                       t.cl.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  unsigned long long h[3];
+  PGK_CUDA_CHECK(cudaMemcpyAsync(h, counts.data(), sizeof h, cudaMemcpyDeviceToHost, s));
+  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  if (h[2] != ~0ull) {
+    const Index k = static_cast<Index>(h[2] >> 1);
+    Index orig = -1;
+    PGK_CUDA_CHECK(cudaMemcpyAsync(&orig, order.perm.data() + k, sizeof(Index), cudaMemcpyDeviceToHost, s));
+    PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+    throw std::domain_error(std::string("trilf factor: ") + ((h[2] & 1) ? "pivot overflows" : "multiplier overflows") +
+                            " at permuted row " + std::to_string(k) + " (original row " + std::to_string(orig) + ")");
+  }
+  t.splits = static_cast<Index>(h[0]);
+  t.replaced = static_cast<Index>(h[1]);
+}
+
+void ScanWorkspace::reserve(Index n) {
+  const auto ntiles = static_cast<std::size_t>((n + kTile - 1) / kTile);
+  agg_a.allocate(ntiles);
+  agg_b.allocate(ntiles);
+  carry.allocate(ntiles);
+  fixlen.allocate(ntiles);
+  sens.allocate(static_cast<std::size_t>(n));
+  y.allocate(static_cast<std::size_t>(n));
+}
+
+void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
+                       double *z, bool transpose, void *stream) {
+  const Index n = t.n;
+  if (n == 0) return;
+  cudaStream_t s = as_stream(stream);
+  if (ws.y.size() < static_cast<std::size_t>(n)) ws.reserve(n);
+  const Index *perm = order.perm.data();
+  if (!transpose) {
+    affine_scan(Forward{t.mult.data(), r, perm, ws.y.data(), n}, n, ws, s);
+    affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), perm, z, n}, n, ws, s);
+  } else {
+    affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, s);
+    affine_scan(BackwardT{t.mult.data(), ws.y.data(), perm, z, n}, n, ws, s);
+  }
+}
+
+} // namespace pgk::cuda::trilf

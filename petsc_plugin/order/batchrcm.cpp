@@ -1,0 +1,227 @@
+// MatOrdering batchrcm: Reverse Cuthill-McKee computed where the matrix lives, identical to
+// the serial reference (src/rcm_serial.hpp) for the same start node, on every backend:
+//   serial - src/rcm_serial.cpp (the reference, Alg. 1 of Mlakar et al.)
+//   cpu    - src/rcm_batch_cpu.cpp (speculative batch RCM on all cores, Alg. 4/5)
+//   gpu    - kernels/rcm_gpu.cu (the same algorithm with persistent thread blocks)
+#include "petsc_plugin/sys/pgk_petsc.hpp"
+
+#include <petsc/private/matimpl.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "petsc_plugin/sys/csr_access.hpp"
+#include "src/common/envelope.hpp"
+#include "src/batchrcm/batch.hpp"
+#include "src/batchrcm/serial.hpp"
+#include "src/batchrcm/start_node.hpp"
+#include "src/batchrcm/symmetrize.hpp"
+#if defined(PGK_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+  #include "kernels/common/device_csr.hpp"
+  #include "kernels/batchrcm/rcm_gpu.hpp"
+#endif
+
+PetscLogEvent PGK_EVENT_RcmOrdering;
+
+typedef enum { BATCHRCM_AUTO, BATCHRCM_SERIAL, BATCHRCM_CPU, BATCHRCM_GPU } BatchRCMBackend;
+static const char *const BatchRCMBackends[] = {"auto", "serial", "cpu", "gpu", "BatchRCMBackend", "BATCHRCM_", NULL};
+
+struct BatchRCMOptions {
+  BatchRCMBackend     backend = BATCHRCM_AUTO;
+  PetscInt            threads = 0; // 0: the cores of this node shared among its ranks
+  PetscInt            min_parallel_nnz = 200000;
+  PetscBool           diagonal_in_valence = PETSC_TRUE;
+  PetscBool           view = PETSC_FALSE;
+  pgk::rcm::StartNode start = pgk::rcm::StartNode::Peripheral;
+  PetscInt            given_start = 0;
+};
+
+static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
+{
+  char      start[64] = "peripheral";
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, "MatOrdering batchrcm options", "MatGetOrdering");
+  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below the size threshold, else gpu for device data, else cpu)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
+  PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks)", "MATORDERINGBATCHRCM", o->threads, &o->threads, NULL));
+  PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_parallel_nnz", "auto: below this many nonzeros (local) use the serial backend", "MATORDERINGBATCHRCM", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
+  PetscCall(PetscOptionsString("-mat_ordering_batchrcm_start", "Start node: peripheral (repeated BFS, the paper), georgeliu (SPARSPAK fnroot, PETSc's rcm) or a row index", "MATORDERINGBATCHRCM", start, start, sizeof start, &set));
+  PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_diagonal_in_valence", "Count a stored diagonal entry in a node's valence (the paper's convention)", "MATORDERINGBATCHRCM", o->diagonal_in_valence, &o->diagonal_in_valence, NULL));
+  PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_view", "Print bandwidth and profile before and after, and the time per phase", "MATORDERINGBATCHRCM", o->view, &o->view, NULL));
+  PetscOptionsEnd();
+  if (!std::strcmp(start, "peripheral") || !std::strcmp(start, "auto")) o->start = pgk::rcm::StartNode::Peripheral;
+  else if (!std::strcmp(start, "georgeliu")) o->start = pgk::rcm::StartNode::GeorgeLiu;
+  else {
+    char *end;
+    long  v = std::strtol(start, &end, 10);
+    PetscCheck(*start && !*end && v >= 0, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_WRONG, "-mat_ordering_batchrcm_start: expected peripheral, georgeliu or a row index; got '%s'", start);
+    o->start       = pgk::rcm::StartNode::Given;
+    o->given_start = (PetscInt)v;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Cores of this node divided among the ranks that share it.
+static PetscErrorCode DefaultThreads(Mat mat, PetscInt *threads)
+{
+  MPI_Comm    node;
+  PetscMPIInt on_node;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  PetscCallMPI(MPI_Comm_size(node, &on_node));
+  PetscCallMPI(MPI_Comm_free(&node));
+  const unsigned hw = std::thread::hardware_concurrency();
+  *threads          = PetscMax(1, (PetscInt)(hw ? hw : 1) / on_node);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BatchRCMView(Mat mat, const char *backend, const BatchRCMOptions &o, PetscInt threads, const pgk::CsrView &host_graph, const std::vector<PetscInt> &perm, const pgk::rcm::Stats &st, PetscLogDouble total)
+{
+  pgk::Envelope before, after;
+
+  PetscFunctionBegin;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, before = pgk::envelope(host_graph); after = pgk::envelope(host_graph, perm));
+  const char *start = o.start == pgk::rcm::StartNode::GeorgeLiu ? "georgeliu" : o.start == pgk::rcm::StartNode::Given ? "given" : "peripheral";
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatOrdering batchrcm: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, backend %s", host_graph.nrows, host_graph.nnz_host(), backend));
+  if (threads > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%" PetscInt_FMT " threads)", threads));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, ", start node %s, %" PetscInt_FMT " components\n", start, (PetscInt)st.components));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bandwidth %" PetscInt_FMT " -> %" PetscInt_FMT ", profile %lld -> %lld\n", (PetscInt)before.bandwidth, (PetscInt)after.bandwidth, (long long)before.profile, (long long)after.profile));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time: symmetrize %.3e s, start node %.3e s, ordering %.3e s, total %.3e s\n", st.symmetrize_seconds, st.start_node_seconds, st.ordering_seconds, (double)total));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS *irow, IS *icol)
+{
+  BatchRCMOptions       o;
+  PgkMatCSR             csr;
+  std::vector<PetscInt> perm;
+  pgk::rcm::Stats       st;
+  PetscInt              threads = 0;
+  PetscBool             sym_set, sym;
+  PetscLogDouble        t0, t1;
+  const char           *backend_name;
+
+  PetscFunctionBegin;
+  (void)type;
+  PetscCall(PgkCheckSquareAssembled(mat, "MatOrdering batchrcm"));
+  PetscCall(BatchRCMGetOptions(mat, &o));
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
+  // Decide the backend. auto: serial below the size where parallelism pays (on the host
+  // structure, which every AIJ type keeps, so no transfer either way), else the GPU when the
+  // device copy is current, else all cores.
+  BatchRCMBackend backend = o.backend;
+  if (backend == BATCHRCM_AUTO) {
+    PgkMatCSR probe;
+    PetscCall(PgkMatGetCSRStructureHost(mat, &probe));
+    const PetscInt nnz = probe.csr.nrows ? probe.csr.rowptr[probe.csr.nrows] : 0;
+    PetscCall(PgkMatRestoreCSR(mat, &probe));
+    if (nnz < o.min_parallel_nnz) backend = BATCHRCM_SERIAL;
+    else {
+      PetscCall(PgkMatGetCSR(mat, PGK_MEM_AUTO, &csr));
+      // George-Liu's finder needs the serial BFS order, so it stays on the host (whose
+      // structure is current for every AIJ type): no transfer either way.
+      backend = PetscMemTypeHost(csr.mtype) || o.start == pgk::rcm::StartNode::GeorgeLiu ? BATCHRCM_CPU : BATCHRCM_GPU;
+      PetscCall(PgkMatRestoreCSR(mat, &csr));
+    }
+  }
+  if (backend == BATCHRCM_GPU) PetscCall(PgkMatGetCSR(mat, PGK_MEM_DEVICE, &csr));
+  else PetscCall(PgkMatGetCSRStructureHost(mat, &csr)); // the pattern is all an ordering reads
+  PetscCall(MatIsStructurallySymmetricKnown(csr.block, &sym_set, &sym));
+  if (!sym_set) PetscCall(MatIsStructurallySymmetricKnown(mat, &sym_set, &sym));
+  const PetscBool known_symmetric = sym_set && sym ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(o.start != pgk::rcm::StartNode::Given || o.given_start < csr.csr.nrows || csr.csr.nrows == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_batchrcm_start %" PetscInt_FMT " is not a row of the %" PetscInt_FMT "-row (local) matrix", o.given_start, csr.csr.nrows);
+
+  pgk::rcm::Options ropts;
+  ropts.start                     = o.start;
+  ropts.given_start               = o.given_start;
+  ropts.count_diagonal_in_valence = o.diagonal_in_valence ? true : false;
+  ropts.input_is_symmetric        = known_symmetric ? true : false;
+  if (backend == BATCHRCM_GPU) {
+#if defined(PGK_HAVE_CUDA)
+    backend_name = "gpu";
+    PetscCheck(!PetscMemTypeHost(csr.mtype), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_ordering_batchrcm_backend gpu needs a device matrix (MATAIJCUSPARSE); got %s", ((PetscObject)mat)->type_name);
+    cudaStream_t stream;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    pgk::cuda::RcmGpuOptions gopts;
+    gopts.start                     = o.start;
+    gopts.given_start               = o.given_start;
+    gopts.count_diagonal_in_valence = ropts.count_diagonal_in_valence;
+    // A nonsymmetric pattern is replaced by pattern(A + A^T), built on the device; the check
+    // itself is one binary search per entry, and a symmetric pattern is used as it is.
+    pgk::cuda::DeviceCsrPattern symmetric;
+    PetscLogDouble              ts0, ts1;
+    PetscCall(PetscTime(&ts0));
+    if (!known_symmetric) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::symmetrize_pattern(csr.csr, symmetric, stream));
+    PetscCall(PetscTime(&ts1));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, perm = pgk::cuda::rcm_gpu(symmetric.empty() ? csr.csr : symmetric.view(), gopts, stream, &st));
+    st.symmetrize_seconds = ts1 - ts0;
+    PetscCall(PetscLogGpuToCpu(sizeof(PetscInt) * (PetscLogDouble)perm.size())); // the permutation, to build the IS
+#else
+    SETERRQ(PetscObjectComm((PetscObject)mat), PETSC_ERR_SUP, "-mat_ordering_batchrcm_backend gpu: this petscgpukit was built without CUDA kernels");
+#endif
+  } else if (backend == BATCHRCM_CPU) {
+    backend_name = "cpu";
+    pgk::rcm::BatchOptions bopts;
+    threads = o.threads;
+    if (threads <= 0) PetscCall(DefaultThreads(mat, &threads));
+    bopts.threads = (int)threads;
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::batch_rcm_cpu(csr.csr, ropts, bopts, &st));
+  } else {
+    backend_name = "serial";
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::serial_rcm(csr.csr, ropts, &st));
+  }
+  PetscCall(PgkMatRestoreCSR(mat, &csr));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, irow));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, icol));
+  PetscCall(PetscLogEventEnd(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", backend_name, (PetscInt)perm.size(), st.start_node_seconds, st.ordering_seconds));
+  if (o.view) {
+    // The quality report reads the host structure, which every AIJ type keeps (no transfer).
+    PgkMatCSR host;
+    PetscCall(PgkMatGetCSRStructureHost(mat, &host));
+    PetscCall(BatchRCMView(mat, backend_name, o, threads, host.csr, perm, st, t1 - t0));
+    PetscCall(PgkMatRestoreCSR(mat, &host));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   MATORDERINGBATCHRCM - "batchrcm": Reverse Cuthill-McKee computed where the matrix lives, on
+   the GPU (persistent-block speculative batch RCM) or on all CPU cores (multicore batch RCM),
+   giving exactly the ordering of the serial reference for the same start node.
+
+   Options Database Keys:
++  -mat_ordering_batchrcm_backend <auto,serial,cpu,gpu> - auto: gpu when the device copy of the matrix is current, serial below -mat_ordering_batchrcm_min_parallel_nnz, else cpu
+.  -mat_ordering_batchrcm_threads <n> - threads of the cpu backend (default: the node's cores divided among its ranks)
+.  -mat_ordering_batchrcm_min_parallel_nnz <n> - size threshold of auto (default 200000)
+.  -mat_ordering_batchrcm_start <peripheral,georgeliu,index> - start node of the first component
+.  -mat_ordering_batchrcm_diagonal_in_valence <bool> - count a stored diagonal in the valence (default true)
+-  -mat_ordering_batchrcm_view - bandwidth and profile before and after, time per phase
+
+   Notes:
+   Ties between children of one parent are broken by ascending valence, then by position in
+   the parent's row. Disconnected graphs are ordered component by component: the smallest
+   unordered row seeds the next component, whose start node is found by the chosen finder,
+   and each component is reversed in place. A structurally nonsymmetric matrix is ordered on
+   the pattern of A + A^T; explicit zeros count as entries (the ordering uses the pattern only).
+   Under MPI, `MatGetOrdering()` orders each rank's diagonal block.
+
+   Level: intermediate
+
+.seealso: `MatGetOrdering()`, `MATORDERINGRCM`, `PCFactorSetMatOrderingType()`
+M*/
+PetscErrorCode PgkRegisterOrderingBatchRCM(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventRegister("PgkBatchRCM", PETSCGPUKIT_CLASSID, &PGK_EVENT_RcmOrdering));
+  PetscCall(PetscLogEventSetCollective(PGK_EVENT_RcmOrdering, PETSC_FALSE));
+  PetscCall(MatOrderingRegister(MATORDERINGBATCHRCM, MatGetOrdering_BatchRCM));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,467 @@
+// PC trilf: the linear-forest tridiagonal preconditioner of Klein & Strzodka (ICPP'22).
+// PCSetUp finds the heaviest disjoint paths of the matrix graph (a [0,2]-factor by proposal
+// rounds, cycles broken at their weakest edge), orders the paths so that they become
+// tridiagonal, and factors that tridiagonal matrix T; PCApply is z = Q T^-1 Q^T r.
+//
+// Where it runs: a MATSEQAIJCUSPARSE operator (or the diagonal block of MATMPIAIJCUSPARSE) is
+// handled entirely on the device by kernels/trilf_gpu.hpp, whose results equal the host
+// reference's (src/trilf_*.hpp), used for every other AIJ operator. In parallel every rank
+// works on its diagonal block (block Jacobi with one trilf per block, no communication).
+#include "petsc_plugin/sys/pgk_petsc.hpp"
+
+#include <petsc/private/matimpl.h>
+#include <petsc/private/pcimpl.h>
+#include <petscksp.h>
+#include <petsctime.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "petsc_plugin/sys/csr_access.hpp"
+#include "src/trilf/pc.hpp"
+#if defined(PGK_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+  #include "kernels/trilf/pc_gpu.hpp"
+#endif
+
+PetscLogEvent PGK_EVENT_TrilfForest, PGK_EVENT_TrilfNumeric, PGK_EVENT_TrilfApply;
+
+static const char *const PCTrilfWeights[] = {"abs", "scaled", "PCTrilfWeight", "PC_TRILF_WEIGHT_", NULL};
+typedef enum { TRILF_SOLVER_SCAN, TRILF_SOLVER_GTSV2 } TrilfSolverType;
+static const char *const TrilfSolverTypes[] = {"scan", "gtsv2", "TrilfSolverType", "TRILF_SOLVER_", NULL};
+
+struct PC_TriLF {
+  pgk::trilf::Options       opt;                  // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
+  PCTrilfWeight             weight      = PC_TRILF_WEIGHT_ABS;
+  PetscBool                 reuse       = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
+  TrilfSolverType           solver      = TRILF_SOLVER_SCAN;
+  PetscBool                 device      = PETSC_FALSE; // where the last setup ran
+  PetscInt                  n           = 0;
+  PetscInt                  setups      = 0, forests = 0;
+  PetscObjectState          nonzerostate = -1;
+  std::unique_ptr<pgk::trilf::Preconditioner> host;
+#if defined(PGK_HAVE_CUDA)
+  std::unique_ptr<pgk::cuda::TrilfDevice> dev;
+#endif
+};
+
+static const pgk::trilf::SetupInfo &TrilfInfo(const PC_TriLF *t)
+{
+#if defined(PGK_HAVE_CUDA)
+  if (t->device) return t->dev->info();
+#endif
+  return t->host->info();
+}
+
+static const pgk::trilf::PhaseTimes &TrilfTimes(const PC_TriLF *t)
+{
+#if defined(PGK_HAVE_CUDA)
+  if (t->device) return t->dev->times();
+#endif
+  return t->host->times();
+}
+
+static PetscBool TrilfReady(const PC_TriLF *t)
+{
+#if defined(PGK_HAVE_CUDA)
+  if (t->device) return t->dev && t->dev->ready() ? PETSC_TRUE : PETSC_FALSE;
+#endif
+  return t->host ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscErrorCode PCSetUp_TriLF(PC pc)
+{
+  PC_TriLF *t = (PC_TriLF *)pc->data;
+  Mat       A = pc->pmat;
+  PgkMatCSR c;
+  PetscBool device;
+  MPI_Comm  self = PETSC_COMM_SELF;
+
+  PetscFunctionBegin;
+  PetscCall(PgkCheckSquareAssembled(A, "PC trilf"));
+  PetscCall(PgkMatUseDevice(A, &device));
+  t->opt.factor.weight     = t->weight == PC_TRILF_WEIGHT_SCALED ? pgk::trilf::Weight::Scaled : pgk::trilf::Weight::Abs;
+  t->opt.factor.max_degree = 2;
+  PgkCallCxx(self, PETSC_ERR_LIB, pgk::trilf::validate(t->opt.factor));
+  PetscCheck(t->solver == TRILF_SOLVER_SCAN || (device && !t->opt.block), self, PETSC_ERR_SUP, "PC trilf: -pc_trilf_solver %s needs the scalar variant on a device (MATAIJCUSPARSE) operator", TrilfSolverTypes[t->solver]);
+
+  // The forest survives a value change only: same pattern (PETSc's flag and the matrix's own
+  // nonzero state agree), same place, reuse allowed.
+  const PetscBool keep = t->reuse && pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN && A->nonzerostate == t->nonzerostate && device == t->device && TrilfReady(t) ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscCall(PgkMatGetCSR(A, device ? PGK_MEM_DEVICE : PGK_MEM_HOST, &c));
+  PetscCall(PgkMatCSRRequire(A, &c, PGK_REQUIRE_FINITE, "PC trilf"));
+  PetscCall(PetscLogEventBegin(keep ? PGK_EVENT_TrilfNumeric : PGK_EVENT_TrilfForest, pc, A, 0, 0));
+  if (device) {
+#if defined(PGK_HAVE_CUDA)
+    cudaStream_t stream;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    if (!t->dev) t->dev = std::make_unique<pgk::cuda::TrilfDevice>();
+    const pgk::cuda::TrilfSolver solver = t->solver == TRILF_SOLVER_GTSV2 ? pgk::cuda::TrilfSolver::Gtsv2 : pgk::cuda::TrilfSolver::Scan;
+    if (solver != t->dev->solver()) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->set_solver(solver, stream));
+    if (keep) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->update_values(c.csr, stream));
+    else PgkCallCxx(self, PETSC_ERR_GPU, t->dev->setup(c.csr, t->opt, stream));
+    t->host.reset();
+#endif
+  } else {
+    if (keep) PgkCallCxx(self, PETSC_ERR_LIB, t->host->update_values(c.csr));
+    else PgkCallCxx(self, PETSC_ERR_LIB, t->host = std::make_unique<pgk::trilf::Preconditioner>(c.csr, t->opt));
+#if defined(PGK_HAVE_CUDA)
+    t->dev.reset();
+#endif
+  }
+  PetscCall(PetscLogEventEnd(keep ? PGK_EVENT_TrilfNumeric : PGK_EVENT_TrilfForest, pc, A, 0, 0));
+  t->n = c.csr.nrows;
+  PetscCall(PgkMatRestoreCSR(A, &c));
+  t->device       = device;
+  t->nonzerostate = A->nonzerostate;
+  t->setups++;
+  if (!keep) t->forests++;
+  PetscCall(PetscInfo(pc, "trilf %s on the %s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", c_id %.3f, c_pi %.3f, setup %.3f ms\n", keep ? "refactored" : "built", device ? "device" : "host", (PetscInt)TrilfInfo(t).npaths, (PetscInt)TrilfInfo(t).longest, TrilfInfo(t).c_id, TrilfInfo(t).c_kept, keep ? TrilfTimes(t).assemble + TrilfTimes(t).lu : TrilfTimes(t).total()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// y = M^-1 x or M^-T x, in the memory the vectors live in (device for a device setup: a host
+// vector is then moved by PETSc, which logs it).
+static PetscErrorCode PCApplyTriLF(PC pc, Vec x, Vec y, PetscBool transpose)
+{
+  PC_TriLF    *t = (PC_TriLF *)pc->data;
+  PetscScalar *xa, *ya;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PGK_EVENT_TrilfApply, pc, x, y, 0));
+  const PetscMemType mt = t->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, mt, &xa));
+  PetscCall(PgkVecGetArray(y, PGK_ACCESS_WRITE, mt, &ya));
+  if (t->device) {
+#if defined(PGK_HAVE_CUDA)
+    cudaStream_t stream;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    if (transpose) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, t->dev->apply_transpose(xa, ya, stream));
+    else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, t->dev->apply(xa, ya, stream));
+#endif
+  } else {
+    if (transpose) t->host->apply_transpose(xa, ya);
+    else t->host->apply(xa, ya);
+  }
+  PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, mt, &ya));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, mt, &xa));
+  PetscCall(PetscLogFlops(t->opt.block ? 14.0 * t->n : 5.0 * t->n));
+  PetscCall(PetscLogEventEnd(PGK_EVENT_TrilfApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_TriLF(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApplyTriLF(pc, x, y, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplyTranspose_TriLF(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApplyTriLF(pc, x, y, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_TriLF(PC pc)
+{
+  PC_TriLF *t = (PC_TriLF *)pc->data;
+
+  PetscFunctionBegin;
+  t->host.reset();
+#if defined(PGK_HAVE_CUDA)
+  t->dev.reset();
+#endif
+  t->nonzerostate = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_TriLF(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_TriLF(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetBlockSize_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetWeight_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfGetInfo_C", NULL));
+  delete (PC_TriLF *)pc->data;
+  pc->data = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_TriLF(PC pc, PetscOptionItems PetscOptionsObject)
+{
+  PC_TriLF              *t = (PC_TriLF *)pc->data;
+  pgk::trilf::FactorOptions &f = t->opt.factor;
+  PetscInt               bs = t->opt.block ? 2 : 1, rounds = f.rounds, period = f.charge_period, offset = f.charge_offset, seed = (PetscInt)f.seed;
+  PetscReal              prob = f.charge_prob, tol = t->opt.pivot.rel_tol;
+  PetscBool              set;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Linear-forest tridiagonal preconditioner (trilf) options");
+  PetscCall(PetscOptionsInt("-pc_trilf_block_size", "1: tridiagonal (AlgTriScalPrecond); 2: pairs, then a 2x2 block tridiagonal (AlgTriBlockPrecond)", "PCTrilfSetBlockSize", bs, &bs, &set));
+  if (set) PetscCall(PCTrilfSetBlockSize(pc, bs));
+  PetscCall(PetscOptionsEnum("-pc_trilf_weight", "Edge weight: abs |a_ij| (the paper's) or scaled |a_ij|/sqrt(|a_ii a_jj|); A'+A'^T for nonsymmetric A", "PCTrilfSetWeight", PCTrilfWeights, (PetscEnum)t->weight, (PetscEnum *)&t->weight, NULL));
+  PetscCall(PetscOptionsInt("-pc_trilf_iterations", "M: proposal rounds of the factor (paper: 5)", "PCTRILF", rounds, &rounds, NULL));
+  PetscCall(PetscOptionsInt("-pc_trilf_charge_period", "m: every m-th round is uncharged (paper: 5; 1 = never charged)", "PCTRILF", period, &period, NULL));
+  PetscCall(PetscOptionsInt("-pc_trilf_charge_offset", "k_m: round k is uncharged iff k mod m == k_m (paper: 0)", "PCTRILF", offset, &offset, NULL));
+  PetscCall(PetscOptionsReal("-pc_trilf_charge_prob", "p: probability of the '+' charge (paper: 0.5)", "PCTRILF", prob, &prob, NULL));
+  PetscCall(PetscOptionsInt("-pc_trilf_seed", "Seed of the charge hash (0: the reference setting)", "PCTRILF", seed, &seed, NULL));
+  PetscCall(PetscOptionsReal("-pc_trilf_pivot_tol", "A pivot |d| <= tol * (1-norm of its row of T) is tiny: the path is split there, or the pivot replaced", "PCTRILF", tol, &tol, NULL));
+  PetscCall(PetscOptionsEnum("-pc_trilf_solver", "Tridiagonal solve of the apply: scan (factor once in set-up, substitute by affine scans) or cuSPARSE gtsv2 (refactors every apply; device, scalar)", "PCTRILF", TrilfSolverTypes, (PetscEnum)t->solver, (PetscEnum *)&t->solver, NULL));
+  PetscCall(PetscOptionsBool("-pc_trilf_reuse_forest", "On SAME_NONZERO_PATTERN keep the forest and refactor the values only", "PCTRILF", t->reuse, &t->reuse, NULL));
+  PetscOptionsHeadEnd();
+  PetscCheck(rounds >= 0 && period >= 1 && offset >= 0 && offset < period, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: need iterations >= 0, charge_period >= 1 and 0 <= charge_offset < charge_period; got %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, rounds, period, offset);
+  PetscCheck(prob >= 0 && prob <= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: -pc_trilf_charge_prob must be in [0, 1], got %g", (double)prob);
+  PetscCheck(tol >= 0 && seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: -pc_trilf_pivot_tol and -pc_trilf_seed must be >= 0");
+  if (rounds != f.rounds || period != f.charge_period || offset != f.charge_offset || prob != f.charge_prob || (std::uint64_t)seed != f.seed || tol != t->opt.pivot.rel_tol) pc->setupcalled = PETSC_FALSE;
+  f.rounds              = (int)rounds;
+  f.charge_period       = (int)period;
+  f.charge_offset       = (int)offset;
+  f.charge_prob         = prob;
+  f.seed                = (std::uint64_t)seed;
+  t->opt.pivot.rel_tol  = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_TriLF(PC pc, PetscViewer viewer)
+{
+  PC_TriLF   *t = (PC_TriLF *)pc->data;
+  PetscBool   iascii;
+  PetscMPIInt size;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  const pgk::trilf::FactorOptions &f = t->opt.factor;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, weights %s, reuse forest %s, solver %s\n", t->opt.block ? "2x2 block tridiagonal (pairs, then paths of pairs)" : "tridiagonal on a linear forest", PCTrilfWeights[t->weight], t->reuse ? "yes" : "no", TrilfSolverTypes[t->solver]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "factor rounds M=%d, charge period m=%d, offset k_m=%d, p=%g, seed %llu; pivot tolerance %g\n", f.rounds, f.charge_period, f.charge_offset, f.charge_prob, (unsigned long long)f.seed, t->opt.pivot.rel_tol));
+  const PetscBool ready = TrilfReady(t);
+  PetscInt        anyready, ready_i = ready ? 1 : 0;
+  PetscCallMPI(MPIU_Allreduce(&ready_i, &anyready, 1, MPIU_INT, MPI_MIN, comm));
+  if (!anyready) PetscFunctionReturn(PETSC_SUCCESS);
+
+  // Per rank figures, summed / ranged over the ranks (each rank holds one diagonal block).
+  const pgk::trilf::SetupInfo  &in = TrilfInfo(t);
+  const pgk::trilf::PhaseTimes &tm = TrilfTimes(t);
+  const pgk::trilf::ForestStats &fs = t->opt.block ? in.block.coarse : in.forest;
+  PetscInt  isum[7] = {(PetscInt)in.npaths, (PetscInt)fs.factor_edges, (PetscInt)fs.cycles_broken, (PetscInt)in.splits, (PetscInt)in.replaced, (PetscInt)in.block.pairs, (PetscInt)in.block.ghosts}, gsum[7];
+  PetscInt  imax[2] = {(PetscInt)in.longest, (PetscInt)fs.rounds_run}, gmax[2];
+  PetscReal cov[4] = {-in.c_id, in.c_id, -in.c_kept, in.c_kept}, gcov[4];
+  PetscReal tms[7] = {tm.weights, tm.factor, tm.cycles, tm.paths, tm.assemble, tm.lu, tm.total()}, gtms[7];
+  PetscCallMPI(MPIU_Allreduce(isum, gsum, 7, MPIU_INT, MPI_SUM, comm));
+  PetscCallMPI(MPIU_Allreduce(imax, gmax, 2, MPIU_INT, MPI_MAX, comm));
+  PetscCallMPI(MPIU_Allreduce(cov, gcov, 4, MPIU_REAL, MPI_MAX, comm));
+  PetscCallMPI(MPIU_Allreduce(tms, gtms, 7, MPIU_REAL, MPI_MAX, comm));
+  PetscInt ndev = t->device ? 1 : 0, gdev;
+  PetscCallMPI(MPIU_Allreduce(&ndev, &gdev, 1, MPIU_INT, MPI_SUM, comm));
+  if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "one trilf per rank on its diagonal block (%d ranks, %" PetscInt_FMT " on the device); sums over ranks, ranges min..max\n", size, gdev));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "built on the %s\n", t->device ? "device (MATSEQAIJCUSPARSE, data kept there)" : "host"));
+  if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f..%.4f (tridiagonal part in the original order), c_pi %.4f..%.4f (kept by trilf)\n", -gcov[0], gcov[1], -gcov[2], gcov[3]));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f (tridiagonal part in the original order), c_pi %.4f (kept by trilf)\n", in.c_id, in.c_kept));
+  if (t->opt.block) PetscCall(PetscViewerASCIIPrintf(viewer, "pairs %" PetscInt_FMT ", unpaired rows (ghost-padded) %" PetscInt_FMT "\n", gsum[5], gsum[6]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT " %s; [0,2]-factor %" PetscInt_FMT " edges in %" PetscInt_FMT " rounds, %" PetscInt_FMT " cycles broken\n", t->opt.block ? "paths of pairs" : "linear forest", gsum[0], gmax[0], t->opt.block ? "blocks" : "rows", gsum[1], gmax[1], gsum[2]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pivots: %" PetscInt_FMT " paths split at a tiny pivot, %" PetscInt_FMT " pivots replaced\n", gsum[3], gsum[4]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last setup%s (ms): weights %.3f, factor %.3f, cycles %.3f, paths %.3f, assemble %.3f, lu %.3f, total %.3f; forest built %" PetscInt_FMT " of %" PetscInt_FMT " setups\n", size > 1 ? " (slowest rank)" : "", gtms[0], gtms[1], gtms[2], gtms[3], gtms[4], gtms[5], gtms[6], t->forests, t->setups));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTrilfSetBlockSize_TriLF(PC pc, PetscInt bs)
+{
+  PC_TriLF *t = (PC_TriLF *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(bs == 1 || bs == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: block size must be 1 or 2, got %" PetscInt_FMT, bs);
+  if ((bs == 2) != t->opt.block) pc->setupcalled = PETSC_FALSE;
+  t->opt.block = bs == 2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTrilfSetWeight_TriLF(PC pc, PCTrilfWeight w)
+{
+  PC_TriLF *t = (PC_TriLF *)pc->data;
+
+  PetscFunctionBegin;
+  if (w != t->weight) pc->setupcalled = PETSC_FALSE;
+  t->weight = w;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCTrilfGetInfo_TriLF(PC pc, PCTrilfInfo *info)
+{
+  PC_TriLF *t = (PC_TriLF *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(info, sizeof *info));
+  if (!TrilfReady(t)) PetscFunctionReturn(PETSC_SUCCESS);
+  const pgk::trilf::SetupInfo  &in = TrilfInfo(t);
+  const pgk::trilf::PhaseTimes &tm = TrilfTimes(t);
+  const pgk::trilf::ForestStats &fs = t->opt.block ? in.block.coarse : in.forest;
+  info->on_device     = t->device;
+  info->rows          = t->n;
+  info->npaths        = in.npaths;
+  info->longest       = in.longest;
+  info->factor_edges  = fs.factor_edges;
+  info->forest_edges  = fs.forest_edges;
+  info->cycles_broken = fs.cycles_broken;
+  info->rounds_run    = fs.rounds_run;
+  info->pairs         = in.block.pairs;
+  info->splits        = in.splits;
+  info->replaced      = in.replaced;
+  info->c_id          = in.c_id;
+  info->c_pi          = in.c_kept;
+  info->t_weights     = tm.weights;
+  info->t_factor      = tm.factor;
+  info->t_cycles      = tm.cycles;
+  info->t_paths       = tm.paths;
+  info->t_assemble    = tm.assemble;
+  info->t_lu          = tm.lu;
+  info->forests       = t->forests;
+  info->setups        = t->setups;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCTrilfSetBlockSize - scalar (1) or 2x2 block (2) variant of `PCTRILF`
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the preconditioner
+- bs - 1: tridiagonal on a linear forest; 2: vertices paired by a [0,1]-factor, then a linear
+       forest of pairs, a 2x2 block tridiagonal matrix
+
+  Options Database Key:
+. -pc_trilf_block_size <1,2> - the variant
+
+  Level: intermediate
+
+.seealso: `PCTRILF`, `PCTrilfSetWeight()`, `PCTrilfGetInfo()`
+@*/
+PetscErrorCode PCTrilfSetBlockSize(PC pc, PetscInt bs)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, bs, 2);
+  PetscTryMethod(pc, "PCTrilfSetBlockSize_C", (PC, PetscInt), (pc, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCTrilfSetWeight - the edge weight the forest maximizes
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the preconditioner
+- w  - `PC_TRILF_WEIGHT_ABS` (|a_ij|, the paper's) or `PC_TRILF_WEIGHT_SCALED`
+       (|a_ij| / sqrt(|a_ii a_jj|), invariant under symmetric diagonal scaling)
+
+  Options Database Key:
+. -pc_trilf_weight <abs,scaled> - the weight
+
+  Note:
+  For a nonsymmetric operator the weight of {i,j} is |a_ij| + |a_ji| (A' + A'^T in the paper).
+
+  Level: intermediate
+
+.seealso: `PCTRILF`, `PCTrilfSetBlockSize()`
+@*/
+PetscErrorCode PCTrilfSetWeight(PC pc, PCTrilfWeight w)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, w, 2);
+  PetscTryMethod(pc, "PCTrilfSetWeight_C", (PC, PCTrilfWeight), (pc, w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCTrilfGetInfo - figures of the last `PCSetUp()` of a `PCTRILF` on this rank
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner
+
+  Output Parameter:
+. info - coverage, paths, cycles, pivots and phase times (all zero before the first set-up)
+
+  Level: advanced
+
+.seealso: `PCTRILF`
+@*/
+PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(info, 2);
+  PetscUseMethod(pc, "PCTrilfGetInfo_C", (PC, PCTrilfInfo *), (pc, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCTRILF - "trilf": linear-forest tridiagonal preconditioner (Klein & Strzodka, ICPP 2022).
+   Finds the heaviest set of disjoint paths in the graph of the operator, orders them so that
+   they become tridiagonal, and solves that tridiagonal matrix exactly: z = Q T^-1 Q^T r.
+   Strong couplings are kept along whatever line they run (anisotropy, convection, mesh lines).
+
+   Options Database Keys:
++  -pc_trilf_block_size <1,2>    - 1: tridiagonal; 2: 2x2 block tridiagonal on pairs of rows
+.  -pc_trilf_weight <abs,scaled> - edge weight |a_ij| or |a_ij|/sqrt(|a_ii a_jj|)
+.  -pc_trilf_iterations <5>      - M, proposal rounds of the [0,2]-factor
+.  -pc_trilf_charge_period <5>   - m, every m-th round is uncharged (1: never charged)
+.  -pc_trilf_charge_offset <0>   - k_m
+.  -pc_trilf_charge_prob <0.5>   - p, probability of the '+' charge
+.  -pc_trilf_seed <0>            - seed of the charge hash
+.  -pc_trilf_pivot_tol <1.49e-8> - relative size under which a pivot is tiny
+.  -pc_trilf_solver <scan>       - scan (factor once, substitute), or cuSPARSE gtsv2 (device, scalar)
+-  -pc_trilf_reuse_forest <true> - keep the forest on `SAME_NONZERO_PATTERN`, refactor only
+
+   Notes:
+   A `MATSEQAIJCUSPARSE` operator (or the diagonal block of `MATMPIAIJCUSPARSE`) is set up and
+   applied on the device with no host copy of the matrix or the vectors; other AIJ operators
+   use the host implementation, whose forest, permutation and factor are identical. In
+   parallel each rank uses its diagonal block (block Jacobi with trilf blocks).
+
+   The operator must be square; NaN or Inf entries are an error. A zero, missing or tiny pivot
+   (|d| <= tol * row norm of T) splits its path there, or, at a path start, is replaced by
+   the row norm of T (so a one-row path with a usable diagonal is Jacobi): never a silent
+   NaN. T can be indefinite even for an SPD operator, so prefer GMRES or BiCGStab to CG.
+
+   -pc_view prints the weight coverage c_id (tridiagonal part in the original order) and c_pi
+   (kept by trilf), paths, longest path, cycles broken, pivot fixes and the time per phase.
+
+   Level: intermediate
+
+.seealso: `PCTrilfSetBlockSize()`, `PCTrilfSetWeight()`, `PCTrilfGetInfo()`, `PCJACOBI`, `PCPBJACOBI`
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_TriLF(PC pc)
+{
+  PetscFunctionBegin;
+  pc->data                = new PC_TriLF();
+  pc->ops->setup          = PCSetUp_TriLF;
+  pc->ops->apply          = PCApply_TriLF;
+  pc->ops->applytranspose = PCApplyTranspose_TriLF;
+  pc->ops->reset          = PCReset_TriLF;
+  pc->ops->destroy        = PCDestroy_TriLF;
+  pc->ops->setfromoptions = PCSetFromOptions_TriLF;
+  pc->ops->view           = PCView_TriLF;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetBlockSize_C", PCTrilfSetBlockSize_TriLF));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetWeight_C", PCTrilfSetWeight_TriLF));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfGetInfo_C", PCTrilfGetInfo_TriLF));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkRegisterPCTrilf(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventRegister("PgkTrilfForest", PETSCGPUKIT_CLASSID, &PGK_EVENT_TrilfForest));
+  PetscCall(PetscLogEventRegister("PgkTrilfNumeric", PETSCGPUKIT_CLASSID, &PGK_EVENT_TrilfNumeric));
+  PetscCall(PetscLogEventRegister("PgkTrilfApply", PETSCGPUKIT_CLASSID, &PGK_EVENT_TrilfApply));
+  PetscCall(PCRegister(PCTRILF, PCCreate_TriLF));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,285 @@
+// CSR and vector array access with the memory type; see csr_access.hpp.
+#include "petsc_plugin/sys/csr_access.hpp"
+
+#include <petsc/private/matimpl.h>
+#if defined(PGK_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+  #include "kernels/common/kernels.hpp"
+#endif
+
+PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[])
+{
+  PetscBool assembled;
+  PetscInt  M, N, m, n;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(MatAssembled(A, &assembled));
+  PetscCheck(assembled, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "%s requires an assembled matrix: call MatAssemblyBegin/End() first", who);
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCheck(M == N, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "%s requires a square matrix; got %" PetscInt_FMT " x %" PetscInt_FMT, who, M, N);
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s requires equal local row and column sizes (a square diagonal block); got %" PetscInt_FMT " x %" PetscInt_FMT, who, m, n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device)
+{
+  PetscBool cusparse;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+#if defined(PETSC_HAVE_DEVICE)
+  *device = cusparse && !A->boundtocpu && PgkDeviceAvailable() ? PETSC_TRUE : PETSC_FALSE;
+#else
+  *device = PETSC_FALSE;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The device copy of a SEQAIJCUSPARSE matrix is current (no transfer needed to read it).
+static PetscBool DeviceCopyCurrent(Mat A)
+{
+#if defined(PETSC_HAVE_DEVICE)
+  return (A->offloadmask == PETSC_OFFLOAD_GPU || A->offloadmask == PETSC_OFFLOAD_BOTH) && !A->boundtocpu ? PETSC_TRUE : PETSC_FALSE;
+#else
+  (void)A;
+  return PETSC_FALSE; // a PETSc without devices has no device copy
+#endif
+}
+
+static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
+{
+  PetscBool isseqaij, iscusparse;
+  PetscInt  m, n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
+  PetscCheck(isseqaij || iscusparse, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petscgpukit needs MATAIJ or MATAIJCUSPARSE (sequential or MPI); got %s. Use -mat_type aij / aijcusparse or MatConvert()", ((PetscObject)A)->type_name);
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  c->block        = A;
+  c->csr.nrows    = m;
+  c->csr.ncols    = n;
+  PetscBool device = PETSC_FALSE;
+  if (iscusparse) {
+    if (policy == PGK_MEM_DEVICE) device = PETSC_TRUE;
+    else if (policy == PGK_MEM_AUTO) device = DeviceCopyCurrent(A);
+  } else {
+    PetscCheck(policy != PGK_MEM_DEVICE, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "device CSR requested for the host matrix type %s; use -mat_type aijcusparse", ((PetscObject)A)->type_name);
+  }
+  if (device) {
+#if defined(PGK_HAVE_CUDA)
+    const PetscInt    *i, *j;
+    const PetscScalar *v;
+    // Full row pointer (compressed=FALSE): if PETSc stores compressed rows it uploads the full
+    // one once, logged as CpuToGpu; later calls reuse it.
+    PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &i, &j));
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &v));
+    c->csr.rowptr     = i;
+    c->csr.colidx     = j;
+    c->csr.values     = v;
+    c->mtype          = PETSC_MEMTYPE_CUDA;
+    c->restore_device = PETSC_TRUE;
+#else
+    SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "this petscgpukit was built without CUDA kernels; rebuild against a CUDA PETSc");
+#endif
+  } else {
+    const PetscInt    *i, *j;
+    const PetscScalar *v;
+    PetscInt           nrow;
+    PetscBool          done;
+    // Uncompressed, unsymmetrized: SeqAIJ hands out its own a->i, a->j (no copy).
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_LIB, "MatGetRowIJ() failed on %s", ((PetscObject)A)->type_name);
+    PetscCall(MatSeqAIJGetArrayRead(A, &v)); // device-newer values come back here, logged
+    c->csr.rowptr          = i;
+    c->csr.colidx          = j;
+    c->csr.values          = v;
+    c->mtype               = PETSC_MEMTYPE_HOST;
+    c->restore_rowij       = PETSC_TRUE;
+    c->restore_host_values = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
+{
+  PetscBool   ismpi;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(c, 3);
+  *c = PgkMatCSR();
+  PetscCall(PetscLogEventBegin(PGK_EVENT_MatGetCSR, A, 0, 0, 0));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (ismpi) {
+    Mat Ad, Ao;
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    PetscCall(GetSeqCSR(Ad, policy, c));
+    PetscCall(MatGetOwnershipRange(A, &c->rstart, NULL));
+  } else {
+    PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petscgpukit needs MATAIJ or MATAIJCUSPARSE on a parallel communicator; got %s", ((PetscObject)A)->type_name);
+    PetscCall(GetSeqCSR(A, policy, c));
+  }
+  PetscCall(PetscLogEventEnd(PGK_EVENT_MatGetCSR, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *c)
+{
+  Mat             seq = A;
+  PetscBool       ismpi, done;
+  PetscInt        nrow, m, n;
+  const PetscInt *i, *j;
+
+  PetscFunctionBegin;
+  *c = PgkMatCSR();
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  if (ismpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &seq, NULL, NULL));
+    PetscCall(MatGetOwnershipRange(A, &c->rstart, NULL));
+  }
+  PetscCall(MatGetLocalSize(seq, &m, &n));
+  PetscCall(MatGetRowIJ(seq, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no host CSR structure for matrix type %s", ((PetscObject)seq)->type_name);
+  c->block         = seq;
+  c->csr.nrows     = m;
+  c->csr.ncols     = n;
+  c->csr.rowptr    = i;
+  c->csr.colidx    = j;
+  c->mtype         = PETSC_MEMTYPE_HOST;
+  c->restore_rowij = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *c)
+{
+  PetscFunctionBegin;
+  (void)A;
+  if (c->restore_rowij) {
+    PetscInt       nrow;
+    PetscBool      done;
+    const PetscInt *i = c->csr.rowptr, *j = c->csr.colidx;
+    PetscCall(MatRestoreRowIJ(c->block, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
+  }
+  if (c->restore_host_values) {
+    const PetscScalar *v = c->csr.values;
+    PetscCall(MatSeqAIJRestoreArrayRead(c->block, &v));
+  }
+#if defined(PGK_HAVE_CUDA)
+  if (c->restore_device) {
+    const PetscInt    *i = c->csr.rowptr, *j = c->csr.colidx;
+    const PetscScalar *v = c->csr.values;
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(c->block, &v));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(c->block, PETSC_FALSE, &i, &j));
+  }
+#endif
+  *c = PgkMatCSR();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkMatCSRCheck(const PgkMatCSR *c, pgk::CsrCheck *check)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PGK_EVENT_CheckCSR, c->block, 0, 0, 0));
+  if (c->mtype == PETSC_MEMTYPE_HOST) {
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *check = pgk::check_csr(c->csr));
+  } else {
+#if defined(PGK_HAVE_CUDA)
+    cudaStream_t stream;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, *check = pgk::cuda::check_csr(c->csr, stream));
+#else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "device CSR without CUDA kernels");
+#endif
+  }
+  PetscCall(PetscLogEventEnd(PGK_EVENT_CheckCSR, c->block, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkMatCSRRequire(Mat A, const PgkMatCSR *c, int requirements, const char who[])
+{
+  pgk::CsrCheck k;
+
+  PetscFunctionBegin;
+  PetscCall(PgkMatCSRCheck(c, &k));
+  // Structure defects cannot come from PETSc's own assembly; they mean corrupted arrays.
+  PetscCheck(k.structure_ok(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: corrupted CSR (%lld bad row pointers, %lld bad column indices, %lld unsorted rows)", who, k.bad_rowptr, k.bad_colidx, k.unsorted_rows);
+  if (requirements & PGK_REQUIRE_FINITE)
+    PetscCheck(k.nonfinite == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "%s: the matrix has %lld NaN or Inf entries (local rows from %" PetscInt_FMT ")", who, k.nonfinite, c->rstart);
+  if (requirements & PGK_REQUIRE_DIAGONAL)
+    PetscCheck(k.missing_diagonal == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s: %lld rows have no stored diagonal entry (local rows from %" PetscInt_FMT "); insert explicit zeros or use a different preconditioner", who, k.missing_diagonal, c->rstart);
+  (void)A;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkVecGetArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a)
+{
+  PetscMemType got = PETSC_MEMTYPE_HOST;
+
+  PetscFunctionBegin;
+  if (want == PETSC_MEMTYPE_HOST) {
+    switch (access) {
+    case PGK_ACCESS_READ:
+      PetscCall(VecGetArrayRead(v, (const PetscScalar **)a));
+      break;
+    case PGK_ACCESS_WRITE:
+      PetscCall(VecGetArrayWrite(v, a));
+      break;
+    case PGK_ACCESS_READ_WRITE:
+      PetscCall(VecGetArray(v, a));
+      break;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  switch (access) {
+  case PGK_ACCESS_READ:
+    PetscCall(VecGetArrayReadAndMemType(v, (const PetscScalar **)a, &got));
+    break;
+  case PGK_ACCESS_WRITE:
+    PetscCall(VecGetArrayWriteAndMemType(v, a, &got));
+    break;
+  case PGK_ACCESS_READ_WRITE:
+    PetscCall(VecGetArrayAndMemType(v, a, &got));
+    break;
+  }
+  if (PetscMemTypeHost(got)) {
+    PetscCall(PgkVecRestoreArray(v, access, want, a));
+    SETERRQ(PetscObjectComm((PetscObject)v), PETSC_ERR_ARG_WRONG, "device array requested for a host vector (type %s); use -vec_type cuda", ((PetscObject)v)->type_name);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkVecRestoreArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a)
+{
+  PetscFunctionBegin;
+  if (want == PETSC_MEMTYPE_HOST) {
+    switch (access) {
+    case PGK_ACCESS_READ:
+      PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)a));
+      break;
+    case PGK_ACCESS_WRITE:
+      PetscCall(VecRestoreArrayWrite(v, a));
+      break;
+    case PGK_ACCESS_READ_WRITE:
+      PetscCall(VecRestoreArray(v, a));
+      break;
+    }
+  } else {
+    switch (access) {
+    case PGK_ACCESS_READ:
+      PetscCall(VecRestoreArrayReadAndMemType(v, (const PetscScalar **)a));
+      break;
+    case PGK_ACCESS_WRITE:
+      PetscCall(VecRestoreArrayWriteAndMemType(v, a));
+      break;
+    case PGK_ACCESS_READ_WRITE:
+      PetscCall(VecRestoreArrayAndMemType(v, a));
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,51 @@
+// One internal API, used by every component, for the CSR arrays of a PETSc matrix and the
+// arrays of a vector, with the memory they live in. It never copies silently: a transfer
+// happens only where PETSc's own accessor logs one (CpuToGpu / GpuToCpu in -log_view).
+#pragma once
+
+#include "petsc_plugin/sys/pgk_petsc.hpp"
+
+#include "src/common/csr_check.hpp"
+
+// Where a caller wants the data.
+typedef enum {
+  PGK_MEM_AUTO,   // where it is current now: device for a device matrix whose device copy is valid
+  PGK_MEM_HOST,   // host arrays (a device matrix with newer device values is copied back, logged)
+  PGK_MEM_DEVICE, // device arrays (error for host matrix types)
+} PgkMemPolicy;
+
+struct PgkMatCSR {
+  pgk::CsrView csr{};                       // full row pointer; MPI: the local diagonal block
+  PetscMemType mtype = PETSC_MEMTYPE_HOST;  // where csr's arrays live
+  PetscInt rstart = 0;                      // first local row in the global numbering
+  Mat block = nullptr;                      // borrowed: the sequential matrix the arrays belong to
+  // private: what Restore must undo
+  PetscBool restore_rowij = PETSC_FALSE, restore_host_values = PETSC_FALSE, restore_device = PETSC_FALSE;
+};
+
+// Errors with PETSC_ERR_ARG_WRONGSTATE for an unassembled matrix and PETSC_ERR_ARG_SIZ for a
+// non-square one; `who` names the caller in the message ("MatOrdering batchrcm").
+PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[]);
+
+// Whether a component should compute on the device for A: a cuSPARSE AIJ type (SEQ or MPI) not
+// bound to the CPU, in a build with the CUDA kernels and a usable device. Not Collective.
+PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device);
+
+// Supported: MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE (local diagonal block).
+PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *csr);
+PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *csr);
+// The host row pointer and column indices only (values null): every AIJ type keeps its
+// structure on the host, so this never transfers, whatever the type. Restore as above.
+PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *csr);
+
+// Validation where the data lives (device kernel or host reference).
+PetscErrorCode PgkMatCSRCheck(const PgkMatCSR *csr, pgk::CsrCheck *check);
+
+// Requirements a component states; the first violated one is reported with counts.
+typedef enum { PGK_REQUIRE_FINITE = 1, PGK_REQUIRE_DIAGONAL = 2 } PgkRequirement;
+PetscErrorCode PgkMatCSRRequire(Mat A, const PgkMatCSR *csr, int requirements, const char who[]);
+
+// Vector arrays in the memory asked for (PETSC_MEMTYPE_HOST or PETSC_MEMTYPE_DEVICE).
+typedef enum { PGK_ACCESS_READ, PGK_ACCESS_WRITE, PGK_ACCESS_READ_WRITE } PgkAccess;
+PetscErrorCode PgkVecGetArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a);
+PetscErrorCode PgkVecRestoreArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a);

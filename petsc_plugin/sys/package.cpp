@@ -1,0 +1,178 @@
+// Package registration: class id, log events, options, and the -dll_append entry point.
+#include "petsc_plugin/sys/pgk_petsc.hpp"
+
+#if defined(PGK_HAVE_CUDA)
+  #include "kernels/common/kernels.hpp"
+#endif
+
+#include "pgk_commit.h" // generated at build time (cmake/commit.cmake)
+
+PetscClassId  PETSCGPUKIT_CLASSID;
+PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate, PGK_EVENT_LoadMM;
+
+static PetscBool PgkPackageInitialized = PETSC_FALSE;
+
+PetscBool PgkDeviceAvailable(void)
+{
+#if defined(PGK_HAVE_CUDA)
+  static int cached = -1; // the device count does not change during a run
+  if (cached < 0) cached = pgk::cuda::device_count() > 0;
+  return cached ? PETSC_TRUE : PETSC_FALSE;
+#else
+  return PETSC_FALSE;
+#endif
+}
+
+/*@
+  PetscGpuKitDeviceAvailable - whether the CUDA kernels were built and a CUDA device is usable
+
+  Not Collective
+
+  Output Parameter:
+. available - `PETSC_TRUE` when GPU paths can run
+
+  Level: beginner
+
+.seealso: `PetscGpuKitGetVersion()`
+@*/
+PetscErrorCode PetscGpuKitDeviceAvailable(PetscBool *available)
+{
+  PetscFunctionBegin;
+  PetscAssertPointer(available, 1);
+  *available = PgkDeviceAvailable();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGpuKitFinalizePackage - called from PetscFinalize() to undo PetscGpuKitInitializePackage()
+
+  Level: developer
+
+.seealso: `PetscGpuKitInitializePackage()`
+@*/
+PetscErrorCode PetscGpuKitFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PgkPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGpuKitInitializePackage - registers petscgpukit's class id, log events and types
+
+  Options Database Key:
+. -petscgpukit_view - print version, commit, build configuration and device
+
+  Level: beginner
+
+  Note:
+  Called by `PetscDLLibraryRegister_petscgpukit()` when the library is loaded with `-dll_append`;
+  programs that link the library call it after `PetscInitialize()`. Calling it again does nothing.
+
+.seealso: `PetscGpuKitFinalizePackage()`, `PetscGpuKitView()`
+@*/
+PetscErrorCode PetscGpuKitInitializePackage(void)
+{
+  PetscBool view = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (PgkPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  PgkPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("PetscGpuKit", &PETSCGPUKIT_CLASSID));
+  PetscCall(PetscLogEventRegister("PgkMatGetCSR", PETSCGPUKIT_CLASSID, &PGK_EVENT_MatGetCSR));
+  PetscCall(PetscLogEventRegister("PgkCheckCSR", PETSCGPUKIT_CLASSID, &PGK_EVENT_CheckCSR));
+  PetscCall(PetscLogEventRegister("PgkGenerate", PETSCGPUKIT_CLASSID, &PGK_EVENT_Generate));
+  PetscCall(PetscLogEventRegister("PgkLoadMM", PETSCGPUKIT_CLASSID, &PGK_EVENT_LoadMM));
+  // Per-rank bookkeeping events; do not force a collective synchronization in -log_view.
+  PetscCall(PetscLogEventSetCollective(PGK_EVENT_MatGetCSR, PETSC_FALSE));
+  PetscCall(PetscLogEventSetCollective(PGK_EVENT_CheckCSR, PETSC_FALSE));
+  PetscCall(PgkRegisterOrderingBatchRCM());
+  PetscCall(PgkRegisterPCReorder());
+  PetscCall(PgkRegisterPCTrilf());
+
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgpukit package options", "Sys");
+  PetscCall(PetscOptionsBool("-petscgpukit_view", "Print petscgpukit's version, commit, build and device", "PetscGpuKitView", view, &view, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscInfo(NULL, "petscgpukit %d.%d.%d (%s) registered; CUDA kernels %s\n", PETSCGPUKIT_VERSION_MAJOR, PETSCGPUKIT_VERSION_MINOR, PETSCGPUKIT_VERSION_PATCH, PGK_COMMIT, PgkDeviceAvailable() ? "active" : "not available"));
+  PetscCall(PetscRegisterFinalize(PetscGpuKitFinalizePackage));
+  if (view) PetscCall(PetscGpuKitView(PETSC_VIEWER_STDOUT_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscDLLibraryRegister_petscgpukit - entry point called by PETSc when the library is loaded
+  with `-dll_append <prefix>/lib/libpetscgpukit.so`
+
+  Level: beginner
+
+.seealso: `PetscGpuKitInitializePackage()`
+@*/
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscgpukit(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscGpuKitInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGpuKitGetVersion - version, commit and build configuration of the loaded library
+
+  Not Collective
+
+  Output Parameters:
++ major, minor, patch - version numbers
+. commit - the git commit it was built from
+- has_cuda - whether the CUDA kernels were built (`PETSC_FALSE` for a CPU-only build)
+
+  Level: beginner
+@*/
+PetscErrorCode PetscGpuKitGetVersion(PetscInt *major, PetscInt *minor, PetscInt *patch, const char **commit, PetscBool *has_cuda)
+{
+  PetscFunctionBegin;
+  if (major) *major = PETSCGPUKIT_VERSION_MAJOR;
+  if (minor) *minor = PETSCGPUKIT_VERSION_MINOR;
+  if (patch) *patch = PETSCGPUKIT_VERSION_PATCH;
+  if (commit) *commit = PGK_COMMIT;
+#if defined(PGK_HAVE_CUDA)
+  if (has_cuda) *has_cuda = PETSC_TRUE;
+#else
+  if (has_cuda) *has_cuda = PETSC_FALSE;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGpuKitView - prints version, commit, build configuration, device and registered types
+
+  Collective
+
+  Input Parameter:
+. viewer - an ASCII viewer
+
+  Level: beginner
+@*/
+PetscErrorCode PetscGpuKitView(PetscViewer viewer)
+{
+  PetscBool iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "petscgpukit %d.%d.%d (commit %s)\n", PETSCGPUKIT_VERSION_MAJOR, PETSCGPUKIT_VERSION_MINOR, PETSCGPUKIT_VERSION_PATCH, PGK_COMMIT));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "built against PETSc %d.%d.%d, PetscInt %d-bit\n", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, (int)(8 * sizeof(PetscInt))));
+#if defined(PGK_HAVE_CUDA)
+  if (PgkDeviceAvailable()) {
+    std::string desc;
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, desc = pgk::cuda::current_device_description());
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA kernels: built; device: %s\n", desc.c_str()));
+  } else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA kernels: built; device: none usable (CPU paths only)\n"));
+  }
+#else
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA kernels: not built (PETSc without CUDA); CPU paths only\n"));
+#endif
+  PetscCall(PetscViewerASCIIPrintf(viewer, "registered types: MatOrdering %s, PC %s, PC %s\n", MATORDERINGBATCHRCM, PCREORDER, PCTRILF));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,44 @@
+// Internal header of the PETSc layer: what every petsc_plugin/ file shares.
+#pragma once
+
+#include <petscgpukit.h>
+#include <petsc/private/petscimpl.h>
+
+#include <exception>
+#include <stdexcept>
+#include <type_traits>
+
+#include "src/common/csr.hpp"
+
+// src/ and kernels/ use pgk::Index and double; the build fixes them to PETSc's types, so
+// PETSc arrays pass through without conversion.
+static_assert(std::is_same<PetscInt, pgk::Index>::value, "pgk::Index must be PetscInt (PGK_INDEX_64 mismatch)");
+static_assert(std::is_same<PetscScalar, double>::value, "petscgpukit needs a real double-precision PETSc");
+
+// Log events of the platform layer (registered in PetscGpuKitInitializePackage).
+extern PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate, PGK_EVENT_LoadMM;
+
+// Calls C++ code that may throw (src/, kernels/) and turns an exception into a PETSc error.
+// The exception type picks the code where it says more than the caller's: std::domain_error
+// (NaN/Inf, overflow) is PETSC_ERR_FP, std::invalid_argument (bad input or options)
+// PETSC_ERR_ARG_WRONG; anything else gets `code`.
+#define PgkCallCxx(comm, code, ...)                                                                 \
+  do {                                                                                              \
+    try {                                                                                           \
+      __VA_ARGS__;                                                                                  \
+    } catch (const std::domain_error &pgk_e_) {                                                     \
+      SETERRQ(comm, PETSC_ERR_FP, "%s", pgk_e_.what());                                             \
+    } catch (const std::invalid_argument &pgk_e_) {                                                 \
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s", pgk_e_.what());                                      \
+    } catch (const std::exception &pgk_e_) {                                                        \
+      SETERRQ(comm, code, "%s", pgk_e_.what());                                                     \
+    }                                                                                               \
+  } while (0)
+
+// Registration of each component (called from PetscGpuKitInitializePackage).
+PetscErrorCode PgkRegisterOrderingBatchRCM(void);
+PetscErrorCode PgkRegisterPCReorder(void);
+PetscErrorCode PgkRegisterPCTrilf(void);
+
+// Whether this build has the CUDA kernels and a device is usable now (cached after first call).
+PetscBool PgkDeviceAvailable(void);

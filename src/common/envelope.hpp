@@ -1,0 +1,20 @@
+// Bandwidth and profile of a matrix as it would be after a symmetric permutation, computed
+// without building the permuted matrix: how an ordering reports its quality.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "src/common/csr.hpp"
+
+namespace pgk {
+
+struct Envelope {
+  Index bandwidth = 0;      // max |i - j| over stored entries
+  std::int64_t profile = 0; // sum over rows i of i - min(j in row i, i), as pgk::profile
+};
+
+// perm[new] = old; an empty perm means the identity (then equal to bandwidth()/profile()).
+Envelope envelope(const CsrView &a, const std::vector<Index> &perm = {});
+
+} // namespace pgk

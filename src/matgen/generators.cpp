@@ -1,0 +1,472 @@
+// Spec strings, the table of kinds and their parameters, validation, and dispatch to the
+// stencil (gen_stencils.cpp) and random graph (gen_graphs.cpp) builders.
+#include "src/matgen/generators.hpp"
+
+#include "src/common/csr_build.hpp"
+#include "src/matgen/detail.hpp"
+#include "src/matgen/parse_number.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+namespace pgk::gen {
+
+namespace {
+
+using detail::Kind;
+using detail::Params;
+
+constexpr std::int64_t kIndexMax = std::numeric_limits<Index>::max();
+
+// A parameter besides the grid sizes; its type is checked where resolve() reads it.
+struct ParamDef {
+  const char *name;
+  const char *fallback; // default value; nullptr: required
+};
+
+struct KindDef {
+  const char *name;
+  Kind kind;
+  int grid_dims;                // 2 or 3: has nx, ny[, nz] and the alias n; 0: no grid
+  std::vector<ParamDef> params; // besides the grid sizes
+  const char *help;
+};
+
+// hubdeg's default depends on n; it is spelled like this in -help and resolved in code.
+constexpr const char *kHubdegDefault = "n-1";
+
+const std::vector<KindDef> &table() {
+  static const std::vector<KindDef> defs = {
+      {"lap2d5", Kind::Lap2d5, 2, {}, "5-point Laplacian, Dirichlet, 4/-1 (SPD)"},
+      {"lap3d7", Kind::Lap3d7, 3, {}, "7-point Laplacian, Dirichlet, 6/-1 (SPD)"},
+      {"lap3d27", Kind::Lap3d27, 3, {}, "27-point Laplacian, Dirichlet, 26/-1 (SPD)"},
+      {"elast3d",
+       Kind::Elast3d,
+       3,
+       {{"lambda", "1"}, {"mu", "1"}},
+       "3D linear elasticity -mu Lap u - (lambda+mu) grad div u, finite differences, "
+       "Dirichlet, block size 3 interleaved (SPD for mu > 0, lambda + mu >= 0)"},
+      {"aniso2d",
+       Kind::Aniso2d,
+       2,
+       {{"variant", "1"}},
+       "9-point ANISO1/2/3 stencils of Klein & Strzodka, truncated at the boundary "
+       "(symmetric)"},
+      {"aniso3d",
+       Kind::Aniso3d,
+       3,
+       {{"ax", "1"}, {"ay", "0.01"}, {"az", "0.0001"}},
+       "7-point anisotropic diffusion -(ax u_xx + ay u_yy + az u_zz), Dirichlet, "
+       "2(ax+ay+az) / -a_d (SPD for positive a_d)"},
+      {"convdiff2d",
+       Kind::Convdiff2d,
+       2,
+       {{"peclet", "100"}},
+       "-Lap u + b.grad u, b = peclet (1, 0.5), first-order upwind: nonsymmetric M-matrix"},
+      {"convdiff3d",
+       Kind::Convdiff3d,
+       3,
+       {{"peclet", "100"}},
+       "-Lap u + b.grad u, b = peclet (1, 0.5, 0.25), first-order upwind: nonsymmetric "
+       "M-matrix"},
+      {"random",
+       Kind::Random,
+       0,
+       {{"n", nullptr}, {"deg", "8"}, {"seed", "1"}},
+       "random symmetric graph, about deg neighbours per row, SPD diagonally dominant values"},
+      {"disconnected",
+       Kind::Disconnected,
+       0,
+       {{"n", nullptr}, {"parts", "4"}, {"deg", "6"}, {"seed", "1"}},
+       "union of `parts` random graphs, vertices interleaved by a random permutation"},
+      {"hubrow",
+       Kind::Hubrow,
+       0,
+       {{"n", nullptr}, {"deg", "4"}, {"hubdeg", kHubdegDefault}, {"seed", "1"}},
+       "random graph plus vertex n/2 joined to hubdeg others: one row of very large degree"},
+      {"powerlaw",
+       Kind::Powerlaw,
+       0,
+       {{"n", nullptr},
+        {"communities", "16"},
+        {"avgdeg", "10"},
+        {"gamma", "2.5"},
+        {"mixing", "0.1"},
+        {"seed", "1"}},
+       "Chung-Lu power-law graph with planted communities scattered in index space"},
+      {"rgg2d",
+       Kind::Rgg2d,
+       0,
+       {{"n", nullptr}, {"deg", "8"}, {"seed", "1"}},
+       "2D random geometric graph: n uniform points in the unit square, edges within the "
+       "radius giving expected degree deg; vertices numbered in random (generation) order"},
+      {"path", Kind::Path, 0, {{"n", nullptr}}, "path graph, 1D Laplacian 2/-1"},
+      {"empty", Kind::Empty, 0, {{"n", nullptr}}, "identity (no off-diagonals)"},
+  };
+  return defs;
+}
+
+const char *const kGridNames[] = {"nx", "ny", "nz"};
+
+std::string known_kinds() {
+  std::string list;
+  for (const auto &d : table())
+    list += (list.empty() ? "" : ", ") + std::string(d.name);
+  return list;
+}
+
+const KindDef &find_kind(const std::string &name) {
+  for (const auto &d : table()) {
+    if (name == d.name)
+      return d;
+  }
+  throw std::invalid_argument("unknown matrix kind '" + name + "'; known kinds: " + known_kinds());
+}
+
+std::vector<std::string> param_names(const KindDef &d) {
+  std::vector<std::string> names;
+  for (int k = 0; k < d.grid_dims; ++k)
+    names.emplace_back(kGridNames[k]);
+  if (d.grid_dims > 0)
+    names.emplace_back("n");
+  for (const auto &p : d.params)
+    names.emplace_back(p.name);
+  return names;
+}
+
+// Typed access to a kind's parameters with its defaults; all errors name kind and key.
+class Reader {
+public:
+  Reader(const KindDef &def, const Spec &spec) : def_(def), spec_(spec) {}
+
+  [[noreturn]] void fail(const std::string &what) const {
+    throw std::invalid_argument(std::string(def_.name) + ": " + what);
+  }
+
+  bool given(const std::string &key) const { return spec_.params.count(key) != 0; }
+
+  // Integer in [lo, hi]; `text` is the value to use (given or default).
+  std::int64_t integer(const std::string &key, const std::string &text, std::int64_t lo,
+                       std::int64_t hi) const {
+    std::int64_t v = 0;
+    const NumberStatus st = parse_int64(text, v);
+    if (st == NumberStatus::Invalid)
+      fail("parameter '" + key + "' must be an integer, got '" + text + "'");
+    if (st == NumberStatus::OutOfRange || v < lo || v > hi) {
+      std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+      if (hi == kIndexMax && kIndexMax < std::numeric_limits<std::int64_t>::max())
+        range += " (the 32-bit Index range; build with PGK_INDEX_64 for more)";
+      fail("parameter '" + key + "' = " + text + " is outside " + range);
+    }
+    return v;
+  }
+
+  double real(const std::string &key, const std::string &text) const {
+    double v = 0;
+    if (parse_double(text, v) != NumberStatus::Ok || !std::isfinite(v))
+      fail("parameter '" + key + "' must be a finite number, got '" + text + "'");
+    return v;
+  }
+
+  std::uint64_t seed(const std::string &key, const std::string &text) const {
+    std::uint64_t v = 0;
+    if (parse_uint64(text, v) != NumberStatus::Ok)
+      fail("parameter '" + key + "' must be an unsigned 64-bit integer, got '" + text + "'");
+    return v;
+  }
+
+  // The text of a declared, non-grid parameter: given or default.
+  std::string text(const std::string &key) const {
+    const auto it = spec_.params.find(key);
+    if (it != spec_.params.end())
+      return it->second;
+    for (const auto &p : def_.params) {
+      if (key == p.name) {
+        if (!p.fallback)
+          fail("missing parameter '" + key + "'");
+        return p.fallback;
+      }
+    }
+    fail("internal error: undeclared parameter '" + key + "'");
+  }
+
+  std::int64_t integer(const std::string &key, std::int64_t lo, std::int64_t hi) const {
+    return integer(key, text(key), lo, hi);
+  }
+  double real(const std::string &key) const { return real(key, text(key)); }
+  std::uint64_t seed() const { return seed("seed", text("seed")); }
+
+  // Grid size nx / ny / nz: given, else n, else missing.
+  Index dim(const char *key) const {
+    if (given(key))
+      return static_cast<Index>(integer(key, spec_.params.at(key), 0, kIndexMax));
+    if (given("n"))
+      return static_cast<Index>(integer("n", spec_.params.at("n"), 0, kIndexMax));
+    fail(std::string("missing parameter '") + key + "' (or n to set every dimension)");
+  }
+
+private:
+  const KindDef &def_;
+  const Spec &spec_;
+};
+
+// rows = a * b * c, or an error if it exceeds Index.
+Index checked_product(const Reader &r, std::int64_t a, std::int64_t b, std::int64_t c) {
+  std::int64_t v = a;
+  for (const std::int64_t f : {b, c}) {
+    if (f != 0 && v > kIndexMax / f)
+      r.fail("matrix size exceeds the Index range (" + std::to_string(kIndexMax) +
+             " rows); build with PGK_INDEX_64 or use a smaller grid");
+    v *= f;
+  }
+  return static_cast<Index>(v);
+}
+
+} // namespace
+
+namespace detail {
+
+Params resolve(const Spec &spec) {
+  const KindDef &def = find_kind(spec.kind);
+  const Reader r(def, spec);
+  const std::vector<std::string> names = param_names(def);
+  for (const auto &[key, value] : spec.params) {
+    bool known = false;
+    for (const auto &n : names)
+      known = known || key == n;
+    if (!known) {
+      std::string accepted;
+      for (const auto &n : names)
+        accepted += (accepted.empty() ? "" : ", ") + n;
+      r.fail("unknown parameter '" + key + "' (accepted: " + accepted + ")");
+    }
+  }
+
+  Params p;
+  p.kind = def.kind;
+  if (def.grid_dims > 0) {
+    p.nx = r.dim("nx");
+    p.ny = r.dim("ny");
+    p.nz = def.grid_dims == 3 ? r.dim("nz") : 1;
+    // Validate an explicit n even when every dimension overrides it.
+    if (r.given("n"))
+      r.integer("n", 0, kIndexMax);
+    const Index nodes = checked_product(r, p.nx, p.ny, p.nz);
+    if (def.kind == Kind::Elast3d)
+      checked_product(r, nodes, 3, 1);
+  } else {
+    p.n = static_cast<Index>(r.integer("n", 0, kIndexMax));
+  }
+
+  switch (def.kind) {
+  case Kind::Elast3d:
+    p.lambda = r.real("lambda");
+    p.mu = r.real("mu");
+    break;
+  case Kind::Aniso2d:
+    p.variant = static_cast<int>(r.integer("variant", 1, 3));
+    break;
+  case Kind::Aniso3d:
+    p.ax = r.real("ax");
+    p.ay = r.real("ay");
+    p.az = r.real("az");
+    if (!(p.ax > 0 && p.ay > 0 && p.az > 0))
+      r.fail("parameters 'ax', 'ay', 'az' must be > 0");
+    break;
+  case Kind::Convdiff2d:
+  case Kind::Convdiff3d:
+    p.peclet = r.real("peclet");
+    break;
+  case Kind::Random:
+    p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
+    p.seed = r.seed();
+    break;
+  case Kind::Rgg2d:
+    // Keeps the integer radius computation (rgg2d_radius2) inside 64 bits.
+    if (static_cast<std::uint64_t>(p.n) > (std::uint64_t{1} << 48))
+      r.fail("n must be at most 2^48");
+    p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
+    p.seed = r.seed();
+    break;
+  case Kind::Disconnected:
+    p.parts = static_cast<Index>(r.integer("parts", 1, kIndexMax));
+    p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
+    p.seed = r.seed();
+    break;
+  case Kind::Hubrow: {
+    p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
+    const Index others = p.n > 0 ? p.n - 1 : 0;
+    p.hubdeg = r.given("hubdeg") ? static_cast<Index>(r.integer("hubdeg", 0, others)) : others;
+    p.seed = r.seed();
+    break;
+  }
+  case Kind::Powerlaw: {
+    // Sum of the 2^30-scaled integer weights must fit in 64 bits.
+    if (static_cast<std::uint64_t>(p.n) > (std::uint64_t{1} << 32))
+      r.fail("n must be at most 2^32");
+    p.communities = static_cast<Index>(r.integer("communities", 1, kIndexMax));
+    p.avgdeg = r.real("avgdeg");
+    if (p.avgdeg < 0)
+      r.fail("parameter 'avgdeg' must be >= 0");
+    if (static_cast<double>(p.n) * p.avgdeg / 2 > static_cast<double>(kIndexMax))
+      r.fail("n * avgdeg / 2 edges exceed the Index range");
+    p.gamma = r.real("gamma");
+    // 1/(gamma - 1) <= 100 keeps the fixed-point power-law weights in range; the tail
+    // of a gamma closer to 1 could not be represented anyway.
+    if (!(p.gamma >= 1.01))
+      r.fail("parameter 'gamma' must be >= 1.01");
+    p.mixing = r.real("mixing");
+    if (p.mixing < 0 || p.mixing > 1)
+      r.fail("parameter 'mixing' must be in [0, 1]");
+    p.seed = r.seed();
+    break;
+  }
+  default:
+    break;
+  }
+  if (def.kind == Kind::Random || def.kind == Kind::Disconnected || def.kind == Kind::Hubrow ||
+      def.kind == Kind::Rgg2d) {
+    // Fail here, not after minutes of drawing edges that no CSR could hold.
+    const std::int64_t per_row = std::min<std::int64_t>(p.deg, p.n > 0 ? p.n - 1 : 0) + 1;
+    if (p.n > 0 && per_row > kIndexMax / p.n)
+      r.fail("n * deg exceeds the Index range; build with PGK_INDEX_64 or lower deg");
+  }
+  return p;
+}
+
+Index nrows_of(const Params &p) {
+  switch (p.kind) {
+  case Kind::Lap2d5:
+  case Kind::Aniso2d:
+  case Kind::Convdiff2d:
+  case Kind::Lap3d7:
+  case Kind::Lap3d27:
+  case Kind::Aniso3d:
+  case Kind::Convdiff3d:
+    return p.nx * p.ny * p.nz;
+  case Kind::Elast3d:
+    return 3 * p.nx * p.ny * p.nz;
+  default:
+    return p.n;
+  }
+}
+
+bool is_grid_kind(Kind k) {
+  return !(k == Kind::Random || k == Kind::Disconnected || k == Kind::Hubrow ||
+           k == Kind::Powerlaw || k == Kind::Rgg2d);
+}
+
+} // namespace detail
+
+Spec parse_spec(const std::string &text) {
+  auto trim = [](std::string s) {
+    const auto first = s.find_first_not_of(" \t");
+    if (first == std::string::npos)
+      return std::string();
+    const auto last = s.find_last_not_of(" \t");
+    return s.substr(first, last - first + 1);
+  };
+  auto fail = [&text](const std::string &what) {
+    throw std::invalid_argument("matrix spec '" + text + "': " + what);
+  };
+
+  Spec spec;
+  const auto colon = text.find(':');
+  spec.kind = trim(text.substr(0, colon));
+  if (spec.kind.empty())
+    fail("missing kind (expected kind:key=value,...)");
+  if (colon != std::string::npos) {
+    const std::string rest = text.substr(colon + 1);
+    std::size_t pos = 0;
+    for (;;) {
+      const auto comma = rest.find(',', pos);
+      const std::string item = rest.substr(pos, comma == std::string::npos ? comma : comma - pos);
+      const auto eq = item.find('=');
+      if (trim(item).empty())
+        fail("empty parameter (expected key=value)");
+      if (eq == std::string::npos)
+        fail("parameter '" + trim(item) + "' has no value (expected key=value)");
+      const std::string key = trim(item.substr(0, eq));
+      const std::string value = trim(item.substr(eq + 1));
+      if (key.empty())
+        fail("parameter '" + trim(item) + "' has no name (expected key=value)");
+      if (value.empty())
+        fail("parameter '" + key + "' has an empty value");
+      if (!spec.params.emplace(key, value).second)
+        fail("parameter '" + key + "' given twice");
+      if (comma == std::string::npos)
+        break;
+      pos = comma + 1;
+    }
+  }
+  detail::resolve(spec); // reports unknown kinds/keys and bad values now, not at use
+  return spec;
+}
+
+std::string to_string(const Spec &spec) {
+  std::string s = spec.kind;
+  char sep = ':';
+  for (const auto &[key, value] : spec.params) {
+    s += sep + key + "=" + value;
+    sep = ',';
+  }
+  return s;
+}
+
+Shape describe(const Spec &spec) {
+  const Params p = detail::resolve(spec);
+  Shape shape;
+  shape.nrows = detail::nrows_of(p);
+  shape.block_size = p.kind == Kind::Elast3d ? 3 : 1;
+  shape.symmetric = !((p.kind == Kind::Convdiff2d || p.kind == Kind::Convdiff3d) && p.peclet != 0);
+  return shape;
+}
+
+Csr generate_rows(const Spec &spec, Index row_begin, Index row_end) {
+  const Params p = detail::resolve(spec);
+  const Index n = detail::nrows_of(p);
+  if (row_begin < 0 || row_begin > row_end || row_end > n)
+    throw std::invalid_argument(spec.kind + ": row range [" + std::to_string(row_begin) + ", " +
+                                std::to_string(row_end) + ") is not inside [0, " +
+                                std::to_string(n) + ")");
+  if (detail::is_grid_kind(p.kind))
+    return detail::stencil_rows(p, row_begin, row_end);
+  Csr full = detail::graph_matrix(p); // not const: returned by move, not copied
+  if (row_begin == 0 && row_end == n)
+    return full;
+  return row_slice(full, row_begin, row_end);
+}
+
+std::vector<Index> planted_communities(const Spec &spec) {
+  const Params p = detail::resolve(spec);
+  if (p.kind != Kind::Powerlaw && p.kind != Kind::Disconnected)
+    throw std::invalid_argument(spec.kind +
+                                ": no planted communities (only powerlaw and disconnected)");
+  return detail::graph_communities(p);
+}
+
+const std::vector<KindInfo> &kinds() {
+  static const std::vector<KindInfo> infos = [] {
+    std::vector<KindInfo> out;
+    for (const auto &d : table()) {
+      std::string params;
+      auto add = [&params](const std::string &word) {
+        params += (params.empty() ? "" : " ") + word;
+      };
+      for (int k = 0; k < d.grid_dims; ++k)
+        add(kGridNames[k]);
+      if (d.grid_dims > 0)
+        add("(n sets all)");
+      for (const auto &p : d.params)
+        add(p.fallback ? std::string(p.name) + "=" + p.fallback : std::string(p.name));
+      out.push_back({d.name, params, d.help});
+    }
+    return out;
+  }();
+  return infos;
+}
+
+} // namespace pgk::gen

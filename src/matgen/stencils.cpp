@@ -1,0 +1,227 @@
+// Grid kinds: each row is computed from its own index, so MPI ranks build only their rows.
+// Neighbours are visited dz, dy, dx = -1, 0, 1 (outer to inner); with x fastest in the
+// numbering that is increasing column order, so rows come out sorted without a sort.
+#include "src/matgen/detail.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace pgk::gen::detail {
+
+namespace {
+
+constexpr std::size_t kIndexMax = static_cast<std::size_t>(std::numeric_limits<Index>::max());
+
+// Rows [begin, end) of an ncols-column matrix; row_fn(row, emit) calls emit(col, value)
+// in increasing col order.
+template <class RowFn>
+Csr build_rows(Index ncols, Index begin, Index end, std::size_t per_row, RowFn &&row_fn) {
+  Csr a;
+  a.nrows = end - begin;
+  a.ncols = ncols;
+  a.rowptr.assign(static_cast<std::size_t>(a.nrows) + 1, 0);
+  const std::size_t expected = static_cast<std::size_t>(a.nrows) * per_row;
+  a.colidx.reserve(std::min(expected, kIndexMax));
+  a.values.reserve(std::min(expected, kIndexMax));
+  auto emit = [&a](Index col, double value) {
+    a.colidx.push_back(col);
+    a.values.push_back(value);
+  };
+  for (Index i = 0; i < a.nrows; ++i) {
+    row_fn(begin + i, emit);
+    if (a.colidx.size() > kIndexMax)
+      throw std::overflow_error("generator: nnz of rows [" + std::to_string(begin) + ", " +
+                                std::to_string(end) +
+                                ") exceeds the Index range; build with PGK_INDEX_64 or "
+                                "generate fewer rows at a time");
+    a.rowptr[i + 1] = static_cast<Index>(a.colidx.size());
+  }
+  return a;
+}
+
+struct Grid {
+  Index nx, ny, nz;
+
+  Index index(Index x, Index y, Index z) const { return x + nx * (y + ny * z); }
+  bool inside(Index x, Index y, Index z) const {
+    return x >= 0 && x < nx && y >= 0 && y < ny && z >= 0 && z < nz;
+  }
+};
+
+// Scalar stencils on at most 3x3x3 points: weight(dx, dy, dz, &w) says whether the
+// neighbour at that offset is coupled and with which value. Neighbours outside the grid
+// are dropped: Dirichlet boundary for the PDE kinds, "truncated" for aniso2d.
+template <class Weight>
+Csr point_stencil_rows(const Grid &g, Index begin, Index end, std::size_t per_row, Weight weight) {
+  const Index n = g.nx * g.ny * g.nz;
+  return build_rows(n, begin, end, per_row, [&](Index row, auto &emit) {
+    const Index x = row % g.nx, y = (row / g.nx) % g.ny, z = row / (g.nx * g.ny);
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          double w = 0;
+          if (g.inside(x + dx, y + dy, z + dz) && weight(dx, dy, dz, &w))
+            emit(g.index(x + dx, y + dy, z + dz), w);
+        }
+  });
+}
+
+// Klein & Strzodka's ANISO stencils, rows north (dy = +1) to south, columns west to east.
+double aniso_weight(int variant, int dx, int dy) {
+  static const double kAniso[3][3][3] = {
+      {{-.2, -.1, -.2}, {-1, 3, -1}, {-.2, -.1, -.2}},
+      {{-.1, -.2, -1}, {-.2, 3, -.2}, {-1, -.2, -.1}},
+      {{-1, -.2, -.1}, {-.2, 3, -.2}, {-.1, -.2, -1}},
+  };
+  return kAniso[variant - 1][1 - dy][1 + dx];
+}
+
+Csr convdiff_rows(const Params &p, int dims, Index begin, Index end) {
+  // Unit-square/cube domain with Dirichlet boundary and h_d = 1 / (n_d + 1); the operator is
+  // scaled by h^2 in each direction, so diffusion is 2*dims / -1 as in lap2d5/lap3d7 and
+  // the convection coefficient along d is the cell Peclet number c_d = peclet * w_d * h_d.
+  // First-order upwind puts c_d on the diagonal and on the upstream neighbour, which keeps
+  // every off-diagonal <= 0 and every row and column sum >= 0: an M-matrix.
+  const double wind[3] = {1.0, 0.5, 0.25};
+  const Index sizes[3] = {p.nx, p.ny, p.nz};
+  double c[3] = {0, 0, 0};
+  double diag = 2.0 * dims;
+  for (int d = 0; d < dims; ++d) {
+    c[d] = p.peclet * wind[d] / static_cast<double>(sizes[d] + 1);
+    diag += std::fabs(c[d]);
+  }
+  const Grid g{p.nx, p.ny, p.nz};
+  return point_stencil_rows(g, begin, end, 2 * dims + 1, [&](int dx, int dy, int dz, double *w) {
+    const int off[3] = {dx, dy, dz};
+    int axis = -1, nonzero = 0;
+    for (int d = 0; d < 3; ++d) {
+      if (off[d] != 0) {
+        axis = d;
+        ++nonzero;
+      }
+    }
+    if (nonzero == 0) {
+      *w = diag;
+      return true;
+    }
+    if (nonzero != 1)
+      return false;
+    // Upstream neighbour: the one the wind blows from.
+    const bool upstream = (c[axis] > 0 && off[axis] < 0) || (c[axis] < 0 && off[axis] > 0);
+    *w = upstream ? -1.0 - std::fabs(c[axis]) : -1.0;
+    return true;
+  });
+}
+
+// Navier-Cauchy operator -mu Lap u - (lambda + mu) grad div u by central differences
+// (h = 1), unknowns interleaved: row 3 * node + component. The 3x3 coupling blocks are
+//   node itself:           (6 mu + 2 (lambda + mu)) I
+//   neighbour +-e_d:       -mu I - (lambda + mu) e_d e_d^T
+//   neighbour s e_d + t e_e (d != e, s, t = +-1): -(lambda + mu) s t / 4 in positions
+//                          (d, e) and (e, d) (the d^2/dx_d dx_e stencil)
+// and only structurally nonzero entries are stored (at most 15 per row). Every block
+// satisfies B(-o) = B(o) = B(o)^T, so the matrix is exactly symmetric; its symbol
+//   mu |s|^2 I + (lambda + mu) (v v^T + diag(4 sin^4(theta_d / 2))),  v_d = sin theta_d,
+// is positive definite away from theta = 0 for mu > 0 and lambda + mu >= 0, hence SPD with
+// Dirichlet truncation.
+Csr elast3d_rows(const Params &p, Index begin, Index end) {
+  const Grid g{p.nx, p.ny, p.nz};
+  const double lm = p.lambda + p.mu;
+  // Written as sums, not products plus sums, so no FMA contraction can change the bits.
+  const double diag = (p.mu + p.mu + p.mu + p.mu + p.mu + p.mu) + (lm + lm);
+  const double axis_other = -p.mu;
+  const double axis_along = -p.mu - lm;
+  const double quarter = lm / 4;
+  const Index nodes = g.nx * g.ny * g.nz;
+  return build_rows(3 * nodes, begin, end, 15, [&](Index row, auto &emit) {
+    const Index node = row / 3;
+    const int comp = static_cast<int>(row % 3);
+    const Index x = node % g.nx, y = (node / g.nx) % g.ny, z = node / (g.nx * g.ny);
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          if (!g.inside(x + dx, y + dy, z + dz))
+            continue;
+          const int off[3] = {dx, dy, dz};
+          int axes[3], nonzero = 0;
+          for (int d = 0; d < 3; ++d) {
+            if (off[d] != 0)
+              axes[nonzero++] = d;
+          }
+          const Index base = 3 * g.index(x + dx, y + dy, z + dz);
+          if (nonzero == 0) {
+            emit(base + comp, diag);
+          } else if (nonzero == 1) {
+            emit(base + comp, comp == axes[0] ? axis_along : axis_other);
+          } else if (nonzero == 2) {
+            const int d = axes[0], e = axes[1];
+            const double v = off[d] * off[e] > 0 ? -quarter : quarter;
+            if (comp == d)
+              emit(base + e, v);
+            else if (comp == e)
+              emit(base + d, v);
+          }
+        }
+  });
+}
+
+} // namespace
+
+Csr stencil_rows(const Params &p, Index begin, Index end) {
+  const Grid g{p.nx, p.ny, p.nz};
+  switch (p.kind) {
+  case Kind::Lap2d5:
+  case Kind::Lap3d7: {
+    const double diag = p.kind == Kind::Lap2d5 ? 4.0 : 6.0;
+    return point_stencil_rows(g, begin, end, p.kind == Kind::Lap2d5 ? 5 : 7,
+                              [diag](int dx, int dy, int dz, double *w) {
+                                const int dist = std::abs(dx) + std::abs(dy) + std::abs(dz);
+                                *w = dist == 0 ? diag : -1.0;
+                                return dist <= 1;
+                              });
+  }
+  case Kind::Lap3d27:
+    return point_stencil_rows(g, begin, end, 27, [](int dx, int dy, int dz, double *w) {
+      *w = (dx == 0 && dy == 0 && dz == 0) ? 26.0 : -1.0;
+      return true;
+    });
+  case Kind::Aniso2d:
+    return point_stencil_rows(g, begin, end, 9, [&p](int dx, int dy, int, double *w) {
+      *w = aniso_weight(p.variant, dx, dy);
+      return true; // nz == 1: offsets with dz != 0 are never inside the grid
+    });
+  case Kind::Aniso3d: {
+    // Diagonal as a sum of the coefficients (no product feeding an add: FMA-proof bits).
+    const double a[3] = {p.ax, p.ay, p.az};
+    const double diag = (a[0] + a[0]) + (a[1] + a[1]) + (a[2] + a[2]);
+    return point_stencil_rows(g, begin, end, 7, [&a, diag](int dx, int dy, int dz, double *w) {
+      const int dist = std::abs(dx) + std::abs(dy) + std::abs(dz);
+      if (dist > 1)
+        return false;
+      *w = dist == 0 ? diag : -a[dx != 0 ? 0 : dy != 0 ? 1 : 2];
+      return true;
+    });
+  }
+  case Kind::Convdiff2d:
+    return convdiff_rows(p, 2, begin, end);
+  case Kind::Convdiff3d:
+    return convdiff_rows(p, 3, begin, end);
+  case Kind::Elast3d:
+    return elast3d_rows(p, begin, end);
+  case Kind::Path:
+    return point_stencil_rows(Grid{p.n, 1, 1}, begin, end, 3, [](int dx, int, int, double *w) {
+      *w = dx == 0 ? 2.0 : -1.0;
+      return true;
+    });
+  case Kind::Empty:
+    return build_rows(p.n, begin, end, 1, [](Index row, auto &emit) { emit(row, 1.0); });
+  default:
+    throw std::logic_error("stencil_rows: not a grid kind");
+  }
+}
+
+} // namespace pgk::gen::detail

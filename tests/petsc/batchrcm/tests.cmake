@@ -1,0 +1,70 @@
+# MatOrdering batchrcm and PC reorder (issue 3).
+set(T $<TARGET_FILE:test_batchrcm>)
+set(SAME --expect "all checks passed" --expect "identical to the reference")
+foreach(backend serial cpu auto)
+  foreach(spec lap3d7:n=14 lap3d27:n=9 elast3d:n=6 convdiff2d:n=40 aniso2d:n=30,variant=2 disconnected:n=4000,parts=9
+               hubrow:n=5000 powerlaw:n=20000,communities=12 random:n=3000,deg=3 path:n=2 empty:n=1 lap2d5:nx=1,ny=1)
+    string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+    pgk_test(petsc.batchrcm.${backend}.${tag} LABELS petsc ARGS ${SAME} -- ${T} -gen ${spec} -mat_ordering_batchrcm_backend ${backend} -mat_ordering_batchrcm_min_parallel_nnz 0 -repeat 3)
+  endforeach()
+endforeach()
+# Start nodes and valence conventions; nonsymmetric pattern (ordered on A + A^T); the view.
+pgk_test(petsc.batchrcm.georgeliu LABELS petsc ARGS ${SAME} -- ${T} -gen random:n=2000,deg=5 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_start georgeliu -mat_ordering_batchrcm_diagonal_in_valence 0)
+pgk_test(petsc.batchrcm.given_start LABELS petsc ARGS ${SAME} -- ${T} -gen disconnected:n=900,parts=3 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_start 17)
+pgk_test(petsc.batchrcm.nonsymmetric LABELS petsc ARGS ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx -mat_ordering_batchrcm_backend cpu)
+pgk_test(petsc.batchrcm.view LABELS petsc ARGS ${SAME} --expect "bandwidth 144 -> 114" --expect "time: symmetrize" -- ${T} -mat_ordering_batchrcm_view)
+pgk_test(petsc.batchrcm.help LABELS petsc ARGS --expect "-mat_ordering_batchrcm_backend" -- ${T} -help -mat_ordering_batchrcm_view)
+pgk_test(petsc.batchrcm.mpi LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen lap3d27:n=12 -mat_ordering_batchrcm_backend cpu -repeat 2)
+pgk_test(petsc.batchrcm.mpi_serial LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen powerlaw:n=8000 -mat_ordering_batchrcm_backend serial)
+# Bad input: PETSc errors, never a crash.
+pgk_test(petsc.batchrcm.nonsquare LABELS petsc ARGS --fail --expect "Must be square matrix" -- ${T} -case nonsquare)
+pgk_test(petsc.batchrcm.unassembled LABELS petsc ARGS --fail --expect "Not for unassembled matrix" -- ${T} -case unassembled)
+pgk_test(petsc.batchrcm.bad_start LABELS petsc ARGS --fail --expect "is not a row of the 1728-row" -- ${T} -mat_ordering_batchrcm_start 99999)
+pgk_test(petsc.batchrcm.bad_start_word LABELS petsc ARGS --fail --expect "expected peripheral, georgeliu or a row index" -- ${T} -mat_ordering_batchrcm_start middle)
+pgk_test(petsc.batchrcm.gpu_backend_on_host_matrix LABELS petsc ARGS --fail --expect "host matrix type seqaij" -- ${T} -mat_ordering_batchrcm_backend gpu)
+
+# Unmodified PETSc tutorials: ILU in the batchrcm ordering, and PC reorder, against PETSc's rcm (within 10%).
+set(CMP ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh 10)
+set(MPI2 ${PGK_MPIEXEC} -n 2) # inside each compared command (the comparison itself runs once)
+set(EX45R $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_type gmres -ksp_rtol 1e-8 -ksp_converged_reason)
+set(EX56R $<TARGET_FILE:tutorial_ex56> -dll_append ${PGK_LIB} -ne 11 -ksp_type cg -ksp_rtol 1e-8 -ksp_converged_reason)
+pgk_test(tutorial.ex45.ilu_batchrcm LABELS tutorial ARGS --expect "iterations within" -- ${CMP} ${EX45R} -pc_type ilu -pc_factor_mat_ordering_type batchrcm --- ${EX45R} -pc_type ilu -pc_factor_mat_ordering_type rcm)
+pgk_test(tutorial.ex45.reorder_ilu LABELS tutorial ARGS --expect "iterations within" --expect "type: reorder" -- ${CMP} ${EX45R} -pc_type reorder -reorder_pc_type ilu -ksp_view --- ${EX45R} -pc_type ilu -pc_factor_mat_ordering_type rcm)
+pgk_test(tutorial.ex56.icc_batchrcm LABELS tutorial ARGS --expect "iterations within" -- ${CMP} ${EX56R} -pc_type icc -pc_factor_mat_ordering_type batchrcm --- ${EX56R} -pc_type icc -pc_factor_mat_ordering_type rcm)
+pgk_test(tutorial.ex56.reorder_icc LABELS tutorial ARGS --expect "iterations within" -- ${CMP} ${EX56R} -pc_type reorder -reorder_pc_type icc --- ${EX56R} -pc_type icc -pc_factor_mat_ordering_type rcm)
+pgk_test(tutorial.ex45.bjacobi_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm --- ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
+pgk_test(tutorial.ex45.bjacobi_reorder_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type reorder -sub_reorder_pc_type ilu --- ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
+pgk_test(tutorial.ex45.asm_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX45R} -pc_type asm -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm --- ${MPI2} ${EX45R} -pc_type asm -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
+pgk_test(petsc.reorder.parallel_refused LABELS petsc NP 2 ARGS --fail --expect "use it per block: -pc_type bjacobi -sub_pc_type reorder" -- ${EX45R} -pc_type reorder)
+pgk_test(petsc.reorder.help LABELS petsc ARGS --expect "-pc_reorder_mat_ordering_type" -- ${EX45R} -pc_type reorder -help)
+
+# ---- gpu: the ordering where the matrix lives, the reorder PC on the device ------------------
+set(DEV -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0)
+foreach(spec lap3d7:n=30 lap3d27:n=16 elast3d:n=10 disconnected:n=20000,parts=13 hubrow:n=200000 powerlaw:n=100000 convdiff3d:n=20 path:n=2 empty:n=1)
+  string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+  # Only the final permutation comes back (1 GpuToCpu per ordering, 5 orderings); the matrix does not move.
+  pgk_test(gpu.batchrcm.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "transfers ctog=0\\.? gtoc=5\\.?" -- ${T} -gen ${spec} ${DEV} -mat_ordering_batchrcm_backend gpu -repeat 5)
+endforeach()
+pgk_test(gpu.batchrcm.auto_picks_gpu LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "backend gpu" -- ${T} -gen lap3d7:n=40 ${DEV} -mat_ordering_batchrcm_view)
+pgk_test(gpu.batchrcm.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${DEV} -mat_ordering_batchrcm_backend gpu)
+pgk_test(gpu.batchrcm.mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${SAME} -- ${T} -gen lap3d27:n=16 ${DEV} -mat_ordering_batchrcm_backend gpu)
+set(EX45G ${EX45R} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
+pgk_test(gpu.tutorial.ex45.ilu_batchrcm LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP} ${EX45G} -pc_type ilu -pc_factor_mat_ordering_type batchrcm --- ${EX45R} -pc_type ilu -pc_factor_mat_ordering_type rcm)
+pgk_test(gpu.tutorial.ex45.reorder_ilu LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "permuted on the device" -- ${CMP} ${EX45G} -pc_type reorder -reorder_pc_type ilu -ksp_view --- ${EX45R} -pc_type ilu -pc_factor_mat_ordering_type rcm)
+pgk_test(gpu.tutorial.ex56.reorder_icc LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP} ${EX56R} ${DEV} -pc_type reorder -reorder_pc_type icc --- ${EX56R} -pc_type icc -pc_factor_mat_ordering_type rcm)
+pgk_test(gpu.tutorial.ex45.bjacobi_reorder_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" -- ${CMP} ${MPI2} ${EX45G} -pc_type bjacobi -sub_pc_type reorder -sub_reorder_pc_type ilu --- ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
+# The reorder PC's device kernels (gather/scatter/value refill) and the device symmetrization
+# under compute-sanitizer, vendor kernels excluded (see petsc_tests.cmake). The inner PC is
+# Jacobi: cuSPARSE's ILU analysis kernel (csrilu02_analysis_leftLookingWholeRow) draws a
+# racecheck error of its own, outside petscgpukit (seen on the H100, CUDA 13.0).
+if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
+  foreach(tool memcheck racecheck)
+    pgk_test(gpu.sanitizer.${tool}.reorder LABELS "gpu;tutorial" ARGS --gpu --expect "Linear solve converged" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
+                $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0
+                -pc_type reorder -reorder_pc_type jacobi -reorder_ksp_type richardson -reorder_ksp_max_it 3 -ksp_converged_reason)
+    pgk_test(gpu.sanitizer.${tool}.batchrcm_nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
+                ${T} -f ${PGK_DATA}/general5_real.mtx ${DEV} -mat_ordering_batchrcm_backend gpu)
+  endforeach()
+endif()

@@ -1,0 +1,98 @@
+# PC trilf (issue 4): the PETSc type against the host reference, on the host and the device.
+set(T $<TARGET_FILE:test_trilf>)
+set(SAME --expect "all checks passed" --expect "first setup: apply equals the reference" --expect "same pattern: apply equals the reference")
+set(KEPT --expect "forests 1 of 2 setups") # the shift added no entry: the forest was reused
+set(NOXFER --expect "transfers during set-up and 6 applies: ctog=0\\.? gtoc=0\\.?")
+set(TRILF_SPECS aniso2d:n=40,variant=1 aniso2d:n=40,variant=2 lap3d7:n=12 convdiff2d:n=40 convdiff3d:n=12 elast3d:n=5
+                random:n=2000,deg=4 disconnected:n=3000,parts=7 hubrow:n=3000 powerlaw:n=5000,communities=8 path:n=2 empty:n=1 lap2d5:nx=1,ny=1)
+foreach(bs 1 2)
+  foreach(spec ${TRILF_SPECS})
+    string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+    pgk_test(petsc.trilf.bs${bs}.${tag} LABELS petsc ARGS ${SAME} ${KEPT} ${NOXFER} --expect "on the host" -- ${T} -gen ${spec} -pc_trilf_block_size ${bs})
+  endforeach()
+  pgk_test(petsc.trilf.bs${bs}.mpi LABELS petsc NP 2 ARGS ${SAME} ${NOXFER} -- ${T} -gen convdiff3d:n=14 -pc_trilf_block_size ${bs})
+  pgk_test(petsc.trilf.bs${bs}.mpi_aniso LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen aniso2d:n=60,variant=3 -pc_trilf_block_size ${bs})
+endforeach()
+# Zero diagonals (documented fallback: split or replaced pivot, never NaN; in 2x2 blocks a zero
+# diagonal paired with a neighbour is no tiny pivot) and empty rows (a one-row path whose pivot is
+# replaced; MatShift then stores their diagonal, a new pattern, so the forest is rebuilt).
+pgk_test(petsc.trilf.bs1.zero_diag LABELS petsc ARGS ${SAME} ${KEPT} --expect "first setup on the host: .*replaced [1-9]" -- ${T} -case zero_diag)
+pgk_test(petsc.trilf.bs2.zero_diag LABELS petsc ARGS ${SAME} ${KEPT} -- ${T} -case zero_diag -pc_trilf_block_size 2)
+pgk_test(petsc.trilf.bs1.empty_rows LABELS petsc ARGS ${SAME} --expect "first setup on the host: .*replaced [1-9]" --expect "forests 2 of 2 setups" -- ${T} -case empty_rows)
+pgk_test(petsc.trilf.bs2.empty_rows LABELS petsc ARGS ${SAME} --expect "forests 2 of 2 setups" -- ${T} -case empty_rows -pc_trilf_block_size 2)
+# Options reach the PC and give the reference's result.
+pgk_test(petsc.trilf.scaled LABELS petsc ARGS ${SAME} -- ${T} -gen convdiff2d:n=50 -pc_trilf_weight scaled)
+pgk_test(petsc.trilf.uncharged LABELS petsc ARGS ${SAME} -- ${T} -gen aniso2d:n=50,variant=2 -pc_trilf_charge_period 1 -pc_trilf_iterations 40)
+pgk_test(petsc.trilf.charged_offset LABELS petsc ARGS ${SAME} -- ${T} -gen random:n=3000,deg=5 -pc_trilf_charge_offset 1 -pc_trilf_charge_prob 0.3 -pc_trilf_seed 7 -pc_trilf_iterations 11)
+pgk_test(petsc.trilf.pivot_tol LABELS petsc ARGS ${SAME} -- ${T} -case zero_diag -pc_trilf_pivot_tol 0)
+# Solves: fewer iterations than jacobi where couplings are strong along lines.
+pgk_test(petsc.trilf.solve_aniso LABELS petsc ARGS ${SAME} --expect "gmres iterations: trilf" -- ${T} -gen aniso2d:n=100,variant=2 -solve gmres -expect_fewer -ksp_rtol 1e-8)
+pgk_test(petsc.trilf.solve_convdiff LABELS petsc ARGS ${SAME} --expect "bcgs iterations: trilf" -- ${T} -gen convdiff2d:n=100 -solve bcgs -expect_fewer -ksp_rtol 1e-8)
+pgk_test(petsc.trilf.solve_block LABELS petsc ARGS ${SAME} -- ${T} -gen elast3d:n=8 -pc_trilf_block_size 2 -solve gmres -expect_fewer -ksp_rtol 1e-8)
+pgk_test(petsc.trilf.view LABELS petsc ARGS ${SAME} --expect "weight coverage: c_id 0\\.[0-9]+ .*c_pi 0\\.[0-9]+" --expect "linear forest: [0-9]+ paths, longest"
+         --expect "last setup \\(ms\\): weights" -- ${T} -gen aniso2d:n=50,variant=2 -solve gmres -ksp_view)
+pgk_test(petsc.trilf.view_mpi LABELS petsc NP 2 ARGS ${SAME} --expect "one trilf per rank on its diagonal block \\(2 ranks" -- ${T} -gen aniso2d:n=50,variant=2 -solve gmres -ksp_view)
+pgk_test(petsc.trilf.help LABELS petsc ARGS --expect "-pc_trilf_block_size" --expect "-pc_trilf_reuse_forest" -- ${T} -help)
+pgk_test(petsc.trilf.log_view LABELS petsc ARGS ${SAME} --expect "PgkTrilfForest +1 " --expect "PgkTrilfNumeric +1 " --expect "PgkTrilfApply" -- ${T} -log_view)
+# Bad input: clear PETSc errors.
+pgk_test(petsc.trilf.nonsquare LABELS petsc ARGS --fail --expect "requires a square matrix" -- ${T} -case nonsquare)
+pgk_test(petsc.trilf.unassembled LABELS petsc ARGS --fail --expect "requires an assembled matrix" -- ${T} -case unassembled)
+pgk_test(petsc.trilf.nan LABELS petsc ARGS --fail --expect "NaN or Inf" -- ${T} -case nan)
+pgk_test(petsc.trilf.nan_mpi LABELS petsc NP 2 ARGS --fail --expect "NaN or Inf" -- ${T} -case nan)
+pgk_test(petsc.trilf.bad_block_size LABELS petsc ARGS --fail --expect "block size must be 1 or 2, got 3" -- ${T} -pc_trilf_block_size 3)
+pgk_test(petsc.trilf.gtsv2_needs_device LABELS petsc ARGS --fail --expect "-pc_trilf_solver gtsv2 needs the scalar variant on a device" -- ${T} -pc_trilf_solver gtsv2)
+pgk_test(petsc.trilf.bad_period LABELS petsc ARGS --fail --expect "charge_period >= 1" -- ${T} -pc_trilf_charge_period 0)
+
+# Unmodified PETSc tutorials through -dll_append: trilf converges, its count next to jacobi's
+# (compare_iterations.sh prints both; 0: trilf may not need more iterations than jacobi).
+set(CMP0 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh 0)
+set(EX45T $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_type gmres -ksp_rtol 1e-8 -ksp_converged_reason)
+set(EX19T $<TARGET_FILE:tutorial_snes_ex19> -dll_append ${PGK_LIB} -da_refine 4 -ksp_type gmres -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -lidvelocity 100 -grashof 1e4)
+set(MPI2 ${PGK_MPIEXEC} -n 2)
+pgk_test(tutorial.ex45.trilf LABELS tutorial ARGS --expect "iterations within" --expect "type: trilf" -- ${CMP0} ${EX45T} -pc_type trilf -ksp_view --- ${EX45T} -pc_type jacobi)
+pgk_test(tutorial.snes_ex19.trilf LABELS tutorial ARGS --expect "iterations within" --expect "type: trilf" --expect "Nonlinear solve converged" -- ${CMP0} ${EX19T} -pc_type trilf -ksp_view --- ${EX19T} -pc_type jacobi)
+pgk_test(tutorial.ex45.trilf_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45T} -pc_type trilf --- ${MPI2} ${EX45T} -pc_type jacobi)
+pgk_test(tutorial.snes_ex19.trilf_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMP0} ${MPI2} ${EX19T} -pc_type trilf --- ${MPI2} ${EX19T} -pc_type jacobi)
+
+if(PGK_VALGRIND)
+  pgk_test(valgrind.trilf LABELS "valgrind;petsc" ARGS ${VGOK} ${SAME}
+           -- ${VG} ${T} -gen convdiff2d:n=20 -solve gmres -malloc_debug -malloc_dump)
+  pgk_test(valgrind.trilf_block LABELS "valgrind;petsc" ARGS ${VGOK} ${SAME}
+           -- ${VG} ${T} -gen elast3d:n=3 -pc_trilf_block_size 2 -malloc_debug -malloc_dump)
+endif()
+
+# ---- gpu: set-up and apply on the device, nothing moved -----------------------------------------
+set(DEV -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0)
+foreach(bs 1 2)
+  foreach(spec aniso2d:n=300,variant=2 lap3d7:n=40 convdiff3d:n=30 elast3d:n=12 powerlaw:n=50000 hubrow:n=100000 disconnected:n=20000,parts=13 path:n=2 empty:n=1)
+    string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+    pgk_test(gpu.trilf.bs${bs}.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} ${KEPT} ${NOXFER} --expect "on the device" -- ${T} -gen ${spec} ${DEV} -pc_trilf_block_size ${bs})
+  endforeach()
+  pgk_test(gpu.trilf.bs${bs}.zero_diag LABELS "gpu;petsc" ARGS --gpu ${SAME} ${KEPT} --expect "on the device" -- ${T} -case zero_diag ${DEV} -pc_trilf_block_size ${bs})
+  pgk_test(gpu.trilf.bs${bs}.empty_rows LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "on the device" -- ${T} -case empty_rows ${DEV} -pc_trilf_block_size ${bs})
+  pgk_test(gpu.trilf.bs${bs}.mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${SAME} ${NOXFER} --expect "on the device" -- ${T} -gen convdiff3d:n=24 ${DEV} -pc_trilf_block_size ${bs})
+endforeach()
+pgk_test(gpu.trilf.solve_aniso LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "gmres iterations: trilf" -- ${T} -gen aniso2d:n=300,variant=2 ${DEV} -solve gmres -expect_fewer -ksp_rtol 1e-8)
+pgk_test(gpu.trilf.solve_convdiff LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "bcgs iterations: trilf" -- ${T} -gen convdiff3d:n=40 ${DEV} -solve bcgs -expect_fewer -ksp_rtol 1e-8)
+# cuSPARSE's gtsv2 as the tridiagonal solver: the same preconditioner to rounding.
+foreach(solver gtsv2)
+  pgk_test(gpu.trilf.${solver} LABELS "gpu;petsc" ARGS --gpu ${SAME} ${KEPT} ${NOXFER} --expect "on the device" -- ${T} -gen convdiff3d:n=30 ${DEV} -pc_trilf_solver ${solver})
+  pgk_test(gpu.trilf.${solver}_zero_diag LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "replaced [1-9]" -- ${T} -case zero_diag ${DEV} -pc_trilf_solver ${solver})
+endforeach()
+pgk_test(gpu.trilf.gtsv2_block_refused LABELS "gpu;petsc" ARGS --gpu --fail --expect "needs the scalar variant" -- ${T} ${DEV} -pc_trilf_solver gtsv2 -pc_trilf_block_size 2)
+pgk_test(gpu.trilf.nan LABELS "gpu;petsc" ARGS --gpu --fail --expect "NaN or Inf" -- ${T} -case nan ${DEV})
+pgk_test(gpu.trilf.view LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "built on the device" -- ${T} -gen aniso2d:n=100,variant=2 ${DEV} -solve gmres -ksp_view)
+set(EX45G ${EX45T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
+set(EX19G ${EX19T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
+pgk_test(gpu.tutorial.ex45.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" -- ${CMP0} ${EX45G} -pc_type trilf -ksp_view --- ${EX45G} -pc_type jacobi)
+pgk_test(gpu.tutorial.snes_ex19.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" --expect "Nonlinear solve converged" -- ${CMP0} ${EX19G} -pc_type trilf -ksp_view --- ${EX19G} -pc_type jacobi)
+pgk_test(gpu.tutorial.ex45.trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45G} -pc_type trilf --- ${MPI2} ${EX45G} -pc_type jacobi)
+pgk_test(gpu.tutorial.snes_ex19.trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMP0} ${MPI2} ${EX19G} -pc_type trilf --- ${MPI2} ${EX19G} -pc_type jacobi)
+if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
+  foreach(tool memcheck racecheck)
+    foreach(bs 1 2)
+      pgk_test(gpu.sanitizer.${tool}.trilf_bs${bs} LABELS gpu ARGS --gpu ${SAME} --expect "SUMMARY: 0 (errors|hazards)"
+               -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 --kernel-name-exclude kns=cusparse ${T} -gen convdiff2d:n=60 ${DEV} -pc_trilf_block_size ${bs})
+    endforeach()
+  endforeach()
+endif()

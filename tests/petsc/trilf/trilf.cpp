@@ -1,0 +1,227 @@
+static const char help[] = "Checks PC trilf against the host reference (src/trilf_pc.hpp) on each rank's diagonal block:\n"
+                           "apply and transpose apply to 1e-12, identical forest figures, no transfers during\n"
+                           "set-up and apply, forest reuse on SAME_NONZERO_PATTERN, bad input, and a KSP solve\n"
+                           "next to PCJACOBI.\n"
+                           "  -gen <spec>            generator specification (default aniso2d:n=40,variant=2)\n"
+                           "  -f <file>              Matrix Market or PETSc binary file instead\n"
+                           "  -case ok|nan|nonsquare|zero_diag|unassembled|empty_rows\n"
+                           "  -solve <ksp type>      also solve A x = b with trilf and with jacobi, print both counts\n"
+                           "  -expect_fewer          fail unless trilf needs fewer iterations than jacobi\n"
+                           "  -pc_trilf_*            passed to the PC and to the reference alike\n";
+
+#include <petscgpukit.h>
+#include <petscksp.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "petsc_plugin/sys/csr_access.hpp"
+#include "src/trilf/pc.hpp"
+
+// Special matrices for the bad-input cases: a tridiagonal-plus-far-coupling 2D-like operator.
+static PetscErrorCode BuildSpecial(const char *which, Mat *A)
+{
+  const PetscInt n = 200, N = std::strcmp(which, "nonsquare") == 0 ? n + 3 : n;
+  PetscInt       rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, n, N));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSetUp(*A));
+  if (std::strcmp(which, "unassembled") == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; ++i) {
+    if (std::strcmp(which, "empty_rows") == 0 && i % 7 == 3) continue; // rows with nothing at all
+    const PetscBool zero = std::strcmp(which, "zero_diag") == 0 && i % 5 == 0 ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(MatSetValue(*A, i, i, zero ? 0.0 : 4.0, INSERT_VALUES));
+    if (i + 1 < N) PetscCall(MatSetValue(*A, i, i + 1, -1.5, INSERT_VALUES));
+    if (i > 0) PetscCall(MatSetValue(*A, i, i - 1, -1.0, INSERT_VALUES));
+    if (i + 10 < N) PetscCall(MatSetValue(*A, i, i + 10, -0.3, INSERT_VALUES));
+    if (i >= 10) PetscCall(MatSetValue(*A, i, i - 10, -0.3, INSERT_VALUES));
+  }
+  if (std::strcmp(which, "nan") == 0 && rstart == 0) PetscCall(MatSetValue(*A, 0, 1, std::numeric_limits<PetscReal>::quiet_NaN(), INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The reference options from the same option names the PC reads.
+static PetscErrorCode ReferenceOptions(pgk::trilf::Options *o)
+{
+  PetscInt  bs = 1, rounds = o->factor.rounds, period = o->factor.charge_period, offset = o->factor.charge_offset, seed = 0;
+  PetscReal prob = o->factor.charge_prob, tol = o->pivot.rel_tol;
+  char      weight[32] = "abs";
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_block_size", &bs, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_iterations", &rounds, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_charge_period", &period, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_charge_offset", &offset, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_seed", &seed, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-pc_trilf_charge_prob", &prob, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-pc_trilf_pivot_tol", &tol, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_trilf_weight", weight, sizeof weight, NULL));
+  o->block                = bs == 2;
+  o->factor.rounds        = (int)rounds;
+  o->factor.charge_period = (int)period;
+  o->factor.charge_offset = (int)offset;
+  o->factor.charge_prob   = prob;
+  o->factor.seed          = (std::uint64_t)seed;
+  o->factor.weight        = pgk::trilf::parse_weight(weight);
+  o->pivot.rel_tol        = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// max |a - b| / max |b| over this rank's entries, reduced over the ranks.
+static PetscErrorCode RelativeDifference(Vec got, const std::vector<PetscScalar> &ref, PetscReal *rel)
+{
+  const PetscScalar *g;
+  PetscInt           n;
+  PetscReal          loc[2] = {0, 0}, glob[2];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(got, &n));
+  PetscCall(VecGetArrayRead(got, &g));
+  for (PetscInt i = 0; i < n; ++i) {
+    PetscCheck(std::isfinite(PetscRealPart(g[i])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC trilf produced a non-finite entry at local row %" PetscInt_FMT, i);
+    loc[0] = PetscMax(loc[0], PetscAbsScalar(g[i] - ref[i]));
+    loc[1] = PetscMax(loc[1], PetscAbsScalar(ref[i]));
+  }
+  PetscCall(VecRestoreArrayRead(got, &g));
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPI_MAX, PetscObjectComm((PetscObject)got)));
+  *rel = glob[1] > 0 ? glob[0] / glob[1] : glob[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CompareWithReference(PC pc, Mat A, Vec r, Vec z, const char *stage)
+{
+  pgk::trilf::Options opt;
+  PgkMatCSR           c;
+  PCTrilfInfo         info;
+  PetscReal           rel, relt;
+
+  PetscFunctionBegin;
+  PetscCall(ReferenceOptions(&opt));
+  PetscCall(PgkMatGetCSR(A, PGK_MEM_HOST, &c));
+  std::unique_ptr<pgk::trilf::Preconditioner> ref;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ref = std::make_unique<pgk::trilf::Preconditioner>(c.csr, opt));
+  PetscCall(PgkMatRestoreCSR(A, &c));
+  const PetscInt     n = ref->size();
+  const PetscScalar *ra;
+  std::vector<PetscScalar> rh(n), zr(n), zt(n);
+  PetscCall(VecGetArrayRead(r, &ra));
+  std::copy(ra, ra + n, rh.begin());
+  PetscCall(VecRestoreArrayRead(r, &ra));
+  ref->apply(rh.data(), zr.data());
+  ref->apply_transpose(rh.data(), zt.data());
+
+  PetscCall(PCApply(pc, r, z));
+  PetscCall(RelativeDifference(z, zr, &rel));
+  PetscCall(PCApplyTranspose(pc, r, z));
+  PetscCall(RelativeDifference(z, zt, &relt));
+  PetscCall(PCTrilfGetInfo(pc, &info));
+  const pgk::trilf::SetupInfo &ri = ref->info();
+  const pgk::trilf::ForestStats &fs = opt.block ? ri.block.coarse : ri.forest;
+  PetscCheck(info.npaths == ri.npaths && info.longest == ri.longest && info.cycles_broken == fs.cycles_broken && info.factor_edges == fs.factor_edges && info.splits == ri.splits && info.replaced == ri.replaced && info.pairs == ri.block.pairs, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "[%d] %s: forest figures differ from the reference: paths %" PetscInt_FMT "/%lld longest %" PetscInt_FMT "/%lld cycles %" PetscInt_FMT "/%lld edges %" PetscInt_FMT "/%lld splits %" PetscInt_FMT "/%lld replaced %" PetscInt_FMT "/%lld", PetscGlobalRank, stage, info.npaths, (long long)ri.npaths, info.longest, (long long)ri.longest, info.cycles_broken, (long long)fs.cycles_broken, info.factor_edges, (long long)fs.factor_edges, info.splits, (long long)ri.splits, info.replaced, (long long)ri.replaced);
+  // Coverage is a ratio of sums over all entries: the device sums in another order, so the
+  // last bits differ (host sequential summation alone is accurate to ~1e-12 here).
+  PetscCheck(std::fabs(info.c_id - ri.c_id) <= 1e-9 * ri.c_id && std::fabs(info.c_pi - ri.c_kept) <= 1e-9 * ri.c_kept, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %s: coverage differs: c_id %.17g/%.17g c_pi %.17g/%.17g", PetscGlobalRank, stage, info.c_id, ri.c_id, info.c_pi, ri.c_kept);
+  PetscCheck(rel <= 1e-12 && relt <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: apply differs from the reference: %.3e (transpose %.3e)", stage, rel, relt);
+  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %s on the %s: %" PetscInt_FMT " rows, %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", cycles broken %" PetscInt_FMT ", splits %" PetscInt_FMT ", replaced %" PetscInt_FMT ", c_id %.4f, c_pi %.4f, forests %" PetscInt_FMT " of %" PetscInt_FMT " setups\n", PetscGlobalRank, stage, info.on_device ? "device" : "host", info.rows, info.npaths, info.longest, info.cycles_broken, info.splits, info.replaced, info.c_id, info.c_pi, info.forests, info.setups));
+  PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: apply equals the reference (max rel. diff %.2e, transpose %.2e)\n", stage, rel, relt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat       A;
+  Vec       r, z, b, x;
+  KSP       ksp;
+  PC        pc;
+  char      spec[256] = "aniso2d:n=40,variant=2", file[PETSC_MAX_PATH_LEN] = "", which[32] = "ok", ksptype[32] = "";
+  PetscBool has_file, expect_fewer = PETSC_FALSE;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGpuKitInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-gen", spec, sizeof spec, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-f", file, sizeof file, &has_file));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof which, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-solve", ksptype, sizeof ksptype, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_fewer", &expect_fewer, NULL));
+  if (std::strcmp(which, "ok")) PetscCall(BuildSpecial(which, &A));
+  else if (has_file) PetscCall(PetscGpuKitMatLoad(PETSC_COMM_WORLD, file, NULL, &A));
+  else PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, NULL, &A));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCTRILF));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(MatCreateVecs(A, &r, &z));
+  PetscCall(VecDuplicate(r, &b));
+  PetscCall(VecDuplicate(r, &x));
+  {
+    PetscRandom rnd;
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+    PetscCall(VecSetRandom(r, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+  }
+  PetscCall(VecCopy(r, b)); // both now current where the vector type computes
+  PetscCall(VecSet(z, 0.0));
+  // A device matrix assembled on the host is uploaded by its first use, here (not for the
+  // bad-input cases, whose error must come from the PC).
+  if (std::strcmp(which, "nonsquare") && std::strcmp(which, "unassembled")) PetscCall(MatMult(A, r, b));
+
+  // Set-up and applies with PETSc's transfer counters watched: a device operator with device
+  // vectors must not move anything between host and device.
+  const PetscLogDouble ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct;
+  PetscCall(PCSetUp(pc));
+  for (int k = 0; k < 3; ++k) {
+    PetscCall(PCApply(pc, r, z));
+    PetscCall(PCApplyTranspose(pc, r, z));
+  }
+  const PetscLogDouble ctog = petsc_ctog_ct - ctog0, gtoc = petsc_gtoc_ct - gtoc0;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "transfers during set-up and 6 applies: ctog=%g gtoc=%g\n", ctog, gtoc));
+  PetscCall(CompareWithReference(pc, A, r, z, "first setup"));
+
+  // New values, same pattern: the forest is kept, the values refactored.
+  PetscCall(MatScale(A, 3.0));
+  PetscCall(MatShift(A, 0.25));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(PCSetUp(pc));
+  PetscCall(CompareWithReference(pc, A, r, z, "same pattern"));
+
+  if (ksptype[0]) {
+    PetscInt its_trilf, its_jacobi;
+    KSPConvergedReason reason;
+    PetscCall(KSPSetType(ksp, ksptype));
+    PetscCall(MatMult(A, r, b)); // exact solution r
+    PetscCall(VecSet(x, 0.0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &its_trilf));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "%s with trilf did not converge: %s", ksptype, KSPConvergedReasons[reason]);
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(VecSet(x, 0.0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &its_jacobi));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s iterations: trilf %" PetscInt_FMT ", jacobi %" PetscInt_FMT "\n", ksptype, its_trilf, its_jacobi));
+    PetscCheck(!expect_fewer || its_trilf < its_jacobi, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "trilf did not need fewer iterations than jacobi");
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_trilf: all checks passed\n"));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
