@@ -1,4 +1,4 @@
-// The ring of batch records behind the multicore batch RCM (internal to rcm_batch_cpu.cpp).
+// The ring of batch records behind the multicore batch RCM (internal to batch_worker.cpp and batch.cpp).
 //
 // Batch b lives in slot b % S. Three parties write a slot: the predecessor b-1 (signal and the
 // Counted payload), the batch that generated b (its parent range, then `published`), and
