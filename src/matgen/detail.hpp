@@ -1,4 +1,4 @@
-// Internals of generators.cpp shared with gen_stencils.cpp and gen_graphs.cpp (and the
+// Internals of generators.cpp shared with stencils.cpp, graphs.cpp and rgg2d.cpp (and the
 // unit tests); not a public interface.
 //
 // Floating-point discipline: a compiler may fuse a*b + c into one FMA (GCC does by
@@ -9,9 +9,11 @@
 #pragma once
 
 #include "src/common/csr.hpp"
+#include "src/common/rng.hpp"
 #include "src/matgen/generators.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace pgk::gen::detail {
@@ -61,6 +63,22 @@ Csr stencil_rows(const Params &p, Index begin, Index end);
 
 // The whole matrix of a random graph kind.
 Csr graph_matrix(const Params &p);
+
+// ---- shared by the random graph kinds (graphs.cpp, rgg2d.cpp) ----
+
+using Edge = std::pair<Index, Index>; // undirected, first < second
+
+// Edges, permutations and values of a graph kind come from separate streams of its seed.
+enum Stream : std::uint64_t { kEdgeStream = 1, kPermutationStream = 2, kValueStream = 3 };
+SplitMix64 stream(const Params &p, Stream s);
+
+// The SPD, strictly diagonally dominant matrix on the pattern of `edges` (sorted by (first,
+// second), unique) plus the diagonal; off-diagonal magnitudes drawn from `rng` in edge order
+// (graphs.cpp says how).
+Csr spd_from_edges(Index n, const std::vector<Edge> &edges, SplitMix64 &rng);
+
+// The whole rgg2d matrix (rgg2d.cpp).
+Csr rgg2d_matrix(const Params &p);
 
 // Planted communities of powerlaw / disconnected.
 std::vector<Index> graph_communities(const Params &p);

@@ -225,13 +225,7 @@ Index checked_product(const Reader &r, std::int64_t a, std::int64_t b, std::int6
   return static_cast<Index>(v);
 }
 
-} // namespace
-
-namespace detail {
-
-Params resolve(const Spec &spec) {
-  const KindDef &def = find_kind(spec.kind);
-  const Reader r(def, spec);
+void check_keys(const KindDef &def, const Reader &r, const Spec &spec) {
   const std::vector<std::string> names = param_names(def);
   for (const auto &[key, value] : spec.params) {
     bool known = false;
@@ -244,9 +238,10 @@ Params resolve(const Spec &spec) {
       r.fail("unknown parameter '" + key + "' (accepted: " + accepted + ")");
     }
   }
+}
 
-  Params p;
-  p.kind = def.kind;
+// The grid sizes nx, ny, nz (grid kinds) or the vertex count n.
+void read_sizes(const KindDef &def, const Reader &r, Params &p) {
   if (def.grid_dims > 0) {
     p.nx = r.dim("nx");
     p.ny = r.dim("ny");
@@ -260,8 +255,32 @@ Params resolve(const Spec &spec) {
   } else {
     p.n = static_cast<Index>(r.integer("n", 0, kIndexMax));
   }
+}
 
-  switch (def.kind) {
+void read_powerlaw(const Reader &r, Params &p) {
+  // Sum of the 2^30-scaled integer weights must fit in 64 bits.
+  if (static_cast<std::uint64_t>(p.n) > (std::uint64_t{1} << 32))
+    r.fail("n must be at most 2^32");
+  p.communities = static_cast<Index>(r.integer("communities", 1, kIndexMax));
+  p.avgdeg = r.real("avgdeg");
+  if (p.avgdeg < 0)
+    r.fail("parameter 'avgdeg' must be >= 0");
+  if (static_cast<double>(p.n) * p.avgdeg / 2 > static_cast<double>(kIndexMax))
+    r.fail("n * avgdeg / 2 edges exceed the Index range");
+  p.gamma = r.real("gamma");
+  // 1/(gamma - 1) <= 100 keeps the fixed-point power-law weights in range; the tail
+  // of a gamma closer to 1 could not be represented anyway.
+  if (!(p.gamma >= 1.01))
+    r.fail("parameter 'gamma' must be >= 1.01");
+  p.mixing = r.real("mixing");
+  if (p.mixing < 0 || p.mixing > 1)
+    r.fail("parameter 'mixing' must be in [0, 1]");
+  p.seed = r.seed();
+}
+
+// The parameters besides the sizes.
+void read_kind_params(Kind kind, const Reader &r, Params &p) {
+  switch (kind) {
   case Kind::Elast3d:
     p.lambda = r.real("lambda");
     p.mu = r.real("mu");
@@ -303,30 +322,26 @@ Params resolve(const Spec &spec) {
     p.seed = r.seed();
     break;
   }
-  case Kind::Powerlaw: {
-    // Sum of the 2^30-scaled integer weights must fit in 64 bits.
-    if (static_cast<std::uint64_t>(p.n) > (std::uint64_t{1} << 32))
-      r.fail("n must be at most 2^32");
-    p.communities = static_cast<Index>(r.integer("communities", 1, kIndexMax));
-    p.avgdeg = r.real("avgdeg");
-    if (p.avgdeg < 0)
-      r.fail("parameter 'avgdeg' must be >= 0");
-    if (static_cast<double>(p.n) * p.avgdeg / 2 > static_cast<double>(kIndexMax))
-      r.fail("n * avgdeg / 2 edges exceed the Index range");
-    p.gamma = r.real("gamma");
-    // 1/(gamma - 1) <= 100 keeps the fixed-point power-law weights in range; the tail
-    // of a gamma closer to 1 could not be represented anyway.
-    if (!(p.gamma >= 1.01))
-      r.fail("parameter 'gamma' must be >= 1.01");
-    p.mixing = r.real("mixing");
-    if (p.mixing < 0 || p.mixing > 1)
-      r.fail("parameter 'mixing' must be in [0, 1]");
-    p.seed = r.seed();
+  case Kind::Powerlaw:
+    read_powerlaw(r, p);
     break;
-  }
   default:
     break;
   }
+}
+
+} // namespace
+
+namespace detail {
+
+Params resolve(const Spec &spec) {
+  const KindDef &def = find_kind(spec.kind);
+  const Reader r(def, spec);
+  check_keys(def, r, spec);
+  Params p;
+  p.kind = def.kind;
+  read_sizes(def, r, p);
+  read_kind_params(def.kind, r, p);
   if (def.kind == Kind::Random || def.kind == Kind::Disconnected || def.kind == Kind::Hubrow ||
       def.kind == Kind::Rgg2d) {
     // Fail here, not after minutes of drawing edges that no CSR could hold.
