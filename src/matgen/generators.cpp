@@ -53,8 +53,10 @@ const std::vector<KindDef> &table() {
        Kind::Aniso2d,
        2,
        {{"variant", "1"}},
-       "9-point ANISO1/2/3 stencils of Klein & Strzodka, truncated at the boundary "
-       "(symmetric)"},
+       "Klein & Strzodka's 9-point anisotropic diffusion, truncated at the boundary "
+       "(symmetric): variant 1 = ANISO1 (strong couplings along x), 2 = ANISO2 (strong "
+       "along the diagonals x - y = const), 3 = ANISO3 (ANISO2 numbered along those "
+       "diagonals, so they lie next to the main diagonal)"},
       {"aniso3d",
        Kind::Aniso3d,
        3,

@@ -1,14 +1,17 @@
 // Grid kinds: each row is computed from its own index, so MPI ranks build only their rows.
 // Neighbours are visited dz, dy, dx = -1, 0, 1 (outer to inner); with x fastest in the
-// numbering that is increasing column order, so rows come out sorted without a sort.
+// numbering that is increasing column order, so rows come out sorted without a sort (except
+// ANISO3, numbered along diagonals, which sorts its nine entries).
 #include "src/matgen/detail.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pgk::gen::detail {
 
@@ -70,14 +73,86 @@ Csr point_stencil_rows(const Grid &g, Index begin, Index end, std::size_t per_ro
   });
 }
 
-// Klein & Strzodka's ANISO stencils, rows north (dy = +1) to south, columns west to east.
+// Klein & Strzodka's ANISO1 and ANISO2 stencils, rows north (dy = +1) to south, columns west
+// to east. ANISO3 is ANISO2 in another numbering (aniso3_rows).
 double aniso_weight(int variant, int dx, int dy) {
-  static const double kAniso[3][3][3] = {
+  static const double kAniso[2][3][3] = {
       {{-.2, -.1, -.2}, {-1, 3, -1}, {-.2, -.1, -.2}},
       {{-.1, -.2, -1}, {-.2, 3, -.2}, {-1, -.2, -.1}},
-      {{-1, -.2, -.1}, {-.2, 3, -.2}, {-.1, -.2, -1}},
   };
   return kAniso[variant - 1][1 - dy][1 + dx];
+}
+
+// The numbering of an nx x ny grid along its diagonals x - y = const: diagonal
+// k = x - y + ny - 1 (0 .. nx + ny - 2, from the corner (0, ny - 1) to (nx - 1, 0)) after
+// diagonal k - 1, x increasing along each. Both directions in O(1) and O(log(nx + ny)) integer
+// operations, so every row is computed from its own index like the other grid kinds.
+class DiagonalNumbering {
+public:
+  DiagonalNumbering(Index nx, Index ny)
+      : nx_(nx), ny_(ny), short_(std::min(nx, ny)), long_(std::max(nx, ny)), diagonals_(std::int64_t{nx} + ny - 1) {}
+
+  Index index(Index x, Index y) const {
+    const std::int64_t k = std::int64_t{x} - y + ny_ - 1;
+    return static_cast<Index>(before(k) + x - first_x(k));
+  }
+
+  // The point numbered `row` (0 <= row < nx ny).
+  void point(Index row, Index &x, Index &y) const {
+    std::int64_t lo = 0, hi = diagonals_ - 1; // the last diagonal k with before(k) <= row
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo + 1) / 2;
+      if (before(mid) <= row)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    x = static_cast<Index>(first_x(lo) + (row - before(lo)));
+    y = static_cast<Index>(x - (lo - (ny_ - 1)));
+  }
+
+private:
+  std::int64_t first_x(std::int64_t k) const { return std::max<std::int64_t>(0, k - (ny_ - 1)); }
+
+  // Points on diagonals 0 .. m - 1 while no diagonal is cut by the far side: their lengths
+  // are 1, 2, ..., short_, short_, ...
+  std::int64_t rising(std::int64_t m) const {
+    const std::int64_t a = short_;
+    return m <= a ? m * (m + 1) / 2 : a * (a + 1) / 2 + (m - a) * a;
+  }
+
+  // Points on diagonals 0 .. k - 1. The diagonal lengths are symmetric (k and
+  // diagonals_ - 1 - k have the same), so past the long side count from the other corner.
+  std::int64_t before(std::int64_t k) const {
+    return k <= long_ ? rising(k) : std::int64_t{nx_} * ny_ - rising(diagonals_ - k);
+  }
+
+  std::int64_t nx_, ny_, short_, long_, diagonals_;
+};
+
+// The paper's ANISO3: the ANISO2 stencil (strong -1 couplings between (x, y) and
+// (x +- 1, y +- 1)) numbered along those strong diagonals, so that they sit next to the main
+// diagonal of the matrix. Row r is the point numbered r; its columns are its neighbours'
+// numbers, sorted.
+Csr aniso3_rows(const Params &p, Index begin, Index end) {
+  const Grid g{p.nx, p.ny, 1};
+  const DiagonalNumbering number(p.nx, p.ny);
+  return build_rows(p.nx * p.ny, begin, end, 9, [&](Index row, auto &emit) {
+    Index x = 0, y = 0;
+    number.point(row, x, y);
+    std::pair<Index, double> entries[9];
+    int count = 0;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (g.inside(x + dx, y + dy, 0))
+          entries[count++] = {number.index(x + dx, y + dy), aniso_weight(2, dx, dy)};
+      }
+    for (int i = 1; i < count; ++i) // insertion sort by column (distinct): nine entries at most
+      for (int j = i; j > 0 && entries[j].first < entries[j - 1].first; --j)
+        std::swap(entries[j], entries[j - 1]);
+    for (int i = 0; i < count; ++i)
+      emit(entries[i].first, entries[i].second);
+  });
 }
 
 Csr convdiff_rows(const Params &p, int dims, Index begin, Index end) {
@@ -190,6 +265,8 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
       return true;
     });
   case Kind::Aniso2d:
+    if (p.variant == 3)
+      return aniso3_rows(p, begin, end);
     return point_stencil_rows(g, begin, end, 9, [&p](int dx, int dy, int, double *w) {
       *w = aniso_weight(p.variant, dx, dy);
       return true; // nz == 1: offsets with dz != 0 are never inside the grid

@@ -81,6 +81,7 @@ const std::vector<std::string> &all_specs() {
       "aniso2d:nx=6,ny=5,variant=1",
       "aniso2d:nx=6,ny=5,variant=2",
       "aniso2d:nx=6,ny=5,variant=3",
+      "aniso2d:nx=3,ny=7,variant=3",
       "convdiff2d:nx=6,ny=7",
       "convdiff2d:nx=6,ny=7,peclet=-30",
       "convdiff3d:n=4",
@@ -338,6 +339,7 @@ TEST(AllKinds, GoldenFingerprints) {
       {"elast3d:n=3,lambda=2,mu=0.3", 12215370694646562914ull},
       {"elast3d:n=5,lambda=0.1,mu=0.7", 10848363340979590027ull},
       {"aniso2d:nx=5,ny=4,variant=2", 17470295017552444023ull},
+      {"aniso2d:nx=5,ny=4,variant=3", 16820326644903752075ull},
       {"convdiff2d:nx=33,ny=17,peclet=0.7", 15809122736632147828ull},
       {"convdiff3d:nx=4,ny=3,nz=3,peclet=55", 17449087756493097282ull},
       {"random:n=60,seed=11", 7984489847534802097ull},
@@ -422,8 +424,7 @@ TEST(Stencils, AnisoCoefficients) {
   const Case cases[] = {
       {1, -.1, -.1, -1, -1, -.2, -.2, -.2, -.2},
       {2, -.2, -.2, -.2, -.2, -1, -.1, -.1, -1},
-      {3, -.2, -.2, -.2, -.2, -.1, -1, -1, -.1},
-  };
+  }; // variant 3 (ANISO3) is variant 2 renumbered: Aniso3IsAniso2AlongItsStrongDiagonals
   for (const auto &c : cases) {
     SCOPED_TRACE(c.variant);
     const Csr a = make("aniso2d:n=3,variant=" + std::to_string(c.variant));
@@ -437,6 +438,36 @@ TEST(Stencils, AnisoCoefficients) {
     EXPECT_EQ(at(a, 4, 2), c.se);
     EXPECT_EQ(at(a, 4, 0), c.sw);
     EXPECT_EQ(max_row_length(a), 9);
+  }
+}
+
+// The paper's ANISO3, spelled out: ANISO2 numbered along its strong diagonals x - y = d,
+// d = -(ny - 1) .. nx - 1, x increasing along each.
+std::vector<Index> diagonal_numbering(Index nx, Index ny) {
+  std::vector<Index> perm; // perm[new] = old
+  for (Index d = -(ny - 1); d <= nx - 1; ++d)
+    for (Index x = 0; x < nx; ++x) {
+      const Index y = x - d;
+      if (y >= 0 && y < ny)
+        perm.push_back(x + nx * y);
+    }
+  return perm;
+}
+
+TEST(Stencils, Aniso3IsAniso2AlongItsStrongDiagonals) {
+  for (const auto &[nx, ny] : {std::pair<Index, Index>{1, 1}, {1, 6}, {6, 1}, {2, 2}, {3, 3},
+                               {6, 5}, {5, 6}, {4, 9}, {9, 4}, {60, 60}}) {
+    const std::string grid = "aniso2d:nx=" + std::to_string(nx) + ",ny=" + std::to_string(ny);
+    SCOPED_TRACE(grid);
+    const Csr a3 = make(grid + ",variant=3");
+    const std::vector<Index> perm = diagonal_numbering(nx, ny);
+    ASSERT_TRUE(is_permutation(perm, nx * ny));
+    EXPECT_TRUE(same_csr(a3, permute_symmetric(make(grid + ",variant=2"), perm)));
+    // The strong couplings now sit next to the main diagonal.
+    for (Index i = 0; i < a3.nrows; ++i)
+      for (Index k = a3.rowptr[i]; k < a3.rowptr[i + 1]; ++k)
+        if (a3.values[k] == -1.0)
+          EXPECT_EQ(std::abs(a3.colidx[k] - i), 1) << "row " << i;
   }
 }
 
