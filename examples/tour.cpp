@@ -1,21 +1,35 @@
 static const char help[] =
-  "petscgpukit tour: every registered component on a default problem next to PETSc's built-in\n"
-  "baseline, as one table. On a machine without a GPU it runs the CPU paths at a smaller size.\n"
-  "  -n <edge>      grid edge of the 3D 7-point Laplacian (default 96 with a GPU, 32 without)\n"
-  "  -cpu           force the CPU paths even when a GPU is usable\n";
+  "petscgpukit tour: every registered component on a generated problem next to PETSc's built-in\n"
+  "baseline, as one table. On a machine without a GPU it runs the CPU paths at smaller sizes.\n"
+  "  -n <edge>       grid edge of the 3D 7-point Laplacian for the orderings and ILU\n"
+  "                  (default 96 with a GPU, 32 without)\n"
+  "  -aniso <spec>   anisotropic problem for trilf next to jacobi, CG (default\n"
+  "                  aniso3d:n=128,ax=0.0001,ay=0.01,az=1 with a GPU, n=40 without: strong\n"
+  "                  couplings along z, which the natural ordering keeps far from the diagonal)\n"
+  "  -conv <spec>    convection-dominated problem for trilf next to jacobi, GMRES (default\n"
+  "                  convdiff3d:n=128,peclet=3000 with a GPU, convdiff3d:n=40,peclet=1000 without)\n"
+  "  -cpu            force the CPU paths even when a GPU is usable\n"
+  "Each solve reads the options of its prefix: lap_reorder_, lap_ilu_rcm_, aniso_jacobi_,\n"
+  "aniso_trilf_, conv_jacobi_, conv_trilf_ (e.g. -aniso_trilf_pc_trilf_block_size 2).\n";
 
+/* Only the public API: <petscgpukit.h> and PETSc's own headers, as in any application. */
 #include <petscgpukit.h>
 #include <petscdevice.h>
 #include <petscksp.h>
 #include <petsctime.h>
 
-#include <cstring>
+#include <functional>
 #include <string>
-
-#include "petsc_plugin/sys/csr_access.hpp"
+#include <vector>
 
 struct Row {
   std::string step, backend, time, result;
+};
+
+struct Tour {
+  PetscBool        gpu   = PETSC_FALSE;
+  MatType          mtype = MATAIJ;
+  std::vector<Row> rows;
 };
 
 static std::string Seconds(PetscLogDouble s)
@@ -29,162 +43,215 @@ static std::string Seconds(PetscLogDouble s)
 
 // Wall time of f(), with a device synchronization so asynchronous GPU work is included (only
 // when a device is in use: a CPU-only run must not initialize one).
-static PetscBool tour_gpu = PETSC_FALSE;
 template <class F>
-static PetscErrorCode Timed(F f, PetscLogDouble *seconds)
+static PetscErrorCode Timed(const Tour &tour, F f, PetscLogDouble *seconds)
 {
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  if (tour_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+  if (tour.gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
   PetscCall(PetscTime(&t0));
   PetscCall(f());
-  if (tour_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+  if (tour.gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
   PetscCall(PetscTime(&t1));
   *seconds = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int main(int argc, char **argv)
+// A generated matrix (each rank its rows) in the tour's matrix type.
+static PetscErrorCode Generate(Tour &tour, const std::string &spec, Mat *A)
 {
-  PetscInt       n = -1, its;
-  KSPConvergedReason reason;
-  PetscBool      gpu, force_cpu = PETSC_FALSE;
-  Mat            A;
-  Vec            x, b;
-  KSP            ksp;
   PetscLogDouble t;
-  std::vector<Row> rows;
-  char           buf[256];
+  MatInfo        info;
+  PetscInt       N;
+  char           buf[128];
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGpuKitInitializePackage());
-  PetscCall(PetscGpuKitDeviceAvailable(&gpu));
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgpukit tour", NULL);
-  PetscCall(PetscOptionsInt("-n", "grid edge", NULL, n, &n, NULL));
-  PetscCall(PetscOptionsBool("-cpu", "force the CPU paths", NULL, force_cpu, &force_cpu, NULL));
-  PetscOptionsEnd();
-  if (force_cpu) gpu = PETSC_FALSE;
-  if (n < 0) n = gpu ? 96 : 32;
-  tour_gpu = gpu;
-  const char       *mtype = gpu ? MATAIJCUSPARSE : MATAIJ;
-  const std::string spec  = "lap3d7:n=" + std::to_string(n);
-
-  PetscCall(PetscGpuKitView(PETSC_VIEWER_STDOUT_WORLD));
-  PetscCall(Timed([&]() -> PetscErrorCode {
+  PetscFunctionBegin;
+  PetscCall(Timed(tour, [&]() -> PetscErrorCode {
     PetscFunctionBegin;
-    PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec.c_str(), NULL, &A));
-    PetscCall(MatConvert(A, mtype, MAT_INPLACE_MATRIX, &A));
+    PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec.c_str(), NULL, A));
+    PetscCall(MatConvert(*A, tour.mtype, MAT_INPLACE_MATRIX, A));
     PetscFunctionReturn(PETSC_SUCCESS);
   }, &t));
-  MatInfo  info;
-  PetscInt N;
+  PetscCall(MatGetSize(*A, &N, NULL));
+  PetscCall(MatGetInfo(*A, MAT_GLOBAL_SUM, &info));
+  PetscCall(PetscSNPrintf(buf, sizeof buf, "%" PetscInt_FMT " rows, %.0f nonzeros", N, info.nz_used));
+  tour.rows.push_back({"generate " + spec, "petscgpukit (host)", Seconds(t), buf});
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// PETSc's MatMult, the yardstick of everything else.
+static PetscErrorCode MatMultRow(Tour &tour, Mat A)
+{
+  Vec            x, b;
+  MatInfo        info;
+  PetscInt       N;
+  PetscLogDouble t;
+  char           buf[128];
+
+  PetscFunctionBegin;
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
-  PetscCall(PetscSNPrintf(buf, sizeof buf, "%" PetscInt_FMT " rows, %.0f nonzeros", N, info.nz_used));
-  rows.push_back({"generate " + spec, "petscgpukit (host)", Seconds(t), buf});
-
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(x, 1.0));
   PetscCall(MatMult(A, x, b)); // warm-up; also makes the device copy current
-  PetscCall(Timed([&]() -> PetscErrorCode {
+  PetscCall(Timed(tour, [&]() -> PetscErrorCode {
     PetscFunctionBegin;
     for (int k = 0; k < 10; ++k) PetscCall(MatMult(A, x, b));
     PetscFunctionReturn(PETSC_SUCCESS);
   }, &t));
   const double bytes = info.nz_used * 12.0 + N * 20.0;
   PetscCall(PetscSNPrintf(buf, sizeof buf, "%.1f GB/s of compulsory traffic", bytes / (t / 10) / 1e9));
-  rows.push_back({"MatMult (PETSc baseline)", mtype, Seconds(t / 10), buf});
+  tour.rows.push_back({"MatMult (PETSc baseline)", tour.mtype, Seconds(t / 10), buf});
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  // The platform's own step: the CSR where it lives, validated there, no silent transfer.
-  PgkMatCSR      csr;
-  pgk::CsrCheck  check;
-  PetscLogDouble ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct;
-  PetscCall(Timed([&]() -> PetscErrorCode {
-    PetscFunctionBegin;
-    PetscCall(PgkMatGetCSR(A, PGK_MEM_AUTO, &csr));
-    PetscCall(PgkMatCSRCheck(&csr, &check));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }, &t));
-  const char *where = PetscMemTypeHost(csr.mtype) ? "host reference" : "device kernel";
-  PetscCall(PgkMatRestoreCSR(A, &csr));
-  PetscCall(PetscSNPrintf(buf, sizeof buf, "structure %s, %lld NaN/Inf, transfers %.0f", check.structure_ok() ? "ok" : "BAD", check.nonfinite, (petsc_ctog_ct - ctog0) + (petsc_gtoc_ct - gtoc0)));
-  rows.push_back({"CSR view + validation", where, Seconds(t), buf});
-
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PC pc;
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(VecSet(x, 0.0));
-  PetscCall(Timed([&]() -> PetscErrorCode {
-    PetscFunctionBegin;
-    PetscCall(KSPSolve(ksp, b, x));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }, &t));
-  PetscCall(KSPGetIterationNumber(ksp, &its));
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCall(PetscSNPrintf(buf, sizeof buf, "%" PetscInt_FMT " iterations, %s", its, KSPConvergedReasons[reason]));
-  rows.push_back({"KSPCG + PCJACOBI (PETSc baseline)", mtype, Seconds(t), buf});
-
-  // MatOrdering batchrcm next to PETSc's rcm: the same matrix, ordered where it lives.
-  for (const char *ord : {MATORDERINGBATCHRCM, MATORDERINGRCM}) {
-    IS rperm, cperm;
-    PetscCall(Timed([&]() -> PetscErrorCode {
+// MatOrdering batchrcm next to PETSc's rcm: the same matrix, ordered where it lives.
+static PetscErrorCode OrderingRows(Tour &tour, Mat A)
+{
+  PetscFunctionBegin;
+  for (const bool ours : {true, false}) {
+    IS             rperm, cperm;
+    PetscLogDouble t;
+    PetscCall(Timed(tour, [&]() -> PetscErrorCode {
       PetscFunctionBegin;
-      PetscCall(MatGetOrdering(A, ord, &rperm, &cperm));
+      PetscCall(MatGetOrdering(A, ours ? MATORDERINGBATCHRCM : MATORDERINGRCM, &rperm, &cperm));
       PetscFunctionReturn(PETSC_SUCCESS);
     }, &t));
     PetscCall(ISDestroy(&rperm));
     PetscCall(ISDestroy(&cperm));
-    const bool ours = !std::strcmp(ord, MATORDERINGBATCHRCM);
-    rows.push_back({std::string("MatGetOrdering ") + ord + (ours ? "" : " (PETSc baseline)"), ours ? (gpu ? "batchrcm auto (gpu)" : "batchrcm auto") : "host", Seconds(t), ours ? "identical to the serial reference (tested)" : ""});
+    if (ours) tour.rows.push_back({"MatGetOrdering batchrcm", tour.gpu ? "batchrcm auto (gpu)" : "batchrcm auto", Seconds(t), "identical to the serial reference (tested)"});
+    else tour.rows.push_back({"MatGetOrdering rcm (PETSc baseline)", "host", Seconds(t), ""});
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  // ILU(0) in the RCM ordering: PC reorder keeps a device operator on the device (the cuSPARSE
-  // ILU runs in the natural ordering of the permuted matrix); PETSc's own route factors on the host.
-  for (int variant = 0; variant < 2; ++variant) {
-    KSP k2;
-    PC  p2;
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &k2));
-    PetscCall(KSPSetOperators(k2, A, A));
-    PetscCall(KSPSetType(k2, KSPCG));
-    PetscCall(KSPGetPC(k2, &p2));
-    if (variant == 0) {
-      PetscCall(PCSetType(p2, PCREORDER));
-      KSP inner;
-      PC  ipc;
-      PetscCall(PCReorderGetKSP(p2, &inner));
-      PetscCall(KSPGetPC(inner, &ipc));
-      PetscCall(PCSetType(ipc, PCICC));
-    } else {
-      PetscCall(PCSetType(p2, PCICC));
-      PetscCall(PCFactorSetMatOrderingType(p2, MATORDERINGRCM));
-    }
-    PetscCall(KSPSetTolerances(k2, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
-    PetscCall(VecSet(x, 0.0));
-    PetscCall(Timed([&]() -> PetscErrorCode {
-      PetscFunctionBegin;
-      PetscCall(KSPSolve(k2, b, x));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }, &t));
-    PetscCall(KSPGetIterationNumber(k2, &its));
-    PetscCall(KSPGetConvergedReason(k2, &reason));
-    PetscCall(PetscSNPrintf(buf, sizeof buf, "%" PetscInt_FMT " iterations, %s", its, KSPConvergedReasons[reason]));
-    rows.push_back({variant == 0 ? "KSPCG + PC reorder(batchrcm) + ICC(0)" : "KSPCG + ICC(0), rcm (PETSc baseline)", mtype, Seconds(t), buf});
-    PetscCall(KSPDestroy(&k2));
+// One solve of A x = A 1 from x = 0 (rtol 1e-8): set-up and solve timed, iterations reported.
+// `configure` sets the PC; the KSP then reads the options of `prefix`.
+static PetscErrorCode SolveRow(Tour &tour, Mat A, KSPType type, const char *prefix, const std::string &pcname, const std::function<PetscErrorCode(PC)> &configure)
+{
+  KSP                ksp;
+  PC                 pc;
+  Vec                x, b;
+  PetscInt           its;
+  KSPConvergedReason reason;
+  PetscLogDouble     t_setup, t_solve;
+  char               buf[256];
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(MatMult(A, x, b));
+  PetscCall(VecSet(x, 0.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(configure(pc));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPGetType(ksp, &type)); // the options may have changed it
+  PetscCall(Timed(tour, [&]() { return KSPSetUp(ksp); }, &t_setup));
+  PetscCall(Timed(tour, [&]() { return KSPSolve(ksp, b, x); }, &t_solve));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscSNPrintf(buf, sizeof buf, "%4" PetscInt_FMT " iterations, %s, set-up %s", its, KSPConvergedReasons[reason], Seconds(t_setup).c_str()));
+  std::string result = buf, where = tour.mtype;
+  PetscBool   trilf;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCTRILF, &trilf));
+  if (trilf) { // what the forest kept: c_pi of A's weight in T, next to the natural tridiagonal part c_id
+    PCTrilfInfo info;
+    PetscCall(PCTrilfGetInfo(pc, &info));
+    PetscCall(PetscSNPrintf(buf, sizeof buf, "; c_pi %.2f (c_id %.2f)", (double)info.c_pi, (double)info.c_id));
+    result += buf;
+    where = info.on_device ? "trilf (device)" : "trilf (host reference)";
   }
-
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%-40s %-22s %-10s %s\n", "step", "backend", "time", "result"));
-  for (const auto &r : rows) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-40s %-22s %-10s %s\n", r.step.c_str(), r.backend.c_str(), r.time.c_str(), r.result.c_str()));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-40s %s\n", "not yet registered", "rabbitpp, trilf, carpcg, aijcompound (they join this table as they land)"));
+  tour.rows.push_back({std::string("KSP ") + type + " + " + pcname, where, Seconds(t_setup + t_solve), result});
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// ILU(0) in the RCM ordering, two ways: PC reorder keeps a device operator on the device (the
+// cuSPARSE ILU runs in the natural ordering of the permuted matrix B = P A P^T); PETSc's own
+// route (-pc_factor_mat_ordering_type rcm) factors on the host.
+static PetscErrorCode ReorderRows(Tour &tour, Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(SolveRow(tour, A, KSPGMRES, "lap_reorder_", "PC reorder (batchrcm, ILU(0))", [](PC pc) -> PetscErrorCode {
+    PetscFunctionBegin;
+    PetscCall(PCSetType(pc, PCREORDER)); // inner KSP: preonly + ILU(0), prefix lap_reorder_reorder_
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }));
+  PetscCall(SolveRow(tour, A, KSPGMRES, "lap_ilu_rcm_", "ILU(0) in rcm (PETSc baseline)", [](PC pc) -> PetscErrorCode {
+    PetscFunctionBegin;
+    PetscCall(PCSetType(pc, PCILU));
+    PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGRCM));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// PC trilf next to PC jacobi on a problem whose strong couplings run along lines.
+static PetscErrorCode TrilfRows(Tour &tour, const std::string &spec, KSPType type, const char *tag)
+{
+  Mat A;
+
+  PetscFunctionBegin;
+  PetscCall(Generate(tour, spec, &A));
+  for (const bool trilf : {false, true}) {
+    const std::string prefix = std::string(tag) + (trilf ? "_trilf_" : "_jacobi_");
+    PetscCall(SolveRow(tour, A, type, prefix.c_str(), trilf ? "PC trilf" : "PC jacobi (PETSc baseline)", [trilf](PC pc) { return PCSetType(pc, trilf ? PCTRILF : PCJACOBI); }));
+  }
   PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PrintTable(const Tour &tour)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%-46s %-24s %-10s %s\n", "step", "backend", "time", "result"));
+  for (const auto &r : tour.rows) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-46s %-24s %-10s %s\n", r.step.c_str(), r.backend.c_str(), r.time.c_str(), r.result.c_str()));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-46s %s\n", "not yet registered", "rabbitpp, carpcg, aijcompound (they join this table as they land)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Tour      tour;
+  PetscInt  n = -1;
+  PetscBool force_cpu = PETSC_FALSE;
+  char      aniso[256] = "", conv[256] = "";
+  Mat       A;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGpuKitInitializePackage());
+  PetscCall(PetscGpuKitDeviceAvailable(&tour.gpu));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgpukit tour", NULL);
+  PetscCall(PetscOptionsInt("-n", "grid edge of the Laplacian", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsString("-aniso", "anisotropic problem (trilf, CG)", NULL, aniso, aniso, sizeof aniso, NULL));
+  PetscCall(PetscOptionsString("-conv", "convection-dominated problem (trilf, GMRES)", NULL, conv, conv, sizeof conv, NULL));
+  PetscCall(PetscOptionsBool("-cpu", "force the CPU paths", NULL, force_cpu, &force_cpu, NULL));
+  PetscOptionsEnd();
+  if (force_cpu) tour.gpu = PETSC_FALSE;
+  tour.mtype = tour.gpu ? MATAIJCUSPARSE : MATAIJ;
+  if (n < 0) n = tour.gpu ? 96 : 32;
+  if (!aniso[0]) PetscCall(PetscStrncpy(aniso, tour.gpu ? "aniso3d:n=128,ax=0.0001,ay=0.01,az=1" : "aniso3d:n=40,ax=0.0001,ay=0.01,az=1", sizeof aniso));
+  if (!conv[0]) PetscCall(PetscStrncpy(conv, tour.gpu ? "convdiff3d:n=128,peclet=3000" : "convdiff3d:n=40,peclet=1000", sizeof conv));
+
+  PetscCall(PetscGpuKitView(PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(Generate(tour, "lap3d7:n=" + std::to_string(n), &A));
+  PetscCall(MatMultRow(tour, A));
+  PetscCall(OrderingRows(tour, A));
+  PetscCall(ReorderRows(tour, A));
+  PetscCall(MatDestroy(&A));
+  PetscCall(TrilfRows(tour, aniso, KSPCG, "aniso"));
+  PetscCall(TrilfRows(tour, conv, KSPGMRES, "conv"));
+  PetscCall(PrintTable(tour));
   PetscCall(PetscFinalize());
   return 0;
 }
