@@ -1,5 +1,5 @@
 // Serial Reverse Cuthill-McKee: the paper's Alg. 1 with the tie, valence, component and
-// reversal rules of rcm_common.hpp. This is the reference every parallel backend must match
+// reversal rules of rcm.hpp. This is the reference every parallel backend must match
 // exactly for the same roots.
 #pragma once
 

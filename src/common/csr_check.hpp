@@ -1,4 +1,4 @@
-// Input validation of CSR arrays: the serial reference for kernels/csr_check.cu.
+// Input validation of CSR arrays: the serial reference for kernels/common/csr_check.cu.
 // Every component runs this (on the host or the device, where the matrix lives) before
 // trusting a matrix, so that bad input becomes a clear error instead of a wrong answer.
 #pragma once

@@ -1,5 +1,5 @@
 // Spec strings, the table of kinds and their parameters, validation, and dispatch to the
-// stencil (gen_stencils.cpp) and random graph (gen_graphs.cpp) builders.
+// stencil (stencils.cpp) and random graph (graphs.cpp, rgg2d.cpp) builders.
 #include "src/matgen/generators.hpp"
 
 #include "src/common/csr_build.hpp"

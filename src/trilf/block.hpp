@@ -26,7 +26,7 @@
 //   * tiny with a nonzero update M_k U_{k-1}: SPLIT (L_k and U_{k-1} dropped), D'_k = D_k;
 //   * still tiny: D'_k = diagonal of D_k (the intra-pair coupling is dropped) with every
 //     diagonal entry |d_s| <= tau * r_s REPLACED by sign(d_s) r_s (1 if r_s = 0).
-// Non-finite input or overflow throws std::domain_error, as in trilf_tridiag.hpp.
+// Non-finite input or overflow throws std::domain_error, as in tridiag.hpp.
 #pragma once
 
 #include "src/common/csr.hpp"

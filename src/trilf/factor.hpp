@@ -1,4 +1,4 @@
-// PC trilf, step 1: a [0,n]-factor of the weight graph W (trilf_weights.hpp): every vertex
+// PC trilf, step 1: a [0,n]-factor of the weight graph W (weights.hpp): every vertex
 // keeps at most n of its edges, chosen heavy first. Klein & Strzodka, Algorithm 2
 // (parallel, proposals and mutual confirmation) and Algorithm 1 (sequential greedy, the
 // quality oracle).

@@ -1,4 +1,4 @@
-// pgk::check_csr, the reference for the device validation kernel (kernels/csr_check.cu).
+// pgk::check_csr, the reference for the device validation kernel (kernels/common/csr_check.cu).
 #include <gtest/gtest.h>
 
 #include <cmath>

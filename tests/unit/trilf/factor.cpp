@@ -140,7 +140,7 @@ TEST(TrilfWeights, PatternOnlyMatrixHasUnitWeights) {
 
 // ---- charges -----------------------------------------------------------------------------
 
-// The formula of trilf_factor.hpp, written out again from the comment.
+// The formula of src/trilf/factor.hpp, written out again from the comment.
 bool charge_from_doc(std::uint64_t seed, int k, std::int64_t v, double p) {
   auto f = [](std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
