@@ -10,6 +10,7 @@ static const char help[] =
 #include <petscgpukit.h>
 #include <petsctime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -18,7 +19,7 @@ static const char help[] =
 
 #include "bench/common/bench_common.hpp"
 #include "bench/common/bench_timing.hpp"
-#include "petsc_plugin/sys/pgk_petsc.hpp"
+#include "bench/common/bench_cxx.hpp"
 #if defined(PGK_HAVE_CUDA)
   #include <petscdevice_cuda.h>
   #include "bench/common/copy_bandwidth.hpp"
@@ -54,83 +55,84 @@ static PetscErrorCode TimeMatMult(Mat A, PetscBool device, int warmup, int runs,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int main(int argc, char **argv)
+struct Options {
+  PetscInt n = -1, runs = 20, warmup = 3, copy_mib = -1;
+  char     results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
+  PetscBool host_mm = PETSC_TRUE;
+};
+
+static PetscErrorCode GetOptions(PetscBool gpu, Options *o)
 {
-  PetscInt    n = -1, runs = 20, warmup = 3, copy_mib = -1;
-  char        results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
-  PetscBool   host_mm = PETSC_TRUE;
-  PetscMPIInt size;
-  const char *commit;
-
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGpuKitInitializePackage());
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "bench_baseline measures one device or one core: run it on 1 rank");
-  PetscCall(PetscGpuKitGetVersion(NULL, NULL, NULL, &commit, NULL));
-  PetscBool gpu;
-  PetscCall(PetscGpuKitDeviceAvailable(&gpu));
+  PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bench_baseline", NULL);
-  PetscCall(PetscOptionsInt("-n", "grid edge of the 3D Laplacian", NULL, n, &n, NULL));
-  PetscCall(PetscOptionsInt("-runs", "timed runs", NULL, runs, &runs, NULL));
-  PetscCall(PetscOptionsInt("-warmup", "untimed runs first", NULL, warmup, &warmup, NULL));
-  PetscCall(PetscOptionsInt("-copy_mib", "copy size in MiB", NULL, copy_mib, &copy_mib, NULL));
-  PetscCall(PetscOptionsString("-results", "folder for the JSON lines", NULL, results, results, sizeof results, NULL));
-  PetscCall(PetscOptionsBool("-host_matmult", "also time MATAIJ on the host", NULL, host_mm, &host_mm, NULL));
+  PetscCall(PetscOptionsInt("-n", "grid edge of the 3D Laplacian", NULL, o->n, &o->n, NULL));
+  PetscCall(PetscOptionsInt("-runs", "timed runs", NULL, o->runs, &o->runs, NULL));
+  PetscCall(PetscOptionsInt("-warmup", "untimed runs first", NULL, o->warmup, &o->warmup, NULL));
+  PetscCall(PetscOptionsInt("-copy_mib", "copy size in MiB", NULL, o->copy_mib, &o->copy_mib, NULL));
+  PetscCall(PetscOptionsString("-results", "folder for the JSON lines", NULL, o->results, o->results, sizeof o->results, NULL));
+  PetscCall(PetscOptionsBool("-host_matmult", "also time MATAIJ on the host", NULL, o->host_mm, &o->host_mm, NULL));
   PetscOptionsEnd();
-  if (n < 0) n = gpu ? 144 : 48;
-  if (copy_mib < 0) copy_mib = gpu ? 2048 : 512;
+  if (o->n < 0) o->n = gpu ? 144 : 48;
+  if (o->copy_mib < 0) o->copy_mib = gpu ? 2048 : 512;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  std::string device = "host: " + HostDescription();
-#if defined(PGK_HAVE_CUDA)
-  if (gpu) device = pgk::cuda::current_device_description();
-#endif
-  const std::string jsonl = std::string(results) + "/bench_baseline.jsonl";
-  std::vector<Record> rows;
+// 1. Copy bandwidth of the device (cudaMemcpy and a copy kernel) or of host memory (memcpy, one
+// core); *copy_bw gets the best, in bytes/s read + written.
+static PetscErrorCode CopyBandwidth(PetscBool gpu, const Options &o, std::vector<Record> &rows, double *copy_bw)
+{
+  const size_t bytes = (size_t)o.copy_mib << 20;
 
-  // 1. Copy bandwidth.
-  const size_t bytes = (size_t)copy_mib << 20;
-  double       copy_bw = 0; // bytes/s, read + write
+  PetscFunctionBegin;
+  *copy_bw = 0;
   if (gpu) {
 #if defined(PGK_HAVE_CUDA)
     pgk::bench::CopyTimes ct;
-    PgkCallCxx(PETSC_COMM_WORLD, PETSC_ERR_GPU, ct = pgk::bench::measure_device_copy(bytes, (int)warmup, (int)runs));
+    PGK_BENCH_CALL_CXX(PETSC_COMM_WORLD, PETSC_ERR_GPU, ct = pgk::bench::measure_device_copy(bytes, (int)o.warmup, (int)o.runs));
     for (int kind = 0; kind < 2; ++kind) {
       Record r;
       r.benchmark = "copy_bandwidth";
-      r.matrix = std::to_string(copy_mib) + " MiB buffer";
+      r.matrix = std::to_string(o.copy_mib) + " MiB buffer";
       r.backend = kind == 0 ? "cudaMemcpy D2D" : "copy kernel (float4)";
       r.stats = pgk::bench::summarize(kind == 0 ? ct.memcpy_seconds : ct.kernel_seconds);
       r.extra_name = "GBps_read_plus_write";
       r.value_extra = 2.0 * bytes / r.stats.median / 1e9;
-      copy_bw = std::max(copy_bw, 2.0 * bytes / r.stats.median);
+      *copy_bw = std::max(*copy_bw, 2.0 * bytes / r.stats.median);
       rows.push_back(r);
     }
 #endif
-  } else {
-    std::vector<char> a(bytes, 1), b(bytes, 2);
-    Stats s = pgk::bench::measure((int)warmup, (int)runs, [&] {
-      auto t0 = std::chrono::steady_clock::now();
-      std::memcpy(b.data(), a.data(), bytes);
-      auto t1 = std::chrono::steady_clock::now();
-      a[bytes / 2] ^= b[bytes / 3]; // keep the copy observable
-      return std::chrono::duration<double>(t1 - t0).count();
-    });
-    Record r;
-    r.benchmark = "copy_bandwidth";
-    r.matrix = std::to_string(copy_mib) + " MiB buffer";
-    r.backend = "memcpy (1 core)";
-    r.stats = s;
-    r.extra_name = "GBps_read_plus_write";
-    r.value_extra = 2.0 * bytes / s.median / 1e9;
-    copy_bw = 2.0 * bytes / s.median;
-    rows.push_back(r);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
+  std::vector<char> a(bytes, 1), b(bytes, 2);
+  Stats s = pgk::bench::measure((int)o.warmup, (int)o.runs, [&] {
+    auto t0 = std::chrono::steady_clock::now();
+    std::memcpy(b.data(), a.data(), bytes);
+    auto t1 = std::chrono::steady_clock::now();
+    a[bytes / 2] ^= b[bytes / 3]; // keep the copy observable
+    return std::chrono::duration<double>(t1 - t0).count();
+  });
+  Record r;
+  r.benchmark = "copy_bandwidth";
+  r.matrix = std::to_string(o.copy_mib) + " MiB buffer";
+  r.backend = "memcpy (1 core)";
+  r.stats = s;
+  r.extra_name = "GBps_read_plus_write";
+  r.value_extra = 2.0 * bytes / s.median / 1e9;
+  *copy_bw = 2.0 * bytes / s.median;
+  rows.push_back(r);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  // 2. MatMult of PETSc's own types on a 3D 7-point Laplacian.
-  const std::string spec = "lap3d7:n=" + std::to_string(n);
+// 2. MatMult of PETSc's own types on a 3D 7-point Laplacian, as time and as a fraction of the
+// copy bandwidth for its compulsory bytes.
+static PetscErrorCode MatMultBaseline(PetscBool gpu, const Options &o, double copy_bw, std::vector<Record> &rows)
+{
+  const std::string spec = "lap3d7:n=" + std::to_string(o.n);
   std::vector<std::pair<std::string, PetscBool>> types;
+
+  PetscFunctionBegin;
   if (gpu) types.push_back({MATAIJCUSPARSE, PETSC_TRUE});
-  if (!gpu || host_mm) types.push_back({MATAIJ, PETSC_FALSE});
+  if (!gpu || o.host_mm) types.push_back({MATAIJ, PETSC_FALSE});
   for (auto &[type, on_device] : types) {
     Mat      A;
     MatInfo  info;
@@ -146,7 +148,7 @@ int main(int argc, char **argv)
     r.n = N;
     r.nnz = (long long)nnz;
     r.backend = std::string("PETSc MatMult ") + type + (on_device ? "" : " (1 core)");
-    PetscCall(TimeMatMult(A, on_device, (int)warmup, (int)runs, &r.stats));
+    PetscCall(TimeMatMult(A, on_device, (int)o.warmup, (int)o.runs, &r.stats));
     // Compulsory bytes: values and column indices once, row pointer, x read once, y written once.
     const double compulsory = nnz * (sizeof(PetscScalar) + sizeof(PetscInt)) + (N + 1.0) * sizeof(PetscInt) + 2.0 * N * sizeof(PetscScalar);
     r.extra_name = "fraction_of_copy_bandwidth";
@@ -155,7 +157,13 @@ int main(int argc, char **argv)
     rows.push_back(r);
     PetscCall(MatDestroy(&A));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+// The table, and one JSON line per record.
+static PetscErrorCode Report(std::vector<Record> &rows, const std::string &device, const char *commit, const std::string &jsonl)
+{
+  PetscFunctionBegin;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_baseline on %s, commit %s\n", device.c_str(), commit));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-18s %-26s %-40s %11s %11s %11s %5s %10s\n", "benchmark", "matrix", "backend", "median s", "min s", "max s", "runs", "extra"));
   for (auto &r : rows) {
@@ -165,6 +173,32 @@ int main(int argc, char **argv)
     PetscCheck(pgk::bench::append_jsonl(jsonl, r), PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "cannot append to %s", jsonl.c_str());
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "appended %d records to %s\n", (int)rows.size(), jsonl.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Options             o;
+  PetscMPIInt         size;
+  const char         *commit;
+  PetscBool           gpu;
+  double              copy_bw = 0; // bytes/s, read + write
+  std::vector<Record> rows;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGpuKitInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "bench_baseline measures one device or one core: run it on 1 rank");
+  PetscCall(PetscGpuKitGetVersion(NULL, NULL, NULL, &commit, NULL));
+  PetscCall(PetscGpuKitDeviceAvailable(&gpu));
+  PetscCall(GetOptions(gpu, &o));
+  std::string device = "host: " + HostDescription();
+#if defined(PGK_HAVE_CUDA)
+  if (gpu) device = pgk::cuda::current_device_description();
+#endif
+  PetscCall(CopyBandwidth(gpu, o, rows, &copy_bw));
+  PetscCall(MatMultBaseline(gpu, o, copy_bw, rows));
+  PetscCall(Report(rows, device, commit, std::string(o.results) + "/bench_baseline.jsonl"));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -1,24 +1,27 @@
 static const char help[] =
   "batchrcm benchmark: Reverse Cuthill-McKee on generated matrices, side by side in one run:\n"
-  "  serial reference (src/rcm_serial), CPU batch RCM with 1..16 threads, GPU batch RCM,\n"
+  "  serial reference (src/batchrcm/serial), CPU batch RCM with 1..16 threads, GPU batch RCM,\n"
   "  PETSc's MATORDERINGRCM and cuSOLVER's csrsymrcmHost. Core = ordering from the given start node;\n"
   "  end-to-end = start node included (PETSc and cuSOLVER always include it). Every backend's\n"
-  "  permutation is checked equal to the reference. Then: auto vs serial on small matrices.\n"
+  "  permutation is checked equal to the reference. The GPU end to end is split into its kernel\n"
+  "  phases (start node plan, ordering + copy back). Then: auto vs serial on small matrices.\n"
   "Options: -matrices <spec;spec;...>, -runs <k> (10, GPU), -slow_runs <k> (10, host baselines),\n"
   "  -big_runs <k> (5, host baselines on matrices past 50M nonzeros; every record states its runs),\n"
   "  cuSOLVER takes at most 3 runs (it is orders of magnitude slower).\n"
-  "  -threads <1,2,4,8,16>, -cusolver_max_nnz <n> (30000000), -results <dir>\n";
+  "  -threads <1,2,4,8,16>, -cusolver_max_nnz <n> (30000000), -batch_nodes <B> (GPU batch size,\n"
+  "  default the paper's 256), -small_matrices <spec;...>, -results <dir>\n";
 
 #include <petscgpukit.h>
 #include <petsctime.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sstream>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 // cuSOLVER csrsymrcmHost is deprecated (pointing to cuDSS, which has no RCM); it is the baseline
@@ -26,18 +29,18 @@ static const char help[] =
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 #include "bench/common/bench_common.hpp"
-#include "src/common/envelope.hpp"
-#include "src/matgen/generators.hpp"
-#include "petsc_plugin/sys/pgk_petsc.hpp"
+#include "bench/common/bench_cxx.hpp"
 #include "src/batchrcm/batch.hpp"
 #include "src/batchrcm/serial.hpp"
 #include "src/batchrcm/start_node.hpp"
+#include "src/common/envelope.hpp"
+#include "src/matgen/generators.hpp"
 #if defined(PGK_HAVE_CUDA)
   #include <cuda_runtime.h>
   #include <cusolverSp.h>
   #include <petscdevice_cuda.h>
-  #include "kernels/common/kernels.hpp"
   #include "kernels/batchrcm/rcm_gpu.hpp"
+  #include "kernels/common/kernels.hpp"
 #endif
 
 using pgk::bench::Record;
@@ -56,6 +59,31 @@ static std::vector<std::string> Split(const std::string &s, char sep)
   return out;
 }
 
+struct Options {
+  char     matrices[4096] = "lap3d7:n=160;lap3d27:n=100;elast3d:n=72;lap2d5:n=2900;rgg2d:n=4000000,deg=8;powerlaw:n=2000000,avgdeg=10;lap3d7:n=245;elast3d:n=132";
+  char     small[1024] = "lap2d5:n=40;lap3d7:n=12;random:n=5000,deg=6;elast3d:n=6;powerlaw:n=20000";
+  char     threads[256] = "1,2,4,8,16";
+  char     results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
+  PetscInt runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000, batch_nodes = 0;
+};
+
+static PetscErrorCode GetOptions(Options *o)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bench_batchrcm", NULL);
+  PetscCall(PetscOptionsString("-matrices", "generator specs separated by ;", NULL, o->matrices, o->matrices, sizeof o->matrices, NULL));
+  PetscCall(PetscOptionsString("-small_matrices", "specs of the auto vs serial comparison", NULL, o->small, o->small, sizeof o->small, NULL));
+  PetscCall(PetscOptionsString("-threads", "CPU batch thread counts", NULL, o->threads, o->threads, sizeof o->threads, NULL));
+  PetscCall(PetscOptionsInt("-runs", "timed runs", NULL, o->runs, &o->runs, NULL));
+  PetscCall(PetscOptionsInt("-slow_runs", "timed runs of the host baselines", NULL, o->slow_runs, &o->slow_runs, NULL));
+  PetscCall(PetscOptionsInt("-big_runs", "timed runs of the host baselines past 50M nonzeros", NULL, o->big_runs, &o->big_runs, NULL));
+  PetscCall(PetscOptionsInt("-cusolver_max_nnz", "largest matrix given to cuSOLVER", NULL, o->cusolver_max_nnz, &o->cusolver_max_nnz, NULL));
+  PetscCall(PetscOptionsInt("-batch_nodes", "GPU batch size B (0: the default)", NULL, o->batch_nodes, &o->batch_nodes, NULL));
+  PetscCall(PetscOptionsString("-results", "folder for the JSON lines", NULL, o->results, o->results, sizeof o->results, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 struct Row {
   std::string matrix, backend, metric;
   long long   n, nnz;
@@ -63,36 +91,13 @@ struct Row {
   long long   bandwidth;
 };
 
-int main(int argc, char **argv)
-{
-  char      matrices[4096] = "lap3d7:n=160;lap3d27:n=100;elast3d:n=72;lap2d5:n=2900;rgg2d:n=4000000,deg=8;powerlaw:n=2000000,avgdeg=10;lap3d7:n=245;elast3d:n=132";
-  char      thr[256]       = "1,2,4,8,16";
-  char      results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
-  PetscInt  runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000;
-  const char *commit;
-
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGpuKitInitializePackage());
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bench_batchrcm", NULL);
-  PetscCall(PetscOptionsString("-matrices", "generator specs separated by ;", NULL, matrices, matrices, sizeof matrices, NULL));
-  PetscCall(PetscOptionsString("-threads", "CPU batch thread counts", NULL, thr, thr, sizeof thr, NULL));
-  PetscCall(PetscOptionsInt("-runs", "timed runs", NULL, runs, &runs, NULL));
-  PetscCall(PetscOptionsInt("-slow_runs", "timed runs of the host baselines", NULL, slow_runs, &slow_runs, NULL));
-  PetscCall(PetscOptionsInt("-big_runs", "timed runs of the host baselines past 50M nonzeros", NULL, big_runs, &big_runs, NULL));
-  PetscCall(PetscOptionsInt("-cusolver_max_nnz", "largest matrix given to cuSOLVER", NULL, cusolver_max_nnz, &cusolver_max_nnz, NULL));
-  PetscCall(PetscOptionsString("-results", "folder for the JSON lines", NULL, results, results, sizeof results, NULL));
-  PetscOptionsEnd();
-  PetscCall(PetscGpuKitGetVersion(NULL, NULL, NULL, &commit, NULL));
-  PetscBool gpu;
-  PetscCall(PetscGpuKitDeviceAvailable(&gpu));
-  std::string device = "host only";
-#if defined(PGK_HAVE_CUDA)
-  if (gpu) device = pgk::cuda::current_device_description();
-#endif
+// The rows of the table; each goes to the JSON lines as soon as it is measured, so a run cut
+// short keeps them.
+struct Results {
   std::vector<Row> rows;
-  const std::string jsonl = std::string(results) + "/bench_batchrcm.jsonl";
-  // Each record goes to the JSON lines as soon as it is measured, so a run cut short keeps them.
-  auto add = [&](const std::string &m, const std::string &b, const std::string &metric, long long n, long long nnz, const Stats &s, long long bw) {
+  std::string      jsonl, device, commit;
+  void add(const std::string &m, const std::string &b, const std::string &metric, long long n, long long nnz, const Stats &s, long long bw)
+  {
     rows.push_back({m, b, metric, n, nnz, s, bw});
     Record j;
     j.benchmark   = "batchrcm";
@@ -107,126 +112,192 @@ int main(int argc, char **argv)
     j.device      = device;
     j.commit      = commit;
     if (!pgk::bench::append_jsonl(jsonl, j)) std::fprintf(stderr, "cannot append to %s\n", jsonl.c_str());
-  };
+  }
+};
 
-  for (const std::string &spec : Split(matrices, ';')) {
-    const pgk::Csr      a = pgk::gen::generate(pgk::gen::parse_spec(spec));
-    const pgk::CsrView  g = pgk::view_of(a);
-    const long long     n = a.nrows, nnz = a.nnz();
-    pgk::rcm::Options   opts; // paper's start node, diagonal counted
-    const auto          plan = pgk::rcm::plan_components(g, opts);
-    std::vector<pgk::Index> ref;
-    const long long     bw0 = pgk::envelope(g).bandwidth;
-    add(spec, "natural", "bandwidth", n, nnz, Stats(), bw0);
-    // Host baselines on matrices past 50M nonzeros take seconds a run: big_runs of them.
-    const int sr = (int)(nnz > 50000000 ? big_runs : slow_runs);
+// One matrix, its reference plan and permutation, and how often the host baselines run.
+struct Problem {
+  std::string             spec;
+  pgk::Csr                a;
+  pgk::CsrView            g;
+  long long               n, nnz;
+  pgk::rcm::Options       opts; // paper's start node, diagonal counted
+  pgk::rcm::ComponentPlan plan;
+  std::vector<pgk::Index> ref;
+  long long               bw1 = 0; // bandwidth after the reference ordering
+  int                     sr = 0;  // runs of the host baselines
+};
 
-    // The serial start-node search (plan_components on one thread), for reference.
-    Stats start = pgk::bench::measure(0, sr, [&] { auto t0 = Clock::now(); auto p = pgk::rcm::plan_components(g, opts); return Seconds(t0, Clock::now()); });
-    add(spec, "host start node (plan_components)", "start_node", n, nnz, start, -1);
-    // Serial reference.
-    Stats core = pgk::bench::measure(1, sr, [&] { auto t0 = Clock::now(); ref = pgk::rcm::serial_rcm_from_roots(g, plan.roots, true); return Seconds(t0, Clock::now()); });
-    Stats e2e  = pgk::bench::measure(0, sr, [&] { auto t0 = Clock::now(); auto p = pgk::rcm::serial_rcm(g, opts); return Seconds(t0, Clock::now()); });
-    const long long bw1 = pgk::envelope(g, ref).bandwidth;
-    add(spec, "serial reference", "core", n, nnz, core, bw1);
-    add(spec, "serial reference", "end_to_end", n, nnz, e2e, bw1);
-
-    // CPU batch.
-    for (const std::string &t : Split(thr, ',')) {
-      pgk::rcm::BatchOptions bo;
-      bo.threads = std::atoi(t.c_str());
-      std::vector<pgk::Index> p;
-      Stats c = pgk::bench::measure(1, sr, [&] { auto t0 = Clock::now(); p = pgk::rcm::batch_rcm_cpu_from_roots(g, plan.roots, true, bo); return Seconds(t0, Clock::now()); });
-      PetscCheck(p == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch (%s threads) differs from the reference", spec.c_str(), t.c_str());
-      // End to end: the start-node search runs on the same threads (parallel BFS levels).
-      Stats e = pgk::bench::measure(0, sr, [&] { auto t0 = Clock::now(); p = pgk::rcm::batch_rcm_cpu(g, opts, bo); return Seconds(t0, Clock::now()); });
-      PetscCheck(p == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch end to end (%s threads) differs from the reference", spec.c_str(), t.c_str());
-      add(spec, "cpu batch " + t + " threads", "core", n, nnz, c, bw1);
-      add(spec, "cpu batch " + t + " threads", "end_to_end", n, nnz, e, bw1);
-    }
+// The serial start-node search, the serial reference (core and end to end), the CPU batch.
+static PetscErrorCode BenchHost(Problem &p, const Options &o, Results &res)
+{
+  PetscFunctionBegin;
+  res.add(p.spec, "natural", "bandwidth", p.n, p.nnz, Stats(), pgk::envelope(p.g).bandwidth);
+  // The serial start-node search (plan_components on one thread), for reference.
+  Stats start = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); auto q = pgk::rcm::plan_components(p.g, p.opts); return Seconds(t0, Clock::now()); });
+  res.add(p.spec, "host start node (plan_components)", "start_node", p.n, p.nnz, start, -1);
+  Stats core = pgk::bench::measure(1, p.sr, [&] { auto t0 = Clock::now(); p.ref = pgk::rcm::serial_rcm_from_roots(p.g, p.plan.roots, true); return Seconds(t0, Clock::now()); });
+  Stats e2e  = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); auto q = pgk::rcm::serial_rcm(p.g, p.opts); return Seconds(t0, Clock::now()); });
+  p.bw1 = pgk::envelope(p.g, p.ref).bandwidth;
+  res.add(p.spec, "serial reference", "core", p.n, p.nnz, core, p.bw1);
+  res.add(p.spec, "serial reference", "end_to_end", p.n, p.nnz, e2e, p.bw1);
+  for (const std::string &t : Split(o.threads, ',')) {
+    pgk::rcm::BatchOptions bo;
+    bo.threads = std::atoi(t.c_str());
+    std::vector<pgk::Index> q;
+    Stats c = pgk::bench::measure(1, p.sr, [&] { auto t0 = Clock::now(); q = pgk::rcm::batch_rcm_cpu_from_roots(p.g, p.plan.roots, true, bo); return Seconds(t0, Clock::now()); });
+    PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch (%s threads) differs from the reference", p.spec.c_str(), t.c_str());
+    // End to end: the start-node search runs on the same threads (parallel BFS levels).
+    Stats e = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); q = pgk::rcm::batch_rcm_cpu(p.g, p.opts, bo); return Seconds(t0, Clock::now()); });
+    PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch end to end (%s threads) differs from the reference", p.spec.c_str(), t.c_str());
+    res.add(p.spec, "cpu batch " + t + " threads", "core", p.n, p.nnz, c, p.bw1);
+    res.add(p.spec, "cpu batch " + t + " threads", "end_to_end", p.n, p.nnz, e, p.bw1);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 #if defined(PGK_HAVE_CUDA)
-    if (gpu) {
-      // Matrix on the device first (not timed): the GPU path orders it where it lives.
-      pgk::Index *d_rowptr, *d_colidx;
-      PetscCallCUDA(cudaMalloc(&d_rowptr, sizeof(pgk::Index) * (n + 1)));
-      PetscCallCUDA(cudaMalloc(&d_colidx, sizeof(pgk::Index) * (nnz ? nnz : 1)));
-      PetscCallCUDA(cudaMemcpy(d_rowptr, a.rowptr.data(), sizeof(pgk::Index) * (n + 1), cudaMemcpyHostToDevice));
-      PetscCallCUDA(cudaMemcpy(d_colidx, a.colidx.data(), sizeof(pgk::Index) * nnz, cudaMemcpyHostToDevice));
-      pgk::CsrView dg = g;
-      dg.rowptr = d_rowptr;
-      dg.colidx = d_colidx;
-      dg.values = nullptr;
-      std::vector<pgk::Index> p;
-      pgk::cuda::RcmGpuOptions go;
-      Stats c, e;
-      PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, c = pgk::bench::measure(3, (int)runs, [&] { auto t0 = Clock::now(); p = pgk::cuda::rcm_gpu_from_roots(dg, plan.roots, true, nullptr); return Seconds(t0, Clock::now()); }));
-      PetscCheck(p == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (core) differs from the reference", spec.c_str());
-      PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, e = pgk::bench::measure(3, (int)runs, [&] { auto t0 = Clock::now(); p = pgk::cuda::rcm_gpu(dg, go, nullptr); return Seconds(t0, Clock::now()); }));
-      PetscCheck(p == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (end to end) differs from the reference", spec.c_str());
-      add(spec, "gpu batch", "core", n, nnz, c, bw1);
-      add(spec, "gpu batch", "end_to_end", n, nnz, e, bw1);
-      PetscCallCUDA(cudaFree(d_rowptr));
-      PetscCallCUDA(cudaFree(d_colidx));
+// The GPU batch RCM on the matrix uploaded first (not timed: the GPU path orders a matrix where
+// it lives): core and end to end (wall clock), and the end to end's kernel phases as the device
+// code measures them (start-node plan; ordering + copy back), with what the runs did.
+static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
+{
+  pgk::Index *d_rowptr, *d_colidx;
+  std::vector<pgk::Index> q;
+  std::vector<double>     plan_s, order_s;
+  pgk::cuda::RcmGpuOptions go;
+  pgk::cuda::RcmGpuInfo    info;
+  pgk::rcm::Stats          st;
+  Stats                    c, e;
+
+  PetscFunctionBegin;
+  if (o.batch_nodes > 0) go.batch_nodes = (int)o.batch_nodes;
+  PetscCallCUDA(cudaMalloc(&d_rowptr, sizeof(pgk::Index) * (p.n + 1)));
+  PetscCallCUDA(cudaMalloc(&d_colidx, sizeof(pgk::Index) * (p.nnz ? p.nnz : 1)));
+  PetscCallCUDA(cudaMemcpy(d_rowptr, p.a.rowptr.data(), sizeof(pgk::Index) * (p.n + 1), cudaMemcpyHostToDevice));
+  PetscCallCUDA(cudaMemcpy(d_colidx, p.a.colidx.data(), sizeof(pgk::Index) * p.nnz, cudaMemcpyHostToDevice));
+  pgk::CsrView dg = p.g;
+  dg.rowptr = d_rowptr;
+  dg.colidx = d_colidx;
+  dg.values = nullptr;
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, c = pgk::bench::measure(3, (int)o.runs, [&] { auto t0 = Clock::now(); q = pgk::cuda::rcm_gpu_from_roots(dg, p.plan.roots, true, nullptr, go); return Seconds(t0, Clock::now()); }));
+  PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (core) differs from the reference", p.spec.c_str());
+  int run = 0;
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, e = pgk::bench::measure(3, (int)o.runs, [&] {
+    auto t0 = Clock::now();
+    q = pgk::cuda::rcm_gpu(dg, go, nullptr, &st, &info);
+    const double t = Seconds(t0, Clock::now());
+    if (run++ >= 3) { // after the warm-up runs, as measure() counts them
+      plan_s.push_back(info.plan_ms * 1e-3);
+      order_s.push_back(info.order_ms * 1e-3);
     }
+    return t;
+  }));
+  PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (end to end) differs from the reference", p.spec.c_str());
+  res.add(p.spec, "gpu batch", "core", p.n, p.nnz, c, p.bw1);
+  res.add(p.spec, "gpu batch", "end_to_end", p.n, p.nnz, e, p.bw1);
+  const Stats ps = pgk::bench::summarize(plan_s), os = pgk::bench::summarize(order_s);
+  res.add(p.spec, "gpu batch kernel: start node plan", "end_to_end_phase", p.n, p.nnz, ps, -1);
+  res.add(p.spec, "gpu batch kernel: ordering + copy back", "end_to_end_phase", p.n, p.nnz, os, p.bw1);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty)\n", go.batch_nodes, 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks, (unsigned long long)st.batches_executed, (unsigned long long)info.empty_batches));
+  PetscCallCUDA(cudaFree(d_rowptr));
+  PetscCallCUDA(cudaFree(d_colidx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #endif
 
-    // PETSc's rcm through MatGetOrdering on a SeqAIJ sharing our arrays.
-    {
-      Mat A;
-      PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, (PetscInt)n, (PetscInt)n, (PetscInt *)a.rowptr.data(), (PetscInt *)a.colidx.data(), (PetscScalar *)a.values.data(), &A));
-      std::vector<PetscInt> p;
-      Stats s = pgk::bench::measure(1, sr, [&] {
-        IS   r, c;
-        auto t0 = Clock::now();
-        PetscCallAbort(PETSC_COMM_SELF, MatGetOrdering(A, MATORDERINGRCM, &r, &c));
-        const double t = Seconds(t0, Clock::now());
-        const PetscInt *idx;
-        PetscCallAbort(PETSC_COMM_SELF, ISGetIndices(r, &idx));
-        p.assign(idx, idx + n);
-        PetscCallAbort(PETSC_COMM_SELF, ISRestoreIndices(r, &idx));
-        PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&r));
-        PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&c));
-        return t;
-      });
-      add(spec, "PETSc rcm", "end_to_end", n, nnz, s, pgk::envelope(g, p).bandwidth);
-      PetscCall(MatDestroy(&A));
-    }
+// PETSc's rcm through MatGetOrdering on a SeqAIJ sharing our arrays.
+static PetscErrorCode BenchPetscRcm(const Problem &p, Results &res)
+{
+  Mat                   A;
+  std::vector<PetscInt> q;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, (PetscInt)p.n, (PetscInt)p.n, (PetscInt *)p.a.rowptr.data(), (PetscInt *)p.a.colidx.data(), (PetscScalar *)p.a.values.data(), &A));
+  Stats s = pgk::bench::measure(1, p.sr, [&] {
+    IS   r, c;
+    auto t0 = Clock::now();
+    PetscCallAbort(PETSC_COMM_SELF, MatGetOrdering(A, MATORDERINGRCM, &r, &c));
+    const double t = Seconds(t0, Clock::now());
+    const PetscInt *idx;
+    PetscCallAbort(PETSC_COMM_SELF, ISGetIndices(r, &idx));
+    q.assign(idx, idx + p.n);
+    PetscCallAbort(PETSC_COMM_SELF, ISRestoreIndices(r, &idx));
+    PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&r));
+    PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&c));
+    return t;
+  });
+  res.add(p.spec, "PETSc rcm", "end_to_end", p.n, p.nnz, s, pgk::envelope(p.g, q).bandwidth);
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 #if defined(PGK_HAVE_CUDA) && !defined(PGK_INDEX_64)
-    if (gpu && nnz <= cusolver_max_nnz) {
-      cusolverSpHandle_t h;
-      cusparseMatDescr_t d;
-      std::vector<int>   p(n);
-      PetscCallCUSOLVER(cusolverSpCreate(&h));
-      PetscCallCUSPARSE(cusparseCreateMatDescr(&d));
-      Stats s = pgk::bench::measure(0, (int)PetscMin(sr, 3), [&] {
-        auto t0 = Clock::now();
-        PetscCallAbort(PETSC_COMM_SELF, cusolverSpXcsrsymrcmHost(h, (int)n, (int)nnz, d, a.rowptr.data(), a.colidx.data(), p.data()) == CUSOLVER_STATUS_SUCCESS ? PETSC_SUCCESS : PETSC_ERR_LIB);
-        return Seconds(t0, Clock::now());
-      });
-      std::vector<pgk::Index> pp(p.begin(), p.end());
-      add(spec, "cuSOLVER csrsymrcmHost", "end_to_end", n, nnz, s, pgk::envelope(g, pp).bandwidth);
-      PetscCallCUSPARSE(cusparseDestroyMatDescr(d));
-      PetscCallCUSOLVER(cusolverSpDestroy(h));
-    }
-#endif
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "done %s (%lld rows, %lld nonzeros)\n", spec.c_str(), n, nnz));
-    for (size_t k = rows.size(); k-- > 0 && rows[k].matrix == spec;)
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-34s %-18s median %.4g s (%d runs)\n", rows[k].backend.c_str(), rows[k].metric.c_str(), rows[k].s.median, rows[k].s.runs));
-  }
+// cuSOLVER's csrsymrcmHost (host code, at most 3 runs).
+static PetscErrorCode BenchCusolver(const Problem &p, Results &res)
+{
+  cusolverSpHandle_t h;
+  cusparseMatDescr_t d;
+  std::vector<int>   q(p.n);
 
-  // Small matrices: MatGetOrdering with -mat_ordering_batchrcm_backend auto against serial.
-  for (const char *spec : {"lap2d5:n=40", "lap3d7:n=12", "random:n=5000,deg=6", "elast3d:n=6", "powerlaw:n=20000"}) {
+  PetscFunctionBegin;
+  PetscCallCUSOLVER(cusolverSpCreate(&h));
+  PetscCallCUSPARSE(cusparseCreateMatDescr(&d));
+  Stats s = pgk::bench::measure(0, (int)PetscMin(p.sr, 3), [&] {
+    auto t0 = Clock::now();
+    PetscCallAbort(PETSC_COMM_SELF, cusolverSpXcsrsymrcmHost(h, (int)p.n, (int)p.nnz, d, p.a.rowptr.data(), p.a.colidx.data(), q.data()) == CUSOLVER_STATUS_SUCCESS ? PETSC_SUCCESS : PETSC_ERR_LIB);
+    return Seconds(t0, Clock::now());
+  });
+  std::vector<pgk::Index> qq(q.begin(), q.end());
+  res.add(p.spec, "cuSOLVER csrsymrcmHost", "end_to_end", p.n, p.nnz, s, pgk::envelope(p.g, qq).bandwidth);
+  PetscCallCUSPARSE(cusparseDestroyMatDescr(d));
+  PetscCallCUSOLVER(cusolverSpDestroy(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+// Every backend on one matrix, then its rows of the table.
+static PetscErrorCode BenchMatrix(const std::string &spec, const Options &o, PetscBool gpu, Results &res)
+{
+  Problem p;
+
+  PetscFunctionBegin;
+  p.spec = spec;
+  p.a    = pgk::gen::generate(pgk::gen::parse_spec(spec));
+  p.g    = pgk::view_of(p.a);
+  p.n    = p.a.nrows;
+  p.nnz  = p.a.nnz();
+  p.plan = pgk::rcm::plan_components(p.g, p.opts);
+  // Host baselines on matrices past 50M nonzeros take seconds a run: big_runs of them.
+  p.sr = (int)(p.nnz > 50000000 ? o.big_runs : o.slow_runs);
+  PetscCall(BenchHost(p, o, res));
+#if defined(PGK_HAVE_CUDA)
+  if (gpu) PetscCall(BenchGpu(p, o, res));
+#endif
+  PetscCall(BenchPetscRcm(p, res));
+#if defined(PGK_HAVE_CUDA) && !defined(PGK_INDEX_64)
+  if (gpu && p.nnz <= o.cusolver_max_nnz) PetscCall(BenchCusolver(p, res));
+#endif
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "done %s (%lld rows, %lld nonzeros)\n", spec.c_str(), p.n, p.nnz));
+  for (size_t k = res.rows.size(); k-- > 0 && res.rows[k].matrix == spec;)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-34s %-18s median %.4g s (%d runs)\n", res.rows[k].backend.c_str(), res.rows[k].metric.c_str(), res.rows[k].s.median, res.rows[k].s.runs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Small matrices: MatGetOrdering with -mat_ordering_batchrcm_backend auto against serial.
+static PetscErrorCode BenchAutoVsSerial(const Options &o, Results &res)
+{
+  PetscFunctionBegin;
+  for (const std::string &spec : Split(o.small, ';')) {
     Mat A;
-    PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_SELF, spec, NULL, &A));
+    PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_SELF, spec.c_str(), NULL, &A));
     PetscInt N;
     MatInfo  info;
     PetscCall(MatGetSize(A, &N, NULL));
     PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
     for (const char *backend : {"serial", "auto"}) {
       PetscCall(PetscOptionsSetValue(NULL, "-mat_ordering_batchrcm_backend", backend));
-      Stats s = pgk::bench::measure(3, (int)runs, [&] {
+      Stats s = pgk::bench::measure(3, (int)o.runs, [&] {
         IS   r, c;
         auto t0 = Clock::now();
         PetscCallAbort(PETSC_COMM_SELF, MatGetOrdering(A, MATORDERINGBATCHRCM, &r, &c));
@@ -235,23 +306,28 @@ int main(int argc, char **argv)
         PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&c));
         return t;
       });
-      add(spec, std::string("MatGetOrdering batchrcm ") + backend, "end_to_end", N, (long long)info.nz_used, s, -1);
+      res.add(spec, std::string("MatGetOrdering batchrcm ") + backend, "end_to_end", N, (long long)info.nz_used, s, -1);
     }
     PetscCall(MatDestroy(&A));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  // Table, JSON lines, and the target ratios.
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nbench_batchrcm on %s (host: %u hardware threads), commit %s\n", device.c_str(), std::thread::hardware_concurrency(), commit));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-34s %-30s %-10s %10s %10s %10s %4s %10s\n", "matrix", "backend", "metric", "median s", "min s", "max s", "runs", "bandwidth"));
+// The table, and the target ratios (geometric means over matrices with >= 10M nonzeros).
+static PetscErrorCode Report(const Results &res)
+{
   std::map<std::string, std::map<std::string, double>> med; // matrix -> backend/metric -> median
-  for (const Row &r : rows) {
+
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nbench_batchrcm on %s (host: %u hardware threads), commit %s\n", res.device.c_str(), std::thread::hardware_concurrency(), res.commit.c_str()));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-34s %-30s %-10s %10s %10s %10s %4s %10s\n", "matrix", "backend", "metric", "median s", "min s", "max s", "runs", "bandwidth"));
+  for (const Row &r : res.rows) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-34s %-30s %-10s %10.4g %10.4g %10.4g %4d %10lld\n", r.matrix.c_str(), r.backend.c_str(), r.metric.c_str(), r.s.median, r.s.min, r.s.max, r.s.runs, r.bandwidth));
     med[r.matrix][r.backend + "/" + r.metric] = r.s.median;
   }
-  // Geometric means over matrices with >= 10M nonzeros.
   double lg_petsc = 0, lg_serial = 0, lg_cpu16 = 0, lg_cusolver = 0, worst_petsc = 1e300;
   int    k = 0, kc = 0;
-  for (const Row &r : rows) {
+  for (const Row &r : res.rows) {
     if (r.backend != "serial reference" || r.metric != "end_to_end" || r.nnz < 10000000) continue;
     auto &m = med[r.matrix];
     if (!m.count("gpu batch/end_to_end")) continue;
@@ -276,7 +352,31 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "auto vs serial on small matrices (target: auto <= 1.5x serial):\n"));
   for (auto &[m, v] : med)
     if (v.count("MatGetOrdering batchrcm auto/end_to_end")) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s auto/serial = %.2f\n", m.c_str(), v["MatGetOrdering batchrcm auto/end_to_end"] / v["MatGetOrdering batchrcm serial/end_to_end"]));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "appended %d records to %s\n", (int)rows.size(), jsonl.c_str()));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "appended %d records to %s\n", (int)res.rows.size(), res.jsonl.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Options     o;
+  Results     res;
+  const char *commit;
+  PetscBool   gpu;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGpuKitInitializePackage());
+  PetscCall(GetOptions(&o));
+  PetscCall(PetscGpuKitGetVersion(NULL, NULL, NULL, &commit, NULL));
+  PetscCall(PetscGpuKitDeviceAvailable(&gpu));
+  res.device = "host only";
+#if defined(PGK_HAVE_CUDA)
+  if (gpu) res.device = pgk::cuda::current_device_description();
+#endif
+  res.commit = commit;
+  res.jsonl  = std::string(o.results) + "/bench_batchrcm.jsonl";
+  for (const std::string &spec : Split(o.matrices, ';')) PetscCall(BenchMatrix(spec, o, gpu, res));
+  PetscCall(BenchAutoVsSerial(o, res));
+  PetscCall(Report(res));
   PetscCall(PetscFinalize());
   return 0;
 }

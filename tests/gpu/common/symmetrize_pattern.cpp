@@ -1,73 +1,66 @@
-// Device pattern(A + A^T) (kernels/symmetrize_pattern.cu) against the host reference
+// Device pattern(A + A^T) (kernels/common/symmetrize_pattern.cu) against the host reference
 // (pgk::rcm::symmetrize_pattern): identical rows on nonsymmetric patterns, and "already
-// symmetric" reported, with nothing built, on symmetric ones.
-#include <cuda_runtime.h>
-
-#include <cstdio>
-#include <vector>
-
-#include "src/common/csr_build.hpp"
+// symmetric" reported, with nothing built, on symmetric ones. Every corpus matrix with sorted
+// rows, as generated and with entries dropped at random (twice).
 #include "kernels/common/device_csr.hpp"
-#include "src/matgen/generators.hpp"
 #include "src/batchrcm/symmetrize.hpp"
 #include "src/common/rng.hpp"
+#include "tests/support/compare.hpp"
+#include "tests/support/corpus.hpp"
+#include "tests/support/device.hpp"
 
-template <class T>
-static std::vector<T> to_host(const T *d, size_t n) {
-  std::vector<T> h(n);
-  if (n) cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost);
-  return h;
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+using pgk::Csr;
+using pgk::Index;
+
+// The pattern of `full` with each off-diagonal entry kept with probability 3/4 (drop > 0), or
+// all of it (drop == 0).
+Csr pattern_with_drops(const Csr &full, int drop, pgk::SplitMix64 &rng) {
+  Csr a;
+  a.nrows = a.ncols = full.nrows;
+  a.rowptr.assign(1, 0);
+  for (Index i = 0; i < full.nrows; ++i) {
+    for (Index k = full.rowptr[i]; k < full.rowptr[i + 1]; ++k)
+      if (drop == 0 || full.colidx[k] == i || rng.bounded(4) != 0) a.colidx.push_back(full.colidx[k]);
+    a.rowptr.push_back(static_cast<Index>(a.colidx.size()));
+  }
+  return a;
 }
 
-int main() {
-  pgk::SplitMix64 rng(99);
-  int cases = 0, failures = 0;
-  const char *specs[] = {"random:n=2000,deg=7", "lap3d7:n=9", "hubrow:n=3000", "powerlaw:n=5000", "path:n=3", "empty:n=1", "disconnected:n=500,parts=4"};
-  for (const char *spec : specs) {
-    for (int drop = 0; drop < 3; ++drop) { // 0: symmetric as generated; 1, 2: entries dropped at random
-      const pgk::Csr full = pgk::gen::generate(pgk::gen::parse_spec(spec));
-      pgk::Csr a;
-      a.nrows = a.ncols = full.nrows;
-      a.rowptr.assign(1, 0);
-      for (pgk::Index i = 0; i < full.nrows; ++i) {
-        for (pgk::Index k = full.rowptr[i]; k < full.rowptr[i + 1]; ++k)
-          if (drop == 0 || full.colidx[k] == i || rng.bounded(4) != 0) a.colidx.push_back(full.colidx[k]);
-        a.rowptr.push_back((pgk::Index)a.colidx.size());
-      }
-      pgk::Index *dr = nullptr, *dc = nullptr;
-      cudaMalloc(&dr, sizeof(pgk::Index) * a.rowptr.size());
-      cudaMalloc(&dc, sizeof(pgk::Index) * (a.colidx.size() + 1));
-      cudaMemcpy(dr, a.rowptr.data(), sizeof(pgk::Index) * a.rowptr.size(), cudaMemcpyHostToDevice);
-      cudaMemcpy(dc, a.colidx.data(), sizeof(pgk::Index) * a.colidx.size(), cudaMemcpyHostToDevice);
-      pgk::CsrView dv;
-      dv.nrows = dv.ncols = a.nrows;
-      dv.rowptr = dr;
-      dv.colidx = dc;
+class GpuSymmetrizePattern : public pgk::test::GpuTest {};
+
+TEST_F(GpuSymmetrizePattern, MatchesReference) {
+  pgk::test::Needs needs;
+  needs.sorted_unique = true;
+  int cases = 0, built_count = 0;
+  for (const pgk::test::CorpusEntry *e : pgk::test::corpus(needs)) {
+    SCOPED_TRACE(e->label());
+    pgk::SplitMix64 rng(99 + static_cast<std::uint64_t>(e->variant()));
+    for (int drop = 0; drop < 3; ++drop) { // 0: as generated; 1, 2: entries dropped at random
+      SCOPED_TRACE("drop " + std::to_string(drop));
+      const Csr a = pattern_with_drops(e->matrix(), drop, rng);
+      const pgk::test::DeviceCsr d(a, false);
       pgk::cuda::DeviceCsrPattern out;
-      bool built = false;
-      try {
-        built = pgk::cuda::symmetrize_pattern(dv, out, nullptr);
-      } catch (const std::exception &e) {
-        std::printf("%s drop %d: %s\n", spec, drop, e.what());
-        return 1;
-      }
+      const bool built = pgk::cuda::symmetrize_pattern(d.view, out, nullptr);
       const bool symmetric = pgk::rcm::is_structurally_symmetric(pgk::view_of(a));
-      const pgk::Csr ref = pgk::rcm::symmetrize_pattern(pgk::view_of(a));
-      bool ok = built == !symmetric;
+      EXPECT_EQ(built, !symmetric) << "built " << built << ", reference symmetric " << symmetric;
       if (built) {
-        const auto rp = to_host(out.view().rowptr, a.nrows + 1);
-        const auto ci = to_host(out.view().colidx, rp.back());
-        ok = ok && rp == ref.rowptr && ci == ref.colidx;
+        const Csr ref = pgk::rcm::symmetrize_pattern(pgk::view_of(a));
+        const Csr got = pgk::test::download(out.view());
+        EXPECT_TRUE(pgk::test::SameIndices(got.rowptr, ref.rowptr, "rowptr"));
+        EXPECT_TRUE(pgk::test::SameIndices(got.colidx, ref.colidx, "colidx"));
+        ++built_count;
       }
       ++cases;
-      if (!ok) {
-        ++failures;
-        std::printf("MISMATCH %s drop %d (built %d, symmetric %d)\n", spec, drop, built, symmetric);
-      }
-      cudaFree(dr);
-      cudaFree(dc);
     }
   }
-  std::printf("kernel_symmetrize: %d cases, %d mismatches\n", cases, failures);
-  return failures ? 1 : 0;
+  std::printf("symmetrize_pattern: %d cases, %d built\n", cases, built_count);
 }
+
+} // namespace

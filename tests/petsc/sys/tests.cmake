@@ -65,25 +65,11 @@ pgk_test(gpu.badinput.nan_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "
 pgk_test(gpu.badinput.missing_diag_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "1 rows have no stored diagonal entry" -- ${T} -case missing_diag ${PGK_DEVICE_TYPES})
 pgk_test(gpu.package.view LABELS "gpu;petsc" ARGS --gpu --expect "device: NVIDIA" -- $<TARGET_FILE:test_package> ${PGK_GPU_OPTS})
 
-if(PGK_ENABLE_CUDA)
-  pgk_test(gpu.kernel.csr_check LABELS gpu ARGS --gpu --expect "0 mismatches" -- $<TARGET_FILE:kernel_csr_check>)
-  pgk_test(gpu.kernel.symmetrize LABELS gpu ARGS --gpu --expect "0 mismatches" -- $<TARGET_FILE:kernel_symmetrize>)
-  pgk_test(gpu.kernel.rcm LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" -- $<TARGET_FILE:kernel_rcm>)
-  pgk_test(gpu.kernel.trilf_block LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" -- $<TARGET_FILE:kernel_trilf_block>)
-  pgk_test(gpu.kernel.trilf LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" -- $<TARGET_FILE:kernel_trilf>)
-endif()
-
-# The device kernels under compute-sanitizer (memcheck, racecheck), where it is installed.
+# PETSc programs on the device under compute-sanitizer (memcheck, racecheck), where it is
+# installed; the kernels' own sanitizer runs are in tests/gpu/tests.cmake.
 find_program(PGK_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
 if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
   foreach(tool memcheck racecheck)
-    pgk_test(gpu.sanitizer.${tool}.kernel_symmetrize LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
-             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_symmetrize>)
-    pgk_test(gpu.sanitizer.${tool}.kernel_rcm LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" --expect "SUMMARY: 0 (errors|hazards)" -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_rcm> --small)
-    pgk_test(gpu.sanitizer.${tool}.kernel_trilf_block LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" --expect "SUMMARY: 0 (errors|hazards)" -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_trilf_block> --small)
-    pgk_test(gpu.sanitizer.${tool}.kernel_trilf LABELS gpu ARGS --gpu --expect " 0 mismatches, 0 errors" --expect "SUMMARY: 0 (errors|hazards)" -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_trilf> --small)
-    pgk_test(gpu.sanitizer.${tool}.kernel_csr_check LABELS gpu ARGS --gpu --expect "0 mismatches" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
-             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:kernel_csr_check>)
     # cuSPARSE's own SpMV kernel (PETSc's MatMult, before our code runs) draws racecheck warnings
     # (write-write hazards inside csrmv_v3_kernel); vendor kernels are excluded so that the
     # check covers petscgpukit's kernels.

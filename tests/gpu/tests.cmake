@@ -1,0 +1,62 @@
+# Device tests: each device primitive against its src/ reference on the shared corpus
+# (tests/support/corpus.hpp), as GoogleTest programs, one per component folder. ctest gets one
+# entry per TEST / TEST_P instance (each loops the corpus); without a usable device every one
+# is reported as skipped with the reason, and with PGK_REQUIRE_GPU=1 as failed.
+if(NOT PGK_ENABLE_CUDA)
+  return()
+endif()
+if(NOT GTest_FOUND)
+  # Never silently absent: on a GPU machine this fails, elsewhere it is skipped.
+  pgk_test(gpu.gtest_missing LABELS gpu ARGS --gpu --expect "never matches: GoogleTest is missing"
+           -- ${CMAKE_COMMAND} -E echo "GoogleTest not found: the device tests (tests/gpu) were not built")
+  return()
+endif()
+
+# pgk_gpu_tests(<name> <sources...>): a device test program and its ctest entries.
+function(pgk_gpu_tests name)
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE pgk_gpu_test_support pgk_kernels pgk_host CUDA::cudart)
+  target_compile_options(${name} PRIVATE -Wall -Wextra)
+  # NO_PRETTY_VALUES: the parameter instances are named (".../default"), not numbered.
+  gtest_discover_tests(${name} TEST_PREFIX "gpu." DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES
+                       PROPERTIES LABELS gpu TIMEOUT 600 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+endfunction()
+
+pgk_gpu_tests(pgk_gpu_common_tests gpu/common/csr_check.cpp gpu/common/symmetrize_pattern.cpp)
+pgk_gpu_tests(pgk_gpu_batchrcm_tests gpu/batchrcm/rcm.cpp)
+pgk_gpu_tests(pgk_gpu_trilf_tests gpu/trilf/pc.cpp gpu/trilf/pc_errors.cpp gpu/trilf/block.cpp)
+
+# compute-sanitizer (memcheck, racecheck) on the small corpus (--small) and the option sets the
+# sanitizer runs always took (racecheck is slow): one entry per program and filter, so that each
+# gets its own time limit.
+find_program(PGK_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
+set(PGK_SANITIZED
+  "csr_check|pgk_gpu_common_tests|GpuCsrCheck.*"
+  "symmetrize|pgk_gpu_common_tests|GpuSymmetrizePattern.*"
+  "rcm_plan|pgk_gpu_batchrcm_tests|GpuBatchRcm.PlanMatchesReference"
+  "rcm_from_roots|pgk_gpu_batchrcm_tests|GpuBatchRcm.FromRootsDefaults:GpuBatchRcm.FromRootsTinyBatches"
+  "rcm_end_to_end|pgk_gpu_batchrcm_tests|GpuBatchRcm.EndToEnd"
+  "rcm_errors|pgk_gpu_batchrcm_tests|GpuBatchRcmErrors.*"
+  "trilf_weights_factor|pgk_gpu_trilf_tests|Kinds/GpuTrilfWeights.*:Options/GpuTrilfFactor.*/abs"
+  "trilf_pipeline|pgk_gpu_trilf_tests|Sets/GpuTrilfPipeline.*/default:Sets/GpuTrilfPipeline.*/scaled:GpuTrilfPipelinePattern.*"
+  # Not GpuTrilfGtsv: its applies are cuSPARSE's gtsv2 kernels, not ours to sanitize (as the
+  # PETSc-program runs exclude cuSPARSE); its set-up is trilf_pipeline's.
+  "trilf_errors|pgk_gpu_trilf_tests|Where/GpuTrilfErrors.*:GpuTrilfRefused.*:Matrices/GpuTrilfBlockViaDevice.*"
+  "trilf_block|pgk_gpu_trilf_tests|Sets/GpuTrilfBlock.*/default:Sets/GpuTrilfBlock.*/uncharged_M12"
+  "trilf_block_errors|pgk_gpu_trilf_tests|GpuTrilfBlockErrors.*")
+# H4: skip-with-reason (a missing compute-sanitizer becomes a skipped test, not an absent one)
+if(PGK_COMPUTE_SANITIZER)
+  foreach(tool memcheck racecheck)
+    foreach(item ${PGK_SANITIZED})
+      string(REPLACE "|" ";" item "${item}")
+      list(GET item 0 what)
+      list(GET item 1 prog)
+      list(GET item 2 filter)
+      pgk_test(gpu.sanitizer.${tool}.${what} LABELS gpu
+               ARGS --gpu --expect "\\[  PASSED  \\] [0-9]+ test" --reject "\\[  FAILED  \\]" --reject "\\[  SKIPPED \\]"
+                    --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+               -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:${prog}> --small
+                  "--gtest_filter=${filter}")
+    endforeach()
+  endforeach()
+endif()
