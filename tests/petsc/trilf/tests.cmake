@@ -54,12 +54,10 @@ pgk_test(tutorial.snes_ex19.trilf LABELS tutorial ARGS --expect "iterations with
 pgk_test(tutorial.ex45.trilf_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45T} -pc_type trilf --- ${MPI2} ${EX45T} -pc_type jacobi)
 pgk_test(tutorial.snes_ex19.trilf_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMP0} ${MPI2} ${EX19T} -pc_type trilf --- ${MPI2} ${EX19T} -pc_type jacobi)
 
-if(PGK_VALGRIND)
-  pgk_test(valgrind.trilf LABELS "valgrind;petsc" ARGS ${VGOK} ${SAME}
-           -- ${VG} ${T} -gen convdiff2d:n=20 -solve gmres -malloc_debug -malloc_dump)
-  pgk_test(valgrind.trilf_block LABELS "valgrind;petsc" ARGS ${VGOK} ${SAME}
-           -- ${VG} ${T} -gen elast3d:n=3 -pc_trilf_block_size 2 -malloc_debug -malloc_dump)
-endif()
+pgk_test(valgrind.trilf LABELS "valgrind;petsc" ARGS ${VGOK} ${SAME}
+         -- ${VG} ${T} -gen convdiff2d:n=20 -solve gmres -malloc_debug -malloc_dump)
+pgk_test(valgrind.trilf_block LABELS "valgrind;petsc" ARGS ${VGOK} ${SAME}
+         -- ${VG} ${T} -gen elast3d:n=3 -pc_trilf_block_size 2 -malloc_debug -malloc_dump)
 
 # ---- gpu: set-up and apply on the device, nothing moved -----------------------------------------
 set(DEV -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0)
@@ -88,11 +86,9 @@ pgk_test(gpu.tutorial.ex45.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iter
 pgk_test(gpu.tutorial.snes_ex19.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" --expect "Nonlinear solve converged" -- ${CMP0} ${EX19G} -pc_type trilf -ksp_view --- ${EX19G} -pc_type jacobi)
 pgk_test(gpu.tutorial.ex45.trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45G} -pc_type trilf --- ${MPI2} ${EX45G} -pc_type jacobi)
 pgk_test(gpu.tutorial.snes_ex19.trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMP0} ${MPI2} ${EX19G} -pc_type trilf --- ${MPI2} ${EX19G} -pc_type jacobi)
-if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
-  foreach(tool memcheck racecheck)
-    foreach(bs 1 2)
-      pgk_test(gpu.sanitizer.${tool}.trilf_bs${bs} LABELS gpu ARGS --gpu ${SAME} --expect "SUMMARY: 0 (errors|hazards)"
-               -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 --kernel-name-exclude kns=cusparse ${T} -gen convdiff2d:n=60 ${DEV} -pc_trilf_block_size ${bs})
-    endforeach()
+foreach(tool memcheck racecheck)
+  foreach(bs 1 2)
+    pgk_test(gpu.sanitizer.${tool}.trilf_bs${bs} LABELS gpu ARGS --gpu ${PGK_NEEDS_SANITIZER} ${SAME} --expect "SUMMARY: 0 (errors|hazards)"
+             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 --kernel-name-exclude kns=cusparse ${T} -gen convdiff2d:n=60 ${DEV} -pc_trilf_block_size ${bs})
   endforeach()
-endif()
+endforeach()
