@@ -27,14 +27,11 @@ pgk_as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # Run as root (the CI and dev machines); OpenMPI refuses root without these.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-# A CUDA-enabled PETSc links libcuda.so.1, which only a GPU driver installs. Without one,
-# resolve it to the toolkit's stub (every call fails cleanly, so PETSc runs on the CPU).
-pgk_use_cuda_stub_if_no_driver() {
-  local stub=$1/cuda-stub
-  if [ -e "$stub/libcuda.so.1" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
-    export LD_LIBRARY_PATH="$stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  fi
-}
+# A CUDA-enabled PETSc links libcuda.so.1, which only a GPU driver installs. Without any
+# driver, resolve it to the toolkit's stub (every call fails cleanly, so PETSc runs on the
+# CPU); the decision is tests/support/cuda_stub.sh's, shared with the test environment.
+. "$PGK_ROOT/tests/support/cuda_stub.sh"
+pgk_use_cuda_stub_if_no_driver() { pgk_use_cuda_stub "$1/cuda-stub"; }
 
 # Stock OpenMPI is not GPU-aware, and PETSc then refuses GPU runs unless told
 # -use_gpu_aware_mpi 0. Add that to PETSC_OPTIONS when ompi_info reports no CUDA support.

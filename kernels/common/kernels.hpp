@@ -12,6 +12,17 @@ namespace pgk::cuda {
 
 // Number of usable devices; 0 (never an exception) when there is no driver or no device.
 int device_count() noexcept;
+// What the CUDA runtime says about the devices, for messages that explain a missing device:
+// `error` is empty when `count` > 0, otherwise e.g. "cudaErrorInsufficientDriver: CUDA driver
+// version is insufficient for CUDA runtime version". Versions are CUDA's integers (13000 =
+// 13.0); driver_version 0 means no driver was found.
+struct DeviceProbe {
+  int count = 0;
+  std::string error;
+  int driver_version = 0;
+  int runtime_version = 0;
+};
+DeviceProbe probe_devices();
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.2 GiB)" for the current device.
 std::string current_device_description();
 

@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
 # Runs one test command and judges it; used by every ctest entry outside the unit label.
 #
-#   check_run.sh [--gpu] [--fail] [--expect REGEX]... [--reject REGEX]... -- COMMAND [ARGS...]
+#   check_run.sh [--gpu] [--fail] [--needs-tool NAME PATH]... [--valgrind CODE]
+#                [--expect REGEX]... [--reject REGEX]... -- COMMAND [ARGS...]
 #
-#   --gpu     the test needs a CUDA device: exit 77 (ctest: skipped) with the reason when this
-#             build has no CUDA kernels or the machine has no usable device
-#   --fail    the command must exit non-zero (an error path); default: it must exit 0
-#   --expect  an extended regular expression the output must contain (each one)
-#   --reject  one it must not contain
+#   --gpu         the test needs a CUDA device: exit 77 (ctest: skipped) with the reason when
+#                 this build has no CUDA kernels or the machine has no usable device
+#   --needs-tool  the command needs the program NAME found at PATH (cmake's find_program
+#                 result, "NAME-NOTFOUND" when it is missing): exit 77 with the reason when PATH
+#                 is not an executable file
+#   --fail        the command must exit non-zero (an error path); default: it must exit 0
+#   --valgrind    the command runs under valgrind --error-exitcode=CODE: exit code CODE or a
+#                 non-zero "ERROR SUMMARY" is a memory error and fails the test, --fail or not
+#   --expect      an extended regular expression the output must contain (each one)
+#   --reject      one it must not contain
 # Crashes (signals, segmentation faults) always fail, --fail or not.
+#
+# PGK_REQUIRE_GPU=1 (set by scripts/run-on-gpu-node): a --gpu test that would be skipped fails
+# instead, so that a GPU node cannot pass by skipping.
 set -u
-gpu=0 fail=0 expects=() rejects=()
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+gpu=0 fail=0 valgrind_code="" expects=() rejects=() tools=()
 while [ $# -gt 0 ]; do
   case $1 in
     --gpu) gpu=1 ;;
     --fail) fail=1 ;;
+    --needs-tool) # NAME PATH; an empty PATH that vanished from the list must not eat the "--"
+      if [ "${3-}" = -- ]; then tools+=("$2" ""); shift; else tools+=("$2" "${3-}"); shift 2; fi ;;
+    --valgrind) valgrind_code=$2; shift ;;
     --expect) expects+=("$2"); shift ;;
     --reject) rejects+=("$2"); shift ;;
     --) shift; break ;;
@@ -24,20 +37,35 @@ while [ $# -gt 0 ]; do
 done
 
 # A CUDA-enabled PETSc links libcuda.so.1, which only a GPU driver provides. On a machine
-# without one, the test environment (and only it) resolves it to the toolkit's stub, whose
-# calls all fail cleanly, so PETSc runs its CPU paths.
-if [ -n "${PGK_CUDA_STUB_DIR:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
-  export LD_LIBRARY_PATH="$PGK_CUDA_STUB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+# without any driver, the test environment (and only it) resolves it to the toolkit's stub,
+# whose calls all fail cleanly, so PETSc runs its CPU paths (cuda_stub.sh says when).
+. "$here/cuda_stub.sh"
+pgk_use_cuda_stub "${PGK_CUDA_STUB_DIR:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
+# Why this test cannot run here (empty: it can).
+reasons=()
+for ((i = 0; i < ${#tools[@]}; i += 2)); do
+  name=${tools[i]} path=${tools[i + 1]}
+  if [ -z "$path" ] || [[ $path == *-NOTFOUND ]]; then
+    reasons+=("$name not found (cmake's find_program found none; install it or set its path at configure time)")
+  elif [ ! -x "$path" ] || [ -d "$path" ]; then
+    reasons+=("$name not found at $path")
+  fi
+done
 if [ $gpu = 1 ]; then
   if [ -z "${PGK_GPU_PROBE:-}" ]; then
-    echo "SKIP: this build has no CUDA kernels (PETSc without CUDA)"; exit 77
+    reasons+=("this build has no CUDA kernels (PETSc without CUDA)")
+  elif ! probe=$("$PGK_GPU_PROBE" 2>&1); then
+    reasons+=("no usable CUDA device: $probe${PGK_CUDA_STUB_IN_USE:+ [no libcuda.so.1 driver library or /dev/nvidiactl found, so the CUDA toolkit stub is in use]}")
   fi
-  if ! probe=$("$PGK_GPU_PROBE" 2>&1); then
-    echo "SKIP: no usable CUDA device: $probe"; exit 77
+fi
+if [ ${#reasons[@]} -gt 0 ]; then
+  reason=$(printf '%s; ' "${reasons[@]}"); reason=${reason%; }
+  if [ $gpu = 1 ] && [ "${PGK_REQUIRE_GPU:-0}" = 1 ]; then
+    echo "check_run: FAIL: $reason (PGK_REQUIRE_GPU=1: a GPU node must run every GPU test)"; exit 1
   fi
+  echo "SKIP: $reason"; exit 77
 fi
 
 out=$(mktemp); trap 'rm -f "$out"' EXIT
@@ -47,6 +75,9 @@ cat "$out"
 status=0
 if [ $rc -ge 128 ] || grep -Eq 'Segmentation [Vv]iolation|Caught signal|signal 11|core dumped' "$out"; then
   echo "check_run: FAIL: crashed (exit $rc)"; status=1
+elif [ -n "$valgrind_code" ] && { [ $rc -eq "$valgrind_code" ] || grep -Eq '^==[0-9]+== ERROR SUMMARY: [1-9]' "$out"; }; then
+  # Before the --fail judgement: an error path that corrupts memory is a failure too.
+  echo "check_run: FAIL: valgrind reported memory errors (exit $rc; valgrind's error exit code is $valgrind_code)"; status=1
 elif [ $fail = 0 ] && [ $rc -ne 0 ]; then
   echo "check_run: FAIL: exit code $rc, expected 0"; status=1
 elif [ $fail = 1 ] && [ $rc -eq 0 ]; then

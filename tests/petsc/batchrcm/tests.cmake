@@ -57,14 +57,12 @@ pgk_test(gpu.tutorial.ex45.bjacobi_reorder_mpi LABELS "gpu;tutorial;mpi" ARGS --
 # under compute-sanitizer, vendor kernels excluded (see petsc_tests.cmake). The inner PC is
 # Jacobi: cuSPARSE's ILU analysis kernel (csrilu02_analysis_leftLookingWholeRow) draws a
 # racecheck error of its own, outside petscgpukit (seen on the H100, CUDA 13.0).
-if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
-  foreach(tool memcheck racecheck)
-    pgk_test(gpu.sanitizer.${tool}.reorder LABELS "gpu;tutorial" ARGS --gpu --expect "Linear solve converged" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
-             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
-                $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0
-                -pc_type reorder -reorder_pc_type jacobi -reorder_ksp_type richardson -reorder_ksp_max_it 3 -ksp_converged_reason)
-    pgk_test(gpu.sanitizer.${tool}.batchrcm_nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
-             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
-                ${T} -f ${PGK_DATA}/general5_real.mtx ${DEV} -mat_ordering_batchrcm_backend gpu)
-  endforeach()
-endif()
+foreach(tool memcheck racecheck)
+  pgk_test(gpu.sanitizer.${tool}.reorder LABELS "gpu;tutorial" ARGS --gpu ${PGK_NEEDS_SANITIZER} --expect "Linear solve converged" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+           -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
+              $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 9 -da_grid_y 9 -da_grid_z 9 -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0
+              -pc_type reorder -reorder_pc_type jacobi -reorder_ksp_type richardson -reorder_ksp_max_it 3 -ksp_converged_reason)
+  pgk_test(gpu.sanitizer.${tool}.batchrcm_nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${PGK_NEEDS_SANITIZER} ${SAME} --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+           -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
+              ${T} -f ${PGK_DATA}/general5_real.mtx ${DEV} -mat_ordering_batchrcm_backend gpu)
+endforeach()

@@ -65,17 +65,16 @@ pgk_test(gpu.badinput.nan_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "
 pgk_test(gpu.badinput.missing_diag_device LABELS "gpu;petsc" ARGS --gpu --fail --expect "1 rows have no stored diagonal entry" -- ${T} -case missing_diag ${PGK_DEVICE_TYPES})
 pgk_test(gpu.package.view LABELS "gpu;petsc" ARGS --gpu --expect "device: NVIDIA" -- $<TARGET_FILE:test_package> ${PGK_GPU_OPTS})
 
-# PETSc programs on the device under compute-sanitizer (memcheck, racecheck), where it is
-# installed; the kernels' own sanitizer runs are in tests/gpu/tests.cmake.
-find_program(PGK_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR})
-if(PGK_ENABLE_CUDA AND PGK_COMPUTE_SANITIZER)
+# PETSc programs on the device under compute-sanitizer (memcheck, racecheck); skipped with the
+# reason where it is missing. The kernels' own sanitizer runs are in tests/gpu/tests.cmake.
+if(PGK_ENABLE_CUDA)
   foreach(tool memcheck racecheck)
     # cuSPARSE's own SpMV kernel (PETSc's MatMult, before our code runs) draws racecheck warnings
     # (write-write hazards inside csrmv_v3_kernel); vendor kernels are excluded so that the
     # check covers petscgpukit's kernels.
-    pgk_test(gpu.sanitizer.${tool}.csr LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+    pgk_test(gpu.sanitizer.${tool}.csr LABELS "gpu;petsc" ARGS --gpu ${PGK_NEEDS_SANITIZER} --expect "all checks passed" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
              -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1 ${T} -gen lap3d7:n=12 ${PGK_DEVICE_TYPES} -expect_memtype device)
-    pgk_test(gpu.sanitizer.${tool}.csr_sparse LABELS "gpu;petsc" ARGS --gpu --expect "all checks passed" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+    pgk_test(gpu.sanitizer.${tool}.csr_sparse LABELS "gpu;petsc" ARGS --gpu ${PGK_NEEDS_SANITIZER} --expect "all checks passed" --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
              -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1 ${T} -sparse_rows ${PGK_DEVICE_TYPES} -expect_memtype device)
   endforeach()
 endif()
@@ -85,21 +84,18 @@ pgk_test(petsc.install LABELS petsc ARGS --expect "petscgpukit 0\\.1\\.0" --expe
          -- ${CMAKE_CURRENT_SOURCE_DIR}/support/check_install.sh ${CMAKE_BINARY_DIR} ${PETSC_DIR} ${CMAKE_SOURCE_DIR})
 
 # ---- valgrind: host paths clean under memcheck (PETSc's own suppressions) ---------------------
-find_program(PGK_VALGRIND valgrind)
-if(PGK_VALGRIND)
-  # PETSc programs: memory errors from valgrind (MPI and hwloc leak at start-up, outside our
-  # reach, so no leak check there) and PETSc objects left unfreed from -malloc_dump.
-  set(VG ${PGK_VALGRIND} -q --error-exitcode=9 --suppressions=${PETSC_DIR}/share/petsc/suppressions/valgrind)
-  set(VGOK --reject "bytes [A-Za-z]*\\(\\) line")
-  if(TARGET pgk_unit_tests)
-    pgk_test(valgrind.unit LABELS "valgrind;unit" ARGS --expect "PASSED"
-             -- ${VG} --leak-check=full --errors-for-leak-kinds=definite $<TARGET_FILE:pgk_unit_tests> --gtest_filter=CsrCheck.*:Envelope.*:PermutePattern.*:MatrixMarket*:RcmSerial.*:RcmSymmetrize.*:RcmBatchPlan.*:Stencils.*:Elast3d.*)
-  endif()
-  pgk_test(valgrind.csr_access LABELS "valgrind;petsc" ARGS ${VGOK} --expect "all checks passed" -- ${VG} $<TARGET_FILE:test_csr_access> -sparse_rows -malloc_debug -malloc_dump)
-  pgk_test(valgrind.batchrcm_cpu LABELS "valgrind;petsc" ARGS ${VGOK} --expect "all checks passed"
-           -- ${VG} $<TARGET_FILE:test_batchrcm> -gen disconnected:n=3000,parts=5 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_min_parallel_nnz 0 -malloc_debug -malloc_dump)
-  pgk_test(valgrind.matrix_market_errors LABELS "valgrind;petsc" ARGS ${VGOK} --fail --expect "bad_too_many\\.mtx:[0-9]+: "
-           -- ${VG} $<TARGET_FILE:test_matrix_io> -f ${PGK_DATA}/bad_too_many.mtx)
-  pgk_test(valgrind.reorder LABELS "valgrind;petsc" ARGS ${VGOK} --expect "Linear solve converged"
-           -- ${VG} $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -pc_type reorder -reorder_pc_type ilu -ksp_converged_reason -malloc_debug -malloc_dump)
+# PETSc programs: memory errors from valgrind (MPI and hwloc leak at start-up, outside our
+# reach, so no leak check there) and PETSc objects left unfreed from -malloc_dump.
+set(VG ${PGK_VALGRIND} -q --error-exitcode=${PGK_VALGRIND_ERROR_CODE} --suppressions=${PETSC_DIR}/share/petsc/suppressions/valgrind)
+set(VGOK ${PGK_NEEDS_VALGRIND} --reject "bytes [A-Za-z]*\\(\\) line")
+if(TARGET pgk_unit_tests)
+  pgk_test(valgrind.unit LABELS "valgrind;unit" ARGS ${PGK_NEEDS_VALGRIND} --expect "PASSED"
+           -- ${VG} --leak-check=full --errors-for-leak-kinds=definite $<TARGET_FILE:pgk_unit_tests> --gtest_filter=CsrCheck.*:Envelope.*:PermutePattern.*:MatrixMarket*:RcmSerial.*:RcmSymmetrize.*:RcmBatchPlan.*:Stencils.*:Elast3d.*)
 endif()
+pgk_test(valgrind.csr_access LABELS "valgrind;petsc" ARGS ${VGOK} --expect "all checks passed" -- ${VG} $<TARGET_FILE:test_csr_access> -sparse_rows -malloc_debug -malloc_dump)
+pgk_test(valgrind.batchrcm_cpu LABELS "valgrind;petsc" ARGS ${VGOK} --expect "all checks passed"
+         -- ${VG} $<TARGET_FILE:test_batchrcm> -gen disconnected:n=3000,parts=5 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_min_parallel_nnz 0 -malloc_debug -malloc_dump)
+pgk_test(valgrind.matrix_market_errors LABELS "valgrind;petsc" ARGS ${VGOK} --fail --expect "bad_too_many\\.mtx:[0-9]+: "
+         -- ${VG} $<TARGET_FILE:test_matrix_io> -f ${PGK_DATA}/bad_too_many.mtx)
+pgk_test(valgrind.reorder LABELS "valgrind;petsc" ARGS ${VGOK} --expect "Linear solve converged"
+         -- ${VG} $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -pc_type reorder -reorder_pc_type ilu -ksp_converged_reason -malloc_debug -malloc_dump)
