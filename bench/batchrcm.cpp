@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     Stats start = pgk::bench::measure(0, sr, [&] { auto t0 = Clock::now(); auto p = pgk::rcm::plan_components(g, opts); return Seconds(t0, Clock::now()); });
     add(spec, "host start node (plan_components)", "start_node", n, nnz, start, -1);
     // Serial reference.
-    Stats core = pgk::bench::measure(1, sr, [&] { auto t0 = Clock::now(); ref = pgk::rcm::serial_rcm_from_roots(g, plan.roots, true); return Seconds(t0, Clock::now()); });
+    Stats core = pgk::bench::measure(1, sr, [&] { auto t0 = Clock::now(); ref = pgk::rcm::serial_rcm_from_roots(g, plan.roots, opts); return Seconds(t0, Clock::now()); });
     Stats e2e  = pgk::bench::measure(0, sr, [&] { auto t0 = Clock::now(); auto p = pgk::rcm::serial_rcm(g, opts); return Seconds(t0, Clock::now()); });
     const long long bw1 = pgk::envelope(g, ref).bandwidth;
     add(spec, "serial reference", "core", n, nnz, core, bw1);
@@ -133,13 +133,13 @@ int main(int argc, char **argv)
 
     // CPU batch.
     for (const std::string &t : Split(thr, ',')) {
-      pgk::rcm::BatchOptions bo;
-      bo.threads = std::atoi(t.c_str());
+      pgk::rcm::Options bo = opts;
+      bo.cpu.threads = std::atoi(t.c_str());
       std::vector<pgk::Index> p;
-      Stats c = pgk::bench::measure(1, sr, [&] { auto t0 = Clock::now(); p = pgk::rcm::batch_rcm_cpu_from_roots(g, plan.roots, true, bo); return Seconds(t0, Clock::now()); });
+      Stats c = pgk::bench::measure(1, sr, [&] { auto t0 = Clock::now(); p = pgk::rcm::batch_rcm_cpu_from_roots(g, plan.roots, bo); return Seconds(t0, Clock::now()); });
       PetscCheck(p == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch (%s threads) differs from the reference", spec.c_str(), t.c_str());
       // End to end: the start-node search runs on the same threads (parallel BFS levels).
-      Stats e = pgk::bench::measure(0, sr, [&] { auto t0 = Clock::now(); p = pgk::rcm::batch_rcm_cpu(g, opts, bo); return Seconds(t0, Clock::now()); });
+      Stats e = pgk::bench::measure(0, sr, [&] { auto t0 = Clock::now(); p = pgk::rcm::batch_rcm_cpu(g, bo); return Seconds(t0, Clock::now()); });
       PetscCheck(p == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch end to end (%s threads) differs from the reference", spec.c_str(), t.c_str());
       add(spec, "cpu batch " + t + " threads", "core", n, nnz, c, bw1);
       add(spec, "cpu batch " + t + " threads", "end_to_end", n, nnz, e, bw1);
@@ -158,9 +158,9 @@ int main(int argc, char **argv)
       dg.colidx = d_colidx;
       dg.values = nullptr;
       std::vector<pgk::Index> p;
-      pgk::cuda::RcmGpuOptions go;
+      const pgk::rcm::Options &go = opts;
       Stats c, e;
-      PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, c = pgk::bench::measure(3, (int)runs, [&] { auto t0 = Clock::now(); p = pgk::cuda::rcm_gpu_from_roots(dg, plan.roots, true, nullptr); return Seconds(t0, Clock::now()); }));
+      PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, c = pgk::bench::measure(3, (int)runs, [&] { auto t0 = Clock::now(); p = pgk::cuda::rcm_gpu_from_roots(dg, plan.roots, go, nullptr); return Seconds(t0, Clock::now()); }));
       PetscCheck(p == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (core) differs from the reference", spec.c_str());
       PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, e = pgk::bench::measure(3, (int)runs, [&] { auto t0 = Clock::now(); p = pgk::cuda::rcm_gpu(dg, go, nullptr); return Seconds(t0, Clock::now()); }));
       PetscCheck(p == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (end to end) differs from the reference", spec.c_str());

@@ -80,7 +80,7 @@ Mark claim(std::atomic<Mark> &mark, Mark id) {
   return cur;
 }
 
-// BatchOptions::stress_seed: a pause chosen by hashing (seed, batch, point), so that different
+// CpuTuning::stress_seed: a pause chosen by hashing (seed, batch, point), so that different
 // batches stall at different places.
 void stress_pause(std::uint64_t seed, BatchId id, std::uint64_t point) {
   std::uint64_t h = seed ^ (id * 0x9e3779b97f4a7c15ull) ^ (point * 0xbf58476d1ce4e5b9ull);
@@ -105,7 +105,7 @@ struct alignas(64) Counters {
 // State shared by the workers of one run.
 struct Shared {
   Shared(const CsrView &graph, const std::vector<Index> &val, const std::vector<Index> &r,
-         const BatchOptions &o, BatchId ring_slots)
+         const CpuTuning &o, BatchId ring_slots)
       : g(graph), valence(val.data()), n(graph.nrows),
         B(static_cast<std::uint64_t>(o.max_batch_nodes)),
         T(static_cast<std::uint64_t>(o.max_batch_valence)), stress(o.stress_seed), ring(ring_slots),
@@ -364,7 +364,7 @@ private:
       throw BatchQueueOverflow("batch rcm: batch " + std::to_string(id_) + " needs " +
                                std::to_string(next_followup - id_) +
                                " queue slots ahead of it but queue_slots is " +
-                               std::to_string(ring.size()) + "; raise BatchOptions::queue_slots");
+                               std::to_string(ring.size()) + "; raise Options::cpu.queue_slots");
     next.combine_nodes = 0;
     next.combine_weight = 0;
     if (next_followup == id_ + 1) {
@@ -472,7 +472,7 @@ void worker(Shared &sh, int per_worker, Counters &ctr) {
   }
 }
 
-void check_options(const BatchOptions &o) {
+void check_options(const CpuTuning &o) {
   if (o.threads < 0) throw std::invalid_argument("batch rcm: threads must be >= 0");
   if (o.max_batch_nodes < 1) throw std::invalid_argument("batch rcm: max_batch_nodes must be >= 1");
   if (o.max_batch_valence < 1)
@@ -485,8 +485,8 @@ void check_options(const BatchOptions &o) {
 } // namespace
 
 std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<Index> &roots,
-                                            bool count_diagonal_in_valence,
-                                            const BatchOptions &bopts, Stats *stats) {
+                                            const Options &opts, Stats *stats) {
+  const CpuTuning &bopts = opts.cpu;
   const auto t0 = std::chrono::steady_clock::now();
   validate_graph(g);
   check_options(bopts);
@@ -504,7 +504,7 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
   std::vector<Counters> counters(static_cast<std::size_t>(threads));
   Index components = 0;
   if (n > 0) {
-    const std::vector<Index> valence = compute_valence(g, count_diagonal_in_valence);
+    const std::vector<Index> valence = compute_valence(g, opts.count_diagonal_in_valence);
     // At most n batch ids are ever used (every batch but the empty tail dropped at the end
     // has parents of its own, and each vertex is a parent in one batch), so a ring of n + 1
     // slots is never reused and a larger one would only cost memory (64 bytes a slot). The
@@ -566,14 +566,13 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
   return perm;
 }
 
-std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, const BatchOptions &bopts,
-                                 Stats *stats) {
+std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, Stats *stats) {
   // The start-node search runs on the same threads as the batches (it dominates end to end).
-  const int threads = bopts.threads > 0 ? bopts.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = opts.cpu.threads > 0 ? opts.cpu.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return order_with_plan(
       g, opts, stats,
       [&](const CsrView &graph, const std::vector<Index> &roots) {
-        return batch_rcm_cpu_from_roots(graph, roots, opts.count_diagonal_in_valence, bopts, stats);
+        return batch_rcm_cpu_from_roots(graph, roots, opts, stats);
       },
       threads);
 }

@@ -30,7 +30,6 @@
 using pgk::Csr;
 using pgk::Index;
 namespace rcm = pgk::rcm;
-using pgk::cuda::RcmGpuOptions;
 
 namespace {
 
@@ -242,14 +241,14 @@ struct Tally {
   std::uint64_t big = 0, empty = 0, passes = 0, after_sort = 0, before_sort = 0, forwarding = 0;
 };
 
-std::string describe(const RcmGpuOptions &o) {
-  return "B=" + std::to_string(o.batch_nodes) + " T=" + std::to_string(o.batch_valence) +
-         " queue=" + std::to_string(o.queue_slots) + " blocks=" + std::to_string(o.max_blocks) +
-         " stress=" + std::to_string(o.stress_seed) + " diag=" + (o.count_diagonal_in_valence ? "1" : "0") +
+std::string describe(const rcm::Options &o) {
+  return "B=" + std::to_string(o.gpu.batch_nodes) + " T=" + std::to_string(o.gpu.batch_valence) +
+         " queue=" + std::to_string(o.gpu.queue_slots) + " blocks=" + std::to_string(o.gpu.max_blocks) +
+         " stress=" + std::to_string(o.gpu.stress_seed) + " diag=" + (o.count_diagonal_in_valence ? "1" : "0") +
          " start=" + (o.start == rcm::StartNode::Given ? "given:" + std::to_string(o.given_start) : "peripheral");
 }
 
-void report(const std::string &graph, const std::string &path, const RcmGpuOptions &o, const std::vector<Index> &ref,
+void report(const std::string &graph, const std::string &path, const rcm::Options &o, const std::vector<Index> &ref,
             const std::vector<Index> &got) {
   std::printf("MISMATCH %s | %s | %s: ", graph.c_str(), path.c_str(), describe(o).c_str());
   if (ref.size() != got.size()) {
@@ -277,10 +276,10 @@ void record(Tally &t, const pgk::cuda::RcmGpuInfo &info, const rcm::Stats &st) {
 void test_graph(const Csr &g, const std::string &what, int variant, bool small, int repeats, Tally &t) {
   ++t.graphs;
   const pgk::CsrView hv = pgk::view_of(g);
-  RcmGpuOptions base;
+  rcm::Options base;
   base.count_diagonal_in_valence = variant % 3 != 1;
-  base.watchdog_seconds = small ? 60 : 10; // small graphs finish in milliseconds; a hang fails fast
-  if (small) base.max_blocks = 8;           // sanitizers: few resident blocks, still concurrent
+  base.gpu.watchdog_seconds = small ? 60 : 10; // small graphs finish in milliseconds; a hang fails fast
+  if (small) base.gpu.max_blocks = 8;           // sanitizers: few resident blocks, still concurrent
   if (variant % 5 == 3 && g.nrows > 0) {
     base.start = rcm::StartNode::Given;
     base.given_start = static_cast<Index>((variant * 2654435761u) % static_cast<unsigned>(g.nrows));
@@ -290,7 +289,7 @@ void test_graph(const Csr &g, const std::string &what, int variant, bool small, 
   ho.given_start = base.given_start;
   ho.count_diagonal_in_valence = base.count_diagonal_in_valence;
   const rcm::ComponentPlan plan = rcm::plan_components(hv, ho);
-  const std::vector<Index> ref = rcm::serial_rcm_from_roots(hv, plan.roots, ho.count_diagonal_in_valence);
+  const std::vector<Index> ref = rcm::serial_rcm_from_roots(hv, plan.roots, ho);
 
   DeviceGraph dg(g);
   try {
@@ -315,35 +314,35 @@ void test_graph(const Csr &g, const std::string &what, int variant, bool small, 
 
   // Option sets: the paper's defaults; tiny batches and scratch (many batches, overhangs, the
   // large-row path with deep histograms); single-parent batches; a small ring that wraps.
-  std::vector<RcmGpuOptions> sets;
+  std::vector<rcm::Options> sets;
   sets.push_back(base);
-  RcmGpuOptions o = base;
-  o.batch_nodes = 4;
-  o.batch_valence = 16;
-  o.stress_seed = small ? 0 : static_cast<std::uint64_t>(variant + 1);
+  rcm::Options o = base;
+  o.gpu.batch_nodes = 4;
+  o.gpu.batch_valence = 16;
+  o.gpu.stress_seed = small ? 0 : static_cast<std::uint64_t>(variant + 1);
   sets.push_back(o);
   if (!small) {
     o = base;
-    o.batch_nodes = 1;
-    o.batch_valence = 2;
+    o.gpu.batch_nodes = 1;
+    o.gpu.batch_valence = 2;
     sets.push_back(o);
     o = base;
-    o.batch_nodes = 8;
-    o.batch_valence = 40;
-    o.queue_slots = 64;
-    o.max_blocks = 3;
+    o.gpu.batch_nodes = 8;
+    o.gpu.batch_valence = 40;
+    o.gpu.queue_slots = 64;
+    o.gpu.max_blocks = 3;
     sets.push_back(o);
   }
-  for (const RcmGpuOptions &opt : sets) {
+  for (const rcm::Options &opt : sets) {
     for (int rep = 0; rep < (&opt == &sets[1] ? repeats : 1); ++rep) {
-      RcmGpuOptions r = opt;
-      if (rep > 0) r.stress_seed = static_cast<std::uint64_t>(1000 * variant + rep);
+      rcm::Options r = opt;
+      if (rep > 0) r.gpu.stress_seed = static_cast<std::uint64_t>(1000 * variant + rep);
       ++t.runs;
       try {
         rcm::Stats st;
         pgk::cuda::RcmGpuInfo info;
         const std::vector<Index> got =
-            pgk::cuda::rcm_gpu_from_roots(dg.view, plan.roots, r.count_diagonal_in_valence, nullptr, r, &st, &info);
+            pgk::cuda::rcm_gpu_from_roots(dg.view, plan.roots, r, nullptr, &st, &info);
         record(t, info, st);
         if (got != ref) {
           ++t.mismatches;
@@ -351,7 +350,7 @@ void test_graph(const Csr &g, const std::string &what, int variant, bool small, 
         }
       } catch (const rcm::BatchQueueOverflow &e) {
         ++t.overflows; // a reported overflow is a correct outcome for a small ring
-        if (r.queue_slots == 0) {
+        if (r.gpu.queue_slots == 0) {
           ++t.errors;
           std::printf("ERROR %s | from_roots | %s: %s\n", what.c_str(), describe(r).c_str(), e.what());
         }
@@ -405,21 +404,21 @@ void test_errors(Tally &t) {
   expect_throw<std::invalid_argument>(t, "root out of range", "out of range", [&] {
     std::vector<Index> r = roots;
     r[0] = 200;
-    pgk::cuda::rcm_gpu_from_roots(dg.view, r, true, nullptr);
+    pgk::cuda::rcm_gpu_from_roots(dg.view, r, {}, nullptr);
   });
   if (plan.roots.size() > 1) {
     expect_throw<std::invalid_argument>(t, "too few roots", "the roots reach", [&] {
       std::vector<Index> r(roots.begin(), roots.end() - 1);
-      pgk::cuda::rcm_gpu_from_roots(dg.view, r, true, nullptr);
+      pgk::cuda::rcm_gpu_from_roots(dg.view, r, {}, nullptr);
     });
   }
   expect_throw<std::invalid_argument>(t, "root in an ordered component", "already ordered", [&] {
     std::vector<Index> r = roots;
     r.push_back(roots[0]);
-    pgk::cuda::rcm_gpu_from_roots(dg.view, r, true, nullptr);
+    pgk::cuda::rcm_gpu_from_roots(dg.view, r, {}, nullptr);
   });
   expect_throw<std::invalid_argument>(t, "georgeliu", "georgeliu start node", [&] {
-    RcmGpuOptions o;
+    rcm::Options o;
     o.start = rcm::StartNode::GeorgeLiu;
     pgk::cuda::rcm_gpu(dg.view, o, nullptr);
   });
@@ -434,10 +433,10 @@ void test_errors(Tally &t) {
       return s;
     }(), rng, {});
     DeviceGraph ds(star);
-    RcmGpuOptions o;
-    o.batch_nodes = 2;
-    o.queue_slots = 16;
-    pgk::cuda::rcm_gpu_from_roots(ds.view, {0}, true, nullptr, o);
+    rcm::Options o;
+    o.gpu.batch_nodes = 2;
+    o.gpu.queue_slots = 16;
+    pgk::cuda::rcm_gpu_from_roots(ds.view, {0}, o, nullptr);
   });
   expect_throw<std::invalid_argument>(t, "column out of range", "column index out of range", [&] {
     Csr bad = g;
@@ -506,8 +505,8 @@ int run_timing(const std::vector<std::string> &specs, int batch_nodes) {
       sst = s2;
     }
     DeviceGraph dg(g);
-    RcmGpuOptions o;
-    if (batch_nodes > 0) o.batch_nodes = batch_nodes;
+    rcm::Options o;
+    if (batch_nodes > 0) o.gpu.batch_nodes = batch_nodes;
     std::vector<Index> got;
     pgk::cuda::RcmGpuInfo info;
     rcm::Stats st;
@@ -526,7 +525,7 @@ int run_timing(const std::vector<std::string> &specs, int batch_nodes) {
     std::printf("TIME %s B=%d: n=%lld nnz=%lld serial %.1f ms (start %.1f + order %.1f) | gpu end-to-end mean %.1f ms best "
                 "%.1f ms (plan %.1f ms, %d rounds, %d levels; order %.1f ms, %d blocks, %llu batches, %llu empty) | "
                 "speedup %.1fx | %s\n",
-                spec.c_str(), o.batch_nodes, (long long)g.nrows, (long long)g.nnz(), serial * 1e3, sst.start_node_seconds * 1e3,
+                spec.c_str(), o.gpu.batch_nodes, (long long)g.nrows, (long long)g.nnz(), serial * 1e3, sst.start_node_seconds * 1e3,
                 sst.ordering_seconds * 1e3, sum / reps * 1e3, best * 1e3, info.plan_ms, info.peripheral_rounds,
                 info.bfs_levels, info.order_ms, info.blocks, (unsigned long long)st.batches_executed,
                 (unsigned long long)info.empty_batches, serial / (sum / reps), same ? "identical" : "MISMATCH");
