@@ -57,7 +57,9 @@ static PetscErrorCode PCReorderUploadMaps(PC_Reorder *r)
   PetscCall(PgkMatRestoreDeviceValues(r->B, PGK_ACCESS_READ, &v));
   r->d_perm = std::make_unique<pgk::cuda::DeviceIndexArray>();
   r->d_dst  = std::make_unique<pgk::cuda::DeviceIndexArray>();
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, r->d_perm->allocate(n); r->d_dst->allocate(nnz); pgk::cuda::copy_to_device(r->d_perm->data(), r->perm.data(), sizeof(PetscInt) * (std::size_t)n, stream); pgk::cuda::copy_to_device(r->d_dst->data(), r->dst.data(), sizeof(PetscInt) * (std::size_t)nnz, stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, r->d_perm->allocate(n); r->d_dst->allocate(nnz));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(r->d_perm->data(), r->perm.data(), sizeof(PetscInt) * (std::size_t)n, stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(r->d_dst->data(), r->dst.data(), sizeof(PetscInt) * (std::size_t)nnz, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,6 +17,7 @@ static const char help[] = "MatOrdering batchrcm through MatGetOrdering(): the p
 #include "src/common/envelope.hpp"
 #include "src/batchrcm/rcm.hpp"
 #include "src/batchrcm/serial.hpp"
+#include "src/batchrcm/start_node.hpp"
 #include "src/batchrcm/symmetrize.hpp"
 
 static PetscErrorCode Reference(Mat A, std::vector<PetscInt> &ref)
@@ -48,8 +49,9 @@ static PetscErrorCode Reference(Mat A, std::vector<PetscInt> &ref)
 // find_start_node's Peripheral rule, one BFS per round, all of them in lockstep, so the loop
 // runs as many rounds as the component that needs the most BFS passes: BFS from the smallest
 // vertex, restart from the (valence, id)-smallest vertex of the last level while the number of
-// levels grows. The rule is the host reference's (src/batchrcm/start_node.hpp), recounted here.
-static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, PetscInt given)
+// levels grows. The rule is the host reference's (src/batchrcm/start_node.hpp), recounted here;
+// `roots` receives the roots it ends at, in plan order, which must be the reference's.
+static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, PetscInt given, std::vector<PetscInt> &roots)
 {
   const PetscInt        n = g.nrows;
   std::vector<PetscInt> comp(n, -1), level(n, -1), valence = pgk::rcm::compute_valence(g, count_diagonal);
@@ -67,6 +69,7 @@ static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, Pet
   };
   PetscInt              rounds = 0;
   std::vector<PetscInt> order;
+  roots.clear();
   for (PetscInt seed = 0; seed < n; ++seed) {
     if (comp[seed] >= 0) continue;
     (void)bfs(seed, order);
@@ -75,7 +78,11 @@ static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, Pet
       comp[v] = seed;
       given_here |= v == given;
     }
-    if (order.size() < 2 || given_here) continue;
+    if (given_here) roots.insert(roots.begin(), given); // the Given component comes first
+    if (order.size() < 2 || given_here) {
+      if (!given_here) roots.push_back(seed);
+      continue;
+    }
     PetscInt root = seed, passes = 0, previous = 0;
     for (;;) {
       const PetscInt levels = bfs(root, order);
@@ -87,6 +94,7 @@ static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, Pet
         if (level[v] == levels - 1 && (best < 0 || valence[v] < valence[best] || (valence[v] == valence[best] && v < best))) best = v;
       root = best;
     }
+    roots.push_back(root);
     rounds = PetscMax(rounds, passes);
   }
   return rounds;
@@ -148,7 +156,14 @@ static PetscErrorCode ExpectedDeviceTransfers(Mat A, PetscLogDouble *gtoc)
     symmetrized = pgk::rcm::symmetrize_pattern(csr.csr);
     g           = pgk::view_of(symmetrized);
   }
-  const PetscInt n = g.nrows, R = n ? PeripheralRounds(g, diag ? true : false, given) : 0;
+  std::vector<PetscInt> roots;
+  const PetscInt        n = g.nrows, R = n ? PeripheralRounds(g, diag ? true : false, given, roots) : 0;
+  // The recount must end where the reference's plan does, or its round count means nothing.
+  pgk::rcm::Options o;
+  o.start                     = given >= 0 ? pgk::rcm::StartNode::Given : pgk::rcm::StartNode::Peripheral;
+  o.given_start               = given >= 0 ? given : 0;
+  o.count_diagonal_in_valence = diag ? true : false;
+  PetscCheck(n == 0 || roots == pgk::rcm::plan_components(g, o).roots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] the recount of the peripheral search ends at other roots than plan_components", PetscGlobalRank);
   bool           chained = false; // a component of two or more vertices
   for (PetscInt i = 0; i < n && !chained; ++i)
     for (PetscInt e = g.rowptr[i]; e < g.rowptr[i + 1]; ++e) chained |= g.colidx[e] != i;
@@ -226,6 +241,8 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&y));
   }
 
+  char start_option[64] = "peripheral";
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ordering_batchrcm_start", start_option, sizeof start_option, NULL));
   std::vector<PetscInt> ref, got, first, petsc_rcm;
   const PetscLogDouble  ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct, gtoc_bytes0 = petsc_gtoc_sz;
   for (PetscInt k = 0; k < repeat; ++k) {
@@ -239,7 +256,8 @@ int main(int argc, char **argv)
   PetscBool      on_device;
   PetscLogDouble per_ordering = 0;
   PetscCall(OrdersOnDevice(A, &on_device));
-  if (on_device) PetscCall(ExpectedDeviceTransfers(A, &per_ordering));
+  if (on_device || std::strcmp(start_option, "georgeliu")) PetscCall(ExpectedDeviceTransfers(A, &per_ordering)); // the recount runs on the host tests too
+  if (!on_device) per_ordering = 0;
   const PetscLogDouble perm_bytes = (PetscLogDouble)(repeat * sizeof(PetscInt) * got.size());
   PetscCheck(ctog == 0 && gtoc == repeat * per_ordering, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers ctog=%g gtoc=%g, expected ctog=0 gtoc=%g (%" PetscInt_FMT " orderings on the %s)", PetscGlobalRank, ctog, gtoc, repeat * per_ordering, repeat, on_device ? "device" : "host");
   PetscCheck(!on_device || got.empty() || (gtoc_bytes >= perm_bytes && gtoc_bytes < perm_bytes + 1024.0 * repeat), PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %g bytes came back for %g bytes of permutations", PetscGlobalRank, gtoc_bytes, perm_bytes);

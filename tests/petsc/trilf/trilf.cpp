@@ -248,12 +248,11 @@ static PetscErrorCode CheckSetupTransfers(PC pc, Mat A, Vec r, PetscInt applies,
 
   PetscFunctionBegin;
   PetscCall(PCTrilfGetInfo(pc, &info));
-  if (info.on_device) {
-    PetscCall(ExpectedSetupTransfers(A, info.forests > forests_before ? PETSC_TRUE : PETSC_FALSE, &ctog, &gtoc));
-    if (!IsDeviceVec(r) && info.rows > 0) {
-      ctog += applies;
-      gtoc += applies;
-    }
+  PetscCall(ExpectedSetupTransfers(A, info.forests > forests_before ? PETSC_TRUE : PETSC_FALSE, &ctog, &gtoc)); // on the host too: the recount runs everywhere
+  if (!info.on_device) ctog = gtoc = 0;
+  else if (!IsDeviceVec(r) && info.rows > 0) {
+    ctog += applies;
+    gtoc += applies;
   }
   PetscCall(CheckTransfers(what, counted_ctog, counted_gtoc, ctog, gtoc));
   PetscFunctionReturn(PETSC_SUCCESS);
