@@ -99,7 +99,7 @@ static PetscErrorCode BatchRCMChooseBackend(Mat mat, const BatchRCMOptions &o, c
 // given; gpu orders the device arrays, which are the one other access to the matrix: what
 // comes back to the host is the permutation and the scalars kernels/batchrcm reads (all
 // logged, see tests/petsc/batchrcm/batchrcm.cpp).
-static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, const PgkMatCSR &host, pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, pgk::rcm::Stats &st)
+static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, pgk::rcm::Stats &st)
 {
   PetscFunctionBegin;
   if (backend == BATCHRCM_GPU) {
@@ -154,7 +154,7 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   PetscCall(PetscLogEventEnd(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", names[backend], (PetscInt)perm.size(), st.start_node_seconds, st.ordering_seconds));
-  if (o.view) PetscCall(BatchRCMView(names[backend], o, ropts.cpu.threads, host.csr, perm, st, t1 - t0)); // the host structure again: no transfer
+  if (o.view) PetscCall(BatchRCMView(names[backend], o, ropts.cpu.threads, host.csr, perm, st, t1 - t0)); // the host structure it holds: no transfer
   PetscCall(PgkMatRestoreCSR(mat, &host));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
