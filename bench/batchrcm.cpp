@@ -136,19 +136,19 @@ static PetscErrorCode BenchHost(Problem &p, const Options &o, Results &res)
   // The serial start-node search (plan_components on one thread), for reference.
   Stats start = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); auto q = pgk::rcm::plan_components(p.g, p.opts); return Seconds(t0, Clock::now()); });
   res.add(p.spec, "host start node (plan_components)", "start_node", p.n, p.nnz, start, -1);
-  Stats core = pgk::bench::measure(1, p.sr, [&] { auto t0 = Clock::now(); p.ref = pgk::rcm::serial_rcm_from_roots(p.g, p.plan.roots, true); return Seconds(t0, Clock::now()); });
+  Stats core = pgk::bench::measure(1, p.sr, [&] { auto t0 = Clock::now(); p.ref = pgk::rcm::serial_rcm_from_roots(p.g, p.plan.roots, p.opts); return Seconds(t0, Clock::now()); });
   Stats e2e  = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); auto q = pgk::rcm::serial_rcm(p.g, p.opts); return Seconds(t0, Clock::now()); });
   p.bw1 = pgk::envelope(p.g, p.ref).bandwidth;
   res.add(p.spec, "serial reference", "core", p.n, p.nnz, core, p.bw1);
   res.add(p.spec, "serial reference", "end_to_end", p.n, p.nnz, e2e, p.bw1);
   for (const std::string &t : Split(o.threads, ',')) {
-    pgk::rcm::BatchOptions bo;
-    bo.threads = std::atoi(t.c_str());
+    pgk::rcm::Options bo = p.opts;
+    bo.cpu.threads = std::atoi(t.c_str());
     std::vector<pgk::Index> q;
-    Stats c = pgk::bench::measure(1, p.sr, [&] { auto t0 = Clock::now(); q = pgk::rcm::batch_rcm_cpu_from_roots(p.g, p.plan.roots, true, bo); return Seconds(t0, Clock::now()); });
+    Stats c = pgk::bench::measure(1, p.sr, [&] { auto t0 = Clock::now(); q = pgk::rcm::batch_rcm_cpu_from_roots(p.g, p.plan.roots, bo); return Seconds(t0, Clock::now()); });
     PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch (%s threads) differs from the reference", p.spec.c_str(), t.c_str());
     // End to end: the start-node search runs on the same threads (parallel BFS levels).
-    Stats e = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); q = pgk::rcm::batch_rcm_cpu(p.g, p.opts, bo); return Seconds(t0, Clock::now()); });
+    Stats e = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); q = pgk::rcm::batch_rcm_cpu(p.g, bo); return Seconds(t0, Clock::now()); });
     PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch end to end (%s threads) differs from the reference", p.spec.c_str(), t.c_str());
     res.add(p.spec, "cpu batch " + t + " threads", "core", p.n, p.nnz, c, p.bw1);
     res.add(p.spec, "cpu batch " + t + " threads", "end_to_end", p.n, p.nnz, e, p.bw1);
@@ -165,13 +165,13 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
   pgk::Index *d_rowptr, *d_colidx;
   std::vector<pgk::Index> q;
   std::vector<double>     plan_s, order_s;
-  pgk::cuda::RcmGpuOptions go;
+  pgk::rcm::Options        go = p.opts;
   pgk::cuda::RcmGpuInfo    info;
   pgk::rcm::Stats          st;
   Stats                    c, e;
 
   PetscFunctionBegin;
-  if (o.batch_nodes > 0) go.batch_nodes = (int)o.batch_nodes;
+  if (o.batch_nodes > 0) go.gpu.batch_nodes = (int)o.batch_nodes;
   PetscCallCUDA(cudaMalloc(&d_rowptr, sizeof(pgk::Index) * (p.n + 1)));
   PetscCallCUDA(cudaMalloc(&d_colidx, sizeof(pgk::Index) * (p.nnz ? p.nnz : 1)));
   PetscCallCUDA(cudaMemcpy(d_rowptr, p.a.rowptr.data(), sizeof(pgk::Index) * (p.n + 1), cudaMemcpyHostToDevice));
@@ -180,7 +180,7 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
   dg.rowptr = d_rowptr;
   dg.colidx = d_colidx;
   dg.values = nullptr;
-  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, c = pgk::bench::measure(3, (int)o.runs, [&] { auto t0 = Clock::now(); q = pgk::cuda::rcm_gpu_from_roots(dg, p.plan.roots, true, nullptr, go); return Seconds(t0, Clock::now()); }));
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, c = pgk::bench::measure(3, (int)o.runs, [&] { auto t0 = Clock::now(); q = pgk::cuda::rcm_gpu_from_roots(dg, p.plan.roots, go, nullptr); return Seconds(t0, Clock::now()); }));
   PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (core) differs from the reference", p.spec.c_str());
   int run = 0;
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, e = pgk::bench::measure(3, (int)o.runs, [&] {

@@ -19,8 +19,10 @@
 /* The class id under which petscgpukit logs its events (-log_view, -info). */
 PETSC_EXTERN PetscClassId PETSCGPUKIT_CLASSID;
 
-/* Package set-up and tear-down. Initialize is idempotent and registers everything; Finalize is
-   registered with PetscRegisterFinalize() and runs in PetscFinalize(). */
+/* Package set-up and tear-down. Initialize is idempotent and registers everything; its first
+   call is collective on PETSC_COMM_WORLD (it counts the ranks sharing each node), so call it on
+   every rank (-dll_append does, inside PetscInitialize()). Finalize is registered with
+   PetscRegisterFinalize() and runs in PetscFinalize(). */
 PETSC_EXTERN PetscErrorCode PetscGpuKitInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGpuKitFinalizePackage(void);
 /* Entry point that PETSc's -dll_append calls. */

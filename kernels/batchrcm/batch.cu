@@ -432,7 +432,7 @@ __global__ void init_first_batch_kernel(ChainParams P) {
   case kQueueOverflow:
     throw rcm::BatchQueueOverflow("gpu batch rcm: batch " + a + " needs " + b +
                                   " queue slots ahead of it but queue_slots is " + v +
-                                  "; raise RcmGpuOptions::queue_slots");
+                                  "; raise Options::gpu.queue_slots");
   case kRootsShort:
     throw std::invalid_argument("rcm: the roots reach " + a + " of " + std::to_string(n) + " vertices");
   case kRootOrdered:
@@ -465,7 +465,7 @@ int cooperative_grid(const void *kernel, int block, std::size_t smem, int max_bl
 }
 
 ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool count_diagonal,
-                                   const RcmGpuOptions &opts, const ChainRun &run, Index *perm,
+                                   const rcm::GpuTuning &opts, const ChainRun &run, Index *perm,
                                    Index *comp_begin, cudaStream_t s) {
   const Index n = g.nrows;
   std::size_t slots = run.ring_slots;

@@ -181,7 +181,7 @@ __device__ __forceinline__ void retire(const ChainParams &P, u64 id) {
   store_release(slot_of(P, id).free_for, static_cast<u32>(id + P.S));
 }
 
-// BatchOptions::stress_seed analogue: a pause chosen by hashing (seed, batch, point).
+// rcm::CpuTuning::stress_seed analogue: a pause chosen by hashing (seed, batch, point).
 __device__ inline void stress_pause(const ChainParams &P, u64 id, u64 point) {
   if (!P.stress) return;
   u64 h = P.stress ^ (id * 0x9e3779b97f4a7c15ull) ^ (point * 0xbf58476d1ce4e5b9ull);

@@ -3,6 +3,8 @@
 // permutation to the host (the only transfer of the ordering).
 #include "kernels/batchrcm/internal.cuh"
 
+#include "kernels/common/device_csr.hpp"
+
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -12,9 +14,10 @@ namespace {
 
 using rcm_detail::DeviceArray;
 
-void check_options(const RcmGpuOptions &o, bool uses_start) {
-  if (uses_start && o.start == rcm::StartNode::GeorgeLiu)
+void check_options(const rcm::Options &opts, bool uses_start) {
+  if (uses_start && opts.start == rcm::StartNode::GeorgeLiu)
     throw std::invalid_argument("georgeliu start node: use the cpu or serial backend");
+  const rcm::GpuTuning &o = opts.gpu;
   if (o.batch_nodes < 1 || o.batch_nodes > 512)
     throw std::invalid_argument("gpu rcm: batch_nodes must be in [1, 512], got " + std::to_string(o.batch_nodes));
   if (o.batch_valence < 2 || o.batch_valence > 2048)
@@ -64,12 +67,12 @@ std::vector<Index> copy_to_host(const Index *d, Index n, cudaStream_t s) {
 
 } // namespace
 
-std::vector<Index> rcm_gpu(const CsrView &g, const RcmGpuOptions &opts, void *stream, rcm::Stats *stats,
+std::vector<Index> rcm_gpu(const CsrView &input, const rcm::Options &opts, void *stream, rcm::Stats *stats,
                            RcmGpuInfo *info) {
   using clock = std::chrono::steady_clock;
   check_options(opts, true);
-  check_square(g);
-  const Index n = g.nrows;
+  check_square(input);
+  const Index n = input.nrows;
   if (stats) *stats = rcm::Stats{};
   if (info) *info = RcmGpuInfo{};
   if (n == 0) return {};
@@ -77,6 +80,14 @@ std::vector<Index> rcm_gpu(const CsrView &g, const RcmGpuOptions &opts, void *st
     throw std::invalid_argument("rcm: given start node " + std::to_string(opts.given_start) +
                                 " is not a vertex of a graph with " + std::to_string(n) + " vertices");
   cudaStream_t s = static_cast<cudaStream_t>(stream);
+
+  // Not known to be symmetric: order pattern(A + A^T), built here (left empty, and A used as it
+  // is, when the check finds A symmetric after all).
+  const auto ts = clock::now();
+  DeviceCsrPattern symmetric;
+  if (!opts.input_is_symmetric) symmetrize_pattern(input, symmetric, stream);
+  const CsrView g = symmetric.empty() ? input : symmetric.view();
+  const double symmetrize_seconds = opts.input_is_symmetric ? 0.0 : seconds_since(ts);
 
   const auto t0 = clock::now();
   rcm_detail::validate_graph_device(g, s);
@@ -97,9 +108,9 @@ std::vector<Index> rcm_gpu(const CsrView &g, const RcmGpuOptions &opts, void *st
     run.root_offset = chain.offset.get();
     run.nroots = chain.count;
     run.chain_end = chain.end;
-    run.ring_slots = opts.queue_slots; // 0: sized by run_batch_chain_device
-    res = rcm_detail::run_batch_chain_device(g, valence.get(), opts.count_diagonal_in_valence, opts, run, perm.get(),
-                                             chain_begin.get(), s);
+    run.ring_slots = opts.gpu.queue_slots; // 0: sized by run_batch_chain_device
+    res = rcm_detail::run_batch_chain_device(g, valence.get(), opts.count_diagonal_in_valence, opts.gpu, run,
+                                             perm.get(), chain_begin.get(), s);
   }
   rcm_detail::reverse_components_device(perm.get(), plan.comp_offset.get(), plan.ncomp, n, out.get(), s);
   std::vector<Index> result = copy_to_host(out.get(), n, s);
@@ -107,6 +118,7 @@ std::vector<Index> rcm_gpu(const CsrView &g, const RcmGpuOptions &opts, void *st
 
   fill_stats(res, plan.ncomp, stats, info);
   if (stats) {
+    stats->symmetrize_seconds = symmetrize_seconds;
     stats->start_node_seconds = plan_seconds;
     stats->ordering_seconds = order_seconds;
   }
@@ -119,9 +131,10 @@ std::vector<Index> rcm_gpu(const CsrView &g, const RcmGpuOptions &opts, void *st
   return result;
 }
 
-std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index> &roots, bool count_diagonal,
-                                      void *stream, const RcmGpuOptions &opts, rcm::Stats *stats, RcmGpuInfo *info) {
+std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index> &roots, const rcm::Options &opts,
+                                      void *stream, rcm::Stats *stats, RcmGpuInfo *info) {
   check_options(opts, false);
+  const bool count_diagonal = opts.count_diagonal_in_valence;
   check_square(g);
   const Index n = g.nrows;
   if (stats) *stats = rcm::Stats{};
@@ -145,9 +158,9 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   run.roots = d_roots.get();
   run.nroots = nroots;
   run.chain_end = n;
-  run.ring_slots = opts.queue_slots;
+  run.ring_slots = opts.gpu.queue_slots;
   const rcm_detail::ChainResult res =
-      rcm_detail::run_batch_chain_device(g, valence.get(), count_diagonal, opts, run, perm.get(), comp_begin.get(), s);
+      rcm_detail::run_batch_chain_device(g, valence.get(), count_diagonal, opts.gpu, run, perm.get(), comp_begin.get(), s);
   if (res.next_root != static_cast<std::uint64_t>(nroots))
     throw std::invalid_argument("rcm: root " + std::to_string(roots[static_cast<std::size_t>(res.next_root)]) +
                                 " lies in a component that is already ordered");
@@ -161,7 +174,7 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   return result;
 }
 
-rcm::ComponentPlan plan_components_gpu(const CsrView &g, const RcmGpuOptions &opts, void *stream) {
+rcm::ComponentPlan plan_components_gpu(const CsrView &g, const rcm::Options &opts, void *stream) {
   check_options(opts, true);
   check_square(g);
   rcm::ComponentPlan out;

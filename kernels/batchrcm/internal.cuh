@@ -68,7 +68,7 @@ struct DevicePlan {
   DeviceArray<Index> comp_offset; // ncomp + 1
   int rounds = 0, bfs_levels = 0;
 };
-DevicePlan plan_components_device(const CsrView &g, const Index *valence, const RcmGpuOptions &opts,
+DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts,
                                   cudaStream_t s);
 
 // Splits a plan into the components the batch kernel orders (two or more vertices: roots and
@@ -105,7 +105,7 @@ struct ChainResult {
   std::uint64_t next_root = 0; // roots consumed; fewer than nroots: a root lay in an ordered component
 };
 ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool count_diagonal,
-                                   const RcmGpuOptions &opts, const ChainRun &run, Index *perm,
+                                   const rcm::GpuTuning &opts, const ChainRun &run, Index *perm,
                                    Index *comp_begin, cudaStream_t s);
 
 // Persistent kernels need every block resident at once: the grid for a cooperative launch.

@@ -4,9 +4,9 @@
 //
 // Plain C++ (no CUDA types) so the PETSc layer can call it. The result is exactly that of the
 // serial reference (src/rcm_serial.hpp) for the same roots and valence rule, on every run:
-//   rcm_gpu            == rcm::serial_rcm(g, {start, given_start, count_diagonal})
-//   rcm_gpu_from_roots == rcm::serial_rcm_from_roots(g, roots, count_diagonal)
-// The graph must be structurally symmetric (the device backend does not symmetrize).
+//   rcm_gpu            == rcm::serial_rcm(g, opts)
+//   rcm_gpu_from_roots == rcm::serial_rcm_from_roots(g, roots, opts)
+// for the same rcm::Options (src/batchrcm/rcm.hpp), the one options struct of every backend.
 //
 // Errors: bad input throws std::invalid_argument with the host reference's message (bad roots,
 // roots that leave vertices unordered, malformed CSR); a queue that is too small throws
@@ -18,32 +18,10 @@
 #include "src/batchrcm/rcm.hpp"
 #include "src/batchrcm/start_node.hpp"
 
-#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace pgk::cuda {
-
-struct RcmGpuOptions {
-  // Peripheral (the paper's rule) or Given. GeorgeLiu needs the serial BFS visiting order, which
-  // a level-synchronous device BFS does not produce: it throws std::invalid_argument.
-  rcm::StartNode start = rcm::StartNode::Peripheral;
-  Index given_start = 0;
-  bool count_diagonal_in_valence = true;
-  // B: parents per batch, 1..512 (the paper's 256). A batch is bounded by T as well, so B above
-  // 256 only matters for rows of fewer than 8 entries; measured on a 2D mesh (8M rows) it was
-  // slower (more, longer overhang chains), hence the default stays 256.
-  int batch_nodes = 256;
-  int batch_valence = 2048; // T: shared-memory scratch of a batch in row entries, 2..2048
-  // Ring of batch records (64 bytes each); 0 picks min(n + #components + 2, 2^20), which never
-  // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).
-  std::size_t queue_slots = 0;
-  int max_blocks = 0; // caps the persistent grids (batch kernel, BFS); 0: occupancy x multiprocessors
-  double watchdog_seconds = 60.0; // a single wait longer than this aborts (never a hang)
-  // Testing only: nonzero inserts pseudo-random sleeps between the steps of each batch so that
-  // the speculative paths overlap differently on every seed. Results are unaffected.
-  std::uint64_t stress_seed = 0;
-};
 
 // What the device run did, beyond rcm::Stats (which gets the counts the CPU backend reports;
 // Stats::threads is the number of worker blocks).
@@ -57,21 +35,23 @@ struct RcmGpuInfo {
   double plan_ms = 0, order_ms = 0;   // wall-clock of the plan and of the ordering (+ copy back)
 };
 
-// g: device CSR pattern (full rowptr of n+1 entries; values ignored), structurally symmetric.
-// Returns perm[new] = old on the host. stream is a cudaStream_t passed as void*; the call
-// synchronizes it.
-std::vector<Index> rcm_gpu(const CsrView &g, const RcmGpuOptions &opts, void *stream,
-                           rcm::Stats *stats = nullptr, RcmGpuInfo *info = nullptr);
+// g: device CSR pattern (full rowptr of n+1 entries; values ignored). Returns perm[new] = old
+// on the host. Reads every common field of opts and opts.gpu (rcm::GpuTuning); opts.start may be
+// Peripheral (the paper's rule) or Given: GeorgeLiu needs the serial BFS visiting order, which a
+// level-synchronous device BFS does not produce, and throws std::invalid_argument. With
+// opts.input_is_symmetric = false the ordering is that of pattern(A + A^T), built on the device
+// (symmetrize_pattern, kernels/common/device_csr.hpp; Stats::symmetrize_seconds); true promises
+// a structurally symmetric g. stream is a cudaStream_t passed as void*; the call synchronizes it.
+std::vector<Index> rcm_gpu(const CsrView &g, const rcm::Options &opts, void *stream, rcm::Stats *stats = nullptr,
+                           RcmGpuInfo *info = nullptr);
 
-// The core from explicit component roots (same contract as rcm::serial_rcm_from_roots).
-// opts.start and opts.given_start are ignored.
-std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index> &roots,
-                                      bool count_diagonal, void *stream,
-                                      const RcmGpuOptions &opts = {}, rcm::Stats *stats = nullptr,
-                                      RcmGpuInfo *info = nullptr);
+// The core from explicit component roots (same contract as rcm::serial_rcm_from_roots): g must
+// be structurally symmetric; reads opts.count_diagonal_in_valence and opts.gpu only.
+std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index> &roots, const rcm::Options &opts,
+                                      void *stream, rcm::Stats *stats = nullptr, RcmGpuInfo *info = nullptr);
 
 // The component plan alone, computed on the device: equals rcm::plan_components(g, opts) for
-// Peripheral and Given.
-rcm::ComponentPlan plan_components_gpu(const CsrView &g, const RcmGpuOptions &opts, void *stream);
+// Peripheral and Given (g structurally symmetric).
+rcm::ComponentPlan plan_components_gpu(const CsrView &g, const rcm::Options &opts, void *stream);
 
 } // namespace pgk::cuda

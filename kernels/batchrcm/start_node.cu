@@ -407,7 +407,7 @@ void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valenc
   }
 }
 
-DevicePlan plan_components_device(const CsrView &g, const Index *valence, const RcmGpuOptions &opts,
+DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts,
                                   cudaStream_t s) {
   DevicePlan plan;
   const Index n = g.nrows;
@@ -460,7 +460,7 @@ DevicePlan plan_components_device(const CsrView &g, const Index *valence, const 
     BfsParams B{g.rowptr, g.colidx, queue.get(), visit.get(), lev.get(), 0, counters.get(), counters.get() + 3,
                 levels_total.get()};
     const void *bfs = reinterpret_cast<const void *>(&bfs_kernel);
-    const int bfs_grid = cooperative_grid(bfs, kBfsThreads, 0, opts.max_blocks);
+    const int bfs_grid = cooperative_grid(bfs, kBfsThreads, 0, opts.gpu.max_blocks);
     for (u32 round = 1; na > 0; ++round) {
       B.round = round;
       round_start_kernel<<<grid_for(na, s), kThreads, 0, s>>>(na, active.get(), S, B);

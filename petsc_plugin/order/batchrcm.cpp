@@ -1,28 +1,23 @@
 // MatOrdering batchrcm: Reverse Cuthill-McKee computed where the matrix lives, identical to
-// the serial reference (src/rcm_serial.hpp) for the same start node, on every backend:
-//   serial - src/rcm_serial.cpp (the reference, Alg. 1 of Mlakar et al.)
-//   cpu    - src/rcm_batch_cpu.cpp (speculative batch RCM on all cores, Alg. 4/5)
-//   gpu    - kernels/rcm_gpu.cu (the same algorithm with persistent thread blocks)
+// the serial reference (src/batchrcm/serial.hpp) for the same start node, on every backend:
+//   serial - src/batchrcm/serial.cpp (the reference, Alg. 1 of Mlakar et al.)
+//   cpu    - src/batchrcm/batch.cpp (speculative batch RCM on all cores, Alg. 4/5)
+//   gpu    - kernels/batchrcm/ (the same algorithm with persistent thread blocks)
+// All three take the same pgk::rcm::Options.
 #include "petsc_plugin/sys/pgk_petsc.hpp"
 
 #include <petsc/private/matimpl.h>
 
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 #include <vector>
 
+#include "petsc_plugin/order/batchrcm.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/device.hpp"
 #include "src/common/envelope.hpp"
 #include "src/batchrcm/batch.hpp"
 #include "src/batchrcm/serial.hpp"
-#include "src/batchrcm/start_node.hpp"
-#include "src/batchrcm/symmetrize.hpp"
-#if defined(PGK_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-  #include "kernels/common/device_csr.hpp"
-  #include "kernels/batchrcm/rcm_gpu.hpp"
-#endif
 
 PetscLogEvent PGK_EVENT_RcmOrdering;
 
@@ -65,22 +60,7 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Cores of this node divided among the ranks that share it.
-static PetscErrorCode DefaultThreads(Mat mat, PetscInt *threads)
-{
-  MPI_Comm    node;
-  PetscMPIInt on_node;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  PetscCallMPI(MPI_Comm_size(node, &on_node));
-  PetscCallMPI(MPI_Comm_free(&node));
-  const unsigned hw = std::thread::hardware_concurrency();
-  *threads          = PetscMax(1, (PetscInt)(hw ? hw : 1) / on_node);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode BatchRCMView(Mat mat, const char *backend, const BatchRCMOptions &o, PetscInt threads, const pgk::CsrView &host_graph, const std::vector<PetscInt> &perm, const pgk::rcm::Stats &st, PetscLogDouble total)
+static PetscErrorCode BatchRCMView(const char *backend, const BatchRCMOptions &o, PetscInt threads, const pgk::CsrView &host_graph, const std::vector<PetscInt> &perm, const pgk::rcm::Stats &st, PetscLogDouble total)
 {
   pgk::Envelope before, after;
 
@@ -95,16 +75,60 @@ static PetscErrorCode BatchRCMView(Mat mat, const char *backend, const BatchRCMO
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The backend, decided from the host structure (which every AIJ type keeps current, so the
+// decision moves nothing) and where the values live. auto: serial below the size where
+// parallelism pays, else the GPU when the device copy is current, else all cores. George-Liu's
+// finder needs the serial BFS order, so auto keeps it on the host.
+static PetscErrorCode BatchRCMChooseBackend(Mat mat, const BatchRCMOptions &o, const PgkMatCSR &host, BatchRCMBackend *backend)
+{
+  PetscBool device_current;
+
+  PetscFunctionBegin;
+  *backend = o.backend;
+  if (*backend != BATCHRCM_AUTO) PetscFunctionReturn(PETSC_SUCCESS);
+  if (host.csr.nnz_host() < o.min_parallel_nnz) *backend = BATCHRCM_SERIAL;
+  else if (o.start == pgk::rcm::StartNode::GeorgeLiu) *backend = BATCHRCM_CPU;
+  else {
+    PetscCall(PgkMatDeviceCurrent(mat, &device_current));
+    *backend = device_current ? BATCHRCM_GPU : BATCHRCM_CPU;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The permutation by the chosen backend. serial and cpu order the host structure they are
+// given; gpu orders the device arrays, which are the one other access to the matrix: what
+// comes back to the host is the permutation and the scalars kernels/batchrcm reads (all
+// logged, see tests/petsc/batchrcm/batchrcm.cpp).
+static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, pgk::rcm::Stats &st)
+{
+  PetscFunctionBegin;
+  if (backend == BATCHRCM_GPU) {
+    PgkMatCSR dev;
+    void     *stream;
+    PetscCall(PgkMatGetCSR(mat, PGK_MEM_DEVICE, &dev)); // errors for host matrix types
+    PetscCall(PgkGetDeviceStream(&stream));
+    // A nonsymmetric pattern is replaced by pattern(A + A^T) on the device (input_is_symmetric).
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, perm = pgk::cuda::rcm_gpu(dev.csr, ropts, stream, &st, nullptr));
+    PetscCall(PgkMatRestoreCSR(mat, &dev));
+  } else if (backend == BATCHRCM_CPU) {
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::batch_rcm_cpu(host.csr, ropts, &st));
+  } else {
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::serial_rcm(host.csr, ropts, &st));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS *irow, IS *icol)
 {
-  BatchRCMOptions       o;
-  PgkMatCSR             csr;
-  std::vector<PetscInt> perm;
-  pgk::rcm::Stats       st;
-  PetscInt              threads = 0;
-  PetscBool             sym_set, sym;
-  PetscLogDouble        t0, t1;
-  const char           *backend_name;
+  static const char *const names[] = {"auto", "serial", "cpu", "gpu"};
+  BatchRCMOptions          o;
+  BatchRCMBackend          backend;
+  PgkMatCSR                host;
+  std::vector<PetscInt>    perm;
+  pgk::rcm::Stats          st;
+  pgk::rcm::Options        ropts;
+  PetscBool                sym_set, sym;
+  PetscLogDouble           t0, t1;
 
   PetscFunctionBegin;
   (void)type;
@@ -112,83 +136,26 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   PetscCall(BatchRCMGetOptions(mat, &o));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
-  // Decide the backend. auto: serial below the size where parallelism pays (on the host
-  // structure, which every AIJ type keeps, so no transfer either way), else the GPU when the
-  // device copy is current, else all cores.
-  BatchRCMBackend backend = o.backend;
-  if (backend == BATCHRCM_AUTO) {
-    PgkMatCSR probe;
-    PetscCall(PgkMatGetCSRStructureHost(mat, &probe));
-    const PetscInt nnz = probe.csr.nrows ? probe.csr.rowptr[probe.csr.nrows] : 0;
-    PetscCall(PgkMatRestoreCSR(mat, &probe));
-    if (nnz < o.min_parallel_nnz) backend = BATCHRCM_SERIAL;
-    else {
-      PetscCall(PgkMatGetCSR(mat, PGK_MEM_AUTO, &csr));
-      // George-Liu's finder needs the serial BFS order, so it stays on the host (whose
-      // structure is current for every AIJ type): no transfer either way.
-      backend = PetscMemTypeHost(csr.mtype) || o.start == pgk::rcm::StartNode::GeorgeLiu ? BATCHRCM_CPU : BATCHRCM_GPU;
-      PetscCall(PgkMatRestoreCSR(mat, &csr));
-    }
-  }
-  if (backend == BATCHRCM_GPU) PetscCall(PgkMatGetCSR(mat, PGK_MEM_DEVICE, &csr));
-  else PetscCall(PgkMatGetCSRStructureHost(mat, &csr)); // the pattern is all an ordering reads
-  PetscCall(MatIsStructurallySymmetricKnown(csr.block, &sym_set, &sym));
+  PetscCall(PgkMatGetCSRStructureHost(mat, &host)); // the pattern is all an ordering reads
+  PetscCall(BatchRCMChooseBackend(mat, o, host, &backend));
+  PetscCall(MatIsStructurallySymmetricKnown(host.block, &sym_set, &sym));
   if (!sym_set) PetscCall(MatIsStructurallySymmetricKnown(mat, &sym_set, &sym));
-  const PetscBool known_symmetric = sym_set && sym ? PETSC_TRUE : PETSC_FALSE;
-  PetscCheck(o.start != pgk::rcm::StartNode::Given || o.given_start < csr.csr.nrows || csr.csr.nrows == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_batchrcm_start %" PetscInt_FMT " is not a row of the %" PetscInt_FMT "-row (local) matrix", o.given_start, csr.csr.nrows);
-
-  pgk::rcm::Options ropts;
+  PetscCheck(o.start != pgk::rcm::StartNode::Given || o.given_start < host.csr.nrows || host.csr.nrows == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_batchrcm_start %" PetscInt_FMT " is not a row of the %" PetscInt_FMT "-row (local) matrix", o.given_start, host.csr.nrows);
   ropts.start                     = o.start;
   ropts.given_start               = o.given_start;
   ropts.count_diagonal_in_valence = o.diagonal_in_valence ? true : false;
-  ropts.input_is_symmetric        = known_symmetric ? true : false;
-  if (backend == BATCHRCM_GPU) {
-#if defined(PGK_HAVE_CUDA)
-    backend_name = "gpu";
-    PetscCheck(!PetscMemTypeHost(csr.mtype), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_ordering_batchrcm_backend gpu needs a device matrix (MATAIJCUSPARSE); got %s", ((PetscObject)mat)->type_name);
-    cudaStream_t stream;
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    pgk::cuda::RcmGpuOptions gopts;
-    gopts.start                     = o.start;
-    gopts.given_start               = o.given_start;
-    gopts.count_diagonal_in_valence = ropts.count_diagonal_in_valence;
-    // A nonsymmetric pattern is replaced by pattern(A + A^T), built on the device; the check
-    // itself is one binary search per entry, and a symmetric pattern is used as it is.
-    pgk::cuda::DeviceCsrPattern symmetric;
-    PetscLogDouble              ts0, ts1;
-    PetscCall(PetscTime(&ts0));
-    if (!known_symmetric) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::symmetrize_pattern(csr.csr, symmetric, stream));
-    PetscCall(PetscTime(&ts1));
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, perm = pgk::cuda::rcm_gpu(symmetric.empty() ? csr.csr : symmetric.view(), gopts, stream, &st));
-    st.symmetrize_seconds = ts1 - ts0;
-    PetscCall(PetscLogGpuToCpu(sizeof(PetscInt) * (PetscLogDouble)perm.size())); // the permutation, to build the IS
-#else
-    SETERRQ(PetscObjectComm((PetscObject)mat), PETSC_ERR_SUP, "-mat_ordering_batchrcm_backend gpu: this petscgpukit was built without CUDA kernels");
-#endif
-  } else if (backend == BATCHRCM_CPU) {
-    backend_name = "cpu";
-    pgk::rcm::BatchOptions bopts;
-    threads = o.threads;
-    if (threads <= 0) PetscCall(DefaultThreads(mat, &threads));
-    bopts.threads = (int)threads;
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::batch_rcm_cpu(csr.csr, ropts, bopts, &st));
-  } else {
-    backend_name = "serial";
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::serial_rcm(csr.csr, ropts, &st));
-  }
-  PetscCall(PgkMatRestoreCSR(mat, &csr));
+  ropts.input_is_symmetric        = sym_set && sym ? true : false;
+  // cpu: the node's share of cores, known since package initialization: no collective call
+  // here, where only the ranks whose block is large enough arrive.
+  ropts.cpu.threads = (int)(backend != BATCHRCM_CPU ? 0 : o.threads > 0 ? o.threads : PgkNodeThreadShare());
+  PetscCall(BatchRCMCompute(mat, backend, host, ropts, perm, st));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, irow));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, icol));
   PetscCall(PetscLogEventEnd(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));
-  PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", backend_name, (PetscInt)perm.size(), st.start_node_seconds, st.ordering_seconds));
-  if (o.view) {
-    // The quality report reads the host structure, which every AIJ type keeps (no transfer).
-    PgkMatCSR host;
-    PetscCall(PgkMatGetCSRStructureHost(mat, &host));
-    PetscCall(BatchRCMView(mat, backend_name, o, threads, host.csr, perm, st, t1 - t0));
-    PetscCall(PgkMatRestoreCSR(mat, &host));
-  }
+  PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", names[backend], (PetscInt)perm.size(), st.start_node_seconds, st.ordering_seconds));
+  if (o.view) PetscCall(BatchRCMView(names[backend], o, ropts.cpu.threads, host.csr, perm, st, t1 - t0)); // the host structure it holds: no transfer
+  PetscCall(PgkMatRestoreCSR(mat, &host));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

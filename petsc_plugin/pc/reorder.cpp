@@ -16,12 +16,9 @@
 #include <vector>
 
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/device.hpp"
 #include "src/common/envelope.hpp"
 #include "src/common/permute_pattern.hpp"
-#if defined(PGK_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-  #include "kernels/common/permute.hpp"
-#endif
 
 PetscLogEvent PGK_EVENT_ReorderSymbolic, PGK_EVENT_ReorderNumeric, PGK_EVENT_ReorderApply;
 
@@ -35,9 +32,7 @@ struct PC_Reorder {
   PetscBool             device = PETSC_FALSE;
   pgk::Envelope         before, after;
   PetscLogDouble        t_ordering = 0, t_symbolic = 0, t_numeric = 0;
-#if defined(PGK_HAVE_CUDA)
-  std::unique_ptr<pgk::cuda::DeviceIndexArray> d_perm, d_dst;
-#endif
+  std::unique_ptr<pgk::cuda::DeviceIndexArray> d_perm, d_dst; // device copies of perm and dst
 };
 
 static PetscBool IsCUDAVec(Vec v)
@@ -45,6 +40,27 @@ static PetscBool IsCUDAVec(Vec v)
   PetscBool iscuda = PETSC_FALSE;
   PetscCallAbort(PETSC_COMM_SELF, PetscObjectTypeCompareAny((PetscObject)v, &iscuda, VECSEQCUDA, VECMPICUDA, ""));
   return iscuda;
+}
+
+// Device set-up of a device operator: B's structure goes to the device once here (PETSc's
+// accessor uploads it, logged; later refills only write values), and the permutation and the
+// value map follow through the logged copy of kernels/common/transfer.hpp (2 CpuToGpu).
+static PetscErrorCode PCReorderUploadMaps(PC_Reorder *r)
+{
+  void          *stream;
+  PetscScalar   *v;
+  const PetscInt n = (PetscInt)r->perm.size(), nnz = (PetscInt)r->dst.size();
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(PgkMatGetDeviceValues(r->B, PGK_ACCESS_READ, &v));
+  PetscCall(PgkMatRestoreDeviceValues(r->B, PGK_ACCESS_READ, &v));
+  r->d_perm = std::make_unique<pgk::cuda::DeviceIndexArray>();
+  r->d_dst  = std::make_unique<pgk::cuda::DeviceIndexArray>();
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, r->d_perm->allocate(n); r->d_dst->allocate(nnz));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(r->d_perm->data(), r->perm.data(), sizeof(PetscInt) * (std::size_t)n, stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(r->d_dst->data(), r->dst.data(), sizeof(PetscInt) * (std::size_t)nnz, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r)
@@ -84,20 +100,7 @@ static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r)
   PetscCall(VecDestroy(&r->xp));
   PetscCall(VecDestroy(&r->bp));
   PetscCall(MatCreateVecs(r->B, &r->xp, &r->bp));
-#if defined(PGK_HAVE_CUDA)
-  if (r->device) {
-    cudaStream_t       stream;
-    const PetscScalar *v;
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    // B's structure goes to the device once here (logged by PETSc); later refills only write values.
-    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(r->B, &v));
-    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(r->B, &v));
-    r->d_perm = std::make_unique<pgk::cuda::DeviceIndexArray>();
-    r->d_dst  = std::make_unique<pgk::cuda::DeviceIndexArray>();
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, r->d_perm->upload(r->perm.data(), n, stream); r->d_dst->upload(r->dst.data(), (PetscInt)r->dst.size(), stream));
-    PetscCall(PetscLogCpuToGpu(sizeof(PetscInt) * (PetscLogDouble)(n + r->dst.size())));
-  }
-#endif
+  if (r->device) PetscCall(PCReorderUploadMaps(r));
   PetscCall(PetscTime(&t2));
   r->t_ordering = t1 - t0;
   r->t_symbolic = t2 - t1;
@@ -117,16 +120,14 @@ static PetscErrorCode PCReorderNumeric(PC pc, PC_Reorder *r)
   PetscCall(PetscTime(&t0));
   const PetscInt nnz = (PetscInt)r->dst.size();
   if (r->device) {
-#if defined(PGK_HAVE_CUDA)
-    cudaStream_t stream;
+    void        *stream;
     PetscScalar *bv;
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(PgkGetDeviceStream(&stream));
     PetscCall(PgkMatGetCSR(A, PGK_MEM_DEVICE, &c));
-    PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(r->B, &bv));
+    PetscCall(PgkMatGetDeviceValues(r->B, PGK_ACCESS_WRITE, &bv));
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::scatter(c.csr.values, r->d_dst->data(), bv, nnz, stream));
-    PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(r->B, &bv));
+    PetscCall(PgkMatRestoreDeviceValues(r->B, PGK_ACCESS_WRITE, &bv));
     PetscCall(PgkMatRestoreCSR(A, &c));
-#endif
   } else {
     PetscScalar *bv;
     PetscCall(PgkMatGetCSR(A, PGK_MEM_HOST, &c));
@@ -174,11 +175,9 @@ static PetscErrorCode PCApplyReorder(PC pc, Vec x, Vec y, PetscBool transpose)
   if (PetscMemTypeHost(mt)) {
     for (PetscInt k = 0; k < n; ++k) ba[k] = xa[r->perm[k]];
   } else {
-#if defined(PGK_HAVE_CUDA)
-    cudaStream_t stream;
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    void *stream;
+    PetscCall(PgkGetDeviceStream(&stream));
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::gather(xa, r->d_perm->data(), ba, n, stream));
-#endif
   }
   PetscCall(PgkVecRestoreArray(r->bp, PGK_ACCESS_WRITE, mt, &ba));
   PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, mt, &xa));
@@ -190,11 +189,9 @@ static PetscErrorCode PCApplyReorder(PC pc, Vec x, Vec y, PetscBool transpose)
   if (PetscMemTypeHost(mt)) {
     for (PetscInt k = 0; k < n; ++k) ya[r->perm[k]] = pa[k];
   } else {
-#if defined(PGK_HAVE_CUDA)
-    cudaStream_t stream;
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    void *stream;
+    PetscCall(PgkGetDeviceStream(&stream));
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::scatter(pa, r->d_perm->data(), ya, n, stream));
-#endif
   }
   PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, mt, &ya));
   PetscCall(PgkVecRestoreArray(r->xp, PGK_ACCESS_READ, mt, &pa));
@@ -226,10 +223,8 @@ static PetscErrorCode PCReset_Reorder(PC pc)
   PetscCall(VecDestroy(&r->bp));
   r->perm.clear();
   r->dst.clear();
-#if defined(PGK_HAVE_CUDA)
   r->d_perm.reset();
   r->d_dst.reset();
-#endif
   if (r->ksp) PetscCall(KSPReset(r->ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

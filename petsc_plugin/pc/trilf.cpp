@@ -4,25 +4,23 @@
 // tridiagonal, and factors that tridiagonal matrix T; PCApply is z = Q T^-1 Q^T r.
 //
 // Where it runs: a MATSEQAIJCUSPARSE operator (or the diagonal block of MATMPIAIJCUSPARSE) is
-// handled entirely on the device by kernels/trilf_gpu.hpp, whose results equal the host
-// reference's (src/trilf_*.hpp), used for every other AIJ operator. In parallel every rank
+// handled entirely on the device by kernels/trilf/pc_gpu.hpp, whose results equal the host
+// reference's (src/trilf/pc.hpp), used for every other AIJ operator. In parallel every rank
 // works on its diagonal block (block Jacobi with one trilf per block, no communication).
+// Vectors may live on either side of a device set-up: host vectors are staged through the
+// logged copies of kernels/common/transfer.hpp.
 #include "petsc_plugin/sys/pgk_petsc.hpp"
 
 #include <petsc/private/matimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petscksp.h>
-#include <petsctime.h>
 
 #include <memory>
-#include <stdexcept>
 
+#include "petsc_plugin/pc/trilf.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/device.hpp"
 #include "src/trilf/pc.hpp"
-#if defined(PGK_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-  #include "kernels/trilf/pc_gpu.hpp"
-#endif
 
 PetscLogEvent PGK_EVENT_TrilfForest, PGK_EVENT_TrilfNumeric, PGK_EVENT_TrilfApply;
 
@@ -30,7 +28,7 @@ static const char *const PCTrilfWeights[] = {"abs", "scaled", "PCTrilfWeight", "
 typedef enum { TRILF_SOLVER_SCAN, TRILF_SOLVER_GTSV2 } TrilfSolverType;
 static const char *const TrilfSolverTypes[] = {"scan", "gtsv2", "TrilfSolverType", "TRILF_SOLVER_", NULL};
 
-struct PC_TriLF {
+struct PC_Trilf {
   pgk::trilf::Options       opt;                  // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
   PCTrilfWeight             weight      = PC_TRILF_WEIGHT_ABS;
   PetscBool                 reuse       = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
@@ -40,38 +38,29 @@ struct PC_TriLF {
   PetscInt                  setups      = 0, forests = 0;
   PetscObjectState          nonzerostate = -1;
   std::unique_ptr<pgk::trilf::Preconditioner> host;
-#if defined(PGK_HAVE_CUDA)
-  std::unique_ptr<pgk::cuda::TrilfDevice> dev;
-#endif
+  std::unique_ptr<pgk::cuda::TrilfDevice>     dev;
+  Vec                       stage_r = nullptr, stage_z = nullptr; // device copies of host vectors (apply)
 };
 
-static const pgk::trilf::SetupInfo &TrilfInfo(const PC_TriLF *t)
+static const pgk::trilf::SetupInfo &TrilfInfo(const PC_Trilf *t)
 {
-#if defined(PGK_HAVE_CUDA)
-  if (t->device) return t->dev->info();
-#endif
-  return t->host->info();
+  return t->device ? t->dev->info() : t->host->info();
 }
 
-static const pgk::trilf::PhaseTimes &TrilfTimes(const PC_TriLF *t)
+static const pgk::trilf::PhaseTimes &TrilfTimes(const PC_Trilf *t)
 {
-#if defined(PGK_HAVE_CUDA)
-  if (t->device) return t->dev->times();
-#endif
-  return t->host->times();
+  return t->device ? t->dev->times() : t->host->times();
 }
 
-static PetscBool TrilfReady(const PC_TriLF *t)
+static PetscBool TrilfReady(const PC_Trilf *t)
 {
-#if defined(PGK_HAVE_CUDA)
   if (t->device) return t->dev && t->dev->ready() ? PETSC_TRUE : PETSC_FALSE;
-#endif
   return t->host ? PETSC_TRUE : PETSC_FALSE;
 }
 
-static PetscErrorCode PCSetUp_TriLF(PC pc)
+static PetscErrorCode PCSetUp_Trilf(PC pc)
 {
-  PC_TriLF *t = (PC_TriLF *)pc->data;
+  PC_Trilf *t = (PC_Trilf *)pc->data;
   Mat       A = pc->pmat;
   PgkMatCSR c;
   PetscBool device;
@@ -93,22 +82,18 @@ static PetscErrorCode PCSetUp_TriLF(PC pc)
   PetscCall(PgkMatCSRRequire(A, &c, PGK_REQUIRE_FINITE, "PC trilf"));
   PetscCall(PetscLogEventBegin(keep ? PGK_EVENT_TrilfNumeric : PGK_EVENT_TrilfForest, pc, A, 0, 0));
   if (device) {
-#if defined(PGK_HAVE_CUDA)
-    cudaStream_t stream;
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    if (!t->dev) t->dev = std::make_unique<pgk::cuda::TrilfDevice>();
+    void *stream;
+    PetscCall(PgkGetDeviceStream(&stream));
+    if (!t->dev) PgkCallCxx(self, PETSC_ERR_GPU, t->dev = std::make_unique<pgk::cuda::TrilfDevice>());
     const pgk::cuda::TrilfSolver solver = t->solver == TRILF_SOLVER_GTSV2 ? pgk::cuda::TrilfSolver::Gtsv2 : pgk::cuda::TrilfSolver::Scan;
     if (solver != t->dev->solver()) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->set_solver(solver, stream));
     if (keep) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->update_values(c.csr, stream));
     else PgkCallCxx(self, PETSC_ERR_GPU, t->dev->setup(c.csr, t->opt, stream));
     t->host.reset();
-#endif
   } else {
     if (keep) PgkCallCxx(self, PETSC_ERR_LIB, t->host->update_values(c.csr));
     else PgkCallCxx(self, PETSC_ERR_LIB, t->host = std::make_unique<pgk::trilf::Preconditioner>(c.csr, t->opt));
-#if defined(PGK_HAVE_CUDA)
     t->dev.reset();
-#endif
   }
   PetscCall(PetscLogEventEnd(keep ? PGK_EVENT_TrilfNumeric : PGK_EVENT_TrilfForest, pc, A, 0, 0));
   t->n = c.csr.nrows;
@@ -121,78 +106,124 @@ static PetscErrorCode PCSetUp_TriLF(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// y = M^-1 x or M^-T x, in the memory the vectors live in (device for a device setup: a host
-// vector is then moved by PETSc, which logs it).
-static PetscErrorCode PCApplyTriLF(PC pc, Vec x, Vec y, PetscBool transpose)
+// A device copy of a host vector for a device set-up: a VECSEQCUDA of the PC's local size,
+// created at the first apply that needs it (again when the size changed).
+static PetscErrorCode TrilfStage(PC_Trilf *t, Vec *stage, PetscScalar **d)
 {
-  PC_TriLF    *t = (PC_TriLF *)pc->data;
-  PetscScalar *xa, *ya;
+  PetscMemType mt;
+  PetscInt     len = -1;
+
+  PetscFunctionBegin;
+  if (*stage) PetscCall(VecGetLocalSize(*stage, &len));
+  if (len != t->n) {
+    PetscCall(VecDestroy(stage));
+    PetscCall(VecCreate(PETSC_COMM_SELF, stage));
+    PetscCall(VecSetSizes(*stage, t->n, t->n));
+    PetscCall(VecSetType(*stage, VECSEQCUDA));
+  }
+  PetscCall(VecGetArrayWriteAndMemType(*stage, d, &mt));
+  PetscCheck(!PetscMemTypeHost(mt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC trilf: the staging vector has no device array");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The device apply, wherever x and y live: a vector with a current device array is used in
+// place (nothing moves); a host vector goes through a staging vector and the logged copies of
+// kernels/common/transfer.hpp: x up (1 CpuToGpu of n scalars), y down (1 GpuToCpu).
+static PetscErrorCode TrilfApplyDevice(PC_Trilf *t, Vec x, Vec y, PetscBool transpose)
+{
+  const PetscScalar *xa;
+  PetscScalar       *ya, *rd = nullptr, *zd = nullptr;
+  PetscMemType       xmt, ymt;
+  void              *stream;
+  const std::size_t  bytes = sizeof(PetscScalar) * (std::size_t)t->n;
+
+  PetscFunctionBegin;
+  if (t->n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(VecGetArrayReadAndMemType(x, &xa, &xmt));
+  PetscCall(VecGetArrayWriteAndMemType(y, &ya, &ymt));
+  if (PetscMemTypeHost(xmt)) {
+    PetscCall(TrilfStage(t, &t->stage_r, &rd));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(rd, xa, bytes, stream));
+  }
+  if (PetscMemTypeHost(ymt)) PetscCall(TrilfStage(t, &t->stage_z, &zd));
+  const double *r = rd ? rd : xa;
+  double       *z = zd ? zd : ya;
+  if (transpose) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, t->dev->apply_transpose(r, z, stream));
+  else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, t->dev->apply(r, z, stream));
+  if (zd) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_host(ya, zd, bytes, stream)); // waits for the apply
+  if (rd) PetscCall(VecRestoreArrayWriteAndMemType(t->stage_r, &rd));
+  if (zd) PetscCall(VecRestoreArrayWriteAndMemType(t->stage_z, &zd));
+  PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
+  PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// y = M^-1 x or M^-T x where the set-up ran.
+static PetscErrorCode PCApplyTrilf(PC pc, Vec x, Vec y, PetscBool transpose)
+{
+  PC_Trilf *t = (PC_Trilf *)pc->data;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PGK_EVENT_TrilfApply, pc, x, y, 0));
-  const PetscMemType mt = t->device ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
-  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, mt, &xa));
-  PetscCall(PgkVecGetArray(y, PGK_ACCESS_WRITE, mt, &ya));
-  if (t->device) {
-#if defined(PGK_HAVE_CUDA)
-    cudaStream_t stream;
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    if (transpose) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, t->dev->apply_transpose(xa, ya, stream));
-    else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, t->dev->apply(xa, ya, stream));
-#endif
-  } else {
+  if (t->device) PetscCall(TrilfApplyDevice(t, x, y, transpose));
+  else {
+    const PetscScalar *xa;
+    PetscScalar       *ya;
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
     if (transpose) t->host->apply_transpose(xa, ya);
     else t->host->apply(xa, ya);
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
   }
-  PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, mt, &ya));
-  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, mt, &xa));
   PetscCall(PetscLogFlops(t->opt.block ? 14.0 * t->n : 5.0 * t->n));
   PetscCall(PetscLogEventEnd(PGK_EVENT_TrilfApply, pc, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCApply_TriLF(PC pc, Vec x, Vec y)
+static PetscErrorCode PCApply_Trilf(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(PCApplyTriLF(pc, x, y, PETSC_FALSE));
+  PetscCall(PCApplyTrilf(pc, x, y, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCApplyTranspose_TriLF(PC pc, Vec x, Vec y)
+static PetscErrorCode PCApplyTranspose_Trilf(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(PCApplyTriLF(pc, x, y, PETSC_TRUE));
+  PetscCall(PCApplyTrilf(pc, x, y, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCReset_TriLF(PC pc)
+static PetscErrorCode PCReset_Trilf(PC pc)
 {
-  PC_TriLF *t = (PC_TriLF *)pc->data;
+  PC_Trilf *t = (PC_Trilf *)pc->data;
 
   PetscFunctionBegin;
   t->host.reset();
-#if defined(PGK_HAVE_CUDA)
   t->dev.reset();
-#endif
+  PetscCall(VecDestroy(&t->stage_r));
+  PetscCall(VecDestroy(&t->stage_z));
   t->nonzerostate = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCDestroy_TriLF(PC pc)
+static PetscErrorCode PCDestroy_Trilf(PC pc)
 {
   PetscFunctionBegin;
-  PetscCall(PCReset_TriLF(pc));
+  PetscCall(PCReset_Trilf(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetBlockSize_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetWeight_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfGetInfo_C", NULL));
-  delete (PC_TriLF *)pc->data;
+  delete (PC_Trilf *)pc->data;
   pc->data = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetFromOptions_TriLF(PC pc, PetscOptionItems PetscOptionsObject)
+static PetscErrorCode PCSetFromOptions_Trilf(PC pc, PetscOptionItems PetscOptionsObject)
 {
-  PC_TriLF              *t = (PC_TriLF *)pc->data;
+  PC_Trilf              *t = (PC_Trilf *)pc->data;
   pgk::trilf::FactorOptions &f = t->opt.factor;
   PetscInt               bs = t->opt.block ? 2 : 1, rounds = f.rounds, period = f.charge_period, offset = f.charge_offset, seed = (PetscInt)f.seed;
   PetscReal              prob = f.charge_prob, tol = t->opt.pivot.rel_tol;
@@ -225,9 +256,9 @@ static PetscErrorCode PCSetFromOptions_TriLF(PC pc, PetscOptionItems PetscOption
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCView_TriLF(PC pc, PetscViewer viewer)
+static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
 {
-  PC_TriLF   *t = (PC_TriLF *)pc->data;
+  PC_Trilf   *t = (PC_Trilf *)pc->data;
   PetscBool   iascii;
   PetscMPIInt size;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
@@ -269,9 +300,9 @@ static PetscErrorCode PCView_TriLF(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCTrilfSetBlockSize_TriLF(PC pc, PetscInt bs)
+static PetscErrorCode PCTrilfSetBlockSize_Trilf(PC pc, PetscInt bs)
 {
-  PC_TriLF *t = (PC_TriLF *)pc->data;
+  PC_Trilf *t = (PC_Trilf *)pc->data;
 
   PetscFunctionBegin;
   PetscCheck(bs == 1 || bs == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: block size must be 1 or 2, got %" PetscInt_FMT, bs);
@@ -280,9 +311,9 @@ static PetscErrorCode PCTrilfSetBlockSize_TriLF(PC pc, PetscInt bs)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCTrilfSetWeight_TriLF(PC pc, PCTrilfWeight w)
+static PetscErrorCode PCTrilfSetWeight_Trilf(PC pc, PCTrilfWeight w)
 {
-  PC_TriLF *t = (PC_TriLF *)pc->data;
+  PC_Trilf *t = (PC_Trilf *)pc->data;
 
   PetscFunctionBegin;
   if (w != t->weight) pc->setupcalled = PETSC_FALSE;
@@ -290,9 +321,9 @@ static PetscErrorCode PCTrilfSetWeight_TriLF(PC pc, PCTrilfWeight w)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCTrilfGetInfo_TriLF(PC pc, PCTrilfInfo *info)
+static PetscErrorCode PCTrilfGetInfo_Trilf(PC pc, PCTrilfInfo *info)
 {
-  PC_TriLF *t = (PC_TriLF *)pc->data;
+  PC_Trilf *t = (PC_Trilf *)pc->data;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(info, sizeof *info));
@@ -439,20 +470,20 @@ PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info)
 
 .seealso: `PCTrilfSetBlockSize()`, `PCTrilfSetWeight()`, `PCTrilfGetInfo()`, `PCJACOBI`, `PCPBJACOBI`
 M*/
-PETSC_EXTERN PetscErrorCode PCCreate_TriLF(PC pc)
+PETSC_EXTERN PetscErrorCode PCCreate_Trilf(PC pc)
 {
   PetscFunctionBegin;
-  pc->data                = new PC_TriLF();
-  pc->ops->setup          = PCSetUp_TriLF;
-  pc->ops->apply          = PCApply_TriLF;
-  pc->ops->applytranspose = PCApplyTranspose_TriLF;
-  pc->ops->reset          = PCReset_TriLF;
-  pc->ops->destroy        = PCDestroy_TriLF;
-  pc->ops->setfromoptions = PCSetFromOptions_TriLF;
-  pc->ops->view           = PCView_TriLF;
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetBlockSize_C", PCTrilfSetBlockSize_TriLF));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetWeight_C", PCTrilfSetWeight_TriLF));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfGetInfo_C", PCTrilfGetInfo_TriLF));
+  pc->data                = new PC_Trilf();
+  pc->ops->setup          = PCSetUp_Trilf;
+  pc->ops->apply          = PCApply_Trilf;
+  pc->ops->applytranspose = PCApplyTranspose_Trilf;
+  pc->ops->reset          = PCReset_Trilf;
+  pc->ops->destroy        = PCDestroy_Trilf;
+  pc->ops->setfromoptions = PCSetFromOptions_Trilf;
+  pc->ops->view           = PCView_Trilf;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetBlockSize_C", PCTrilfSetBlockSize_Trilf));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfSetWeight_C", PCTrilfSetWeight_Trilf));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCTrilfGetInfo_C", PCTrilfGetInfo_Trilf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -462,6 +493,6 @@ PetscErrorCode PgkRegisterPCTrilf(void)
   PetscCall(PetscLogEventRegister("PgkTrilfForest", PETSCGPUKIT_CLASSID, &PGK_EVENT_TrilfForest));
   PetscCall(PetscLogEventRegister("PgkTrilfNumeric", PETSCGPUKIT_CLASSID, &PGK_EVENT_TrilfNumeric));
   PetscCall(PetscLogEventRegister("PgkTrilfApply", PETSCGPUKIT_CLASSID, &PGK_EVENT_TrilfApply));
-  PetscCall(PCRegister(PCTRILF, PCCreate_TriLF));
+  PetscCall(PCRegister(PCTRILF, PCCreate_Trilf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

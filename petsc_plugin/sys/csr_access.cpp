@@ -2,10 +2,8 @@
 #include "petsc_plugin/sys/csr_access.hpp"
 
 #include <petsc/private/matimpl.h>
-#if defined(PGK_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-  #include "kernels/common/kernels.hpp"
-#endif
+
+#include "petsc_plugin/sys/device.hpp"
 
 PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[])
 {
@@ -46,6 +44,30 @@ static PetscBool DeviceCopyCurrent(Mat A)
   (void)A;
   return PETSC_FALSE; // a PETSc without devices has no device copy
 #endif
+}
+
+// The sequential matrix whose arrays a PgkMatCSR of A holds: A, or its local diagonal block.
+static PetscErrorCode LocalBlock(Mat A, Mat *block)
+{
+  PetscBool ismpi;
+
+  PetscFunctionBegin;
+  *block = A;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  if (ismpi) PetscCall(MatMPIAIJGetSeqAIJ(A, block, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkMatDeviceCurrent(Mat A, PetscBool *current)
+{
+  Mat       block;
+  PetscBool cusparse;
+
+  PetscFunctionBegin;
+  PetscCall(LocalBlock(A, &block));
+  PetscCall(PetscObjectTypeCompare((PetscObject)block, MATSEQAIJCUSPARSE, &cusparse));
+  *current = cusparse && DeviceCopyCurrent(block) && PgkDeviceAvailable() ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
@@ -130,18 +152,15 @@ PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
 
 PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *c)
 {
-  Mat             seq = A;
-  PetscBool       ismpi, done;
+  Mat             seq;
+  PetscBool       done;
   PetscInt        nrow, m, n;
   const PetscInt *i, *j;
 
   PetscFunctionBegin;
   *c = PgkMatCSR();
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
-  if (ismpi) {
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &seq, NULL, NULL));
-    PetscCall(MatGetOwnershipRange(A, &c->rstart, NULL));
-  }
+  PetscCall(LocalBlock(A, &seq));
+  if (seq != A) PetscCall(MatGetOwnershipRange(A, &c->rstart, NULL));
   PetscCall(MatGetLocalSize(seq, &m, &n));
   PetscCall(MatGetRowIJ(seq, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no host CSR structure for matrix type %s", ((PetscObject)seq)->type_name);
@@ -181,6 +200,32 @@ PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PgkMatGetDeviceValues(Mat A, PgkAccess access, PetscScalar **v)
+{
+  PetscFunctionBegin;
+#if defined(PGK_HAVE_CUDA)
+  if (access == PGK_ACCESS_READ) PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, (const PetscScalar **)v));
+  else if (access == PGK_ACCESS_WRITE) PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(A, v));
+  else PetscCall(MatSeqAIJCUSPARSEGetArray(A, v));
+#else
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "this petscgpukit was built without CUDA kernels; rebuild against a CUDA PETSc");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkMatRestoreDeviceValues(Mat A, PgkAccess access, PetscScalar **v)
+{
+  PetscFunctionBegin;
+#if defined(PGK_HAVE_CUDA)
+  if (access == PGK_ACCESS_READ) PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, (const PetscScalar **)v));
+  else if (access == PGK_ACCESS_WRITE) PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(A, v));
+  else PetscCall(MatSeqAIJCUSPARSERestoreArray(A, v));
+#else
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "this petscgpukit was built without CUDA kernels; rebuild against a CUDA PETSc");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PgkMatCSRCheck(const PgkMatCSR *c, pgk::CsrCheck *check)
 {
   PetscFunctionBegin;
@@ -188,13 +233,9 @@ PetscErrorCode PgkMatCSRCheck(const PgkMatCSR *c, pgk::CsrCheck *check)
   if (c->mtype == PETSC_MEMTYPE_HOST) {
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *check = pgk::check_csr(c->csr));
   } else {
-#if defined(PGK_HAVE_CUDA)
-    cudaStream_t stream;
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, *check = pgk::cuda::check_csr(c->csr, stream));
-#else
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "device CSR without CUDA kernels");
-#endif
+    void *stream;
+    PetscCall(PgkGetDeviceStream(&stream));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, *check = pgk::cuda::check_csr(c->csr, stream)); // reads the counts back: 1 GpuToCpu (logged)
   }
   PetscCall(PetscLogEventEnd(PGK_EVENT_CheckCSR, c->block, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

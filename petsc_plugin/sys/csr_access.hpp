@@ -31,6 +31,11 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[]);
 // bound to the CPU, in a build with the CUDA kernels and a usable device. Not Collective.
 PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device);
 
+// Whether PgkMatGetCSR(A, PGK_MEM_AUTO) would hand out device arrays without a transfer: A (its
+// local diagonal block) is MATSEQAIJCUSPARSE with a current device copy, in a build with the
+// CUDA kernels and a usable device. Touches no array. Not Collective.
+PetscErrorCode PgkMatDeviceCurrent(Mat A, PetscBool *current);
+
 // Supported: MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE (local diagonal block).
 PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *csr);
 PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *csr);
@@ -45,7 +50,13 @@ PetscErrorCode PgkMatCSRCheck(const PgkMatCSR *csr, pgk::CsrCheck *check);
 typedef enum { PGK_REQUIRE_FINITE = 1, PGK_REQUIRE_DIAGONAL = 2 } PgkRequirement;
 PetscErrorCode PgkMatCSRRequire(Mat A, const PgkMatCSR *csr, int requirements, const char who[]);
 
-// Vector arrays in the memory asked for (PETSC_MEMTYPE_HOST or PETSC_MEMTYPE_DEVICE).
 typedef enum { PGK_ACCESS_READ, PGK_ACCESS_WRITE, PGK_ACCESS_READ_WRITE } PgkAccess;
+
+// The device value array of a MATSEQAIJCUSPARSE matrix (PETSc's accessors: a read of a matrix
+// assembled on the host uploads it, logged; a write marks the device copy the newer one).
+PetscErrorCode PgkMatGetDeviceValues(Mat A, PgkAccess access, PetscScalar **v);
+PetscErrorCode PgkMatRestoreDeviceValues(Mat A, PgkAccess access, PetscScalar **v);
+
+// Vector arrays in the memory asked for (PETSC_MEMTYPE_HOST or PETSC_MEMTYPE_DEVICE).
 PetscErrorCode PgkVecGetArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a);
 PetscErrorCode PgkVecRestoreArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a);

@@ -1,9 +1,10 @@
-// Package registration: class id, log events, options, and the -dll_append entry point.
+// Package registration: class id, log events, options, the -dll_append entry point, version and
+// view. The types come from the registration table (registry.cpp); this rank's machine (device,
+// cores, transfer logger) from device.cpp.
 #include "petsc_plugin/sys/pgk_petsc.hpp"
 
-#if defined(PGK_HAVE_CUDA)
-  #include "kernels/common/kernels.hpp"
-#endif
+#include "petsc_plugin/sys/device.hpp"
+#include "petsc_plugin/sys/registry.hpp"
 
 #include "pgk_commit.h" // generated at build time (cmake/commit.cmake)
 
@@ -11,37 +12,6 @@ PetscClassId  PETSCGPUKIT_CLASSID;
 PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate, PGK_EVENT_LoadMM;
 
 static PetscBool PgkPackageInitialized = PETSC_FALSE;
-
-PetscBool PgkDeviceAvailable(void)
-{
-#if defined(PGK_HAVE_CUDA)
-  static int cached = -1; // the device count does not change during a run
-  if (cached < 0) cached = pgk::cuda::device_count() > 0;
-  return cached ? PETSC_TRUE : PETSC_FALSE;
-#else
-  return PETSC_FALSE;
-#endif
-}
-
-/*@
-  PetscGpuKitDeviceAvailable - whether the CUDA kernels were built and a CUDA device is usable
-
-  Not Collective
-
-  Output Parameter:
-. available - `PETSC_TRUE` when GPU paths can run
-
-  Level: beginner
-
-.seealso: `PetscGpuKitGetVersion()`
-@*/
-PetscErrorCode PetscGpuKitDeviceAvailable(PetscBool *available)
-{
-  PetscFunctionBegin;
-  PetscAssertPointer(available, 1);
-  *available = PgkDeviceAvailable();
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /*@C
   PetscGpuKitFinalizePackage - called from PetscFinalize() to undo PetscGpuKitInitializePackage()
@@ -53,12 +23,15 @@ PetscErrorCode PetscGpuKitDeviceAvailable(PetscBool *available)
 PetscErrorCode PetscGpuKitFinalizePackage(void)
 {
   PetscFunctionBegin;
+  PgkDeviceFinalize();
   PgkPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
   PetscGpuKitInitializePackage - registers petscgpukit's class id, log events and types
+
+  Collective on `PETSC_COMM_WORLD` (the first call)
 
   Options Database Key:
 . -petscgpukit_view - print version, commit, build configuration and device
@@ -67,7 +40,9 @@ PetscErrorCode PetscGpuKitFinalizePackage(void)
 
   Note:
   Called by `PetscDLLibraryRegister_petscgpukit()` when the library is loaded with `-dll_append`;
-  programs that link the library call it after `PetscInitialize()`. Calling it again does nothing.
+  programs that link the library call it on every rank after `PetscInitialize()`. Calling it
+  again does nothing. The first call counts the ranks that share this node (the default thread
+  count of the multicore backends), so that no type makes a collective call of its own.
 
 .seealso: `PetscGpuKitFinalizePackage()`, `PetscGpuKitView()`
 @*/
@@ -86,9 +61,8 @@ PetscErrorCode PetscGpuKitInitializePackage(void)
   // Per-rank bookkeeping events; do not force a collective synchronization in -log_view.
   PetscCall(PetscLogEventSetCollective(PGK_EVENT_MatGetCSR, PETSC_FALSE));
   PetscCall(PetscLogEventSetCollective(PGK_EVENT_CheckCSR, PETSC_FALSE));
-  PetscCall(PgkRegisterOrderingBatchRCM());
-  PetscCall(PgkRegisterPCReorder());
-  PetscCall(PgkRegisterPCTrilf());
+  PetscCall(PgkDeviceInitialize());
+  PetscCall(PgkRegisterTypes());
 
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgpukit package options", "Sys");
   PetscCall(PetscOptionsBool("-petscgpukit_view", "Print petscgpukit's version, commit, build and device", "PetscGpuKitView", view, &view, NULL));
@@ -133,11 +107,7 @@ PetscErrorCode PetscGpuKitGetVersion(PetscInt *major, PetscInt *minor, PetscInt 
   if (minor) *minor = PETSCGPUKIT_VERSION_MINOR;
   if (patch) *patch = PETSCGPUKIT_VERSION_PATCH;
   if (commit) *commit = PGK_COMMIT;
-#if defined(PGK_HAVE_CUDA)
-  if (has_cuda) *has_cuda = PETSC_TRUE;
-#else
-  if (has_cuda) *has_cuda = PETSC_FALSE;
-#endif
+  if (has_cuda) *has_cuda = PgkHaveCudaKernels();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -161,18 +131,8 @@ PetscErrorCode PetscGpuKitView(PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "petscgpukit %d.%d.%d (commit %s)\n", PETSCGPUKIT_VERSION_MAJOR, PETSCGPUKIT_VERSION_MINOR, PETSCGPUKIT_VERSION_PATCH, PGK_COMMIT));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "built against PETSc %d.%d.%d, PetscInt %d-bit\n", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, (int)(8 * sizeof(PetscInt))));
-#if defined(PGK_HAVE_CUDA)
-  if (PgkDeviceAvailable()) {
-    std::string desc;
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, desc = pgk::cuda::current_device_description());
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA kernels: built; device: %s\n", desc.c_str()));
-  } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA kernels: built; device: none usable (CPU paths only)\n"));
-  }
-#else
-  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA kernels: not built (PETSc without CUDA); CPU paths only\n"));
-#endif
-  PetscCall(PetscViewerASCIIPrintf(viewer, "registered types: MatOrdering %s, PC %s, PC %s\n", MATORDERINGBATCHRCM, PCREORDER, PCTRILF));
+  PetscCall(PgkDeviceView(viewer));
+  PetscCall(PgkViewRegisteredTypes(viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -35,10 +35,8 @@ extern PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate
     }                                                                                               \
   } while (0)
 
-// Registration of each component (called from PetscGpuKitInitializePackage).
+// Registration of each type, defined in its type file and called through the registration
+// table (sys/registry.cpp) from PetscGpuKitInitializePackage.
 PetscErrorCode PgkRegisterOrderingBatchRCM(void);
 PetscErrorCode PgkRegisterPCReorder(void);
 PetscErrorCode PgkRegisterPCTrilf(void);
-
-// Whether this build has the CUDA kernels and a device is usable now (cached after first call).
-PetscBool PgkDeviceAvailable(void);

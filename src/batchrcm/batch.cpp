@@ -23,7 +23,7 @@ using detail::BatchCounters;
 using detail::BatchId;
 using detail::BatchShared;
 
-void check_options(const BatchOptions &o) {
+void check_options(const CpuTuning &o) {
   if (o.threads < 0) throw std::invalid_argument("batch rcm: threads must be >= 0");
   if (o.max_batch_nodes < 1) throw std::invalid_argument("batch rcm: max_batch_nodes must be >= 1");
   if (o.max_batch_valence < 1)
@@ -44,7 +44,7 @@ void check_roots(const std::vector<Index> &roots, Index n) {
 // The Cuthill-McKee order of a nonempty graph by `threads` workers, each component reversed in
 // place; `components` receives their number.
 std::vector<Index> run_batches(const CsrView &g, const std::vector<Index> &roots,
-                               bool count_diagonal_in_valence, const BatchOptions &bopts,
+                               bool count_diagonal_in_valence, const CpuTuning &bopts,
                                int threads, std::vector<BatchCounters> &counters, Index &components) {
   const Index n = g.nrows;
   const std::vector<Index> valence = compute_valence(g, count_diagonal_in_valence);
@@ -108,8 +108,8 @@ void fill_stats(double seconds, Index components, int threads,
 } // namespace
 
 std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<Index> &roots,
-                                            bool count_diagonal_in_valence,
-                                            const BatchOptions &bopts, Stats *stats) {
+                                            const Options &opts, Stats *stats) {
+  const CpuTuning &bopts = opts.cpu;
   const auto t0 = std::chrono::steady_clock::now();
   validate_graph(g);
   check_options(bopts);
@@ -123,7 +123,7 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
   std::vector<BatchCounters> counters(static_cast<std::size_t>(threads));
   Index components = 0;
   if (n > 0)
-    perm = run_batches(g, roots, count_diagonal_in_valence, bopts, threads, counters, components);
+    perm = run_batches(g, roots, opts.count_diagonal_in_valence, bopts, threads, counters, components);
   else if (!roots.empty())
     throw std::invalid_argument("rcm: root " + std::to_string(roots[0]) + " is out of range");
 
@@ -133,14 +133,13 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
   return perm;
 }
 
-std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, const BatchOptions &bopts,
-                                 Stats *stats) {
+std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, Stats *stats) {
   // The start-node search runs on the same threads as the batches (it dominates end to end).
-  const int threads = bopts.threads > 0 ? bopts.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = opts.cpu.threads > 0 ? opts.cpu.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return order_with_plan(
       g, opts, stats,
       [&](const CsrView &graph, const std::vector<Index> &roots) {
-        return batch_rcm_cpu_from_roots(graph, roots, opts.count_diagonal_in_valence, bopts, stats);
+        return batch_rcm_cpu_from_roots(graph, roots, opts, stats);
       },
       threads);
 }

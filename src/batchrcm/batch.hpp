@@ -20,24 +20,10 @@
 #include "src/common/csr.hpp"
 #include "src/batchrcm/rcm.hpp"
 
-#include <cstddef>
-#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
 namespace pgk::rcm {
-
-struct BatchOptions {
-  int threads = 0;                   // worker threads; 0: std::thread::hardware_concurrency()
-  Index max_batch_nodes = 512;       // B: parents per batch
-  Index max_batch_valence = 16384;   // T: target for the children scratch of one batch (valence sum)
-  std::size_t queue_slots = 1 << 17; // ring of batch records; >= 2
-  int batches_per_worker = 2;        // batches one worker may hold at once (paper: 2 on the CPU)
-  // Testing only: nonzero inserts pseudo-random yields and spins (seeded by this value) inside
-  // and between the steps of each batch. On few cores, small batches rarely overlap, so the
-  // speculative paths would go untested; the pauses make them overlap. Results are unaffected.
-  std::uint64_t stress_seed = 0;
-};
 
 // Thrown when the batches reserved ahead of a running batch would not fit in the queue ring
 // (queue_slots). Which batch overflows is a property of the graph and the options, not of the
@@ -50,14 +36,14 @@ public:
 // Core ordering from explicit component roots: the same permutation as
 // serial_rcm_from_roots, and std::invalid_argument in the same cases (bad roots, roots that
 // leave vertices unordered); BatchQueueOverflow besides. The graph must be structurally
-// symmetric. Workers spin and then yield while they wait (no sleeping), so use at most as many
-// threads as there are cores to spare.
+// symmetric. Reads opts.count_diagonal_in_valence and opts.cpu (Options::cpu: threads, batch
+// limits, queue). Workers spin and then yield while they wait (no sleeping), so use at most as
+// many threads as there are cores to spare.
 std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<Index> &roots,
-                                            bool count_diagonal_in_valence,
-                                            const BatchOptions &bopts, Stats *stats = nullptr);
+                                            const Options &opts = {}, Stats *stats = nullptr);
 
-// plan_components (roots per Options) followed by batch_rcm_cpu_from_roots.
-std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts = {},
-                                 const BatchOptions &bopts = {}, Stats *stats = nullptr);
+// plan_components (roots per Options, on opts.cpu.threads threads) followed by
+// batch_rcm_cpu_from_roots.
+std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts = {}, Stats *stats = nullptr);
 
 } // namespace pgk::rcm

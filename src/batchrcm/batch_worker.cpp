@@ -57,7 +57,7 @@ Mark claim(std::atomic<Mark> &mark, Mark id) {
   return cur;
 }
 
-// BatchOptions::stress_seed: a pause chosen by hashing (seed, batch, point), so that different
+// CpuTuning::stress_seed: a pause chosen by hashing (seed, batch, point), so that different
 // batches stall at different places.
 void stress_pause(std::uint64_t seed, BatchId id, std::uint64_t point) {
   std::uint64_t h = seed ^ (id * 0x9e3779b97f4a7c15ull) ^ (point * 0xbf58476d1ce4e5b9ull);
@@ -302,7 +302,7 @@ private:
       throw BatchQueueOverflow("batch rcm: batch " + std::to_string(id_) + " needs " +
                                std::to_string(next_followup - id_) +
                                " queue slots ahead of it but queue_slots is " +
-                               std::to_string(ring.size()) + "; raise BatchOptions::queue_slots");
+                               std::to_string(ring.size()) + "; raise Options::cpu.queue_slots");
     next.combine_nodes = 0;
     next.combine_weight = 0;
     if (next_followup == id_ + 1) {

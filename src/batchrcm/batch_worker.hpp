@@ -33,7 +33,7 @@ struct alignas(64) BatchCounters {
 // State shared by the workers of one run.
 struct BatchShared {
   BatchShared(const CsrView &graph, const std::vector<Index> &val, const std::vector<Index> &r,
-              const BatchOptions &o, BatchId ring_slots)
+              const CpuTuning &o, BatchId ring_slots)
       : g(graph), valence(val.data()), n(graph.nrows),
         B(static_cast<std::uint64_t>(o.max_batch_nodes)),
         T(static_cast<std::uint64_t>(o.max_batch_valence)), stress(o.stress_seed), ring(ring_slots),

@@ -1,5 +1,5 @@
 // Options, statistics and small graph helpers shared by every Reverse Cuthill-McKee backend
-// (serial reference, multicore batch RCM, and later the device version).
+// (serial reference, multicore batch RCM, device version).
 //
 // Conventions every backend follows, so that all of them return the same permutation:
 //  * Graph: a square CSR pattern whose row p lists the neighbours of p. It must be
@@ -21,6 +21,7 @@
 
 #include "src/common/csr.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -32,11 +33,48 @@ enum class StartNode {
   Given,      // Options::given_start; the other components use Peripheral
 };
 
+// Tuning of the multicore backend (batch_rcm_cpu*, batch.hpp); the other backends ignore it.
+struct CpuTuning {
+  int threads = 0;                   // worker threads; 0: std::thread::hardware_concurrency()
+  Index max_batch_nodes = 512;       // B: parents per batch
+  Index max_batch_valence = 16384;   // T: target for the children scratch of one batch (valence sum)
+  std::size_t queue_slots = 1 << 17; // ring of batch records; >= 2
+  int batches_per_worker = 2;        // batches one worker may hold at once (paper: 2 on the CPU)
+  // Testing only: nonzero inserts pseudo-random yields and spins (seeded by this value) inside
+  // and between the steps of each batch. On few cores, small batches rarely overlap, so the
+  // speculative paths would go untested; the pauses make them overlap. Results are unaffected.
+  std::uint64_t stress_seed = 0;
+};
+
+// Tuning of the device backend (pgk::cuda::rcm_gpu*, kernels/batchrcm/rcm_gpu.hpp); the other
+// backends ignore it.
+struct GpuTuning {
+  // B: parents per batch, 1..512 (the paper's 256). A batch is bounded by T as well, so B above
+  // 256 only matters for rows of fewer than 8 entries; measured on a 2D mesh (8M rows) it was
+  // slower (more, longer overhang chains), hence the default stays 256.
+  int batch_nodes = 256;
+  int batch_valence = 2048; // T: shared-memory scratch of a batch in row entries, 2..2048
+  // Ring of batch records (64 bytes each); 0 picks min(n + #components + 2, 2^20), which never
+  // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).
+  std::size_t queue_slots = 0;
+  int max_blocks = 0; // caps the persistent grids (batch kernel, BFS); 0: occupancy x multiprocessors
+  double watchdog_seconds = 60.0; // a single wait longer than this aborts (never a hang)
+  // Testing only: nonzero inserts pseudo-random sleeps between the steps of each batch so that
+  // the speculative paths overlap differently on every seed. Results are unaffected.
+  std::uint64_t stress_seed = 0;
+};
+
+// The one options struct of every RCM entry point (serial, multicore, device): the ordering
+// rules, which all backends follow alike, and each backend's own tuning. The *_from_roots entry
+// points read count_diagonal_in_valence and their tuning only: the roots replace start and
+// given_start, and their graph must already be symmetric.
 struct Options {
   StartNode start = StartNode::Peripheral;
   Index given_start = 0;                 // used with StartNode::Given
   bool count_diagonal_in_valence = true; // true: the paper's r[n+1] - r[n]
   bool input_is_symmetric = true;        // false: order pattern(A + A^T) instead of A
+  CpuTuning cpu;                         // batch_rcm_cpu only
+  GpuTuning gpu;                         // pgk::cuda::rcm_gpu only
 };
 
 // Filled by the top-level entry points when a pointer is passed. Times are wall-clock seconds.

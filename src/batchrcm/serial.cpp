@@ -13,11 +13,10 @@
 
 namespace pgk::rcm {
 
-std::vector<Index> serial_rcm_from_roots(const CsrView &g, const std::vector<Index> &roots,
-                                         bool count_diagonal_in_valence) {
+std::vector<Index> serial_rcm_from_roots(const CsrView &g, const std::vector<Index> &roots, const Options &opts) {
   validate_graph(g);
   const Index n = g.nrows;
-  const std::vector<Index> valence = compute_valence(g, count_diagonal_in_valence);
+  const std::vector<Index> valence = compute_valence(g, opts.count_diagonal_in_valence);
   std::vector<Index> perm(static_cast<std::size_t>(n));
   std::vector<char> visited(static_cast<std::size_t>(n), 0);
   const auto by_valence = [&](Index x) { return valence[static_cast<std::size_t>(x)]; };
@@ -57,7 +56,7 @@ std::vector<Index> serial_rcm(const CsrView &g, const Options &opts, Stats *stat
   if (stats) *stats = Stats{};
   return order_with_plan(g, opts, stats, [&](const CsrView &graph, const std::vector<Index> &roots) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<Index> perm = serial_rcm_from_roots(graph, roots, opts.count_diagonal_in_valence);
+    std::vector<Index> perm = serial_rcm_from_roots(graph, roots, opts);
     if (stats) {
       stats->ordering_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       stats->threads = 1;

@@ -36,14 +36,13 @@ namespace {
 
 using pgk::Csr;
 using pgk::Index;
-using pgk::cuda::RcmGpuOptions;
 namespace rcm = pgk::rcm;
 using pgk::test::CorpusEntry;
 
-std::string describe(const RcmGpuOptions &o) {
-  return "B=" + std::to_string(o.batch_nodes) + " T=" + std::to_string(o.batch_valence) +
-         " queue=" + std::to_string(o.queue_slots) + " blocks=" + std::to_string(o.max_blocks) +
-         " stress=" + std::to_string(o.stress_seed) + " diag=" + (o.count_diagonal_in_valence ? "1" : "0") +
+std::string describe(const rcm::Options &o) {
+  return "B=" + std::to_string(o.gpu.batch_nodes) + " T=" + std::to_string(o.gpu.batch_valence) +
+         " queue=" + std::to_string(o.gpu.queue_slots) + " blocks=" + std::to_string(o.gpu.max_blocks) +
+         " stress=" + std::to_string(o.gpu.stress_seed) + " diag=" + (o.count_diagonal_in_valence ? "1" : "0") +
          " start=" + (o.start == rcm::StartNode::Given ? "given:" + std::to_string(o.given_start) : "peripheral");
 }
 
@@ -53,7 +52,7 @@ struct Graph {
   Csr g;
   int variant = 0;
   bool suite = false;
-  RcmGpuOptions base;
+  rcm::Options base;
   rcm::ComponentPlan plan;
   std::vector<Index> ref;
   std::unique_ptr<pgk::test::DeviceCsr> device;
@@ -64,8 +63,8 @@ struct Graph {
     g.values.clear();
     const bool small = pgk::test::small_corpus();
     base.count_diagonal_in_valence = variant % 3 != 1;
-    base.watchdog_seconds = small ? 60 : 10; // small graphs finish in milliseconds; a hang fails fast
-    if (small) base.max_blocks = 8;           // sanitizers: few resident blocks, still concurrent
+    base.gpu.watchdog_seconds = small ? 60 : 10; // small graphs finish in milliseconds; a hang fails fast
+    if (small) base.gpu.max_blocks = 8;           // sanitizers: few resident blocks, still concurrent
     if (variant % 5 == 3 && g.nrows > 0) {
       base.start = rcm::StartNode::Given;
       base.given_start = static_cast<Index>((variant * 2654435761u) % static_cast<unsigned>(g.nrows));
@@ -76,7 +75,7 @@ struct Graph {
     ho.count_diagonal_in_valence = base.count_diagonal_in_valence;
     const pgk::CsrView hv = pgk::view_of(g);
     plan = rcm::plan_components(hv, ho);
-    ref = rcm::serial_rcm_from_roots(hv, plan.roots, ho.count_diagonal_in_valence);
+    ref = rcm::serial_rcm_from_roots(hv, plan.roots, ho);
     device = std::make_unique<pgk::test::DeviceCsr>(g, false);
   }
   const pgk::CsrView &view() const { return device->view; }
@@ -119,13 +118,13 @@ protected:
   static constexpr Index kMaxRows = 40000;
   // The core from the reference roots under options o: the reference's permutation, or (when
   // overflow_ok) a reported queue overflow.
-  void from_roots(const Graph &g, const RcmGpuOptions &o, bool overflow_ok = false) {
+  void from_roots(const Graph &g, const rcm::Options &o, bool overflow_ok = false) {
     SCOPED_TRACE(describe(o));
     rcm::Stats st;
     pgk::cuda::RcmGpuInfo info;
     try {
       const std::vector<Index> got =
-          pgk::cuda::rcm_gpu_from_roots(g.view(), g.plan.roots, o.count_diagonal_in_valence, nullptr, o, &st, &info);
+          pgk::cuda::rcm_gpu_from_roots(g.view(), g.plan.roots, o, nullptr, &st, &info);
       tally.record(info, st);
       EXPECT_TRUE(pgk::test::SameIndices(got, g.ref, "from_roots permutation"));
     } catch (const rcm::BatchQueueOverflow &e) {
@@ -150,11 +149,11 @@ TEST_F(GpuBatchRcm, FromRootsDefaults) {
   tally.print("from_roots, defaults");
 }
 
-RcmGpuOptions tiny_batches(const Graph &g) {
-  RcmGpuOptions o = g.base;
-  o.batch_nodes = 4;
-  o.batch_valence = 16;
-  o.stress_seed = pgk::test::small_corpus() ? 0 : static_cast<std::uint64_t>(g.variant + 1);
+rcm::Options tiny_batches(const Graph &g) {
+  rcm::Options o = g.base;
+  o.gpu.batch_nodes = 4;
+  o.gpu.batch_valence = 16;
+  o.gpu.stress_seed = pgk::test::small_corpus() ? 0 : static_cast<std::uint64_t>(g.variant + 1);
   return o;
 }
 
@@ -166,8 +165,8 @@ TEST_F(GpuBatchRcm, FromRootsTinyBatches) {
 TEST_F(GpuBatchRcm, FromRootsTinyBatchesStressRepeats) {
   each_graph([&](const Graph &g) {
     for (int rep = 1; rep < g.repeats(); ++rep) {
-      RcmGpuOptions o = tiny_batches(g);
-      o.stress_seed = static_cast<std::uint64_t>(1000 * g.variant + rep);
+      rcm::Options o = tiny_batches(g);
+      o.gpu.stress_seed = static_cast<std::uint64_t>(1000 * g.variant + rep);
       from_roots(g, o);
     }
   });
@@ -176,9 +175,9 @@ TEST_F(GpuBatchRcm, FromRootsTinyBatchesStressRepeats) {
 
 TEST_F(GpuBatchRcm, FromRootsSingleParentBatches) {
   each_graph([&](const Graph &g) {
-    RcmGpuOptions o = g.base;
-    o.batch_nodes = 1;
-    o.batch_valence = 2;
+    rcm::Options o = g.base;
+    o.gpu.batch_nodes = 1;
+    o.gpu.batch_valence = 2;
     from_roots(g, o);
   });
   tally.print("from_roots, B=1 T=2");
@@ -186,11 +185,11 @@ TEST_F(GpuBatchRcm, FromRootsSingleParentBatches) {
 
 TEST_F(GpuBatchRcm, FromRootsSmallRing) {
   each_graph([&](const Graph &g) {
-    RcmGpuOptions o = g.base;
-    o.batch_nodes = 8;
-    o.batch_valence = 40;
-    o.queue_slots = 64;
-    o.max_blocks = 3;
+    rcm::Options o = g.base;
+    o.gpu.batch_nodes = 8;
+    o.gpu.batch_valence = 40;
+    o.gpu.queue_slots = 64;
+    o.gpu.max_blocks = 3;
     from_roots(g, o, true);
   });
   tally.print("from_roots, B=8 T=40, 64 slots, 3 blocks");
@@ -239,7 +238,7 @@ TEST_F(GpuBatchRcmErrors, RootOutOfRange) {
   expect_throw<std::invalid_argument>("out of range", [&] {
     std::vector<Index> r = plan.roots;
     r[0] = 200;
-    pgk::cuda::rcm_gpu_from_roots(device->view, r, true, nullptr);
+    pgk::cuda::rcm_gpu_from_roots(device->view, r, {}, nullptr);
   });
 }
 
@@ -247,7 +246,7 @@ TEST_F(GpuBatchRcmErrors, TooFewRoots) {
   ASSERT_GT(plan.roots.size(), 1u) << "the error graph must have several components";
   expect_throw<std::invalid_argument>("the roots reach", [&] {
     std::vector<Index> r(plan.roots.begin(), plan.roots.end() - 1);
-    pgk::cuda::rcm_gpu_from_roots(device->view, r, true, nullptr);
+    pgk::cuda::rcm_gpu_from_roots(device->view, r, {}, nullptr);
   });
 }
 
@@ -255,13 +254,13 @@ TEST_F(GpuBatchRcmErrors, RootInAnOrderedComponent) {
   expect_throw<std::invalid_argument>("already ordered", [&] {
     std::vector<Index> r = plan.roots;
     r.push_back(plan.roots[0]);
-    pgk::cuda::rcm_gpu_from_roots(device->view, r, true, nullptr);
+    pgk::cuda::rcm_gpu_from_roots(device->view, r, {}, nullptr);
   });
 }
 
 TEST_F(GpuBatchRcmErrors, GeorgeLiuStartRefused) {
   expect_throw<std::invalid_argument>("georgeliu start node", [&] {
-    RcmGpuOptions o;
+    rcm::Options o;
     o.start = rcm::StartNode::GeorgeLiu;
     pgk::cuda::rcm_gpu(device->view, o, nullptr);
   });
@@ -271,10 +270,10 @@ TEST_F(GpuBatchRcmErrors, QueueOverflowReported) {
   const Csr star = pgk::test::graphs::star_with_tail();
   const pgk::test::DeviceCsr ds(star, false);
   expect_throw<rcm::BatchQueueOverflow>("queue_slots", [&] {
-    RcmGpuOptions o;
-    o.batch_nodes = 2;
-    o.queue_slots = 16;
-    pgk::cuda::rcm_gpu_from_roots(ds.view, {0}, true, nullptr, o);
+    rcm::Options o;
+    o.gpu.batch_nodes = 2;
+    o.gpu.queue_slots = 16;
+    pgk::cuda::rcm_gpu_from_roots(ds.view, {0}, o, nullptr);
   });
 }
 

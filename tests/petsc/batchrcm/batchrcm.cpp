@@ -8,12 +8,16 @@ static const char help[] = "MatOrdering batchrcm through MatGetOrdering(): the p
 
 #include <petscgpukit.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "petsc_plugin/sys/csr_access.hpp"
 #include "src/common/envelope.hpp"
+#include "src/batchrcm/rcm.hpp"
 #include "src/batchrcm/serial.hpp"
+#include "src/batchrcm/start_node.hpp"
 #include "src/batchrcm/symmetrize.hpp"
 
 static PetscErrorCode Reference(Mat A, std::vector<PetscInt> &ref)
@@ -36,6 +40,134 @@ static PetscErrorCode Reference(Mat A, std::vector<PetscInt> &ref)
   o.input_is_symmetric = sym_set && sym;
   PetscCall(PgkMatGetCSRStructureHost(A, &csr));
   ref = pgk::rcm::serial_rcm(csr.csr, o);
+  PetscCall(PgkMatRestoreCSR(A, &csr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Rounds of the device start-node search (kernels/batchrcm/start_node.cu,
+// plan_components_device): every component of two or more vertices, but the Given one, runs
+// find_start_node's Peripheral rule, one BFS per round, all of them in lockstep, so the loop
+// runs as many rounds as the component that needs the most BFS passes: BFS from the smallest
+// vertex, restart from the (valence, id)-smallest vertex of the last level while the number of
+// levels grows. The rule is the host reference's (src/batchrcm/start_node.hpp), recounted here;
+// `roots` receives the roots it ends at, in plan order, which must be the reference's.
+static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, PetscInt given, std::vector<PetscInt> &roots)
+{
+  const PetscInt        n = g.nrows;
+  std::vector<PetscInt> comp(n, -1), level(n, -1), valence = pgk::rcm::compute_valence(g, count_diagonal);
+  const auto            bfs = [&](PetscInt root, std::vector<PetscInt> &order) { // returns the number of levels
+    std::fill(level.begin(), level.end(), -1);
+    order.assign(1, root);
+    level[root] = 0;
+    for (std::size_t h = 0; h < order.size(); ++h)
+      for (PetscInt e = g.rowptr[order[h]]; e < g.rowptr[order[h] + 1]; ++e)
+        if (level[g.colidx[e]] < 0) {
+          level[g.colidx[e]] = level[order[h]] + 1;
+          order.push_back(g.colidx[e]);
+        }
+    return level[order.back()] + 1;
+  };
+  PetscInt              rounds = 0;
+  std::vector<PetscInt> order;
+  roots.clear();
+  for (PetscInt seed = 0; seed < n; ++seed) {
+    if (comp[seed] >= 0) continue;
+    (void)bfs(seed, order);
+    bool given_here = false;
+    for (PetscInt v : order) {
+      comp[v] = seed;
+      given_here |= v == given;
+    }
+    if (given_here) roots.insert(roots.begin(), given); // the Given component comes first
+    if (order.size() < 2 || given_here) {
+      if (!given_here) roots.push_back(seed);
+      continue;
+    }
+    PetscInt root = seed, passes = 0, previous = 0;
+    for (;;) {
+      const PetscInt levels = bfs(root, order);
+      ++passes;
+      if (previous > 0 && levels <= previous) break;
+      previous = levels;
+      PetscInt best = -1;
+      for (PetscInt v : order)
+        if (level[v] == levels - 1 && (best < 0 || valence[v] < valence[best] || (valence[v] == valence[best] && v < best))) best = v;
+      root = best;
+    }
+    roots.push_back(root);
+    rounds = PetscMax(rounds, passes);
+  }
+  return rounds;
+}
+
+// Whether MatOrdering batchrcm computes on the device here: the plugin's rule (order/batchrcm.cpp).
+static PetscErrorCode OrdersOnDevice(Mat A, PetscBool *device)
+{
+  char      backend[16] = "auto", start[64] = "peripheral";
+  PetscInt  min_nnz     = 200000;
+  PgkMatCSR csr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ordering_batchrcm_backend", backend, sizeof backend, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ordering_batchrcm_start", start, sizeof start, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ordering_batchrcm_min_parallel_nnz", &min_nnz, NULL));
+  PetscCall(PgkMatGetCSRStructureHost(A, &csr));
+  const PetscInt nnz = csr.csr.nnz_host();
+  PetscCall(PgkMatRestoreCSR(A, &csr));
+  PetscCall(PgkMatDeviceCurrent(A, device));
+  if (!std::strcmp(backend, "gpu")) *device = PETSC_TRUE;
+  else if (std::strcmp(backend, "auto") || nnz < min_nnz || !std::strcmp(start, "georgeliu")) *device = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The transfers of one MatGetOrdering on the device: the permutation and the scalars that
+// kernels/ reads back, each one logged copy (kernels/common/transfer.hpp). With n local rows:
+//   symmetrize_pattern (kernels/common/symmetrize_pattern.cu), only when the pattern is not
+//     known to be symmetric: 2 (the added-entry count scanned[n], and nnz = rowptr[n]);
+//   validate_graph_device (kernels/batchrcm/start_node.cu): 2 (CheckResult after the row
+//     pointer check, nnz = rowptr[n]) + 1 when nnz > 0 (CheckResult after the column check);
+//   plan_components_device (start_node.cu): 2 (seed_pos[n-1], flag[n-1]: the component count)
+//     + 1 (searching components after search_init_kernel) + R + 1 when R > 0 (one count per
+//     BFS round, then levels_total), R = PeripheralRounds;
+//   split_singletons_device (start_node.cu): 1 (ChainSummary);
+//   run_batch_chain_device (kernels/batchrcm/batch.cu), when a component has 2+ vertices:
+//     1 (the Control block);
+//   the permutation (kernels/batchrcm/driver.cu): 1, n PetscInts.
+// Nothing goes to the device (CpuToGpu 0): the matrix is read where it is, and the counters
+// are set by kernels and cudaMemsetAsync. n = 0 moves nothing.
+static PetscErrorCode ExpectedDeviceTransfers(Mat A, PetscLogDouble *gtoc)
+{
+  PgkMatCSR csr;
+  char      start[64] = "peripheral";
+  PetscBool diag      = PETSC_TRUE, sym_set, sym;
+  PetscInt  given     = -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ordering_batchrcm_start", start, sizeof start, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_ordering_batchrcm_diagonal_in_valence", &diag, NULL));
+  if (std::strcmp(start, "peripheral") && std::strcmp(start, "auto")) given = (PetscInt)std::atol(start);
+  PetscCall(PgkMatGetCSRStructureHost(A, &csr));
+  PetscCall(MatIsStructurallySymmetricKnown(csr.block, &sym_set, &sym)); // the plugin's test, in its order
+  if (!sym_set) PetscCall(MatIsStructurallySymmetricKnown(A, &sym_set, &sym));
+  const bool     known_symmetric = sym_set && sym;
+  pgk::Csr       symmetrized;
+  pgk::CsrView   g = csr.csr;
+  if (!known_symmetric) {
+    symmetrized = pgk::rcm::symmetrize_pattern(csr.csr);
+    g           = pgk::view_of(symmetrized);
+  }
+  std::vector<PetscInt> roots;
+  const PetscInt        n = g.nrows, R = n ? PeripheralRounds(g, diag ? true : false, given, roots) : 0;
+  // The recount must end where the reference's plan does, or its round count means nothing.
+  pgk::rcm::Options o;
+  o.start                     = given >= 0 ? pgk::rcm::StartNode::Given : pgk::rcm::StartNode::Peripheral;
+  o.given_start               = given >= 0 ? given : 0;
+  o.count_diagonal_in_valence = diag ? true : false;
+  PetscCheck(n == 0 || roots == pgk::rcm::plan_components(g, o).roots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] the recount of the peripheral search ends at other roots than plan_components", PetscGlobalRank);
+  bool           chained = false; // a component of two or more vertices
+  for (PetscInt i = 0; i < n && !chained; ++i)
+    for (PetscInt e = g.rowptr[i]; e < g.rowptr[i + 1]; ++e) chained |= g.colidx[e] != i;
+  *gtoc = n == 0 ? 0 : (known_symmetric ? 0 : 2) + 2 + (g.nnz_host() > 0 ? 1 : 0) + 3 + (R > 0 ? R + 1 : 0) + 1 + (chained ? 1 : 0) + 1;
   PetscCall(PgkMatRestoreCSR(A, &csr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -109,14 +241,26 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&y));
   }
 
+  char start_option[64] = "peripheral";
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ordering_batchrcm_start", start_option, sizeof start_option, NULL));
   std::vector<PetscInt> ref, got, first, petsc_rcm;
-  const PetscLogDouble  ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct;
+  const PetscLogDouble  ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct, gtoc_bytes0 = petsc_gtoc_sz;
   for (PetscInt k = 0; k < repeat; ++k) {
     PetscCall(Order(A, MATORDERINGBATCHRCM, got));
     if (k == 0) first = got;
     PetscCheck(got == first, PETSC_COMM_SELF, PETSC_ERR_PLIB, "run %" PetscInt_FMT " gave a different permutation", k);
   }
-  const PetscLogDouble ctog = petsc_ctog_ct - ctog0, gtoc = petsc_gtoc_ct - gtoc0;
+  const PetscLogDouble ctog = petsc_ctog_ct - ctog0, gtoc = petsc_gtoc_ct - gtoc0, gtoc_bytes = petsc_gtoc_sz - gtoc_bytes0;
+  // Exactly the listed transfers (ExpectedDeviceTransfers) per ordering on the device, none on
+  // the host; in bytes, the permutations and a few scalars (less than 1 KiB an ordering).
+  PetscBool      on_device;
+  PetscLogDouble per_ordering = 0;
+  PetscCall(OrdersOnDevice(A, &on_device));
+  if (on_device || std::strcmp(start_option, "georgeliu")) PetscCall(ExpectedDeviceTransfers(A, &per_ordering)); // the recount runs on the host tests too
+  if (!on_device) per_ordering = 0;
+  const PetscLogDouble perm_bytes = (PetscLogDouble)(repeat * sizeof(PetscInt) * got.size());
+  PetscCheck(ctog == 0 && gtoc == repeat * per_ordering, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers ctog=%g gtoc=%g, expected ctog=0 gtoc=%g (%" PetscInt_FMT " orderings on the %s)", PetscGlobalRank, ctog, gtoc, repeat * per_ordering, repeat, on_device ? "device" : "host");
+  PetscCheck(!on_device || got.empty() || (gtoc_bytes >= perm_bytes && gtoc_bytes < perm_bytes + 1024.0 * repeat), PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %g bytes came back for %g bytes of permutations", PetscGlobalRank, gtoc_bytes, perm_bytes);
   PetscCall(Reference(A, ref));
   PetscCheck(got == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "batchrcm differs from the serial reference (%zu vs %zu entries)", got.size(), ref.size());
   PetscCall(Order(A, MATORDERINGRCM, petsc_rcm));
@@ -124,7 +268,7 @@ int main(int argc, char **argv)
   PetscCall(Bandwidth(A, {}, &bw0));
   PetscCall(Bandwidth(A, got, &bw1));
   PetscCall(Bandwidth(A, petsc_rcm, &bw2));
-  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %" PetscInt_FMT " rows: identical to the reference in %" PetscInt_FMT " runs; bandwidth natural %" PetscInt_FMT ", batchrcm %" PetscInt_FMT ", PETSc rcm %" PetscInt_FMT "; transfers ctog=%g gtoc=%g\n", PetscGlobalRank, (PetscInt)got.size(), repeat, bw0, bw1, bw2, ctog, gtoc));
+  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %" PetscInt_FMT " rows: identical to the reference in %" PetscInt_FMT " runs; bandwidth natural %" PetscInt_FMT ", batchrcm %" PetscInt_FMT ", PETSc rcm %" PetscInt_FMT "; transfers ctog=%g gtoc=%g as listed (%g bytes back)\n", PetscGlobalRank, (PetscInt)got.size(), repeat, bw0, bw1, bw2, ctog, gtoc, gtoc_bytes));
   PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_batchrcm: all checks passed\n"));
   PetscCall(MatDestroy(&A));

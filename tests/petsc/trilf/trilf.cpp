@@ -1,17 +1,19 @@
 static const char help[] = "Checks PC trilf against the host reference (src/trilf_pc.hpp) on each rank's diagonal block:\n"
-                           "apply and transpose apply to 1e-12, identical forest figures, no transfers during\n"
-                           "set-up and apply, forest reuse on SAME_NONZERO_PATTERN, bad input, and a KSP solve\n"
-                           "next to PCJACOBI.\n"
+                           "apply and transpose apply to 1e-12, identical forest figures, exactly the listed\n"
+                           "transfers during set-up and apply (device matrix with device or host vectors), forest\n"
+                           "reuse on SAME_NONZERO_PATTERN, bad input, and a KSP solve next to PCJACOBI.\n"
                            "  -gen <spec>            generator specification (default aniso2d:n=40,variant=2)\n"
                            "  -f <file>              Matrix Market or PETSc binary file instead\n"
                            "  -case ok|nan|nonsquare|zero_diag|unassembled|empty_rows\n"
                            "  -solve <ksp type>      also solve A x = b with trilf and with jacobi, print both counts\n"
                            "  -expect_fewer          fail unless trilf needs fewer iterations than jacobi\n"
+                           "  -vec_type <type>       type of the vectors applied to (default: host)\n"
                            "  -pc_trilf_*            passed to the PC and to the reference alike\n";
 
 #include <petscgpukit.h>
 #include <petscksp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -97,6 +99,90 @@ static PetscErrorCode RelativeDifference(Vec got, const std::vector<PetscScalar>
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Rounds k < rounds_run that were uncharged: each ends with one flag read (factor.cu).
+static PetscLogDouble UnchargedRounds(const pgk::trilf::FactorOptions &f, int rounds_run)
+{
+  PetscLogDouble u = 0;
+  for (int k = 0; k < rounds_run; ++k) u += pgk::trilf::is_charged_round(f, k) ? 0 : 1;
+  return u;
+}
+
+// Whether every stored (i, j) of the local block has a stored (j, i): the weight pass then
+// works on A's own pattern (kernels/trilf/weights.cu, build_weight_graph's `missing`).
+static bool PatternSymmetric(const pgk::CsrView &a)
+{
+  for (PetscInt i = 0; i < a.nrows; ++i)
+    for (PetscInt e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
+      const PetscInt j = a.colidx[e];
+      if (j >= a.nrows || !std::binary_search(a.colidx + a.rowptr[j], a.colidx + a.rowptr[j + 1], i)) return false;
+    }
+  return true;
+}
+
+// The transfers of one PCSetUp on the device, each one logged copy (kernels/common/transfer.hpp),
+// all of them scalars or small structs (counts, flags, sums), for n > 0 local rows:
+//   PC trilf's own CSR check (PgkMatCSRRequire -> kernels/common/csr_check.cu): 1 (the counts).
+//   Full set-up (a new forest), weights (kernels/trilf/weights.cu, build_weight_graph): 2 (nnz =
+//     rowptr[n], the pass counters) + 4 when the pattern is not symmetric (symmetrize_pattern's
+//     added count and nnz, the symmetrized nnz, the overflow flag). Then
+//     scalar (kernels/trilf/pc.cu, TrilfDevice::setup):
+//       parallel_factor (factor.cu): 2 (subwarp_for's nnz, the slot count) + 1 per uncharged
+//         round run (its proposal flag);
+//       break_cycles (paths.cu): 2 (splitter count, cycles broken);
+//       order_paths (paths.cu): 3 (splitter count, path stats, cycle flag);
+//       assemble_tridiagonal (tridiag.cu): 1 (coverage sums); factor_tridiagonal: 1 (counts);
+//     block (block_pc.cu, BlockPipeline::setup):
+//       parallel_factor of the pairing: 2 + its uncharged rounds; number_coarse
+//       (block_coarse.cu): 2 (last rank and partner); contract_graph: 2 (coarse length, coarse
+//       nnz; 1 when A has no entries); parallel_factor of the coarse graph: 2 + its uncharged
+//       rounds; break_cycles: 2; order_paths: 3; assemble (block_assemble.cu): 2 (coverage
+//       sums, non-finite flag); factor (block_factor.cu): 1 back, and 1 CpuToGpu (the counters'
+//       initial values).
+//   Same forest, new values (update_values): scalar: check_matrix_device's CSR check 1, the
+//     factor counts 1; block: assemble's non-finite flag 1, factor 1 back and 1 CpuToGpu.
+// n = 0 moves nothing. The applies move nothing: with device vectors z is computed in place,
+// and host vectors are not counted here (see ApplyTransfers).
+static PetscErrorCode ExpectedSetupTransfers(Mat A, PetscBool new_forest, PetscLogDouble *ctog, PetscLogDouble *gtoc)
+{
+  pgk::trilf::Options opt;
+  PgkMatCSR           c;
+
+  PetscFunctionBegin;
+  PetscCall(ReferenceOptions(&opt));
+  PetscCall(PgkMatGetCSR(A, PGK_MEM_HOST, &c));
+  std::unique_ptr<pgk::trilf::Preconditioner> ref;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ref = std::make_unique<pgk::trilf::Preconditioner>(c.csr, opt));
+  const PetscInt n = c.csr.nrows, nnz = c.csr.nnz_host();
+  const bool     symmetric = PatternSymmetric(c.csr);
+  PetscCall(PgkMatRestoreCSR(A, &c));
+  const pgk::trilf::SetupInfo &ri = ref->info();
+  *ctog = opt.block && n > 0 ? 1 : 0;
+  if (n == 0) *gtoc = 0;
+  else if (!new_forest) *gtoc = 3;
+  else if (!opt.block) *gtoc = 1 + 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.forest.rounds_run) + 2 + 3 + 1 + 1;
+  else *gtoc = 1 + 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.block.pairing_rounds) + 2 + (nnz > 0 ? 2 : 1) + 2 + UnchargedRounds(opt.factor, ri.block.coarse.rounds_run) + 2 + 3 + 2 + 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A device set-up applied to host vectors stages them (petsc_plugin/pc/trilf.cpp,
+// TrilfApplyDevice): 1 CpuToGpu of r and 1 GpuToCpu of z per apply; device vectors: nothing.
+static PetscBool IsDeviceVec(Vec v)
+{
+  PetscBool cuda = PETSC_FALSE;
+  PetscCallAbort(PETSC_COMM_SELF, PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, ""));
+  return cuda;
+}
+
+// Checks the transfers counted (ctog, gtoc) against the listed ones; every rank its own.
+static PetscErrorCode CheckTransfers(const char *what, PetscLogDouble ctog, PetscLogDouble gtoc, PetscLogDouble ctog_expected, PetscLogDouble gtoc_expected)
+{
+  PetscFunctionBegin;
+  PetscCheck(ctog == ctog_expected && gtoc == gtoc_expected, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers during %s: ctog=%g gtoc=%g, expected ctog=%g gtoc=%g", PetscGlobalRank, what, ctog, gtoc, ctog_expected, gtoc_expected);
+  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] transfers during %s: ctog=%g gtoc=%g as listed\n", PetscGlobalRank, what, ctog, gtoc));
+  PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CompareWithReference(PC pc, Mat A, Vec r, Vec z, const char *stage)
 {
   pgk::trilf::Options opt;
@@ -138,6 +224,40 @@ static PetscErrorCode CompareWithReference(PC pc, Mat A, Vec r, Vec z, const cha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatMult with vectors of the matrix's own type: a device matrix's values go to the device.
+static PetscErrorCode TouchMatrix(Mat A)
+{
+  Vec u, v;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &u, &v));
+  PetscCall(VecSet(u, 1.0));
+  PetscCall(MatMult(A, u, v));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The set-up just done (a new forest or not, on the device or not) and `applies` applies to r.
+// forests_before: PCTrilfInfo::forests before the set-up (one more after it: a new forest).
+static PetscErrorCode CheckSetupTransfers(PC pc, Mat A, Vec r, PetscInt applies, PetscInt forests_before, const char *what, PetscLogDouble ctog0, PetscLogDouble gtoc0)
+{
+  const PetscLogDouble counted_ctog = petsc_ctog_ct - ctog0, counted_gtoc = petsc_gtoc_ct - gtoc0; // before the reference reads A
+  PCTrilfInfo          info;
+  PetscLogDouble       ctog = 0, gtoc = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PCTrilfGetInfo(pc, &info));
+  PetscCall(ExpectedSetupTransfers(A, info.forests > forests_before ? PETSC_TRUE : PETSC_FALSE, &ctog, &gtoc)); // on the host too: the recount runs everywhere
+  if (!info.on_device) ctog = gtoc = 0;
+  else if (!IsDeviceVec(r) && info.rows > 0) {
+    ctog += applies;
+    gtoc += applies;
+  }
+  PetscCall(CheckTransfers(what, counted_ctog, counted_gtoc, ctog, gtoc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Mat       A;
@@ -163,7 +283,17 @@ int main(int argc, char **argv)
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCTRILF));
   PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(MatCreateVecs(A, &r, &z));
+  {
+    // Vectors of -vec_type (host by default), so that a device matrix may meet host vectors.
+    PetscInt m, nloc;
+    PetscCall(MatGetLocalSize(A, &m, &nloc));
+    PetscCall(VecCreate(PETSC_COMM_WORLD, &r));
+    PetscCall(VecSetSizes(r, nloc, PETSC_DECIDE));
+    PetscCall(VecSetFromOptions(r));
+    PetscCall(VecCreate(PETSC_COMM_WORLD, &z));
+    PetscCall(VecSetSizes(z, m, PETSC_DECIDE));
+    PetscCall(VecSetFromOptions(z));
+  }
   PetscCall(VecDuplicate(r, &b));
   PetscCall(VecDuplicate(r, &x));
   {
@@ -175,27 +305,35 @@ int main(int argc, char **argv)
   }
   PetscCall(VecCopy(r, b)); // both now current where the vector type computes
   PetscCall(VecSet(z, 0.0));
-  // A device matrix assembled on the host is uploaded by its first use, here (not for the
-  // bad-input cases, whose error must come from the PC).
-  if (std::strcmp(which, "nonsquare") && std::strcmp(which, "unassembled")) PetscCall(MatMult(A, r, b));
+  // A device matrix assembled on the host is uploaded by its first use, here, and device
+  // vectors with it (not for the bad-input cases, whose error must come from the PC); host
+  // vectors cannot meet a device matrix in MatMult: the matrix is touched with its own.
+  const PetscBool valid = std::strcmp(which, "nonsquare") && std::strcmp(which, "unassembled") ? PETSC_TRUE : PETSC_FALSE;
+  if (valid && IsDeviceVec(r)) PetscCall(MatMult(A, r, b));
+  else if (valid) PetscCall(TouchMatrix(A));
 
-  // Set-up and applies with PETSc's transfer counters watched: a device operator with device
-  // vectors must not move anything between host and device.
-  const PetscLogDouble ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct;
+  // Set-up and applies with PETSc's transfer counters watched: exactly the listed scalars of a
+  // device set-up (ExpectedSetupTransfers), nothing for the applies with device vectors, r up
+  // and z down per apply with host vectors; nothing at all on the host.
+  PCTrilfInfo    before;
+  PetscLogDouble ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct;
   PetscCall(PCSetUp(pc));
   for (int k = 0; k < 3; ++k) {
     PetscCall(PCApply(pc, r, z));
     PetscCall(PCApplyTranspose(pc, r, z));
   }
-  const PetscLogDouble ctog = petsc_ctog_ct - ctog0, gtoc = petsc_gtoc_ct - gtoc0;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "transfers during set-up and 6 applies: ctog=%g gtoc=%g\n", ctog, gtoc));
+  PetscCall(CheckSetupTransfers(pc, A, r, 6, 0, "set-up and 6 applies", ctog0, gtoc0));
   PetscCall(CompareWithReference(pc, A, r, z, "first setup"));
 
   // New values, same pattern: the forest is kept, the values refactored.
   PetscCall(MatScale(A, 3.0));
   PetscCall(MatShift(A, 0.25));
+  if (valid) PetscCall(TouchMatrix(A)); // the new values to the device, outside the count
   PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(PCTrilfGetInfo(pc, &before));
+  ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct;
   PetscCall(PCSetUp(pc));
+  PetscCall(CheckSetupTransfers(pc, A, r, 0, before.forests, "the same-pattern set-up", ctog0, gtoc0));
   PetscCall(CompareWithReference(pc, A, r, z, "same pattern"));
 
   if (ksptype[0]) {

@@ -48,8 +48,8 @@ TEST(RcmParallelStart, BatchBackendEndToEndEqualsReference) {
   for (const char *spec : kSpecs) {
     const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
     const auto ref = pgk::rcm::serial_rcm(pgk::view_of(a));
-    pgk::rcm::BatchOptions b;
-    b.threads = 4;
-    EXPECT_EQ(pgk::rcm::batch_rcm_cpu(pgk::view_of(a), {}, b), ref) << spec;
+    pgk::rcm::Options o;
+    o.cpu.threads = 4;
+    EXPECT_EQ(pgk::rcm::batch_rcm_cpu(pgk::view_of(a), o), ref) << spec;
   }
 }

@@ -249,7 +249,19 @@ void expect_valid_rcm_shape(const Csr &g, const std::vector<Index> &perm) {
   EXPECT_EQ(roots.size(), plan.roots.size());
 }
 
-std::string describe(int id, const rcm::BatchOptions &b) {
+// o's ordering rules with b's multicore tuning: the one rcm::Options every backend takes.
+rcm::Options cpu_tuned(const rcm::CpuTuning &b, rcm::Options o = {}) {
+  o.cpu = b;
+  return o;
+}
+
+rcm::Options valence_rule(bool count_diagonal) {
+  rcm::Options o;
+  o.count_diagonal_in_valence = count_diagonal;
+  return o;
+}
+
+std::string describe(int id, const rcm::CpuTuning &b) {
   return "graph " + std::to_string(id) + " threads " + std::to_string(b.threads) + " B " +
          std::to_string(b.max_batch_nodes) + " T " + std::to_string(b.max_batch_valence) +
          " slots " + std::to_string(b.queue_slots) + " per-worker " +
@@ -295,15 +307,15 @@ TEST(RcmSerial, TieKeepsRowPositionAndDiagonalIsAParameter) {
   rows[3] = {0, 3, 6}; // diagonal on vertex 3: valence 3 when counted
   const Csr g = from_rows(rows);
   // Counted: children of 0 are 1(v3) 2(v1) 3(v3) -> 2, then the tie 1 before 3 (row order).
-  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(g), {0}, true),
+  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(g), {0}),
             (std::vector<Index>{6, 5, 4, 3, 1, 2, 0}));
   // Not counted: as without the diagonal.
-  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(g), {0}, false),
+  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(g), {0}, valence_rule(false)),
             (std::vector<Index>{5, 4, 6, 1, 3, 2, 0}));
   // Reordering the row of 0 reorders the tie.
   rows[0] = {3, 2, 1};
   // Now 0's children are 3(v3) 2(v1) 1(v3) -> 2 3 1, so 6 (child of 3) precedes 4 and 5.
-  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(from_rows(rows)), {0}, true),
+  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(from_rows(rows)), {0}),
             (std::vector<Index>{5, 4, 6, 1, 3, 2, 0}));
 }
 
@@ -318,10 +330,10 @@ TEST(RcmSerial, ComponentsInOrderOfSmallestIdReversedEachInPlace) {
   EXPECT_EQ(plan.sizes, (std::vector<Index>{7, 1, 2}));
   const std::vector<Index> expect = {5, 4, 6, 1, 3, 0, 2, 7, 8, 9};
   EXPECT_EQ(rcm::serial_rcm(view_of(g)), expect);
-  rcm::BatchOptions b;
+  rcm::CpuTuning b;
   b.threads = 2;
   b.max_batch_nodes = 2;
-  EXPECT_EQ(rcm::batch_rcm_cpu(view_of(g), {}, b), expect);
+  EXPECT_EQ(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b)), expect);
   // Given start: its component first, the rest as before.
   rcm::Options o;
   o.start = rcm::StartNode::Given;
@@ -329,7 +341,7 @@ TEST(RcmSerial, ComponentsInOrderOfSmallestIdReversedEachInPlace) {
   const rcm::ComponentPlan gp = rcm::plan_components(view_of(g), o);
   EXPECT_EQ(gp.roots, (std::vector<Index>{8, 2, 7}));
   EXPECT_EQ(rcm::serial_rcm(view_of(g), o), (std::vector<Index>{9, 8, 5, 4, 6, 1, 3, 0, 2, 7}));
-  EXPECT_EQ(rcm::batch_rcm_cpu(view_of(g), o, b), rcm::serial_rcm(view_of(g), o));
+  EXPECT_EQ(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b, o)), rcm::serial_rcm(view_of(g), o));
 }
 
 TEST(RcmSerial, TinyGraphs) {
@@ -340,7 +352,7 @@ TEST(RcmSerial, TinyGraphs) {
     rcm::Stats st;
     EXPECT_EQ(rcm::serial_rcm(view_of(g), {}, &st), id);
     EXPECT_EQ(st.components, n);
-    EXPECT_EQ(rcm::batch_rcm_cpu(view_of(g), {}, {}, &st), id);
+    EXPECT_EQ(rcm::batch_rcm_cpu(view_of(g), {}, &st), id);
     EXPECT_EQ(st.components, n);
   }
   const Csr edge = from_rows({{1}, {0}});
@@ -416,14 +428,14 @@ TEST(RcmSerial, BadRootsAreRejected) {
   EXPECT_THROW(rcm::serial_rcm_from_roots(view_of(g), {0, 1, 2}), std::invalid_argument);
   EXPECT_THROW(rcm::serial_rcm_from_roots(view_of(g), {0, 5}), std::invalid_argument);
   EXPECT_THROW(rcm::serial_rcm_from_roots(view_of(g), {}), std::invalid_argument);
-  rcm::BatchOptions b;
+  rcm::CpuTuning b;
   b.threads = 2;
-  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {0}, true, b), std::invalid_argument);
-  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {0, 1, 2}, true, b), std::invalid_argument);
-  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {0, 5}, true, b), std::invalid_argument);
-  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {}, true, b), std::invalid_argument);
-  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {0, 2, 2}, true, b), std::invalid_argument);
-  EXPECT_EQ(rcm::batch_rcm_cpu_from_roots(view_of(g), {2, 0}, true, b),
+  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {0}, cpu_tuned(b)), std::invalid_argument);
+  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {0, 1, 2}, cpu_tuned(b)), std::invalid_argument);
+  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {0, 5}, cpu_tuned(b)), std::invalid_argument);
+  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {}, cpu_tuned(b)), std::invalid_argument);
+  EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(g), {0, 2, 2}, cpu_tuned(b)), std::invalid_argument);
+  EXPECT_EQ(rcm::batch_rcm_cpu_from_roots(view_of(g), {2, 0}, cpu_tuned(b)),
             rcm::serial_rcm_from_roots(view_of(g), {2, 0}));
   rcm::Options o;
   o.start = rcm::StartNode::Given;
@@ -472,10 +484,10 @@ TEST(RcmSymmetrize, NonsymmetricInputIsOrderedOnItsSymmetrization) {
     const auto ref = rcm::serial_rcm(view_of(s));
     EXPECT_EQ(rcm::serial_rcm(view_of(a), o, &st), ref);
     EXPECT_GE(st.symmetrize_seconds, 0.0);
-    rcm::BatchOptions b;
+    rcm::CpuTuning b;
     b.threads = 2;
     b.max_batch_nodes = 3;
-    EXPECT_EQ(rcm::batch_rcm_cpu(view_of(a), o, b), ref);
+    EXPECT_EQ(rcm::batch_rcm_cpu(view_of(a), cpu_tuned(b, o)), ref);
   }
 }
 
@@ -528,19 +540,18 @@ TEST(RcmBatchCpu, MatchesReferenceOnRandomSuite) {
     o.start = id % 4 == 1 ? rcm::StartNode::GeorgeLiu : rcm::StartNode::Peripheral;
     o.count_diagonal_in_valence = id % 3 != 2;
     const rcm::ComponentPlan plan = rcm::plan_components(view_of(g), o);
-    const auto ref = rcm::serial_rcm_from_roots(view_of(g), plan.roots, o.count_diagonal_in_valence);
+    const auto ref = rcm::serial_rcm_from_roots(view_of(g), plan.roots, o);
     ASSERT_TRUE(rcm::is_permutation(ref, g.nrows));
     ASSERT_EQ(rcm::serial_rcm(view_of(g), o), ref);
     for (int t : thread_counts) {
-      rcm::BatchOptions b;
+      rcm::CpuTuning b;
       b.threads = t;
       b.max_batch_nodes = 2 + (id + t) % 7;              // 2..8: many batches, overhangs
       b.max_batch_valence = 1 + (id * 7 + t) % 24;       // small: heavy-vertex batches
       b.batches_per_worker = 1 + (id + t) % 3;
       if (t > 1) b.stress_seed = static_cast<std::uint64_t>(id * 16 + t); // make batches overlap
       rcm::Stats st;
-      const auto perm = rcm::batch_rcm_cpu_from_roots(view_of(g), plan.roots,
-                                                      o.count_diagonal_in_valence, b, &st);
+      const auto perm = rcm::batch_rcm_cpu_from_roots(view_of(g), plan.roots, cpu_tuned(b, o), &st);
       ASSERT_EQ(perm, ref) << describe(id, b);
       EXPECT_EQ(st.components, static_cast<Index>(plan.roots.size()));
       EXPECT_EQ(st.batches_executed, st.batches_without_rediscovery +
@@ -553,8 +564,8 @@ TEST(RcmBatchCpu, MatchesReferenceOnRandomSuite) {
       total.batches_forwarding_overhang += st.batches_forwarding_overhang;
       total.batches_dropped += st.batches_dropped;
     }
-    rcm::BatchOptions defaults; // paper limits (512 / 16384), hardware threads
-    ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), o, defaults), ref) << describe(id, defaults);
+    rcm::CpuTuning defaults; // paper limits (512 / 16384), hardware threads
+    ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(defaults, o)), ref) << describe(id, defaults);
   }
   // Which paths ran depends on timing (reported, not asserted); overhangs do not.
   std::cout << "[ paths    ] executed " << total.batches_executed << ", no rediscovery "
@@ -572,12 +583,12 @@ TEST(RcmBatchCpu, RepeatedRunsAreIdentical) {
     const Csr g = suite_graph(id);
     const auto ref = rcm::serial_rcm(view_of(g));
     for (int rep = 0; rep < 20; ++rep) {
-      rcm::BatchOptions b;
+      rcm::CpuTuning b;
       b.threads = rep % 2 ? 8 : 4;
       b.max_batch_nodes = 2 + rep % 5;
       b.max_batch_valence = 4 + rep % 9;
       b.stress_seed = rep % 4 ? static_cast<std::uint64_t>(rep) : 0; // some runs unperturbed
-      ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), {}, b), ref) << describe(id, b) << " rep " << rep;
+      ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b)), ref) << describe(id, b) << " rep " << rep;
     }
   }
 }
@@ -592,12 +603,12 @@ TEST(RcmBatchCpu, LargerGraphsManyThreads) {
     const auto ref = rcm::serial_rcm(view_of(g));
     for (int t : {2, 4, 8}) {
       for (Index B : {4, 64, 512}) {
-        rcm::BatchOptions b;
+        rcm::CpuTuning b;
         b.threads = t;
         b.max_batch_nodes = B;
         b.max_batch_valence = 8 * B;
         rcm::Stats st;
-        ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), {}, b, &st), ref) << "n " << g.nrows << " t " << t << " B " << B;
+        ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b), &st), ref) << "n " << g.nrows << " t " << t << " B " << B;
         EXPECT_GT(st.batches_executed, 0u);
         EXPECT_GE(st.ordering_seconds, 0.0);
         EXPECT_GE(st.start_node_seconds, 0.0);
@@ -616,16 +627,16 @@ TEST(RcmBatchCpu, QueueOverflowIsAnErrorNeverAHangOrAWrongOrder) {
     e.push_back({v, v + 99});
   }
   const Csr star = make_graph(199, e, rng);
-  rcm::BatchOptions b;
+  rcm::CpuTuning b;
   b.max_batch_nodes = 1;
   b.queue_slots = 16;
   for (int t : {1, 2, 4, 8}) {
     b.threads = t;
     for (int rep = 0; rep < 5; ++rep)
-      EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(star), {0}, true, b), rcm::BatchQueueOverflow);
+      EXPECT_THROW(rcm::batch_rcm_cpu_from_roots(view_of(star), {0}, cpu_tuned(b)), rcm::BatchQueueOverflow);
   }
   b.queue_slots = 200;
-  EXPECT_EQ(rcm::batch_rcm_cpu_from_roots(view_of(star), {0}, true, b),
+  EXPECT_EQ(rcm::batch_rcm_cpu_from_roots(view_of(star), {0}, cpu_tuned(b)),
             rcm::serial_rcm_from_roots(view_of(star), {0}));
 }
 
@@ -637,14 +648,14 @@ TEST(RcmBatchCpu, SmallRingEitherAlwaysThrowsOrMatches) {
     for (std::size_t slots : {2u, 3u, 5u, 9u, 33u}) {
       int thrown = 0, matched = 0;
       for (int t : {1, 2, 4, 8}) {
-        rcm::BatchOptions b;
+        rcm::CpuTuning b;
         b.threads = t;
         b.queue_slots = slots;
         b.max_batch_nodes = 2 + id % 4;
         b.max_batch_valence = 6;
         b.stress_seed = static_cast<std::uint64_t>(t);
         try {
-          ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), {}, b), ref) << describe(id, b);
+          ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b)), ref) << describe(id, b);
           ++matched;
         } catch (const rcm::BatchQueueOverflow &) {
           ++thrown;
@@ -657,13 +668,13 @@ TEST(RcmBatchCpu, SmallRingEitherAlwaysThrowsOrMatches) {
 
 TEST(RcmBatchCpu, OptionsAreValidated) {
   const Csr g = from_rows({{1}, {0}});
-  rcm::BatchOptions b;
+  rcm::CpuTuning b;
   b.max_batch_nodes = 0;
-  EXPECT_THROW(rcm::batch_rcm_cpu(view_of(g), {}, b), std::invalid_argument);
+  EXPECT_THROW(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b)), std::invalid_argument);
   b = {};
   b.queue_slots = 1;
-  EXPECT_THROW(rcm::batch_rcm_cpu(view_of(g), {}, b), std::invalid_argument);
+  EXPECT_THROW(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b)), std::invalid_argument);
   b = {};
   b.threads = -1;
-  EXPECT_THROW(rcm::batch_rcm_cpu(view_of(g), {}, b), std::invalid_argument);
+  EXPECT_THROW(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b)), std::invalid_argument);
 }

@@ -1,0 +1,40 @@
+// The registration table (registry.hpp).
+#include "petsc_plugin/sys/registry.hpp"
+
+#include <string>
+
+namespace {
+
+struct TypeEntry {
+  const char *petsc_class; // MatOrdering, PC, KSP, Mat
+  const char *name;        // the type name PETSc's options take
+  PetscErrorCode (*register_type)(void);
+  const char *description;
+};
+
+const TypeEntry kTypes[] = {
+  {"MatOrdering", MATORDERINGBATCHRCM, PgkRegisterOrderingBatchRCM, "Reverse Cuthill-McKee where the matrix lives (serial, all cores or GPU; one permutation)"},
+  {"PC", PCREORDER, PgkRegisterPCReorder, "solve with the operator permuted by any MatOrdering, on the device for device matrices"},
+  {"PC", PCTRILF, PgkRegisterPCTrilf, "linear-forest tridiagonal preconditioner (Klein & Strzodka), host or device"},
+};
+
+} // namespace
+
+PetscErrorCode PgkRegisterTypes(void)
+{
+  PetscFunctionBegin;
+  for (const TypeEntry &t : kTypes) PetscCall(t.register_type());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkViewRegisteredTypes(PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  std::string names;
+  for (const TypeEntry &t : kTypes) names += std::string(names.empty() ? "" : ", ") + t.petsc_class + " " + t.name;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "registered types: %s\n", names.c_str()));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  for (const TypeEntry &t : kTypes) PetscCall(PetscViewerASCIIPrintf(viewer, "%s %s: %s\n", t.petsc_class, t.name, t.description));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
