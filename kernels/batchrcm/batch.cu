@@ -32,6 +32,7 @@
 //    next root; rcm_gpu orders single-vertex components directly, outside the chain.
 #include "kernels/batchrcm/batch_big.cuh"
 #include "kernels/batchrcm/internal.cuh"
+#include "kernels/common/launch.cuh"
 
 #include "src/batchrcm/batch.hpp" // rcm::BatchQueueOverflow, shared with the CPU backend
 
@@ -473,10 +474,10 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
     slots = static_cast<std::size_t>(std::min<long long>(static_cast<long long>(n) + run.nroots + 2, 1ll << 20));
   if (slots < 2) slots = 2;
 
-  DeviceArray<u64> mark(static_cast<std::size_t>(n), s);
-  DeviceArray<Slot> ring(slots, s);
-  DeviceArray<Control> ctl(1, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(mark.get(), 0xff, static_cast<std::size_t>(n) * sizeof(u64), s));
+  DeviceBuffer<u64> mark(static_cast<std::size_t>(n), s);
+  DeviceBuffer<Slot> ring(slots, s);
+  DeviceBuffer<Control> ctl(1, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(mark.data(), 0xff, static_cast<std::size_t>(n) * sizeof(u64), s));
 
   ChainParams P{};
   P.n = n;
@@ -487,20 +488,19 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
   P.B = static_cast<u32>(opts.batch_nodes);
   P.T = static_cast<u32>(opts.batch_valence);
   P.S = slots;
-  P.ring = ring.get();
-  P.mark = mark.get();
+  P.ring = ring.data();
+  P.mark = mark.data();
   P.perm = perm;
   P.roots = run.roots;
   P.root_offset = run.root_offset;
   P.comp_begin = comp_begin;
   P.nroots = static_cast<u64>(run.nroots);
   P.chain_end = run.chain_end;
-  P.ctl = ctl.get();
+  P.ctl = ctl.data();
   P.watchdog_ns = static_cast<u64>(std::max(opts.watchdog_seconds, 0.001) * 1e9);
   P.stress = opts.stress_seed;
 
-  const int init_grid = static_cast<int>(std::min<std::size_t>((slots + 255) / 256, 1024));
-  init_ring_kernel<<<init_grid, 256, 0, s>>>(P.ring, P.S);
+  init_ring_kernel<<<grid_for(static_cast<long long>(slots), 256, 1024), 256, 0, s>>>(P.ring, P.S);
   PGK_CUDA_CHECK_LAUNCH();
   init_first_batch_kernel<<<1, 1, 0, s>>>(P);
   PGK_CUDA_CHECK_LAUNCH();
@@ -514,9 +514,7 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
   PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(res.blocks), dim3(kBlock), args, smem, s));
   PGK_CUDA_CHECK_LAUNCH();
 
-  Control c{};
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&c, ctl.get(), sizeof c, cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  const Control c = ctl.get(0, s);
   if (c.error != kOk) throw_chain_error(c, n);
   if (c.end_id == kNoId) throw std::runtime_error("gpu batch rcm: the kernel ended before the ordering was complete");
   res.executed = c.stat[kStatExecuted];

@@ -15,6 +15,7 @@
 // after them directly, so empty batches never sit in the signal chain.
 #pragma once
 
+#include "kernels/batchrcm/internal.cuh"
 #include "kernels/common/atomics.cuh"
 
 #include "src/common/csr.hpp"

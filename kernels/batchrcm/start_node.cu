@@ -11,12 +11,13 @@
 // every component still searching (a persistent cooperative kernel, one grid barrier per level),
 // then per component the depth and the (valence, id)-smallest vertex of its last level.
 #include "kernels/common/atomics.cuh"
+#include "kernels/common/launch.cuh"
 #include "kernels/batchrcm/internal.cuh"
 
 #include <cooperative_groups.h>
 #include <cub/device/device_scan.cuh>
 
-#include <algorithm>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -26,11 +27,7 @@ namespace pgk::cuda::rcm_detail {
 namespace {
 
 constexpr int kThreads = 256;
-
-int grid_for(Index items, cudaStream_t) {
-  const Index blocks = (items + kThreads - 1) / kThreads;
-  return static_cast<int>(std::max<Index>(1, std::min<Index>(blocks, 65535)));
-}
+constexpr long long kMaxBlocks = 65535;
 
 __device__ __forceinline__ Index global_thread() { return static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ Index global_threads() { return static_cast<Index>(gridDim.x) * blockDim.x; }
@@ -364,8 +361,8 @@ __global__ void reverse_kernel(Index n, const Index *perm, const Index *begin, I
 template <class T> void exclusive_sum(const T *in, T *out, Index count, cudaStream_t s) {
   std::size_t bytes = 0;
   PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, count, s));
-  DeviceArray<unsigned char> tmp(bytes, s);
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.get(), bytes, in, out, count, s));
+  DeviceBuffer<unsigned char> tmp(bytes, s);
+  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, in, out, count, s));
 }
 
 } // namespace
@@ -378,20 +375,20 @@ void validate_graph_device(const CsrView &g, cudaStream_t s) {
   const Index n = g.nrows;
   if (n == 0) return;
   if (!g.rowptr) throw std::invalid_argument("rcm: null row pointer");
-  DeviceArray<CheckResult> res(1, s);
-  init_check_kernel<<<1, 1, 0, s>>>(res.get(), n);
+  DeviceBuffer<CheckResult> res(1, s);
+  init_check_kernel<<<1, 1, 0, s>>>(res.data(), n);
   PGK_CUDA_CHECK_LAUNCH();
-  check_rowptr_kernel<<<grid_for(n, s), kThreads, 0, s>>>(n, g.rowptr, res.get());
+  check_rowptr_kernel<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, g.rowptr, res.data());
   PGK_CUDA_CHECK_LAUNCH();
-  CheckResult r = read_scalar(res.get(), s);
+  CheckResult r = read_scalar(res.data(), s);
   if (r.bad_first) throw std::invalid_argument("rcm: rowptr[0] must be 0");
   if (r.bad_row < n) throw std::invalid_argument("rcm: row pointer decreases at row " + std::to_string(r.bad_row));
   const Index nnz = read_scalar(g.rowptr + n, s);
   if (nnz == 0) return;
   if (!g.colidx) throw std::invalid_argument("rcm: null column indices");
-  check_colidx_kernel<<<grid_for(nnz, s), kThreads, 0, s>>>(n, nnz, g.colidx, res.get());
+  check_colidx_kernel<<<grid_for(nnz, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, nnz, g.colidx, res.data());
   PGK_CUDA_CHECK_LAUNCH();
-  r = read_scalar(res.get(), s);
+  r = read_scalar(res.data(), s);
   if (r.bad_entry != max_of<Index>())
     throw std::invalid_argument("rcm: column index out of range at entry " + std::to_string(r.bad_entry));
 }
@@ -399,10 +396,10 @@ void validate_graph_device(const CsrView &g, cudaStream_t s) {
 void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valence, cudaStream_t s) {
   const Index n = g.nrows;
   if (n == 0) return;
-  row_length_kernel<<<grid_for(n, s), kThreads, 0, s>>>(n, g.rowptr, valence);
+  row_length_kernel<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, g.rowptr, valence);
   PGK_CUDA_CHECK_LAUNCH();
   if (!count_diagonal) {
-    drop_diagonal_kernel<<<grid_for((n + 31) / 32 * 32, s), kThreads, 0, s>>>(n, g.rowptr, g.colidx, valence);
+    drop_diagonal_kernel<<<grid_for((n + 31) / 32 * 32, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, g.rowptr, g.colidx, valence);
     PGK_CUDA_CHECK_LAUNCH();
   }
 }
@@ -413,79 +410,77 @@ DevicePlan plan_components_device(const CsrView &g, const Index *valence, const 
   const Index n = g.nrows;
   if (n == 0) return plan;
   const Index given = opts.start == rcm::StartNode::Given ? opts.given_start : -1;
-  const int grid_n = grid_for(n, s);
+  const int grid_n = grid_for(n, kThreads, kMaxBlocks);
 
   // Components; each vertex's plan index.
-  DeviceArray<Index> parent(n, s), label(n, s), flag(n, s), seed_pos(n, s);
-  cc_init_kernel<<<grid_n, kThreads, 0, s>>>(n, parent.get());
+  DeviceBuffer<Index> parent(n, s), label(n, s), flag(n, s), seed_pos(n, s);
+  cc_init_kernel<<<grid_n, kThreads, 0, s>>>(n, parent.data());
   PGK_CUDA_CHECK_LAUNCH();
-  cc_hook_kernel<<<grid_n, kThreads, 0, s>>>(n, g.rowptr, g.colidx, parent.get());
+  cc_hook_kernel<<<grid_n, kThreads, 0, s>>>(n, g.rowptr, g.colidx, parent.data());
   PGK_CUDA_CHECK_LAUNCH();
-  cc_label_kernel<<<grid_n, kThreads, 0, s>>>(n, parent.get(), label.get(), flag.get());
+  cc_label_kernel<<<grid_n, kThreads, 0, s>>>(n, parent.data(), label.data(), flag.data());
   PGK_CUDA_CHECK_LAUNCH();
-  exclusive_sum(flag.get(), seed_pos.get(), n, s);
-  Index last[2];
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&last[0], seed_pos.get() + n - 1, sizeof(Index), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&last[1], flag.get() + n - 1, sizeof(Index), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
-  const Index ncomp = last[0] + last[1];
+  exclusive_sum(flag.data(), seed_pos.data(), n, s);
+  const Index last_seed_pos = read_scalar(seed_pos.data() + n - 1, s);
+  const Index last_flag = read_scalar(flag.data() + n - 1, s);
+  const Index ncomp = last_seed_pos + last_flag;
   plan.ncomp = ncomp;
 
-  DeviceArray<Index> &cid = parent; // parent is no longer needed
-  DeviceArray<Index> seed(ncomp, s);
-  plan.size = DeviceArray<Index>(ncomp, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(plan.size.get(), 0, ncomp * sizeof(Index), s));
-  plan_index_kernel<<<grid_n, kThreads, 0, s>>>(n, label.get(), seed_pos.get(), given, cid.get(), seed.get(),
-                                                 plan.size.get());
+  DeviceBuffer<Index> &cid = parent; // parent is no longer needed
+  DeviceBuffer<Index> seed(ncomp, s);
+  plan.size = DeviceBuffer<Index>(ncomp, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(plan.size.data(), 0, ncomp * sizeof(Index), s));
+  plan_index_kernel<<<grid_n, kThreads, 0, s>>>(n, label.data(), seed_pos.data(), given, cid.data(), seed.data(),
+                                                 plan.size.data());
   PGK_CUDA_CHECK_LAUNCH();
 
   // Peripheral search, all components at once.
-  plan.root = DeviceArray<Index>(ncomp, s);
-  DeviceArray<Index> cur_root(ncomp, s), bestval(ncomp, s), bestid(ncomp, s), active(ncomp, s), next_active(ncomp, s);
-  DeviceArray<int> prev_levels(ncomp, s), maxlev(ncomp, s);
-  DeviceArray<Index> counters(8, s); // [0..2] level counters, [3] visited, [4] active count
-  DeviceArray<int> levels_total(1, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, 8 * sizeof(Index), s));
-  PGK_CUDA_CHECK(cudaMemsetAsync(levels_total.get(), 0, sizeof(int), s));
-  SearchState S{cur_root.get(), plan.root.get(), prev_levels.get(), maxlev.get(), bestval.get(), bestid.get()};
-  search_init_kernel<<<grid_for(ncomp, s), kThreads, 0, s>>>(ncomp, seed.get(), plan.size.get(), given, S,
-                                                              active.get(), counters.get() + 4);
+  plan.root = DeviceBuffer<Index>(ncomp, s);
+  DeviceBuffer<Index> cur_root(ncomp, s), bestval(ncomp, s), bestid(ncomp, s), active(ncomp, s), next_active(ncomp, s);
+  DeviceBuffer<int> prev_levels(ncomp, s), maxlev(ncomp, s);
+  DeviceBuffer<Index> counters(8, s); // [0..2] level counters, [3] visited, [4] active count
+  DeviceBuffer<int> levels_total(1, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 8 * sizeof(Index), s));
+  PGK_CUDA_CHECK(cudaMemsetAsync(levels_total.data(), 0, sizeof(int), s));
+  SearchState S{cur_root.data(), plan.root.data(), prev_levels.data(), maxlev.data(), bestval.data(), bestid.data()};
+  search_init_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, seed.data(), plan.size.data(), given, S,
+                                                              active.data(), counters.data() + 4);
   PGK_CUDA_CHECK_LAUNCH();
-  Index na = read_scalar(counters.get() + 4, s);
+  Index na = read_scalar(counters.data() + 4, s);
   if (na > 0) {
-    DeviceArray<Index> queue(n, s);
-    DeviceArray<u32> visit(n, s);
-    DeviceArray<int> lev(n, s);
-    PGK_CUDA_CHECK(cudaMemsetAsync(visit.get(), 0, n * sizeof(u32), s));
-    BfsParams B{g.rowptr, g.colidx, queue.get(), visit.get(), lev.get(), 0, counters.get(), counters.get() + 3,
-                levels_total.get()};
+    DeviceBuffer<Index> queue(n, s);
+    DeviceBuffer<u32> visit(n, s);
+    DeviceBuffer<int> lev(n, s);
+    PGK_CUDA_CHECK(cudaMemsetAsync(visit.data(), 0, n * sizeof(u32), s));
+    BfsParams B{g.rowptr, g.colidx, queue.data(), visit.data(), lev.data(), 0, counters.data(), counters.data() + 3,
+                levels_total.data()};
     const void *bfs = reinterpret_cast<const void *>(&bfs_kernel);
     const int bfs_grid = cooperative_grid(bfs, kBfsThreads, 0, opts.max_blocks);
     for (u32 round = 1; na > 0; ++round) {
       B.round = round;
-      round_start_kernel<<<grid_for(na, s), kThreads, 0, s>>>(na, active.get(), S, B);
+      round_start_kernel<<<grid_for(na, kThreads, kMaxBlocks), kThreads, 0, s>>>(na, active.data(), S, B);
       PGK_CUDA_CHECK_LAUNCH();
       void *args[] = {&B};
       PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(bfs, dim3(bfs_grid), dim3(kBfsThreads), args, 0, s));
-      deepest_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.get(), cid.get(), lev.get(), S);
+      deepest_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid.data(), lev.data(), S);
       PGK_CUDA_CHECK_LAUNCH();
-      best_valence_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.get(), cid.get(), lev.get(), valence, S);
+      best_valence_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid.data(), lev.data(), valence, S);
       PGK_CUDA_CHECK_LAUNCH();
-      best_id_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.get(), cid.get(), lev.get(), valence, S);
+      best_id_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid.data(), lev.data(), valence, S);
       PGK_CUDA_CHECK_LAUNCH();
-      PGK_CUDA_CHECK(cudaMemsetAsync(counters.get() + 4, 0, sizeof(Index), s));
-      round_end_kernel<<<grid_for(na, s), kThreads, 0, s>>>(na, active.get(), S, next_active.get(), counters.get() + 4);
+      PGK_CUDA_CHECK(cudaMemsetAsync(counters.data() + 4, 0, sizeof(Index), s));
+      round_end_kernel<<<grid_for(na, kThreads, kMaxBlocks), kThreads, 0, s>>>(na, active.data(), S, next_active.data(), counters.data() + 4);
       PGK_CUDA_CHECK_LAUNCH();
-      na = read_scalar(counters.get() + 4, s);
+      na = read_scalar(counters.data() + 4, s);
       std::swap(active, next_active);
       plan.rounds = static_cast<int>(round);
     }
-    plan.bfs_levels = read_scalar(levels_total.get(), s);
+    plan.bfs_levels = read_scalar(levels_total.data(), s);
   }
 
-  plan.comp_offset = DeviceArray<Index>(ncomp + 1, s);
-  exclusive_sum(plan.size.get(), plan.comp_offset.get(), ncomp, s);
-  set_value_kernel<<<1, 1, 0, s>>>(plan.comp_offset.get() + ncomp, n);
+  plan.comp_offset = DeviceBuffer<Index>(ncomp + 1, s);
+  exclusive_sum(plan.size.data(), plan.comp_offset.data(), ncomp, s);
+  set_value_kernel<<<1, 1, 0, s>>>(plan.comp_offset.data() + ncomp, n);
   PGK_CUDA_CHECK_LAUNCH();
   return plan;
 }
@@ -494,19 +489,19 @@ ChainList split_singletons_device(const DevicePlan &plan, Index *perm, cudaStrea
   ChainList list;
   const Index ncomp = plan.ncomp;
   if (ncomp == 0) return list;
-  DeviceArray<Index> chained(ncomp, s), pos(ncomp, s);
-  DeviceArray<ChainSummary> summary(1, s);
-  singletons_kernel<<<grid_for(ncomp, s), kThreads, 0, s>>>(ncomp, plan.root.get(), plan.size.get(),
-                                                             plan.comp_offset.get(), perm, chained.get());
+  DeviceBuffer<Index> chained(ncomp, s), pos(ncomp, s);
+  DeviceBuffer<ChainSummary> summary(1, s);
+  singletons_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, plan.root.data(), plan.size.data(),
+                                                             plan.comp_offset.data(), perm, chained.data());
   PGK_CUDA_CHECK_LAUNCH();
-  exclusive_sum(chained.get(), pos.get(), ncomp, s);
-  list.root = DeviceArray<Index>(ncomp, s);
-  list.offset = DeviceArray<Index>(ncomp, s);
-  chain_list_kernel<<<grid_for(ncomp, s), kThreads, 0, s>>>(ncomp, plan.root.get(), plan.size.get(),
-                                                             plan.comp_offset.get(), chained.get(), pos.get(),
-                                                             list.root.get(), list.offset.get(), summary.get());
+  exclusive_sum(chained.data(), pos.data(), ncomp, s);
+  list.root = DeviceBuffer<Index>(ncomp, s);
+  list.offset = DeviceBuffer<Index>(ncomp, s);
+  chain_list_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, plan.root.data(), plan.size.data(),
+                                                             plan.comp_offset.data(), chained.data(), pos.data(),
+                                                             list.root.data(), list.offset.data(), summary.data());
   PGK_CUDA_CHECK_LAUNCH();
-  const ChainSummary sum = read_scalar(summary.get(), s);
+  const ChainSummary sum = read_scalar(summary.data(), s);
   list.count = sum.count;
   list.end = sum.end;
   return list;
@@ -515,7 +510,7 @@ ChainList split_singletons_device(const DevicePlan &plan, Index *perm, cudaStrea
 void reverse_components_device(const Index *perm, const Index *comp_begin, Index ncomp, Index n, Index *out,
                                cudaStream_t s) {
   if (n == 0) return;
-  reverse_kernel<<<grid_for(n, s), kThreads, 0, s>>>(n, perm, comp_begin, ncomp, out);
+  reverse_kernel<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, perm, comp_begin, ncomp, out);
   PGK_CUDA_CHECK_LAUNCH();
 }
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "src/common/csr.hpp"
-#include "kernels/common/device_csr.hpp" // DeviceIndexArray, for the permutation and value maps
+#include "kernels/common/device_buffer.hpp" // DeviceBuffer<Index>, for the permutation and value maps
 
 namespace pgk::cuda {
 

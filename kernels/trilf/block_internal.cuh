@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/launch.cuh"
 #include "src/trilf/block.hpp"
 #include "kernels/trilf/primitives.hpp"
 
@@ -12,11 +13,8 @@
 namespace pgk::cuda::trilf::blk {
 
 constexpr int kThreads = 256;
-
-inline int grid_for(long long work, int per_block = kThreads) {
-  const long long b = (work + per_block - 1) / per_block;
-  return static_cast<int>(b < 65535LL * 16 ? (b > 0 ? b : 1) : 65535LL * 16);
-}
+// Grid cap of the block steps' grid-stride loops.
+constexpr long long kMaxBlocks = 65535LL * 16;
 
 // ---- trilf_block_coarse.cu ----------------------------------------------------------------
 // Coarse numbering of pair_vertices: coarse id = rank of v among the vertices that are the

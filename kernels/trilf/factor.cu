@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "kernels/trilf/common.cuh"
+#include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/primitives.hpp"
 
 namespace pgk::cuda::trilf {
@@ -188,9 +188,7 @@ __global__ void count_slots(const Index *nbr, std::size_t n, unsigned long long 
 }
 
 int subwarp_for(const CsrView &w, void *stream) {
-  Index nnz = 0;
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&nnz, w.rowptr + w.nrows, sizeof(Index), cudaMemcpyDeviceToHost, as_stream(stream)));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+  const Index nnz = read_scalar(w.rowptr + w.nrows, stream);
   const double avg = w.nrows ? double(nnz) / double(w.nrows) : 0;
   return avg <= 4 ? 4 : avg <= 8 ? 8 : avg <= 16 ? 16 : 32;
 }
@@ -216,7 +214,7 @@ void round_n(const CsrView &w, int sub, Index *c, Index *p, bool charged, std::u
 
 template <int N>
 void confirm_n(Index nv, const Index *p, Index *c, cudaStream_t s) {
-  confirm_kernel<N><<<grid_for(nv), kThreads, 0, s>>>(nv, p, c);
+  confirm_kernel<N><<<grid_for(nv, kThreads, kMaxBlocks), kThreads, 0, s>>>(nv, p, c);
   PGK_CUDA_CHECK_LAUNCH();
 }
 
@@ -247,8 +245,8 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
     }
     return;
   }
-  AsyncBuffer<Index> proposed(slots, s);
-  AsyncBuffer<int> made(1, s);
+  DeviceBuffer<Index> proposed(slots, s);
+  DeviceBuffer<int> made(1, s);
   const int sub = subwarp_for(w, stream);
   for (int k = 0; k < opt.rounds; ++k) {
     const bool charged = pgk::trilf::is_charged_round(opt, k);
@@ -270,7 +268,7 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
     }
     out.rounds_run = k + 1;
     // The stop test only exists in uncharged rounds: one flag read (and sync) each.
-    if (!charged && made.get(0) == 0) {
+    if (!charged && made.get(0, s) == 0) {
       out.maximal = true;
       break;
     }
@@ -285,11 +283,11 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
     default: confirm_n<8>(nv, p, c, s); break;
     }
   }
-  AsyncBuffer<unsigned long long> twice(1, s);
+  DeviceBuffer<unsigned long long> twice(1, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(twice.data(), 0, sizeof(unsigned long long), s));
   count_slots<<<grid_for(static_cast<long long>(slots), kThreads, 2048), kThreads, 0, s>>>(out.nbr.data(), slots, twice.data());
   PGK_CUDA_CHECK_LAUNCH();
-  out.edges = static_cast<Index>(twice.get(0) / 2);
+  out.edges = static_cast<Index>(twice.get(0, s) / 2);
 }
 
 } // namespace pgk::cuda::trilf
