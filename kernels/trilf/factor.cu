@@ -38,6 +38,34 @@ __device__ inline bool better(double wa, Index ca, double wb, Index cb) {
 
 constexpr Index kNoCol = static_cast<Index>(~(static_cast<unsigned long long>(1) << (8 * sizeof(Index) - 1)));
 
+// The generalized sum: inserts (x, j), which beats the last entry, into the sorted top-N
+// (bubble from the last slot).
+template <int N> __device__ __forceinline__ void insert_candidate(double (&bw)[N], Index (&bc)[N], double x, Index j) {
+  bw[N - 1] = x;
+  bc[N - 1] = j;
+#pragma unroll
+  for (int s = N - 1; s > 0; --s)
+    if (better(bw[s], bc[s], bw[s - 1], bc[s - 1])) {
+      const double tw = bw[s];
+      bw[s] = bw[s - 1];
+      bw[s - 1] = tw;
+      const Index tc = bc[s];
+      bc[s] = bc[s - 1];
+      bc[s - 1] = tc;
+    }
+}
+
+// Drops the head of the sorted top-N; the freed last slot is empty.
+template <int N> __device__ __forceinline__ void pop_head(double (&bw)[N], Index (&bc)[N]) {
+#pragma unroll
+  for (int t = 0; t + 1 < N; ++t) {
+    bw[t] = bw[t + 1];
+    bc[t] = bc[t + 1];
+  }
+  bw[N - 1] = -1;
+  bc[N - 1] = kNoCol;
+}
+
 template <int N, int S>
 __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *proposed, bool charged, std::uint64_t key,
                                double p, int *made) {
@@ -84,19 +112,7 @@ __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *propose
       for (int s = 0; s < N; ++s) dj += confirmed[static_cast<std::size_t>(j) * N + s] >= 0;
       if (dj == N) continue;
       if (charged && charge_of(key, j, p) == qv) continue;
-      // The generalized sum: insert into the sorted top-N (bubble from the last slot).
-      bw[N - 1] = x;
-      bc[N - 1] = j;
-#pragma unroll
-      for (int s = N - 1; s > 0; --s)
-        if (better(bw[s], bc[s], bw[s - 1], bc[s - 1])) {
-          const double tw = bw[s];
-          bw[s] = bw[s - 1];
-          bw[s - 1] = tw;
-          const Index tc = bc[s];
-          bc[s] = bc[s - 1];
-          bc[s - 1] = tc;
-        }
+      insert_candidate(bw, bc, x, j); // the generalized sum
     }
     // Merge: `want` times, the best head among the lanes wins and is popped.
     int count = 0;
@@ -115,15 +131,7 @@ __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *propose
       if (!(mw > 0)) break; // no candidate left (the same on every lane)
       if (lane == 0) proposed[static_cast<std::size_t>(v) * N + s] = mc;
       ++count;
-      if (bc[0] == mc) { // columns are unique within a row: exactly one lane pops
-#pragma unroll
-        for (int t = 0; t + 1 < N; ++t) {
-          bw[t] = bw[t + 1];
-          bc[t] = bc[t + 1];
-        }
-        bw[N - 1] = -1;
-        bc[N - 1] = kNoCol;
-      }
+      if (bc[0] == mc) pop_head(bw, bc); // columns are unique within a row: exactly one lane pops
     }
     if (lane == 0) {
       for (int s = count; s < N; ++s) proposed[static_cast<std::size_t>(v) * N + s] = -1;

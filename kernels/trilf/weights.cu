@@ -64,6 +64,27 @@ __device__ inline unsigned long long warp_sum(unsigned long long x) {
   return x;
 }
 
+// Adds a thread's tallies to the pass counters: summed over the warp, then one atomic per
+// nonzero counter and warp.
+__device__ __forceinline__ void add_counts(PassCounters *cnt, unsigned long long bad_rowptr, unsigned long long bad_col,
+                                           unsigned long long unsorted, unsigned long long nonfinite,
+                                           unsigned long long missing, unsigned long long overflow) {
+  bad_rowptr = warp_sum(bad_rowptr);
+  bad_col = warp_sum(bad_col);
+  unsorted = warp_sum(unsorted);
+  nonfinite = warp_sum(nonfinite);
+  missing = warp_sum(missing);
+  overflow = warp_sum(overflow);
+  if (threadIdx.x % 32 == 0) {
+    if (bad_rowptr) atomicAdd(&cnt->bad_rowptr, bad_rowptr);
+    if (bad_col) atomicAdd(&cnt->bad_colidx, bad_col);
+    if (unsorted) atomicAdd(&cnt->unsorted_rows, unsorted);
+    if (nonfinite) atomicAdd(&cnt->nonfinite, nonfinite);
+    if (missing) atomicAdd(&cnt->missing, missing);
+    if (overflow) atomicAdd(&cnt->overflow, overflow);
+  }
+}
+
 // One pass over A, a sub-warp of S lanes per row (coalesced reads of the row):
 //   Validate: check_csr's tallies (bad row pointers, bad columns, unsorted rows, non-finite
 //             values), with every read of another row guarded, so a malformed A is only
@@ -142,20 +163,7 @@ __global__ void fused_pass(CsrView a, const double *r_in, double *r_out, double 
       }
     }
   }
-  bad_rowptr = warp_sum(bad_rowptr);
-  bad_col = warp_sum(bad_col);
-  unsorted = warp_sum(unsorted);
-  nonfinite = warp_sum(nonfinite);
-  missing = warp_sum(missing);
-  overflow = warp_sum(overflow);
-  if (threadIdx.x % 32 == 0) {
-    if (bad_rowptr) atomicAdd(&cnt->bad_rowptr, bad_rowptr);
-    if (bad_col) atomicAdd(&cnt->bad_colidx, bad_col);
-    if (unsorted) atomicAdd(&cnt->unsorted_rows, unsorted);
-    if (nonfinite) atomicAdd(&cnt->nonfinite, nonfinite);
-    if (missing) atomicAdd(&cnt->missing, missing);
-    if (overflow) atomicAdd(&cnt->overflow, overflow);
-  }
+  add_counts(cnt, bad_rowptr, bad_col, unsorted, nonfinite, missing, overflow);
   if (Validate && blockIdx.x == 0 && threadIdx.x == 0 && n > 0 && a.rowptr[0] != 0) atomicAdd(&cnt->bad_rowptr, 1ull);
 }
 

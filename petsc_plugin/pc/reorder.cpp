@@ -36,7 +36,7 @@ struct PC_Reorder {
   pgk::Envelope         before, after;
   PetscLogDouble        t_ordering = 0, t_symbolic = 0, t_numeric = 0;
 #if defined(PGK_HAVE_CUDA)
-  std::unique_ptr<pgk::cuda::DeviceIndexArray> d_perm, d_dst;
+  std::unique_ptr<pgk::cuda::DeviceBuffer<pgk::Index>> d_perm, d_dst;
 #endif
 };
 
@@ -92,8 +92,8 @@ static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r)
     // B's structure goes to the device once here (logged by PETSc); later refills only write values.
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(r->B, &v));
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(r->B, &v));
-    r->d_perm = std::make_unique<pgk::cuda::DeviceIndexArray>();
-    r->d_dst  = std::make_unique<pgk::cuda::DeviceIndexArray>();
+    r->d_perm = std::make_unique<pgk::cuda::DeviceBuffer<pgk::Index>>();
+    r->d_dst  = std::make_unique<pgk::cuda::DeviceBuffer<pgk::Index>>();
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, r->d_perm->upload(r->perm.data(), n, stream); r->d_dst->upload(r->dst.data(), (PetscInt)r->dst.size(), stream));
     PetscCall(PetscLogCpuToGpu(sizeof(PetscInt) * (PetscLogDouble)(n + r->dst.size())));
   }

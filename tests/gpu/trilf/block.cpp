@@ -26,7 +26,7 @@
 
 using namespace pgk;
 using pgk::cuda::trilf::BlockPipeline;
-using pgk::cuda::trilf::DeviceBuffer;
+using pgk::cuda::DeviceBuffer;
 
 namespace {
 

@@ -56,8 +56,8 @@ void mismatch(const std::string &where, const std::string &what) {
 // ---- device copies ----------------------------------------------------------------------------
 
 struct DeviceCsr {
-  dt::DeviceBuffer<Index> rowptr, colidx;
-  dt::DeviceBuffer<double> values;
+  pgk::cuda::DeviceBuffer<Index> rowptr, colidx;
+  pgk::cuda::DeviceBuffer<double> values;
   CsrView view{};
   explicit DeviceCsr(const Csr &a, bool with_values = true) {
     rowptr.upload(a.rowptr.data(), a.rowptr.size(), nullptr);
@@ -419,7 +419,7 @@ void check_pipeline(const Case &c, const NamedOptions &no, bool with_values = tr
   std::vector<double> x(n), xt(n);
   tl::solve(tf, b.data(), x.data());
   tl::solve_transpose(tf, b.data(), xt.data());
-  dt::DeviceBuffer<double> db, dz;
+  pgk::cuda::DeviceBuffer<double> db, dz;
   db.upload(b.data(), n, nullptr);
   dz.allocate(n);
   dev.apply(db.data(), dz.data(), nullptr);
@@ -568,7 +568,7 @@ void check_errors() {
       std::vector<double> zr(n), zt(n);
       ref.apply(r.data(), zr.data());
       ref.apply_transpose(r.data(), zt.data());
-      dt::DeviceBuffer<double> dr, dz;
+      pgk::cuda::DeviceBuffer<double> dr, dz;
       dr.upload(r.data(), n, nullptr);
       dz.allocate(n);
       dev.apply(dr.data(), dz.data(), nullptr);
@@ -650,7 +650,7 @@ double spmv_ms(const DeviceCsr &d, Index nnz) {
   cusparseSpMatDescr_t A;
   cusparseDnVecDescr_t X, Y;
   const std::size_t n = static_cast<std::size_t>(d.view.nrows);
-  dt::DeviceBuffer<double> x(n), y(n);
+  pgk::cuda::DeviceBuffer<double> x(n), y(n);
   cudaMemset(x.data(), 0, n * sizeof(double));
   CUSPARSE_OK(cusparseCreateCsr(&A, d.view.nrows, d.view.ncols, nnz, const_cast<Index *>(d.view.rowptr),
                                 const_cast<Index *>(d.view.colidx), const_cast<double *>(d.view.values), it, it,
@@ -661,7 +661,7 @@ double spmv_ms(const DeviceCsr &d, Index nnz) {
   std::size_t bytes = 0;
   CUSPARSE_OK(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F,
                                       CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-  dt::DeviceBuffer<unsigned char> buf(bytes);
+  pgk::cuda::DeviceBuffer<unsigned char> buf(bytes);
   Timer tm;
   const double ms = tm.median_ms([&] {
     CUSPARSE_OK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F,
@@ -688,7 +688,7 @@ void timing(const std::vector<std::string> &specs, bool compare) {
     Timer tm;
     const double setup_ms = tm.median_ms([&] { dev.setup(d.view, opt, nullptr); }, 3, 0);
     const pgk::cuda::TrilfPhaseTimes pt = dev.times();
-    dt::DeviceBuffer<double> r(n), z(n);
+    pgk::cuda::DeviceBuffer<double> r(n), z(n);
     const std::vector<double> b = random_vector(n, 3);
     r.upload(b.data(), n, nullptr);
     const double apply_ms = tm.median_ms([&] { dev.apply(r.data(), z.data(), nullptr); });
