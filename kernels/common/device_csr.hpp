@@ -38,7 +38,9 @@ private:
 // Pattern of A + A^T on the device, rows sorted, no duplicates, diagonal kept: the device
 // version of pgk::symmetrize_pattern, with identical rows. Requires sorted unique rows in
 // A (PETSc's AIJ storage). Returns false, leaving `out` empty, when A is already structurally
-// symmetric (then A itself is that pattern, and nothing is allocated).
+// symmetric (then A itself is that pattern, and nothing is allocated). Synchronizes `stream`.
+// Host <-> device copies: none for nrows = 0; otherwise 2 scalars to the host (the number of
+// missing transposed entries, nnz of A) and nothing else (the rows are built on the device).
 bool symmetrize_pattern(const CsrView &a, DeviceCsrPattern &out, void *stream);
 
 } // namespace pgk::cuda

@@ -1,5 +1,5 @@
 // Block trilf, steps 1-2 on the device: coarse numbering of the pairing and the coarse weight
-// graph (pgk::trilf::pair_vertices / coarse_graph, src/trilf_block.cpp), bit for bit.
+// graph (pgk::trilf::pair_vertices / coarse_graph, src/trilf/block.cpp), bit for bit.
 //
 // Coarse graph, without per-row serial loops:
 //   1. row I of the coarse graph gathers the W rows of its members: length deg(i0) + deg(i1),

@@ -1,4 +1,4 @@
-// Block trilf, step 5 on the device: factor_block (src/trilf_block.cpp) with its exact pivot
+// Block trilf, step 5 on the device: factor_block (src/trilf/block.cpp) with its exact pivot
 // rules, one thread per coarse path walking its blocks in order (the recurrence
 // D'_k = D_k - L_k D'_{k-1}^-1 U_{k-1} is sequential along a path; paths are independent).
 //
@@ -11,7 +11,7 @@
 // differs from U_{k-1} only after a split at step k itself, so overwriting T with T~ as we go
 // reads the same values.
 //
-// Also writes the operands of the apply scans (trilf_block_solve.cu): -M_k, D'_k^-1 and
+// Also writes the operands of the apply scans (block_solve.cu): -M_k, D'_k^-1 and
 // -D'_k^-1 U~_k (the latter once U~_k is final, i.e. after step k+1).
 #include "kernels/trilf/block_internal.cuh"
 

@@ -1,5 +1,5 @@
-// BlockPipeline (trilf_block_gpu.hpp): the block variant's setup, update and apply, composed
-// from the shared primitives (trilf_primitives.hpp) and the block steps (trilf_block_*.cu).
+// BlockPipeline (block_pc.hpp): the block variant's setup, update and apply, composed
+// from the shared primitives (primitives.hpp) and the block steps (block_*.cu).
 #include "kernels/trilf/block_pc.hpp"
 #include "kernels/trilf/block_internal.cuh"
 #include "kernels/common/event_timer.hpp"

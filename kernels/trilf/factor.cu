@@ -1,4 +1,4 @@
-// Device [0,n]-factor (Algorithm 2; trilf_primitives.hpp, parallel_factor): per round ONE
+// Device [0,n]-factor (Algorithm 2; primitives.hpp, parallel_factor): per round ONE
 // generalized-SpMV launch (propose) and one mutual-confirmation launch, equal slot for slot
 // to pgk::trilf::parallel_factor.
 //

@@ -1,4 +1,4 @@
-// Linear forest and path order of PC trilf (trilf_primitives.hpp): cycle breaking of a
+// Linear forest and path order of PC trilf (primitives.hpp): cycle breaking of a
 // [0,2]-factor (break_cycles) and the path id/position of every vertex (order_paths), both by
 // Klein & Strzodka's bidirectional pointer-jumping scan (Algorithm 3), run as the sampled list
 // ranking of kernels/common/list_rank.cuh with two different states and combine operators;

@@ -1,7 +1,7 @@
-// pgk::cuda::TrilfDevice (trilf_gpu.hpp): the scalar PC trilf pipeline on the device,
+// pgk::cuda::TrilfDevice (pc_gpu.hpp): the scalar PC trilf pipeline on the device,
 // weights -> [0,2]-factor -> cycle breaking -> path order -> T -> factorization, and the
-// apply by affine scans. Each step is a primitive of trilf_primitives.hpp /
-// trilf_internal.hpp; this file sequences them, times the phases with CUDA events, and
+// apply by affine scans. Each step is a primitive of primitives.hpp /
+// internal.hpp; this file sequences them, times the phases with CUDA events, and
 // fills SetupInfo as pgk::trilf::Preconditioner does (only scalars come back to the host).
 #include <cuda_runtime.h>
 
@@ -65,7 +65,7 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   if (opt.block && impl_->solver != TrilfSolver::Scan)
     throw std::invalid_argument("trilf: the cuSPARSE solver (gtsv2) takes the scalar variant only");
   if (opt.block) {
-    // Pairing, coarse graph and everything after it: BlockPipeline (trilf_block_gpu.hpp).
+    // Pairing, coarse graph and everything after it: BlockPipeline (block_pc.hpp).
     m.block = std::make_unique<BlockPipeline>();
     m.block->setup(a, w.view, opt, stream, m.info, m.times);
     m.times.weights = ev.ms(0, 1);

@@ -24,10 +24,12 @@ struct DeviceWeightGraph {
   CsrView view{};                     // pattern + values = w.data()
 };
 // Checks A like pgk::trilf::check_matrix (NaN/Inf -> std::domain_error naming (row, col)).
+// Reads (n > 0): nnz of A and the pass's counters; 4 more for a nonsymmetric pattern.
 void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightGraph &out,
                         void *stream);
 
 // [0,n]-factor of a weight graph (Algorithm 2): equals pgk::trilf::parallel_factor.
+// Reads (nvertices > 0): nnz of w, one flag per uncharged round run, the edge count.
 struct DeviceFactor {
   int n = 0;
   Index nvertices = 0;
@@ -41,9 +43,11 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
 
 // Cycle breaking by the bidirectional scan (Algorithm 3 with the min-edge-key operator):
 // f.n == 2, in place; equals pgk::trilf::break_cycles. Returns the number of cycles broken.
+// Reads (nvertices > 0): the splitter count and the cycle count.
 Index break_cycles(DeviceFactor &f, const CsrView &w, void *stream);
 
-// Path id/position scan + O(N) offsets: equals pgk::trilf::order_paths.
+// Path id/position scan + O(N) offsets: equals pgk::trilf::order_paths. Reads (nvertices > 0):
+// the splitter count, the path statistics, the cycle flag.
 struct DevicePathOrder {
   DeviceBuffer<Index> perm, iperm; // perm[new] = old
   DeviceBuffer<Index> path_head;   // per new position: new position of its path's first vertex

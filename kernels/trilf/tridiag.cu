@@ -1,5 +1,5 @@
 // Scalar tridiagonal part of device PC trilf: assembly of T from A on the path order,
-// factorization with the reference's pivot rules (src/trilf_tridiag.hpp), and the apply.
+// factorization with the reference's pivot rules (src/trilf/tridiag.hpp), and the apply.
 //
 // Apply without per-path loops: both triangular solves are affine recurrences
 // x_t = a_t x_{t-1} + b_t (x_{-1} = 0), i.e. a scan of the maps f_t(x) = a_t x + b_t under

@@ -1,4 +1,4 @@
-// Device weight graph W of PC trilf (trilf_primitives.hpp, build_weight_graph): the same
+// Device weight graph W of PC trilf (primitives.hpp, build_weight_graph): the same
 // doubles as pgk::trilf::weight_graph, stored on A's pattern (or pattern(A + A^T)) with 0 on
 // the diagonal and on entries that are no edge. Bit-identical because every weight is one
 // IEEE addition x_ij + x_ji (commutative), and for Weight::Scaled one product of two
