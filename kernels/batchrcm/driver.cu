@@ -10,7 +10,6 @@
 namespace pgk::cuda {
 namespace {
 
-
 void check_options(const RcmGpuOptions &o, bool uses_start) {
   if (uses_start && o.start == rcm::StartNode::GeorgeLiu)
     throw std::invalid_argument("georgeliu start node: use the cpu or serial backend");

@@ -1,7 +1,8 @@
-// Internal interface between the device RCM pieces: start_node.cu (input checks, valence,
-// components, start nodes, reversal), batch.cu (the persistent batch kernel) and driver.cu (the
-// public entry points). Host functions only (and the integer aliases of the batch records);
-// each .cu keeps its kernels. Temporaries are stream-ordered DeviceBuffers on the call's stream.
+// Internal interface between the device RCM pieces: validate.cu (input checks, valences),
+// start_node.cu (components, start nodes: the plan), reverse.cu (chain list, reversal),
+// batch.cu (the persistent batch kernel) and driver.cu (the public entry points). Host
+// functions only (and the integer aliases of the batch records); each .cu keeps its kernels.
+// Temporaries are stream-ordered DeviceBuffers on the call's stream.
 #pragma once
 
 #include "kernels/common/cuda_check.cuh"

@@ -58,15 +58,16 @@ ChainList split_singletons_device(const DevicePlan &plan, Index *perm, cudaStrea
   if (ncomp == 0) return list;
   DeviceBuffer<Index> chained(ncomp, s), pos(ncomp, s);
   DeviceBuffer<ChainSummary> summary(1, s);
-  singletons_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, plan.root.data(), plan.size.data(),
-                                                             plan.comp_offset.data(), perm, chained.data());
+  const int grid = grid_for(ncomp, kThreads, kMaxBlocks);
+  singletons_kernel<<<grid, kThreads, 0, s>>>(ncomp, plan.root.data(), plan.size.data(), plan.comp_offset.data(), perm,
+                                              chained.data());
   PGK_CUDA_CHECK_LAUNCH();
   exclusive_sum(chained.data(), pos.data(), ncomp, s);
   list.root = DeviceBuffer<Index>(ncomp, s);
   list.offset = DeviceBuffer<Index>(ncomp, s);
-  chain_list_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, plan.root.data(), plan.size.data(),
-                                                             plan.comp_offset.data(), chained.data(), pos.data(),
-                                                             list.root.data(), list.offset.data(), summary.data());
+  chain_list_kernel<<<grid, kThreads, 0, s>>>(ncomp, plan.root.data(), plan.size.data(), plan.comp_offset.data(),
+                                              chained.data(), pos.data(), list.root.data(), list.offset.data(),
+                                              summary.data());
   PGK_CUDA_CHECK_LAUNCH();
   const ChainSummary sum = read_scalar(summary.data(), s);
   list.count = sum.count;

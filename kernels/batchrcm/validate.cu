@@ -76,7 +76,8 @@ void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valenc
   row_length_kernel<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, g.rowptr, valence);
   PGK_CUDA_CHECK_LAUNCH();
   if (!count_diagonal) {
-    drop_diagonal_kernel<<<grid_for((n + 31) / 32 * 32, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, g.rowptr, g.colidx, valence);
+    const int grid = grid_for((n + 31) / 32 * 32, kThreads, kMaxBlocks); // a lane per row
+    drop_diagonal_kernel<<<grid, kThreads, 0, s>>>(n, g.rowptr, g.colidx, valence);
     PGK_CUDA_CHECK_LAUNCH();
   }
 }
