@@ -1,17 +1,21 @@
 // Timing of PETSc operations for the benchmarks in bench/: CUDA events on PETSc's current stream
-// for device work (the figure the performance notes ask for), a synchronizing wall clock
-// otherwise. Needs PETSc; bench_common.hpp has the PETSc-free summary and JSON output.
+// for device work (the figure the performance notes ask for; kernels/common/event_timer.hpp,
+// the timer the device pipelines use too), a synchronizing wall clock otherwise. Needs PETSc;
+// bench_common.hpp has the PETSc-free summary and JSON output.
 #pragma once
 
 #include <petscsys.h>
 #include <petsctime.h>
 
+#include <exception>
 #include <vector>
 
 #include "bench/common/bench_common.hpp"
 #if defined(PGK_HAVE_CUDA)
   #include <cuda_runtime.h>
   #include <petscdevice_cuda.h>
+
+  #include "kernels/common/event_timer.hpp"
 #endif
 
 namespace pgk::bench {
@@ -41,6 +45,30 @@ inline PetscErrorCode Timed(PetscBool gpu, F &&f, double *sec)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(PGK_HAVE_CUDA)
+// Seconds of op() on PETSc's current CUDA stream, between two CUDA events.
+template <class Op>
+inline PetscErrorCode DeviceSeconds(Op &&op, double *sec)
+{
+  cudaStream_t stream;
+  double       ms = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  try {
+    pgk::cuda::EventTimer timer(2);
+    timer.record(0, stream);
+    PetscCall(op());
+    timer.record(1, stream);
+    ms = timer.ms(0, 1);
+  } catch (const std::exception &e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_GPU, "%s", e.what());
+  }
+  *sec = ms * 1e-3;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 // Median of `runs` CUDA-event (device) or wall-clock (host) timings of op(x, y), after warm-up.
 template <class Op>
 inline PetscErrorCode TimeOp(PetscBool gpu, int warmup, int runs, Op &&op, Stats *s)
@@ -51,22 +79,7 @@ inline PetscErrorCode TimeOp(PetscBool gpu, int warmup, int runs, Op &&op, Stats
   for (int i = 0; i < warmup + runs; ++i) {
     double sec = 0;
 #if defined(PGK_HAVE_CUDA)
-    if (gpu) {
-      cudaStream_t stream;
-      cudaEvent_t  e0, e1;
-      float        ms;
-      PetscCall(PetscGetCurrentCUDAStream(&stream));
-      PetscCallCUDA(cudaEventCreate(&e0));
-      PetscCallCUDA(cudaEventCreate(&e1));
-      PetscCallCUDA(cudaEventRecord(e0, stream));
-      PetscCall(op());
-      PetscCallCUDA(cudaEventRecord(e1, stream));
-      PetscCallCUDA(cudaEventSynchronize(e1));
-      PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-      PetscCallCUDA(cudaEventDestroy(e0));
-      PetscCallCUDA(cudaEventDestroy(e1));
-      sec = ms * 1e-3;
-    }
+    if (gpu) PetscCall(DeviceSeconds(op, &sec));
 #endif
     if (!gpu) PetscCall(Timed(gpu, op, &sec));
     if (i >= warmup) t.push_back(sec);

@@ -5,6 +5,8 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/common/event_timer.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -29,30 +31,24 @@ CopyTimes measure_device_copy(size_t bytes, int warmup, int runs) {
   CHECK(cudaMalloc(&b, bytes));
   CHECK(cudaMemset(a, 1, bytes)); // never time on untouched memory
   CHECK(cudaMemset(b, 2, bytes));
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
+  pgk::cuda::EventTimer timer(2); // on the default stream
   int dev, sms;
   CHECK(cudaGetDevice(&dev));
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const size_t n4 = bytes / sizeof(float4);
   for (int kind = 0; kind < 2; ++kind) {
     for (int i = 0; i < warmup + runs; ++i) {
-      CHECK(cudaEventRecord(e0));
+      timer.record(0, nullptr);
       if (kind == 0) CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice));
       else {
         copy_kernel<<<sms * 8, 512>>>(static_cast<const float4 *>(a), static_cast<float4 *>(b), n4);
         CHECK(cudaGetLastError());
       }
-      CHECK(cudaEventRecord(e1));
-      CHECK(cudaEventSynchronize(e1));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      timer.record(1, nullptr);
+      const double ms = timer.ms(0, 1);
       if (i >= warmup) (kind == 0 ? r.memcpy_seconds : r.kernel_seconds).push_back(ms * 1e-3);
     }
   }
-  CHECK(cudaEventDestroy(e0));
-  CHECK(cudaEventDestroy(e1));
   CHECK(cudaFree(a));
   CHECK(cudaFree(b));
   return r;

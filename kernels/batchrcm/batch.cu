@@ -11,7 +11,7 @@
 //                  every child an earlier batch owns (then the children are exact)
 //   sort           CUB block radix sort by (parent, valence), stable, so ties keep the row order
 //   rediscover     otherwise wait for Discovered, recheck the sorted children, trim on output
-//   count          signalCount (rcm_batch_chain.cuh): overhang or Completed with the batch count
+//   count          signalCount (batch_chain.cuh): overhang or Completed with the batch count
 //   write          the children to the ordering
 //   generate       cut overhang + children into the reserved batches and publish them
 //
@@ -27,11 +27,13 @@
 //  * Slot codes are slot + 1 (slot_code), so a seeded root, marked with its batch's bare id, is
 //    never taken for its own child on the large-row path, which rechecks ownership by equality.
 //  * B may go up to 512 (two parents per thread); the default stays the paper's 256.
-//  * The large-row path (rcm_batch_big.cuh) does not speculate past marking.
+//  * The large-row path (batch_big.cuh) does not speculate past marking.
 //  * Components: like the CPU backend, the batch that finds its component exhausted seeds the
 //    next root; rcm_gpu orders single-vertex components directly, outside the chain.
 #include "kernels/batchrcm/batch_big.cuh"
+#include "kernels/batchrcm/batch_normal.cuh"
 #include "kernels/batchrcm/internal.cuh"
+#include "kernels/common/launch.cuh"
 
 #include "src/batchrcm/batch.hpp" // rcm::BatchQueueOverflow, shared with the CPU backend
 
@@ -82,185 +84,6 @@ __device__ void dequeue(const ChainParams &P, Smem &sm, u64 *ctr) {
     if (!spin.again(P, id, 3)) return;
   bc.early = signal_of(P, id);
   bc.action = kRun;
-}
-
-// Parent j owning slot i: the last j with off[j] <= i.
-__device__ __forceinline__ u32 find_parent(const Smem &sm, u32 np, u32 i) {
-  u32 lo = 0, hi = np - 1;
-  while (lo < hi) {
-    const u32 mid = (lo + hi + 1) / 2;
-    if (sm.u.par.off[mid] <= i) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-// A batch whose parents' rows fit the scratch: discover, recheck, sort, rediscover if needed,
-// count, write. Leaves the children's weights in output order in cval.
-__device__ void normal_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr, u32 np, u32 nslots) {
-  const u32 t = threadIdx.x;
-  const u64 code = sm.bc.id << 32;
-
-  // Discover: striped slots, so neighbouring threads read neighbouring entries of a row.
-  Index c[kItems];
-  bool cand[kItems];
-#pragma unroll
-  for (int q = 0; q < kItems; ++q) {
-    const u32 i = t + q * kBlock;
-    c[q] = -1;
-    if (i < nslots) {
-      const u32 j = find_parent(sm, np, i);
-      sm.cpar[i] = static_cast<u16>(j);
-      c[q] = P.colidx[sm.u.par.rb[j] + static_cast<Index>(i - sm.u.par.off[j])];
-    }
-  }
-#pragma unroll
-  for (int q = 0; q < kItems; ++q) {
-    const u64 mine = slot_code(code, t + q * kBlock);
-    cand[q] = c[q] >= 0 && atomicMin(&P.mark[c[q]], mine) > mine;
-  }
-#pragma unroll
-  for (int q = 0; q < kItems; ++q) {
-    const u32 i = t + q * kBlock;
-    if (i >= nslots) continue;
-    Index node = -1, v = 0, r = 0;
-    if (cand[q]) {
-      node = c[q];
-      r = P.rowptr[node + 1] - P.rowptr[node];
-      v = P.count_diagonal ? r : P.valence[node];
-    }
-    sm.cnode[i] = node;
-    sm.cval[i] = v;
-    sm.cw[i] = static_cast<u16>(r > static_cast<Index>(P.T) ? P.T + 1 : r);
-  }
-  __syncthreads(); // every claim of this batch is made
-
-  if (t == 0) {
-    stress_pause(P, sm.bc.id, 1);
-    sm.bc.mid = signal_of(P, sm.bc.id);
-    ++ctr[sm.bc.early >= kDiscovered ? kStatWithoutRediscovery
-                                     : (sm.bc.mid >= kDiscovered ? kStatBeforeSort : kStatAfterSort)];
-    if (sm.bc.mid >= kDiscovered) send_monotone(P, sm, kDiscovered, sent); // our marks are placed
-  }
-  __syncthreads();
-  const bool exact = sm.bc.mid >= kDiscovered;
-
-  // Recheck and compact in slot order (blocked: thread t owns slots [t*kItems, ...)).
-  Index nd[kItems], vv[kItems];
-  u16 ww[kItems], pp[kItems], ss[kItems];
-  u32 keep = 0;
-  Acc acc = acc_zero();
-#pragma unroll
-  for (int q = 0; q < kItems; ++q) {
-    const u32 i = t * kItems + q;
-    nd[q] = vv[q] = 0;
-    ww[q] = pp[q] = ss[q] = 0;
-    if (i >= nslots) continue;
-    const Index node = sm.cnode[i];
-    if (node < 0 || load_relaxed(P.mark[node]) != slot_code(code, i)) continue;
-    keep |= 1u << q;
-    nd[q] = node;
-    vv[q] = sm.cval[i];
-    ww[q] = sm.cw[i];
-    pp[q] = sm.cpar[i];
-    ss[q] = static_cast<u16>(i);
-    acc_add(acc, ww[q], vv[q], P.T);
-  }
-  Acc before, total;
-  AccScan(sm.tmp.acc).ExclusiveScan(acc, before, acc_zero(), AccOp(), total);
-  __syncthreads(); // all slots read before the in-place compaction
-  {
-    u32 pos = before.cnt;
-#pragma unroll
-    for (int q = 0; q < kItems; ++q) {
-      if (!(keep >> q & 1u)) continue;
-      sm.cnode[pos] = nd[q];
-      sm.cval[pos] = vv[q];
-      sm.cw[pos] = ww[q];
-      sm.cpar[pos] = pp[q];
-      sm.cslot[pos] = ss[q];
-      ++pos;
-    }
-  }
-  if (t == 0) {
-    sm.bc.sums = total;
-    if (exact) {
-      stress_pause(P, sm.bc.id, 2);
-      if (signal_of(P, sm.bc.id) >= kCounted) count_batch(P, sm, sent); // early count: before sorting
-    }
-  }
-  if (synced_quit(sm)) return;
-
-  const u32 m = total.cnt;
-  const int vbits = m ? bit_width(static_cast<u64>(total.vmax)) : 0;
-  const int pbits = bit_width(np - 1);
-  if (pbits + vbits > 64) { // valences beyond 2^56: cannot happen with real graphs
-    if (t == 0) {
-      raise_error(P, kInternal, sm.bc.id, 6, static_cast<u64>(total.vmax));
-      sm.bc.quit = 1;
-    }
-    __syncthreads();
-    return;
-  }
-  sort_children(sm, m, true, 0, vbits, pbits);
-
-  // Late rediscovery: the speculative children are rechecked in sorted order and trimmed when
-  // written, which keeps each parent's run sorted.
-  u32 valid = ~0u, first_out = t * kItems;
-  if (!exact) {
-    if (t == 0) {
-      stress_pause(P, sm.bc.id, 3);
-      if (wait_signal(P, sm, kDiscovered, 4)) send_monotone(P, sm, kDiscovered, sent);
-    }
-    if (synced_quit(sm)) return;
-    Acc again = acc_zero();
-    valid = 0;
-#pragma unroll
-    for (int q = 0; q < kItems; ++q) {
-      const u32 rank = t * kItems + q;
-      if (rank >= m) continue;
-      const u32 idx = sm.cpar[rank];
-      if (load_relaxed(P.mark[sm.cnode[idx]]) != slot_code(code, sm.cslot[idx])) continue;
-      valid |= 1u << q;
-      acc_add(again, sm.cw[idx], sm.cval[idx], P.T);
-    }
-    Acc kept_before, kept;
-    AccScan(sm.tmp.acc).ExclusiveScan(again, kept_before, acc_zero(), AccOp(), kept);
-    first_out = kept_before.cnt;
-    if (t == 0) {
-      sm.bc.sums = kept;
-      if (signal_of(P, sm.bc.id) >= kCounted) count_batch(P, sm, sent);
-    }
-    if (synced_quit(sm)) return;
-  }
-  if (t == 0 && !sm.bc.counted) {
-    stress_pause(P, sm.bc.id, 5);
-    if (wait_signal(P, sm, kCounted, 5)) count_batch(P, sm, sent);
-  }
-  if (synced_quit(sm)) return;
-
-  // Write the children; keep their weights, in output order, for generation.
-  const Index offset = sm.bc.out_offset;
-  Index wv[kItems];
-  u32 p = first_out;
-#pragma unroll
-  for (int q = 0; q < kItems; ++q) {
-    const u32 rank = t * kItems + q;
-    wv[q] = 0;
-    if (rank >= m || !(valid >> q & 1u)) continue;
-    const u32 idx = sm.cpar[rank];
-    P.perm[offset + static_cast<Index>(p++)] = sm.cnode[idx];
-    wv[q] = sm.cw[idx];
-  }
-  __syncthreads(); // cw / cval reads done
-  p = first_out;
-#pragma unroll
-  for (int q = 0; q < kItems; ++q) {
-    const u32 rank = t * kItems + q;
-    if (rank >= m || !(valid >> q & 1u)) continue;
-    sm.cval[p++] = wv[q];
-  }
-  __syncthreads();
 }
 
 // After the output is written: Completed, then the new batches. weights_in_smem: the
@@ -473,10 +296,10 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
     slots = static_cast<std::size_t>(std::min<long long>(static_cast<long long>(n) + run.nroots + 2, 1ll << 20));
   if (slots < 2) slots = 2;
 
-  DeviceArray<u64> mark(static_cast<std::size_t>(n), s);
-  DeviceArray<Slot> ring(slots, s);
-  DeviceArray<Control> ctl(1, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(mark.get(), 0xff, static_cast<std::size_t>(n) * sizeof(u64), s));
+  DeviceBuffer<u64> mark(static_cast<std::size_t>(n), s);
+  DeviceBuffer<Slot> ring(slots, s);
+  DeviceBuffer<Control> ctl(1, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(mark.data(), 0xff, static_cast<std::size_t>(n) * sizeof(u64), s));
 
   ChainParams P{};
   P.n = n;
@@ -487,20 +310,19 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
   P.B = static_cast<u32>(opts.batch_nodes);
   P.T = static_cast<u32>(opts.batch_valence);
   P.S = slots;
-  P.ring = ring.get();
-  P.mark = mark.get();
+  P.ring = ring.data();
+  P.mark = mark.data();
   P.perm = perm;
   P.roots = run.roots;
   P.root_offset = run.root_offset;
   P.comp_begin = comp_begin;
   P.nroots = static_cast<u64>(run.nroots);
   P.chain_end = run.chain_end;
-  P.ctl = ctl.get();
+  P.ctl = ctl.data();
   P.watchdog_ns = static_cast<u64>(std::max(opts.watchdog_seconds, 0.001) * 1e9);
   P.stress = opts.stress_seed;
 
-  const int init_grid = static_cast<int>(std::min<std::size_t>((slots + 255) / 256, 1024));
-  init_ring_kernel<<<init_grid, 256, 0, s>>>(P.ring, P.S);
+  init_ring_kernel<<<grid_for(static_cast<long long>(slots), 256, 1024), 256, 0, s>>>(P.ring, P.S);
   PGK_CUDA_CHECK_LAUNCH();
   init_first_batch_kernel<<<1, 1, 0, s>>>(P);
   PGK_CUDA_CHECK_LAUNCH();
@@ -514,9 +336,7 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
   PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(res.blocks), dim3(kBlock), args, smem, s));
   PGK_CUDA_CHECK_LAUNCH();
 
-  Control c{};
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&c, ctl.get(), sizeof c, cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  const Control c = ctl.get(0, s);
   if (c.error != kOk) throw_chain_error(c, n);
   if (c.end_id == kNoId) throw std::runtime_error("gpu batch rcm: the kernel ended before the ordering was complete");
   res.executed = c.stat[kStatExecuted];

@@ -1,4 +1,4 @@
-// The large-row path of the device batch RCM (paper Sec. V-B; internal to rcm_batch.cu): a batch
+// The large-row path of the device batch RCM (paper Sec. V-B; internal to batch.cu): a batch
 // that is one parent whose row is longer than the shared-memory scratch T. Batches are formed so
 // that only such a parent can exceed the scratch (a long vertex always gets a batch of its own),
 // so the path works on one row and the children's order is (valence, position in the row).

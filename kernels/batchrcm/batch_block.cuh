@@ -1,5 +1,5 @@
 // Shared-memory layout and block-wide building blocks of the device batch RCM (internal to
-// rcm_batch.cu): the candidate scratch, the CUB sort of a batch's children, the reductions,
+// batch.cu): the candidate scratch, the CUB sort of a batch's children, the reductions,
 // and the warp that cuts the ordered children into new batches.
 #pragma once
 
@@ -76,7 +76,7 @@ struct Bcast {
   u64 id, target; // this batch, and the batch it signals (id + 1 + skip)
   Index in_begin, in_end;
   u32 skip;
-  int action;     // see rcm_batch.cu
+  int action;     // see batch.cu
   int quit;       // the batch was abandoned (abort, or it lies past the end)
   u32 early, mid; // signal received before / after discovery
   int counted, is_end, forwarded;

@@ -1,5 +1,5 @@
 // The Counted step of a batch (paper Alg. 5, signalCount) and the seeding of the next
-// component, run by thread 0 of the block holding the batch (internal to rcm_batch.cu).
+// component, run by thread 0 of the block holding the batch (internal to batch.cu).
 #pragma once
 
 #include "kernels/batchrcm/batch_block.cuh"

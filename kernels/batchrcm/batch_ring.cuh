@@ -1,5 +1,5 @@
 // The batch records, the shared control block and the signalling chain of the device batch
-// RCM (internal to rcm_batch.cu). Only thread 0 of a block touches these.
+// RCM (internal to batch.cu). Only thread 0 of a block touches these.
 //
 // Batch b lives in ring slot b % S. Who writes a slot: the batch that signals b (its
 // predecessor: the signal word and the Counted payload) and the batch that generated b (the
@@ -10,11 +10,12 @@
 // earlier batch (the queue-overflow check guarantees it), so the earliest unfinished batch can
 // always move and the chain cannot deadlock while all blocks are resident.
 //
-// Deviation from the paper (documented in rcm_batch.cu): a batch knows from its record how many
+// Deviation from the paper (documented in batch.cu): a batch knows from its record how many
 // empty batches its generator reserved right after it (`skip`) and signals the first batch
 // after them directly, so empty batches never sit in the signal chain.
 #pragma once
 
+#include "kernels/batchrcm/internal.cuh"
 #include "kernels/common/atomics.cuh"
 
 #include "src/common/csr.hpp"

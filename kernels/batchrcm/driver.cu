@@ -12,8 +12,6 @@
 namespace pgk::cuda {
 namespace {
 
-using rcm_detail::DeviceArray;
-
 void check_options(const rcm::Options &opts, bool uses_start) {
   if (uses_start && opts.start == rcm::StartNode::GeorgeLiu)
     throw std::invalid_argument("georgeliu start node: use the cpu or serial backend");
@@ -58,10 +56,10 @@ void fill_stats(const rcm_detail::ChainResult &r, Index components, rcm::Stats *
   }
 }
 
-std::vector<Index> copy_to_host(const Index *d, Index n, cudaStream_t s) {
+// n entries of d, in one logged copy (synchronous).
+std::vector<Index> download(const Index *d, Index n, cudaStream_t s) {
   std::vector<Index> h(static_cast<std::size_t>(n));
-  if (n > 0) PGK_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(Index), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  copy_to_host(h.data(), d, h.size() * sizeof(Index), s);
   return h;
 }
 
@@ -91,29 +89,29 @@ std::vector<Index> rcm_gpu(const CsrView &input, const rcm::Options &opts, void 
 
   const auto t0 = clock::now();
   rcm_detail::validate_graph_device(g, s);
-  DeviceArray<Index> valence(static_cast<std::size_t>(n), s);
-  rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.get(), s);
-  rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.get(), opts, s);
+  DeviceBuffer<Index> valence(static_cast<std::size_t>(n), s);
+  rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.data(), s);
+  rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.data(), opts, s);
   PGK_CUDA_CHECK(cudaStreamSynchronize(s));
   const double plan_seconds = seconds_since(t0);
 
   const auto t1 = clock::now();
-  DeviceArray<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
-  rcm_detail::ChainList chain = rcm_detail::split_singletons_device(plan, perm.get(), s);
+  DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
+  rcm_detail::ChainList chain = rcm_detail::split_singletons_device(plan, perm.data(), s);
   rcm_detail::ChainResult res;
   if (chain.count > 0) {
-    DeviceArray<Index> chain_begin(static_cast<std::size_t>(chain.count), s); // the plan knows them already
+    DeviceBuffer<Index> chain_begin(static_cast<std::size_t>(chain.count), s); // the plan knows them already
     rcm_detail::ChainRun run;
-    run.roots = chain.root.get();
-    run.root_offset = chain.offset.get();
+    run.roots = chain.root.data();
+    run.root_offset = chain.offset.data();
     run.nroots = chain.count;
     run.chain_end = chain.end;
     run.ring_slots = opts.gpu.queue_slots; // 0: sized by run_batch_chain_device
-    res = rcm_detail::run_batch_chain_device(g, valence.get(), opts.count_diagonal_in_valence, opts.gpu, run,
-                                             perm.get(), chain_begin.get(), s);
+    res = rcm_detail::run_batch_chain_device(g, valence.data(), opts.count_diagonal_in_valence, opts.gpu, run,
+                                             perm.data(), chain_begin.data(), s);
   }
-  rcm_detail::reverse_components_device(perm.get(), plan.comp_offset.get(), plan.ncomp, n, out.get(), s);
-  std::vector<Index> result = copy_to_host(out.get(), n, s);
+  rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
+  std::vector<Index> result = download(out.data(), n, s);
   const double order_seconds = seconds_since(t1);
 
   fill_stats(res, plan.ncomp, stats, info);
@@ -148,25 +146,25 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   const auto t0 = std::chrono::steady_clock::now();
   rcm_detail::validate_graph_device(g, s);
   const Index nroots = static_cast<Index>(roots.size());
-  DeviceArray<Index> valence(static_cast<std::size_t>(n), s), d_roots(roots.size(), s);
-  DeviceArray<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
-  DeviceArray<Index> comp_begin(roots.size() + 1, s);
-  PGK_CUDA_CHECK(cudaMemcpyAsync(d_roots.get(), roots.data(), roots.size() * sizeof(Index), cudaMemcpyHostToDevice, s));
-  rcm_detail::compute_valence_device(g, count_diagonal, valence.get(), s);
+  DeviceBuffer<Index> valence(static_cast<std::size_t>(n), s), d_roots(roots.size(), s);
+  DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
+  DeviceBuffer<Index> comp_begin(roots.size() + 1, s);
+  copy_to_device(d_roots.data(), roots.data(), roots.size() * sizeof(Index), s);
+  rcm_detail::compute_valence_device(g, count_diagonal, valence.data(), s);
 
   rcm_detail::ChainRun run;
-  run.roots = d_roots.get();
+  run.roots = d_roots.data();
   run.nroots = nroots;
   run.chain_end = n;
   run.ring_slots = opts.gpu.queue_slots;
   const rcm_detail::ChainResult res =
-      rcm_detail::run_batch_chain_device(g, valence.get(), count_diagonal, opts.gpu, run, perm.get(), comp_begin.get(), s);
+      rcm_detail::run_batch_chain_device(g, valence.data(), count_diagonal, opts.gpu, run, perm.data(), comp_begin.data(), s);
   if (res.next_root != static_cast<std::uint64_t>(nroots))
     throw std::invalid_argument("rcm: root " + std::to_string(roots[static_cast<std::size_t>(res.next_root)]) +
                                 " lies in a component that is already ordered");
-  rcm_detail::set_device_value(comp_begin.get() + nroots, n, s);
-  rcm_detail::reverse_components_device(perm.get(), comp_begin.get(), nroots, n, out.get(), s);
-  std::vector<Index> result = copy_to_host(out.get(), n, s);
+  rcm_detail::set_device_value(comp_begin.data() + nroots, n, s);
+  rcm_detail::reverse_components_device(perm.data(), comp_begin.data(), nroots, n, out.data(), s);
+  std::vector<Index> result = download(out.data(), n, s);
 
   fill_stats(res, nroots, stats, info);
   if (stats) stats->ordering_seconds = seconds_since(t0);
@@ -185,11 +183,11 @@ rcm::ComponentPlan plan_components_gpu(const CsrView &g, const rcm::Options &opt
                                 " is not a vertex of a graph with " + std::to_string(n) + " vertices");
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   rcm_detail::validate_graph_device(g, s);
-  DeviceArray<Index> valence(static_cast<std::size_t>(n), s);
-  rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.get(), s);
-  rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.get(), opts, s);
-  out.roots = copy_to_host(plan.root.get(), plan.ncomp, s);
-  out.sizes = copy_to_host(plan.size.get(), plan.ncomp, s);
+  DeviceBuffer<Index> valence(static_cast<std::size_t>(n), s);
+  rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.data(), s);
+  rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.data(), opts, s);
+  out.roots = download(plan.root.data(), plan.ncomp, s);
+  out.sizes = download(plan.size.data(), plan.ncomp, s);
   return out;
 }
 

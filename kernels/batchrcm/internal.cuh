@@ -1,56 +1,24 @@
-// Internal interface between the device RCM pieces: rcm_plan.cu (input checks, valence,
-// components, start nodes, reversal), rcm_batch.cu (the persistent batch kernel) and
-// rcm_gpu.cu (the public entry points). Host functions only; each .cu keeps its kernels.
+// Internal interface between the device RCM pieces: validate.cu (input checks, valences),
+// start_node.cu (components, start nodes: the plan), reverse.cu (chain list, reversal),
+// batch.cu (the persistent batch kernel) and driver.cu (the public entry points). Host
+// functions only (and the integer aliases of the batch records); each .cu keeps its kernels.
+// Temporaries are stream-ordered DeviceBuffers on the call's stream.
 #pragma once
 
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_buffer.hpp"
 #include "kernels/batchrcm/rcm_gpu.hpp"
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 
 namespace pgk::cuda::rcm_detail {
 
-// Stream-ordered device allocation, freed on the same stream when it goes out of scope.
-template <class T> class DeviceArray {
-public:
-  DeviceArray() = default;
-  DeviceArray(std::size_t count, cudaStream_t s) : stream_(s), count_(count) {
-    if (count) PGK_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void **>(&ptr_), count * sizeof(T), s));
-  }
-  DeviceArray(const DeviceArray &) = delete;
-  DeviceArray &operator=(const DeviceArray &) = delete;
-  DeviceArray(DeviceArray &&o) noexcept { swap(o); }
-  DeviceArray &operator=(DeviceArray &&o) noexcept {
-    swap(o);
-    return *this;
-  }
-  ~DeviceArray() {
-    if (ptr_) (void)cudaFreeAsync(ptr_, stream_); // no throw from a destructor
-  }
-  T *get() const { return ptr_; }
-  std::size_t size() const { return count_; }
-
-private:
-  void swap(DeviceArray &o) noexcept {
-    std::swap(ptr_, o.ptr_);
-    std::swap(stream_, o.stream_);
-    std::swap(count_, o.count_);
-  }
-  T *ptr_ = nullptr;
-  cudaStream_t stream_ = nullptr;
-  std::size_t count_ = 0;
-};
-
-template <class T> T read_scalar(const T *device_ptr, cudaStream_t s) {
-  T v{};
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&v, device_ptr, sizeof(T), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
-  return v;
-}
+using u16 = unsigned short;
+using u32 = unsigned int;
+using u64 = unsigned long long;
 
 // Throws std::invalid_argument with the host reference's messages unless g is a square CSR
 // graph with a well-formed row pointer and every column index in [0, n).
@@ -63,9 +31,9 @@ void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valenc
 // component c starts in the ordering (ncomp + 1 entries, the last is n).
 struct DevicePlan {
   Index ncomp = 0;
-  DeviceArray<Index> root;        // ncomp roots, in plan order
-  DeviceArray<Index> size;        // ncomp component sizes
-  DeviceArray<Index> comp_offset; // ncomp + 1
+  DeviceBuffer<Index> root;        // ncomp roots, in plan order
+  DeviceBuffer<Index> size;        // ncomp component sizes
+  DeviceBuffer<Index> comp_offset; // ncomp + 1
   int rounds = 0, bfs_levels = 0;
 };
 DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts,
@@ -76,7 +44,7 @@ DevicePlan plan_components_device(const CsrView &g, const Index *valence, const 
 struct ChainList {
   Index count = 0;
   Index end = 0; // output position after the last chained component
-  DeviceArray<Index> root, offset;
+  DeviceBuffer<Index> root, offset;
 };
 ChainList split_singletons_device(const DevicePlan &plan, Index *perm, cudaStream_t s);
 

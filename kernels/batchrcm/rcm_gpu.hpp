@@ -42,16 +42,33 @@ struct RcmGpuInfo {
 // opts.input_is_symmetric = false the ordering is that of pattern(A + A^T), built on the device
 // (symmetrize_pattern, kernels/common/device_csr.hpp; Stats::symmetrize_seconds); true promises
 // a structurally symmetric g. stream is a cudaStream_t passed as void*; the call synchronizes it.
+//
+// Host <-> device copies (all through kernels/common/transfer.hpp, so the PETSc layer's logger
+// counts them): none for n = 0; otherwise no host-to-device copy, and device-to-host
+//   * the permutation: 1 copy of n indices;
+//   * scalars: 2 for symmetrize_pattern when input_is_symmetric is false; 3 for the input check
+//     (its check record, nnz, the check record again; 2 when nnz = 0), 3 for the plan (the last
+//     seed position and seed flag, which give the number of components; the number of components
+//     still searching a start node), R + 1 when R > 0 (the searching count after each of the R
+//     Peripheral rounds, RcmGpuInfo::peripheral_rounds; the BFS level count), 1 for the chain
+//     summary and, when a component has two or more vertices, 1 for the batch kernel's control
+//     record.
+//   So 9 + (R > 0 ? R + 1 : 0) copies when g is symmetric and has an off-diagonal entry. An
+//   error stops the count where it is thrown.
 std::vector<Index> rcm_gpu(const CsrView &g, const rcm::Options &opts, void *stream, rcm::Stats *stats = nullptr,
                            RcmGpuInfo *info = nullptr);
 
 // The core from explicit component roots (same contract as rcm::serial_rcm_from_roots): g must
-// be structurally symmetric; reads opts.count_diagonal_in_valence and opts.gpu only.
+// be structurally symmetric; reads opts.count_diagonal_in_valence and opts.gpu only. Copies
+// (n > 0): the roots to the device (1); to the host the input check's 3 scalars (2 when nnz = 0),
+// the control record (1) and the permutation (1).
 std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index> &roots, const rcm::Options &opts,
                                       void *stream, rcm::Stats *stats = nullptr, RcmGpuInfo *info = nullptr);
 
 // The component plan alone, computed on the device: equals rcm::plan_components(g, opts) for
-// Peripheral and Given (g structurally symmetric).
+// Peripheral and Given (g structurally symmetric). Copies (n > 0), all to the host: the input
+// check's and the plan's scalars as for rcm_gpu (3 or 2, then 3 + (R > 0 ? R + 1 : 0)), the roots
+// (1) and the sizes (1).
 rcm::ComponentPlan plan_components_gpu(const CsrView &g, const rcm::Options &opts, void *stream);
 
 } // namespace pgk::cuda

@@ -1,6 +1,6 @@
-// Device side of everything around the batch kernel: input checks, valences, the component
-// plan of rcm::plan_components with the paper's Peripheral start nodes, and the per-component
-// reversal.
+// The component plan of rcm::plan_components on the device, with the paper's Peripheral start
+// nodes (internal.cuh, plan_components_device). The input checks and valences are in
+// validate.cu, the chain list and the reversal in reverse.cu.
 //
 // Components: union-find hooking the larger root under the smaller one, so every component's
 // representative is its smallest vertex, which is exactly the seed plan_components picks for it.
@@ -10,96 +10,17 @@
 // run it at once: each round is one multi-source level-synchronous BFS from the current root of
 // every component still searching (a persistent cooperative kernel, one grid barrier per level),
 // then per component the depth and the (valence, id)-smallest vertex of its last level.
+#include "kernels/batchrcm/device_loops.cuh"
 #include "kernels/common/atomics.cuh"
-#include "kernels/batchrcm/internal.cuh"
 
 #include <cooperative_groups.h>
-#include <cub/device/device_scan.cuh>
 
-#include <algorithm>
-#include <stdexcept>
-#include <string>
+#include <utility>
 
 namespace cg = cooperative_groups;
 
 namespace pgk::cuda::rcm_detail {
 namespace {
-
-constexpr int kThreads = 256;
-
-int grid_for(Index items, cudaStream_t) {
-  const Index blocks = (items + kThreads - 1) / kThreads;
-  return static_cast<int>(std::max<Index>(1, std::min<Index>(blocks, 65535)));
-}
-
-__device__ __forceinline__ Index global_thread() { return static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ Index global_threads() { return static_cast<Index>(gridDim.x) * blockDim.x; }
-
-// Calls f(u, e) for every entry e of the rows u = row_of(item), item in [begin, end). A group
-// of G lanes (a power of two up to 32) takes one item and walks its row with stride G; rows
-// longer than 32 are walked by the whole warp together (hubs of power-law graphs). G = 1 suits
-// many short rows; a BFS level of few vertices uses large groups, so that its edges are all in
-// flight at once instead of one after another in a lane (thousands of levels on 2D meshes).
-template <class RowOf, class F>
-__device__ void for_each_entry(const Index *rowptr, Index begin, Index end, int G, RowOf row_of, F f) {
-  const int lane = threadIdx.x & 31;
-  const int per_warp = 32 / G, sub = lane / G, g = lane % G;
-  const Index warp = global_thread() / 32, warps = global_threads() / 32;
-  for (Index base = begin + warp * per_warp; base < end; base += warps * per_warp) {
-    const Index it = base + sub;
-    Index u = 0, eb = 0, ee = 0;
-    if (it < end) {
-      u = row_of(it);
-      eb = rowptr[u];
-      ee = rowptr[u + 1];
-    }
-    const bool wide = G < 32 && ee - eb > 32;
-    u32 wide_rows = __ballot_sync(~0u, wide && g == 0); // one bit per wide row: its group's first lane
-    while (wide_rows) {
-      const int src = __ffs(wide_rows) - 1;
-      wide_rows &= wide_rows - 1;
-      const Index wu = __shfl_sync(~0u, u, src), wb = __shfl_sync(~0u, eb, src), we = __shfl_sync(~0u, ee, src);
-      for (Index e = wb + lane; e < we; e += 32) f(wu, e);
-    }
-    if (!wide)
-      for (Index e = eb + g; e < ee; e += G) f(u, e);
-  }
-}
-
-// ---- input checks and valence --------------------------------------------------------------
-
-struct CheckResult {
-  Index bad_row;   // first row whose pointer decreases; n if none
-  Index bad_entry; // first entry out of range; nnz if none
-  int bad_first;   // rowptr[0] != 0
-};
-
-__global__ void check_rowptr_kernel(Index n, const Index *rowptr, CheckResult *out) {
-  if (global_thread() == 0 && rowptr[0] != 0) out->bad_first = 1;
-  for (Index i = global_thread(); i < n; i += global_threads())
-    if (rowptr[i + 1] < rowptr[i]) atomic_min_t(&out->bad_row, i);
-}
-
-__global__ void check_colidx_kernel(Index n, Index nnz, const Index *colidx, CheckResult *out) {
-  for (Index e = global_thread(); e < nnz; e += global_threads())
-    if (colidx[e] < 0 || colidx[e] >= n) atomic_min_t(&out->bad_entry, e);
-}
-
-__global__ void init_check_kernel(CheckResult *out, Index n) {
-  out->bad_row = n;
-  out->bad_entry = max_of<Index>();
-  out->bad_first = 0;
-}
-
-__global__ void row_length_kernel(Index n, const Index *rowptr, Index *valence) {
-  for (Index i = global_thread(); i < n; i += global_threads()) valence[i] = rowptr[i + 1] - rowptr[i];
-}
-
-__global__ void drop_diagonal_kernel(Index n, const Index *rowptr, const Index *colidx, Index *valence) {
-  for_each_entry(rowptr, 0, n, 1, [](Index it) { return it; }, [&](Index u, Index e) {
-    if (colidx[e] == u) atomic_add_t(&valence[u], Index(-1));
-  });
-}
 
 // ---- connected components ------------------------------------------------------------------
 
@@ -315,97 +236,90 @@ __global__ void round_end_kernel(Index na, const Index *active, SearchState S, I
   }
 }
 
-// ---- chain list and reversal ---------------------------------------------------------------
+} // namespace
 
-__global__ void set_value_kernel(Index *p, Index v) { *p = v; }
+namespace {
 
-__global__ void singletons_kernel(Index ncomp, const Index *root, const Index *size, const Index *offset, Index *perm,
-                                  Index *is_chained) {
-  for (Index c = global_thread(); c < ncomp; c += global_threads()) {
-    if (size[c] == 1) perm[offset[c]] = root[c];
-    is_chained[c] = size[c] > 1;
-  }
+// Components and each vertex's plan index: cid[v] = plan index of v's component; seed and size
+// per component (plan order). Returns the number of components (two scalar reads).
+Index label_components(const CsrView &g, Index given, DeviceBuffer<Index> &cid, DeviceBuffer<Index> &seed,
+                       DeviceBuffer<Index> &size, cudaStream_t s) {
+  const Index n = g.nrows;
+  const int grid_n = grid_for(n, kThreads, kMaxBlocks);
+  DeviceBuffer<Index> parent(n, s), label(n, s), flag(n, s), seed_pos(n, s);
+  cc_init_kernel<<<grid_n, kThreads, 0, s>>>(n, parent.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  cc_hook_kernel<<<grid_n, kThreads, 0, s>>>(n, g.rowptr, g.colidx, parent.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  cc_label_kernel<<<grid_n, kThreads, 0, s>>>(n, parent.data(), label.data(), flag.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  exclusive_sum(flag.data(), seed_pos.data(), n, s);
+  const Index last_seed_pos = read_scalar(seed_pos.data() + n - 1, s);
+  const Index last_flag = read_scalar(flag.data() + n - 1, s);
+  const Index ncomp = last_seed_pos + last_flag;
+
+  cid = std::move(parent); // parent is no longer needed
+  seed = DeviceBuffer<Index>(ncomp, s);
+  size = DeviceBuffer<Index>(ncomp, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(size.data(), 0, ncomp * sizeof(Index), s));
+  plan_index_kernel<<<grid_n, kThreads, 0, s>>>(n, label.data(), seed_pos.data(), given, cid.data(), seed.data(),
+                                                 size.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  return ncomp;
 }
 
-struct ChainSummary {
-  Index count, end;
-};
-
-__global__ void chain_list_kernel(Index ncomp, const Index *root, const Index *size, const Index *offset,
-                                  const Index *is_chained, const Index *pos, Index *chain_root, Index *chain_offset,
-                                  ChainSummary *summary) {
-  for (Index c = global_thread(); c < ncomp; c += global_threads()) {
-    if (!is_chained[c]) continue;
-    chain_root[pos[c]] = root[c];
-    chain_offset[pos[c]] = offset[c];
+// The Peripheral search, all components at once: plan.root, plan.rounds and plan.bfs_levels.
+// Reads one scalar per round (the components still searching) and, if any round ran, the level
+// count.
+void peripheral_search(const CsrView &g, const Index *valence, const rcm::Options &opts, Index given,
+                       const Index *cid, const Index *seed, DevicePlan &plan, cudaStream_t s) {
+  const Index n = g.nrows, ncomp = plan.ncomp;
+  const int grid_n = grid_for(n, kThreads, kMaxBlocks);
+  plan.root = DeviceBuffer<Index>(ncomp, s);
+  DeviceBuffer<Index> cur_root(ncomp, s), bestval(ncomp, s), bestid(ncomp, s), active(ncomp, s), next_active(ncomp, s);
+  DeviceBuffer<int> prev_levels(ncomp, s), maxlev(ncomp, s);
+  DeviceBuffer<Index> counters(8, s); // [0..2] level counters, [3] visited, [4] active count
+  DeviceBuffer<int> levels_total(1, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 8 * sizeof(Index), s));
+  PGK_CUDA_CHECK(cudaMemsetAsync(levels_total.data(), 0, sizeof(int), s));
+  SearchState S{cur_root.data(), plan.root.data(), prev_levels.data(), maxlev.data(), bestval.data(), bestid.data()};
+  search_init_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, seed, plan.size.data(), given,
+                                                                                 S, active.data(), counters.data() + 4);
+  PGK_CUDA_CHECK_LAUNCH();
+  Index na = read_scalar(counters.data() + 4, s);
+  if (na == 0) return;
+  DeviceBuffer<Index> queue(n, s);
+  DeviceBuffer<u32> visit(n, s);
+  DeviceBuffer<int> lev(n, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(visit.data(), 0, n * sizeof(u32), s));
+  BfsParams B{g.rowptr, g.colidx, queue.data(), visit.data(), lev.data(), 0, counters.data(), counters.data() + 3,
+              levels_total.data()};
+  const void *bfs = reinterpret_cast<const void *>(&bfs_kernel);
+  const int bfs_grid = cooperative_grid(bfs, kBfsThreads, 0, opts.gpu.max_blocks);
+  for (u32 round = 1; na > 0; ++round) {
+    B.round = round;
+    const int grid_na = grid_for(na, kThreads, kMaxBlocks);
+    round_start_kernel<<<grid_na, kThreads, 0, s>>>(na, active.data(), S, B);
+    PGK_CUDA_CHECK_LAUNCH();
+    void *args[] = {&B};
+    PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(bfs, dim3(bfs_grid), dim3(kBfsThreads), args, 0, s));
+    deepest_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid, lev.data(), S);
+    PGK_CUDA_CHECK_LAUNCH();
+    best_valence_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid, lev.data(), valence, S);
+    PGK_CUDA_CHECK_LAUNCH();
+    best_id_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid, lev.data(), valence, S);
+    PGK_CUDA_CHECK_LAUNCH();
+    PGK_CUDA_CHECK(cudaMemsetAsync(counters.data() + 4, 0, sizeof(Index), s));
+    round_end_kernel<<<grid_na, kThreads, 0, s>>>(na, active.data(), S, next_active.data(), counters.data() + 4);
+    PGK_CUDA_CHECK_LAUNCH();
+    na = read_scalar(counters.data() + 4, s);
+    std::swap(active, next_active);
+    plan.rounds = static_cast<int>(round);
   }
-  // The last chained component ends the chain; it is the one at position count - 1.
-  const Index count = pos[ncomp - 1] + is_chained[ncomp - 1];
-  for (Index c = global_thread(); c < ncomp; c += global_threads())
-    if (is_chained[c] && pos[c] == count - 1) summary->end = offset[c] + size[c];
-  if (global_thread() == 0) {
-    summary->count = count;
-    if (count == 0) summary->end = 0;
-  }
-}
-
-__global__ void reverse_kernel(Index n, const Index *perm, const Index *begin, Index ncomp, Index *out) {
-  for (Index i = global_thread(); i < n; i += global_threads()) {
-    Index lo = 0, hi = ncomp - 1; // the last component starting at or before i
-    while (lo < hi) {
-      const Index mid = (lo + hi + 1) / 2;
-      if (begin[mid] <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    out[i] = perm[begin[lo] + begin[lo + 1] - 1 - i];
-  }
-}
-
-template <class T> void exclusive_sum(const T *in, T *out, Index count, cudaStream_t s) {
-  std::size_t bytes = 0;
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, count, s));
-  DeviceArray<unsigned char> tmp(bytes, s);
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.get(), bytes, in, out, count, s));
+  plan.bfs_levels = read_scalar(levels_total.data(), s);
 }
 
 } // namespace
-
-void validate_graph_device(const CsrView &g, cudaStream_t s) {
-  if (g.nrows != g.ncols)
-    throw std::invalid_argument("rcm: the matrix must be square (" + std::to_string(g.nrows) + " x " +
-                                std::to_string(g.ncols) + ")");
-  if (g.nrows < 0) throw std::invalid_argument("rcm: negative dimension");
-  const Index n = g.nrows;
-  if (n == 0) return;
-  if (!g.rowptr) throw std::invalid_argument("rcm: null row pointer");
-  DeviceArray<CheckResult> res(1, s);
-  init_check_kernel<<<1, 1, 0, s>>>(res.get(), n);
-  PGK_CUDA_CHECK_LAUNCH();
-  check_rowptr_kernel<<<grid_for(n, s), kThreads, 0, s>>>(n, g.rowptr, res.get());
-  PGK_CUDA_CHECK_LAUNCH();
-  CheckResult r = read_scalar(res.get(), s);
-  if (r.bad_first) throw std::invalid_argument("rcm: rowptr[0] must be 0");
-  if (r.bad_row < n) throw std::invalid_argument("rcm: row pointer decreases at row " + std::to_string(r.bad_row));
-  const Index nnz = read_scalar(g.rowptr + n, s);
-  if (nnz == 0) return;
-  if (!g.colidx) throw std::invalid_argument("rcm: null column indices");
-  check_colidx_kernel<<<grid_for(nnz, s), kThreads, 0, s>>>(n, nnz, g.colidx, res.get());
-  PGK_CUDA_CHECK_LAUNCH();
-  r = read_scalar(res.get(), s);
-  if (r.bad_entry != max_of<Index>())
-    throw std::invalid_argument("rcm: column index out of range at entry " + std::to_string(r.bad_entry));
-}
-
-void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valence, cudaStream_t s) {
-  const Index n = g.nrows;
-  if (n == 0) return;
-  row_length_kernel<<<grid_for(n, s), kThreads, 0, s>>>(n, g.rowptr, valence);
-  PGK_CUDA_CHECK_LAUNCH();
-  if (!count_diagonal) {
-    drop_diagonal_kernel<<<grid_for((n + 31) / 32 * 32, s), kThreads, 0, s>>>(n, g.rowptr, g.colidx, valence);
-    PGK_CUDA_CHECK_LAUNCH();
-  }
-}
 
 DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts,
                                   cudaStream_t s) {
@@ -413,115 +327,13 @@ DevicePlan plan_components_device(const CsrView &g, const Index *valence, const 
   const Index n = g.nrows;
   if (n == 0) return plan;
   const Index given = opts.start == rcm::StartNode::Given ? opts.given_start : -1;
-  const int grid_n = grid_for(n, s);
-
-  // Components; each vertex's plan index.
-  DeviceArray<Index> parent(n, s), label(n, s), flag(n, s), seed_pos(n, s);
-  cc_init_kernel<<<grid_n, kThreads, 0, s>>>(n, parent.get());
-  PGK_CUDA_CHECK_LAUNCH();
-  cc_hook_kernel<<<grid_n, kThreads, 0, s>>>(n, g.rowptr, g.colidx, parent.get());
-  PGK_CUDA_CHECK_LAUNCH();
-  cc_label_kernel<<<grid_n, kThreads, 0, s>>>(n, parent.get(), label.get(), flag.get());
-  PGK_CUDA_CHECK_LAUNCH();
-  exclusive_sum(flag.get(), seed_pos.get(), n, s);
-  Index last[2];
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&last[0], seed_pos.get() + n - 1, sizeof(Index), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&last[1], flag.get() + n - 1, sizeof(Index), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
-  const Index ncomp = last[0] + last[1];
-  plan.ncomp = ncomp;
-
-  DeviceArray<Index> &cid = parent; // parent is no longer needed
-  DeviceArray<Index> seed(ncomp, s);
-  plan.size = DeviceArray<Index>(ncomp, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(plan.size.get(), 0, ncomp * sizeof(Index), s));
-  plan_index_kernel<<<grid_n, kThreads, 0, s>>>(n, label.get(), seed_pos.get(), given, cid.get(), seed.get(),
-                                                 plan.size.get());
-  PGK_CUDA_CHECK_LAUNCH();
-
-  // Peripheral search, all components at once.
-  plan.root = DeviceArray<Index>(ncomp, s);
-  DeviceArray<Index> cur_root(ncomp, s), bestval(ncomp, s), bestid(ncomp, s), active(ncomp, s), next_active(ncomp, s);
-  DeviceArray<int> prev_levels(ncomp, s), maxlev(ncomp, s);
-  DeviceArray<Index> counters(8, s); // [0..2] level counters, [3] visited, [4] active count
-  DeviceArray<int> levels_total(1, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, 8 * sizeof(Index), s));
-  PGK_CUDA_CHECK(cudaMemsetAsync(levels_total.get(), 0, sizeof(int), s));
-  SearchState S{cur_root.get(), plan.root.get(), prev_levels.get(), maxlev.get(), bestval.get(), bestid.get()};
-  search_init_kernel<<<grid_for(ncomp, s), kThreads, 0, s>>>(ncomp, seed.get(), plan.size.get(), given, S,
-                                                              active.get(), counters.get() + 4);
-  PGK_CUDA_CHECK_LAUNCH();
-  Index na = read_scalar(counters.get() + 4, s);
-  if (na > 0) {
-    DeviceArray<Index> queue(n, s);
-    DeviceArray<u32> visit(n, s);
-    DeviceArray<int> lev(n, s);
-    PGK_CUDA_CHECK(cudaMemsetAsync(visit.get(), 0, n * sizeof(u32), s));
-    BfsParams B{g.rowptr, g.colidx, queue.get(), visit.get(), lev.get(), 0, counters.get(), counters.get() + 3,
-                levels_total.get()};
-    const void *bfs = reinterpret_cast<const void *>(&bfs_kernel);
-    const int bfs_grid = cooperative_grid(bfs, kBfsThreads, 0, opts.gpu.max_blocks);
-    for (u32 round = 1; na > 0; ++round) {
-      B.round = round;
-      round_start_kernel<<<grid_for(na, s), kThreads, 0, s>>>(na, active.get(), S, B);
-      PGK_CUDA_CHECK_LAUNCH();
-      void *args[] = {&B};
-      PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(bfs, dim3(bfs_grid), dim3(kBfsThreads), args, 0, s));
-      deepest_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.get(), cid.get(), lev.get(), S);
-      PGK_CUDA_CHECK_LAUNCH();
-      best_valence_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.get(), cid.get(), lev.get(), valence, S);
-      PGK_CUDA_CHECK_LAUNCH();
-      best_id_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.get(), cid.get(), lev.get(), valence, S);
-      PGK_CUDA_CHECK_LAUNCH();
-      PGK_CUDA_CHECK(cudaMemsetAsync(counters.get() + 4, 0, sizeof(Index), s));
-      round_end_kernel<<<grid_for(na, s), kThreads, 0, s>>>(na, active.get(), S, next_active.get(), counters.get() + 4);
-      PGK_CUDA_CHECK_LAUNCH();
-      na = read_scalar(counters.get() + 4, s);
-      std::swap(active, next_active);
-      plan.rounds = static_cast<int>(round);
-    }
-    plan.bfs_levels = read_scalar(levels_total.get(), s);
-  }
-
-  plan.comp_offset = DeviceArray<Index>(ncomp + 1, s);
-  exclusive_sum(plan.size.get(), plan.comp_offset.get(), ncomp, s);
-  set_value_kernel<<<1, 1, 0, s>>>(plan.comp_offset.get() + ncomp, n);
-  PGK_CUDA_CHECK_LAUNCH();
+  DeviceBuffer<Index> cid, seed;
+  plan.ncomp = label_components(g, given, cid, seed, plan.size, s);
+  peripheral_search(g, valence, opts, given, cid.data(), seed.data(), plan, s);
+  plan.comp_offset = DeviceBuffer<Index>(plan.ncomp + 1, s);
+  exclusive_sum(plan.size.data(), plan.comp_offset.data(), plan.ncomp, s);
+  set_device_value(plan.comp_offset.data() + plan.ncomp, n, s);
   return plan;
-}
-
-ChainList split_singletons_device(const DevicePlan &plan, Index *perm, cudaStream_t s) {
-  ChainList list;
-  const Index ncomp = plan.ncomp;
-  if (ncomp == 0) return list;
-  DeviceArray<Index> chained(ncomp, s), pos(ncomp, s);
-  DeviceArray<ChainSummary> summary(1, s);
-  singletons_kernel<<<grid_for(ncomp, s), kThreads, 0, s>>>(ncomp, plan.root.get(), plan.size.get(),
-                                                             plan.comp_offset.get(), perm, chained.get());
-  PGK_CUDA_CHECK_LAUNCH();
-  exclusive_sum(chained.get(), pos.get(), ncomp, s);
-  list.root = DeviceArray<Index>(ncomp, s);
-  list.offset = DeviceArray<Index>(ncomp, s);
-  chain_list_kernel<<<grid_for(ncomp, s), kThreads, 0, s>>>(ncomp, plan.root.get(), plan.size.get(),
-                                                             plan.comp_offset.get(), chained.get(), pos.get(),
-                                                             list.root.get(), list.offset.get(), summary.get());
-  PGK_CUDA_CHECK_LAUNCH();
-  const ChainSummary sum = read_scalar(summary.get(), s);
-  list.count = sum.count;
-  list.end = sum.end;
-  return list;
-}
-
-void reverse_components_device(const Index *perm, const Index *comp_begin, Index ncomp, Index n, Index *out,
-                               cudaStream_t s) {
-  if (n == 0) return;
-  reverse_kernel<<<grid_for(n, s), kThreads, 0, s>>>(n, perm, comp_begin, ncomp, out);
-  PGK_CUDA_CHECK_LAUNCH();
-}
-
-void set_device_value(Index *p, Index v, cudaStream_t s) {
-  set_value_kernel<<<1, 1, 0, s>>>(p, v);
-  PGK_CUDA_CHECK_LAUNCH();
 }
 
 } // namespace pgk::cuda::rcm_detail

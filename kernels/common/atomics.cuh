@@ -1,18 +1,17 @@
-// Memory-order helpers shared by the device RCM kernels.
+// Atomics and memory-order helpers shared by the kernels.
 //
-// Data that one block writes and another reads (the ordering, the batch records, the marks)
-// is read through device-scope atomic loads: they go to L2, so a stale L1 line can never be
-// read, and the release/acquire pairs on the signal words order everything written before a
-// signal with everything read after it (PTX memory model, gpu scope).
+// Data that one block writes and another reads (the ordering, the batch records, the marks of
+// the device RCM) is read through device-scope atomic loads: they go to L2, so a stale L1 line
+// can never be read, and the release/acquire pairs on the signal words order everything
+// written before a signal with everything read after it (PTX memory model, gpu scope).
+//
+// The atomic_*_t operations take pgk::Index (int32 or int64) and other 32- or 64-bit integers:
+// std::int64_t is `long` on LP64, which has no atomicAdd/atomicCAS/... overloads.
 #pragma once
 
 #include <cuda/atomic>
 
-namespace pgk::cuda::rcm_detail {
-
-using u16 = unsigned short;
-using u32 = unsigned int;
-using u64 = unsigned long long;
+namespace pgk::cuda {
 
 template <class T> using DeviceRef = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
 
@@ -29,13 +28,13 @@ template <class T> __device__ __forceinline__ void store_release(T &x, T v) {
   DeviceRef<T>(x).store(v, ::cuda::memory_order_release);
 }
 
-__device__ __forceinline__ u64 global_ns() {
-  u64 t;
+// The global nanosecond timer (watchdogs).
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
 
-// Atomics on Index (int32 or int64: std::int64_t is `long` on LP64, which has no overloads).
 template <class T> __device__ __forceinline__ T atomic_cas_t(T *p, T expected, T desired) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "32- or 64-bit integers only");
   if constexpr (sizeof(T) == 4)
@@ -52,12 +51,15 @@ template <class T> __device__ __forceinline__ T atomic_max_t(T *p, T v) {
   if constexpr (sizeof(T) == 4) return static_cast<T>(atomicMax(reinterpret_cast<int *>(p), static_cast<int>(v)));
   else return static_cast<T>(atomicMax(reinterpret_cast<long long *>(p), static_cast<long long>(v)));
 }
+// Old value of *p; *p += v. The add is done on the unsigned type of T's width: two's complement
+// makes it exact for signed values (negative v included).
 template <class T> __device__ __forceinline__ T atomic_add_t(T *p, T v) {
-  if constexpr (sizeof(T) == 4) return static_cast<T>(atomicAdd(reinterpret_cast<int *>(p), static_cast<int>(v)));
+  if constexpr (sizeof(T) == 4)
+    return static_cast<T>(atomicAdd(reinterpret_cast<unsigned int *>(p), static_cast<unsigned int>(v)));
   else
     return static_cast<T>(atomicAdd(reinterpret_cast<unsigned long long *>(p), static_cast<unsigned long long>(v)));
 }
 // Largest value of a signed integer type, usable in device code.
 template <class T> __host__ __device__ constexpr T max_of() { return static_cast<T>(~0ull >> (65 - 8 * sizeof(T))); }
 
-} // namespace pgk::cuda::rcm_detail
+} // namespace pgk::cuda

@@ -1,7 +1,9 @@
 // Device CSR validation: one warp per row, counts reduced with CUB-free atomics on six
 // 64-bit counters (the counts are small integers, so the result is deterministic).
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_buffer.hpp"
 #include "kernels/common/kernels.hpp"
+#include "kernels/common/launch.cuh"
 
 #include <cub/warp/warp_reduce.cuh>
 
@@ -58,21 +60,16 @@ __global__ void check_csr_kernel(CsrView a, Counters *out) {
 CsrCheck check_csr(const CsrView &a, void *stream_handle) {
   CsrCheck r;
   if (a.nrows == 0) return r;
-  cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
-  Counters *d = nullptr;
-  PGK_CUDA_CHECK(cudaMallocAsync(&d, sizeof(Counters), stream));
-  PGK_CUDA_CHECK(cudaMemsetAsync(d, 0, sizeof(Counters), stream));
+  cudaStream_t stream = as_stream(stream_handle);
+  DeviceBuffer<Counters> d(1, stream);
+  PGK_CUDA_CHECK(cudaMemsetAsync(d.data(), 0, sizeof(Counters), stream));
   int dev = 0, sms = 0;
   PGK_CUDA_CHECK(cudaGetDevice(&dev));
   PGK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const long long rows_blocks = (static_cast<long long>(a.nrows) + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  const int grid = static_cast<int>(rows_blocks < 32LL * sms ? rows_blocks : 32LL * sms);
-  check_csr_kernel<<<grid, 32 * kWarpsPerBlock, 0, stream>>>(a, d);
+  const int grid = grid_for(a.nrows, kWarpsPerBlock, 32LL * sms); // a warp per row
+  check_csr_kernel<<<grid, 32 * kWarpsPerBlock, 0, stream>>>(a, d.data());
   PGK_CUDA_CHECK_LAUNCH();
-  Counters h{};
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, stream));
-  PGK_CUDA_CHECK(cudaFreeAsync(d, stream));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const Counters h = d.get(0, stream);
   r.bad_rowptr = (long long)h.bad_rowptr;
   r.bad_colidx = (long long)h.bad_colidx;
   r.unsorted_rows = (long long)h.unsorted_rows;

@@ -27,7 +27,8 @@ DeviceProbe probe_devices();
 std::string current_device_description();
 
 // Device version of pgk::check_csr: same counts for the same arrays. `a` holds device
-// pointers (values may be null). Synchronizes `stream` to return the counts.
+// pointers (values may be null). Synchronizes `stream` to return the counts. Host <-> device
+// copies: none for nrows = 0, otherwise 1 to the host (the record of the six counts).
 CsrCheck check_csr(const CsrView &a, void *stream);
 
 } // namespace pgk::cuda

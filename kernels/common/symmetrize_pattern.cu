@@ -7,39 +7,25 @@
 
 #include <utility>
 
+#include "kernels/common/atomics.cuh"
+#include "kernels/common/csr_search.cuh"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_csr.hpp"
+#include "kernels/common/launch.cuh"
 
 namespace pgk::cuda {
 
 namespace {
 
-// atomicAdd for pgk::Index, 32- or 64-bit (two's complement makes the unsigned add exact).
-__device__ Index atomic_add_index(Index *p, Index v) {
-  if constexpr (sizeof(Index) == 8)
-    return static_cast<Index>(atomicAdd(reinterpret_cast<unsigned long long *>(p), static_cast<unsigned long long>(v)));
-  else
-    return static_cast<Index>(atomicAdd(reinterpret_cast<unsigned int *>(p), static_cast<unsigned int>(v)));
-}
-
-__device__ bool row_contains(const Index *rowptr, const Index *colidx, Index row, Index col) {
-  Index lo = rowptr[row], hi = rowptr[row + 1];
-  while (lo < hi) {
-    const Index mid = lo + (hi - lo) / 2;
-    const Index c = colidx[mid];
-    if (c == col) return true;
-    if (c < col) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
-}
+constexpr int kThreads = 256;
+constexpr long long kMaxBlocks = 4096;
 
 // missing[j] += 1 for every (i, j) of A whose (j, i) is absent. One thread per row.
 __global__ void count_missing(CsrView a, Index *missing) {
   for (Index i = blockIdx.x * Index(blockDim.x) + threadIdx.x; i < a.nrows; i += Index(gridDim.x) * blockDim.x)
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) {
       const Index j = a.colidx[k];
-      if (j != i && !row_contains(a.rowptr, a.colidx, j, i)) atomic_add_index(&missing[j], 1);
+      if (j != i && !row_contains(a.rowptr, a.colidx, j, i)) atomic_add_t(&missing[j], Index(1));
     }
 }
 
@@ -57,7 +43,7 @@ __global__ void append_missing(CsrView a, Index *new_colidx, Index *cursor) {
   for (Index i = blockIdx.x * Index(blockDim.x) + threadIdx.x; i < a.nrows; i += Index(gridDim.x) * blockDim.x)
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) {
       const Index j = a.colidx[k];
-      if (j != i && !row_contains(a.rowptr, a.colidx, j, i)) new_colidx[atomic_add_index(&cursor[j], 1)] = i;
+      if (j != i && !row_contains(a.rowptr, a.colidx, j, i)) new_colidx[atomic_add_t(&cursor[j], Index(1))] = i;
     }
 }
 
@@ -66,61 +52,47 @@ __global__ void add_offsets(const Index *rowptr, const Index *scanned_missing, I
     new_rowptr[i] = rowptr[i] + scanned_missing[i];
 }
 
-int grid_for(Index n) {
-  const Index blocks = (n + 255) / 256;
-  return static_cast<int>(blocks < 4096 ? (blocks > 0 ? blocks : 1) : 4096);
-}
-
-struct DeviceBuffer {
-  void *p = nullptr;
-  ~DeviceBuffer() { if (p) (void)cudaFree(p); }
-};
-
 } // namespace
 
 bool symmetrize_pattern(const CsrView &a, DeviceCsrPattern &out, void *stream_handle) {
-  cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
+  cudaStream_t stream = as_stream(stream_handle);
   const Index n = a.nrows;
   out = DeviceCsrPattern();
   if (n == 0) return false;
+  const int grid = grid_for(n, kThreads, kMaxBlocks);
   // missing has n + 1 entries: the exclusive scan of it gives the offsets and, at n, the total.
-  DeviceBuffer missing_buf, scan_buf, cursor_buf, temp_buf;
-  PGK_CUDA_CHECK(cudaMalloc(&missing_buf.p, sizeof(Index) * (n + 1)));
-  PGK_CUDA_CHECK(cudaMalloc(&scan_buf.p, sizeof(Index) * (n + 1)));
-  Index *missing = static_cast<Index *>(missing_buf.p), *scanned = static_cast<Index *>(scan_buf.p);
-  PGK_CUDA_CHECK(cudaMemsetAsync(missing, 0, sizeof(Index) * (n + 1), stream));
-  count_missing<<<grid_for(n), 256, 0, stream>>>(a, missing);
+  DeviceBuffer<Index> missing(static_cast<std::size_t>(n) + 1), scanned(static_cast<std::size_t>(n) + 1);
+  PGK_CUDA_CHECK(cudaMemsetAsync(missing.data(), 0, sizeof(Index) * (n + 1), stream));
+  count_missing<<<grid, kThreads, 0, stream>>>(a, missing.data());
   PGK_CUDA_CHECK_LAUNCH();
   size_t temp_bytes = 0;
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, missing, scanned, n + 1, stream));
-  PGK_CUDA_CHECK(cudaMalloc(&temp_buf.p, temp_bytes));
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_buf.p, temp_bytes, missing, scanned, n + 1, stream));
-  Index added = 0, nnz = 0;
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&added, scanned + n, sizeof(Index), cudaMemcpyDeviceToHost, stream));
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&nnz, a.rowptr + n, sizeof(Index), cudaMemcpyDeviceToHost, stream));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, missing.data(), scanned.data(), n + 1, stream));
+  DeviceBuffer<unsigned char> temp(temp_bytes);
+  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, missing.data(), scanned.data(), n + 1, stream));
+  const Index added = read_scalar(scanned.data() + n, stream);
+  const Index nnz = read_scalar(a.rowptr + n, stream);
   if (added == 0) return false;
 
   DeviceCsrPattern s;
   s.allocate(n, a.ncols, nnz + added);
-  add_offsets<<<grid_for(n + 1), 256, 0, stream>>>(a.rowptr, scanned, s.rowptr(), n);
+  add_offsets<<<grid_for(n + 1, kThreads, kMaxBlocks), kThreads, 0, stream>>>(a.rowptr, scanned.data(), s.rowptr(), n);
   PGK_CUDA_CHECK_LAUNCH();
-  PGK_CUDA_CHECK(cudaMalloc(&cursor_buf.p, sizeof(Index) * n));
-  Index *cursor = static_cast<Index *>(cursor_buf.p);
-  copy_rows<<<grid_for(n), 256, 0, stream>>>(a, s.rowptr(), s.colidx(), cursor);
+  DeviceBuffer<Index> cursor(static_cast<std::size_t>(n));
+  copy_rows<<<grid, kThreads, 0, stream>>>(a, s.rowptr(), s.colidx(), cursor.data());
   PGK_CUDA_CHECK_LAUNCH();
-  append_missing<<<grid_for(n), 256, 0, stream>>>(a, s.colidx(), cursor);
+  append_missing<<<grid, kThreads, 0, stream>>>(a, s.colidx(), cursor.data());
   PGK_CUDA_CHECK_LAUNCH();
 
   // Sort every row: the keys are unique within a row, so the result is deterministic.
-  DeviceBuffer sorted_buf, sort_temp;
-  PGK_CUDA_CHECK(cudaMalloc(&sorted_buf.p, sizeof(Index) * (nnz + added)));
-  Index *sorted = static_cast<Index *>(sorted_buf.p);
+  const Index total = nnz + added;
+  DeviceBuffer<Index> sorted(static_cast<std::size_t>(total));
   size_t sort_bytes = 0;
-  PGK_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, sort_bytes, s.colidx(), sorted, nnz + added, n, s.rowptr(), s.rowptr() + 1, stream));
-  PGK_CUDA_CHECK(cudaMalloc(&sort_temp.p, sort_bytes));
-  PGK_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(sort_temp.p, sort_bytes, s.colidx(), sorted, nnz + added, n, s.rowptr(), s.rowptr() + 1, stream));
-  PGK_CUDA_CHECK(cudaMemcpyAsync(s.colidx(), sorted, sizeof(Index) * (nnz + added), cudaMemcpyDeviceToDevice, stream));
+  PGK_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, sort_bytes, s.colidx(), sorted.data(), total, n,
+                                                    s.rowptr(), s.rowptr() + 1, stream));
+  DeviceBuffer<unsigned char> sort_temp(sort_bytes);
+  PGK_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(sort_temp.data(), sort_bytes, s.colidx(), sorted.data(), total, n,
+                                                    s.rowptr(), s.rowptr() + 1, stream));
+  PGK_CUDA_CHECK(cudaMemcpyAsync(s.colidx(), sorted.data(), sizeof(Index) * total, cudaMemcpyDeviceToDevice, stream));
   PGK_CUDA_CHECK(cudaStreamSynchronize(stream));
   out = std::move(s);
   return true;

@@ -103,21 +103,12 @@ __global__ void scatter_rows(CsrView a, const Index *pos, const Index *path_head
   }
 }
 
-template <class T> std::vector<T> download(const T *d, std::size_t n, cudaStream_t s) {
-  std::vector<T> h(n);
-  if (n) {
-    PGK_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, s));
-    PGK_CUDA_CHECK(cudaStreamSynchronize(s));
-  }
-  return h;
-}
-
 } // namespace
 
 void order_blocks(const Index *members, const Index *perm, Index nb, Index *slots, Index *pos, cudaStream_t s) {
   if (nb == 0)
     return;
-  order_blocks_kernel<<<grid_for(nb), kThreads, 0, s>>>(members, perm, nb, slots, pos);
+  order_blocks_kernel<<<grid_for(nb, kThreads, kMaxBlocks), kThreads, 0, s>>>(members, perm, nb, slots, pos);
   PGK_CUDA_CHECK_LAUNCH();
 }
 
@@ -127,7 +118,7 @@ void assemble(const CsrView &a, const Index *slots, const Index *pos, const Inde
     *cov = Coverage();
   if (nb == 0)
     return;
-  init_blocks<<<grid_for(nb), kThreads, 0, s>>>(slots, nb, lower, diag, upper);
+  init_blocks<<<grid_for(nb, kThreads, kMaxBlocks), kThreads, 0, s>>>(slots, nb, lower, diag, upper);
   PGK_CUDA_CHECK_LAUNCH();
   const auto n = static_cast<std::size_t>(a.nrows);
   // bad: the smallest entry index holding NaN/Inf (~0: none).
@@ -135,12 +126,11 @@ void assemble(const CsrView &a, const Index *slots, const Index *pos, const Inde
   DeviceBuffer<double> sums(cov ? 3 * n + 3 : 0); // per-row Sums, then the total
   PGK_CUDA_CHECK(cudaMemsetAsync(bad.data(), 0xff, sizeof(unsigned long long), s));
   Sums *row_sums = reinterpret_cast<Sums *>(sums.data());
+  const int grid_warps = grid_for(32LL * a.nrows, kThreads, kMaxBlocks); // a warp per row
   if (cov)
-    scatter_rows<true><<<grid_for(32LL * a.nrows), kThreads, 0, s>>>(a, pos, path_head, lower, diag, upper,
-                                                                      bad.data(), row_sums);
+    scatter_rows<true><<<grid_warps, kThreads, 0, s>>>(a, pos, path_head, lower, diag, upper, bad.data(), row_sums);
   else
-    scatter_rows<false><<<grid_for(32LL * a.nrows), kThreads, 0, s>>>(a, pos, path_head, lower, diag, upper,
-                                                                       bad.data(), nullptr);
+    scatter_rows<false><<<grid_warps, kThreads, 0, s>>>(a, pos, path_head, lower, diag, upper, bad.data(), nullptr);
   PGK_CUDA_CHECK_LAUNCH();
   if (cov) {
     // CUB's device reduction has a fixed shape for a given size: run-to-run deterministic.
@@ -151,18 +141,20 @@ void assemble(const CsrView &a, const Index *slots, const Index *pos, const Inde
     scratch.allocate(bytes > 0 ? bytes : 1);
     PGK_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data(), bytes, row_sums, total, static_cast<long long>(n),
                                              AddSums(), Sums{0, 0, 0}, s));
-    const std::vector<double> t = download(sums.data() + 3 * n, 3, s);
+    double t[3];
+    copy_to_host(t, sums.data() + 3 * n, sizeof t, s);
     cov->total = t[0];
     cov->kept = t[1];
     cov->ident = t[2];
   }
-  const unsigned long long e = download(bad.data(), 1, s)[0];
+  const unsigned long long e = bad.get(0, s);
   if (e != ~0ull) {
     // Error path only: name (row, column) like check_matrix.
-    const std::vector<Index> rp = download(a.rowptr, n + 1, s);
+    std::vector<Index> rp(n + 1);
+    copy_to_host(rp.data(), a.rowptr, sizeof(Index) * (n + 1), s);
     const Index row = static_cast<Index>(std::upper_bound(rp.begin(), rp.end(), static_cast<Index>(e)) - rp.begin()) - 1;
-    const Index col = download(a.colidx + e, 1, s)[0];
-    const double v = download(a.values + e, 1, s)[0];
+    const Index col = read_scalar(a.colidx + e, s);
+    const double v = read_scalar(a.values + e, s);
     throw std::domain_error("trilf assemble_block: non-finite value " + std::to_string(v) + " at (" +
                             std::to_string(row) + ", " + std::to_string(col) + ")");
   }

@@ -1,5 +1,5 @@
 // Block trilf, steps 1-2 on the device: coarse numbering of the pairing and the coarse weight
-// graph (pgk::trilf::pair_vertices / coarse_graph, src/trilf_block.cpp), bit for bit.
+// graph (pgk::trilf::pair_vertices / coarse_graph, src/trilf/block.cpp), bit for bit.
 //
 // Coarse graph, without per-row serial loops:
 //   1. row I of the coarse graph gathers the W rows of its members: length deg(i0) + deg(i1),
@@ -119,13 +119,6 @@ template <class F> void cub_call(DeviceBuffer<unsigned char> &scratch, F f) {
   PGK_CUDA_CHECK(f(static_cast<void *>(scratch.data()), bytes));
 }
 
-Index fetch(const Index *d, cudaStream_t s) {
-  Index h = 0;
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
-  return h;
-}
-
 } // namespace
 
 Index number_coarse(const Index *partner, Index n, DeviceBuffer<Index> &coarse_of, DeviceBuffer<Index> &members,
@@ -135,18 +128,16 @@ Index number_coarse(const Index *partner, Index n, DeviceBuffer<Index> &coarse_o
     members.allocate(0);
     return 0;
   }
-  head_flags<<<grid_for(n), kThreads, 0, s>>>(partner, n, coarse_of.data());
+  const int grid_n = grid_for(n, kThreads, kMaxBlocks);
+  head_flags<<<grid_n, kThreads, 0, s>>>(partner, n, coarse_of.data());
   PGK_CUDA_CHECK_LAUNCH();
   Index *rank = coarse_of.data();
   cub_call(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, rank, n, s); });
   // Coarse vertices = rank of the last vertex + its own flag.
-  Index last[2];
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&last[0], rank + n - 1, sizeof(Index), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&last[1], partner + n - 1, sizeof(Index), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  const Index last[2] = {read_scalar(rank + n - 1, s), read_scalar(partner + n - 1, s)};
   const Index nc = last[0] + (last[1] < 0 || last[1] > n - 1 ? 1 : 0);
   members.allocate(2 * static_cast<std::size_t>(nc));
-  fill_members<<<grid_for(n), kThreads, 0, s>>>(partner, n, coarse_of.data(), members.data());
+  fill_members<<<grid_n, kThreads, 0, s>>>(partner, n, coarse_of.data(), members.data());
   PGK_CUDA_CHECK_LAUNCH();
   return nc;
 }
@@ -156,11 +147,12 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
                     DeviceBuffer<unsigned char> &scratch, cudaStream_t s) {
   rowptr.allocate(static_cast<std::size_t>(nc) + 1);
   DeviceBuffer<Index> off(static_cast<std::size_t>(nc) + 1);
-  coarse_row_lengths<<<grid_for(nc + 1), kThreads, 0, s>>>(w.rowptr, members, nc, off.data());
+  const int grid_nc = grid_for(nc + 1, kThreads, kMaxBlocks);
+  coarse_row_lengths<<<grid_nc, kThreads, 0, s>>>(w.rowptr, members, nc, off.data());
   PGK_CUDA_CHECK_LAUNCH();
   Index *offp = off.data();
   cub_call(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, offp, nc + 1, s); });
-  const Index len = fetch(offp + nc, s);
+  const Index len = read_scalar(offp + nc, s);
   if (len == 0) {
     PGK_CUDA_CHECK(cudaMemsetAsync(rowptr.data(), 0, sizeof(Index) * (static_cast<std::size_t>(nc) + 1), s));
     colidx.allocate(0);
@@ -172,7 +164,8 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
   DeviceBuffer<unsigned long long> kin(L), kout(L);
   DeviceBuffer<double> vin(L), vout(L);
   DeviceBuffer<Index> pos(L + 1);
-  fill_keys<<<grid_for(32LL * w.nrows), kThreads, 0, s>>>(w, coarse_of, members, offp, kin.data(), vin.data());
+  fill_keys<<<grid_for(32LL * w.nrows, kThreads, kMaxBlocks), kThreads, 0, s>>>(w, coarse_of, members, offp, kin.data(),
+                                                                                vin.data());
   PGK_CUDA_CHECK_LAUNCH();
   const unsigned long long *ki = kin.data();
   unsigned long long *ko = kout.data();
@@ -183,16 +176,17 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
     return cub::DeviceSegmentedSort::SortPairs(t, b, ki, ko, vi, vo, static_cast<long long>(len), nc, offp, offp + 1, s);
   });
   PGK_CUDA_CHECK(cudaMemsetAsync(pos.data() + len, 0, sizeof(Index), s));
-  run_heads<<<grid_for(32LL * nc), kThreads, 0, s>>>(ko, offp, nc, pos.data());
+  const int grid_warps = grid_for(32LL * nc, kThreads, kMaxBlocks); // a warp per coarse row
+  run_heads<<<grid_warps, kThreads, 0, s>>>(ko, offp, nc, pos.data());
   PGK_CUDA_CHECK_LAUNCH();
   Index *pp = pos.data();
   cub_call(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, pp, len + 1, s); });
-  const Index nnz = fetch(pp + len, s);
+  const Index nnz = read_scalar(pp + len, s);
   colidx.allocate(static_cast<std::size_t>(nnz));
   values.allocate(static_cast<std::size_t>(nnz));
-  coarse_rowptr<<<grid_for(nc + 1), kThreads, 0, s>>>(offp, pp, nc, rowptr.data());
+  coarse_rowptr<<<grid_nc, kThreads, 0, s>>>(offp, pp, nc, rowptr.data());
   PGK_CUDA_CHECK_LAUNCH();
-  emit_coarse<<<grid_for(32LL * nc), kThreads, 0, s>>>(ko, vo, offp, pp, nc, colidx.data(), values.data());
+  emit_coarse<<<grid_warps, kThreads, 0, s>>>(ko, vo, offp, pp, nc, colidx.data(), values.data());
   PGK_CUDA_CHECK_LAUNCH();
   // The temporaries are freed on return: finish using them first.
   PGK_CUDA_CHECK(cudaStreamSynchronize(s));

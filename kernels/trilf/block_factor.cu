@@ -1,4 +1,4 @@
-// Block trilf, step 5 on the device: factor_block (src/trilf_block.cpp) with its exact pivot
+// Block trilf, step 5 on the device: factor_block (src/trilf/block.cpp) with its exact pivot
 // rules, one thread per coarse path walking its blocks in order (the recurrence
 // D'_k = D_k - L_k D'_{k-1}^-1 U_{k-1} is sequential along a path; paths are independent).
 //
@@ -11,7 +11,7 @@
 // differs from U_{k-1} only after a split at step k itself, so overwriting T with T~ as we go
 // reads the same values.
 //
-// Also writes the operands of the apply scans (trilf_block_solve.cu): -M_k, D'_k^-1 and
+// Also writes the operands of the apply scans (block_solve.cu): -M_k, D'_k^-1 and
 // -D'_k^-1 U~_k (the latter once U~_k is final, i.e. after step k+1).
 #include "kernels/trilf/block_internal.cuh"
 
@@ -140,19 +140,16 @@ FactorCounts factor(Index nb, const Index *path_head, const Index *slots, double
   scratch.allocate(3 * sizeof(unsigned long long));
   auto *counters = reinterpret_cast<unsigned long long *>(scratch.data());
   const unsigned long long init[3] = {~0ull, 0, 0};
-  PGK_CUDA_CHECK(cudaMemcpyAsync(counters, init, sizeof init, cudaMemcpyHostToDevice, s));
-  factor_paths<<<grid_for(nb, 128), 128, 0, s>>>(nb, path_head, rel_tol, lower, diag, upper, neg_mult, inv, back,
-                                                 counters);
+  copy_to_device(counters, init, sizeof init, s);
+  factor_paths<<<grid_for(nb, 128, kMaxBlocks), 128, 0, s>>>(nb, path_head, rel_tol, lower, diag, upper, neg_mult,
+                                                              inv, back, counters);
   PGK_CUDA_CHECK_LAUNCH();
   unsigned long long h[3];
-  PGK_CUDA_CHECK(cudaMemcpyAsync(h, counters, sizeof h, cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  copy_to_host(h, counters, sizeof h, s);
   if (h[0] != ~0ull) {
     const Index k = static_cast<Index>((h[0] & ((1ull << 62) - 1)) >> 2);
     const unsigned long long code = h[0] & 3;
-    Index row = 0;
-    PGK_CUDA_CHECK(cudaMemcpyAsync(&row, slots + 2 * k, sizeof row, cudaMemcpyDeviceToHost, s));
-    PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+    const Index row = read_scalar(slots + 2 * k, s);
     const char *what = code == kNonFinite ? "non-finite entry of T"
                        : code == kMultiplier ? "multiplier overflows"
                                              : "pivot block overflows";

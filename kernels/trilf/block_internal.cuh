@@ -1,9 +1,10 @@
-// Internal steps of the device block pipeline (trilf_block_gpu.hpp), one .cu file each.
+// Internal steps of the device block pipeline (block_pc.hpp), one .cu file each.
 // Every function takes device pointers, enqueues on `s`, and synchronizes only where it has to
 // bring a scalar (a count, an error flag) back; sizes of zero launch nothing.
 #pragma once
 
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/launch.cuh"
 #include "src/trilf/block.hpp"
 #include "kernels/trilf/primitives.hpp"
 
@@ -12,13 +13,10 @@
 namespace pgk::cuda::trilf::blk {
 
 constexpr int kThreads = 256;
+// Grid cap of the block steps' grid-stride loops.
+constexpr long long kMaxBlocks = 65535LL * 16;
 
-inline int grid_for(long long work, int per_block = kThreads) {
-  const long long b = (work + per_block - 1) / per_block;
-  return static_cast<int>(b < 65535LL * 16 ? (b > 0 ? b : 1) : 65535LL * 16);
-}
-
-// ---- trilf_block_coarse.cu ----------------------------------------------------------------
+// ---- block_coarse.cu ---------------------------------------------------------------------------
 // Coarse numbering of pair_vertices: coarse id = rank of v among the vertices that are the
 // smaller member of their pair or unmatched. Returns the number of coarse vertices.
 Index number_coarse(const Index *partner, Index n, DeviceBuffer<Index> &coarse_of,
@@ -30,7 +28,7 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
                     DeviceBuffer<double> &values, DeviceBuffer<unsigned char> &scratch,
                     cudaStream_t s);
 
-// ---- trilf_block_assemble.cu --------------------------------------------------------------
+// ---- block_assemble.cu -------------------------------------------------------------------------
 // order_blocks: slots[2k+t] = members[2 perm[k] + t]; pos[slots[s]] = s.
 void order_blocks(const Index *members, const Index *perm, Index nb, Index *slots, Index *pos,
                   cudaStream_t s);
@@ -45,7 +43,7 @@ void assemble(const CsrView &a, const Index *slots, const Index *pos, const Inde
               double *lower, double *diag, double *upper, Coverage *cov,
               DeviceBuffer<unsigned char> &scratch, cudaStream_t s);
 
-// ---- trilf_block_factor.cu ----------------------------------------------------------------
+// ---- block_factor.cu ---------------------------------------------------------------------------
 // factor_block in place on (lower, diag, upper) -> T~, one thread per coarse path; also the
 // apply operands neg_mult = -M_k, inv = D'_k^-1, back = -D'_k^-1 U~_k. Throws
 // std::domain_error like the reference (slots name the row). Returns splits and replaced.
@@ -56,7 +54,7 @@ FactorCounts factor(Index nb, const Index *path_head, const Index *slots, double
                     double *lower, double *diag, double *upper, double *neg_mult, double *inv,
                     double *back, DeviceBuffer<unsigned char> &scratch, cudaStream_t s);
 
-// ---- trilf_block_solve.cu -----------------------------------------------------------------
+// ---- block_solve.cu ----------------------------------------------------------------------------
 // Bytes of the per-tile workspace the scans need for nb blocks.
 std::size_t scan_workspace_bytes(Index nb);
 // z = T~^-1 r (transpose = false) or T~^-T r, original ordering. tmp: 2 nb doubles.

@@ -1,38 +1,13 @@
-// BlockPipeline (trilf_block_gpu.hpp): the block variant's setup, update and apply, composed
-// from the shared primitives (trilf_primitives.hpp) and the block steps (trilf_block_*.cu).
+// BlockPipeline (block_pc.hpp): the block variant's setup, update and apply, composed
+// from the shared primitives (primitives.hpp) and the block steps (block_*.cu).
 #include "kernels/trilf/block_pc.hpp"
 #include "kernels/trilf/block_internal.cuh"
+#include "kernels/common/event_timer.hpp"
 
 #include <stdexcept>
 
 namespace pgk::cuda::trilf {
 namespace {
-
-// Phase boundaries on the stream; elapsed times once the stream has reached the last one.
-class PhaseEvents {
-public:
-  explicit PhaseEvents(int n) : n_(n) {
-    for (int i = 0; i < n_; ++i)
-      PGK_CUDA_CHECK(cudaEventCreate(&e_[i]));
-  }
-  ~PhaseEvents() {
-    for (int i = 0; i < n_; ++i)
-      cudaEventDestroy(e_[i]); // never throws from a destructor
-  }
-  PhaseEvents(const PhaseEvents &) = delete;
-  PhaseEvents &operator=(const PhaseEvents &) = delete;
-  void record(int i, cudaStream_t s) { PGK_CUDA_CHECK(cudaEventRecord(e_[i], s)); }
-  double ms(int from, int to) {
-    PGK_CUDA_CHECK(cudaEventSynchronize(e_[to]));
-    float t = 0;
-    PGK_CUDA_CHECK(cudaEventElapsedTime(&t, e_[from], e_[to]));
-    return t;
-  }
-
-private:
-  int n_;
-  cudaEvent_t e_[8] = {};
-};
 
 double share(double part, double total) { return total > 0 ? part / total : 1.0; }
 
@@ -64,7 +39,7 @@ void BlockPipeline::setup(const CsrView &a, const CsrView &w, const pgk::trilf::
   pivot_ = opt.pivot;
   n_ = a.nrows;
   info = pgk::trilf::SetupInfo();
-  PhaseEvents ev(4);
+  EventTimer ev(4);
   ev.record(0, s);
 
   // factor: pairing ([0,1]-factor of W), coarse numbering, coarse graph, coarse [0,2]-factor.
@@ -134,7 +109,7 @@ void BlockPipeline::update_values(const CsrView &a, void *stream, pgk::trilf::Se
 void BlockPipeline::assemble_and_factor(const CsrView &a, bool with_coverage, void *stream,
                                         pgk::trilf::SetupInfo &info, TrilfPhaseTimes &times) {
   const auto s = static_cast<cudaStream_t>(stream);
-  PhaseEvents ev(3);
+  EventTimer ev(3);
   ev.record(0, s);
   blk::Coverage cov;
   blk::assemble(a, slots_.data(), pos_.data(), corder_.path_head.data(), nb_, lower_.data(), diag_.data(),

@@ -3,7 +3,7 @@
 // cycle breaking, path order, block order, assembly of the 2x2 block tridiagonal T from A,
 // its block LU with the reference's pivot rules, and z = M^-1 r / z = M^-T r.
 //
-// Host oracle: src/trilf_block.hpp (pair_vertices, coarse_graph, order_blocks,
+// Host oracle: src/trilf/block.hpp (pair_vertices, coarse_graph, order_blocks,
 // assemble_block, factor_block, solve_block, solve_block_transpose). Contract:
 //   * partner, coarse graph (arrays and weights bit for bit), slots: identical;
 //   * T: identical (every block entry is one value of A, no sums);
@@ -36,7 +36,8 @@ public:
   // pgk::trilf::Preconditioner does for the block variant (info.forest stays default) and
   // times.factor/cycles/paths/assemble/lu (times.weights is the caller's).
   // Throws std::invalid_argument (options), std::domain_error (non-finite A, factor overflow;
-  // the message names the row like the reference's), pgk::cuda::Error.
+  // the message names the row like the reference's), pgk::cuda::Error. Its host <-> device
+  // copies are listed in pc_gpu.hpp (block variant, after the weights).
   void setup(const CsrView &a, const CsrView &w, const pgk::trilf::Options &opt, void *stream,
              pgk::trilf::SetupInfo &info, TrilfPhaseTimes &times);
   // Same pattern, new values: re-assembles and refactors (info.splits/replaced, times.assemble
@@ -44,7 +45,8 @@ public:
   void update_values(const CsrView &a, void *stream, pgk::trilf::SetupInfo &info,
                      TrilfPhaseTimes &times);
 
-  // z = M^-1 r and z = M^-T r, original ordering, device pointers, r != z. Asynchronous.
+  // z = M^-1 r and z = M^-T r, original ordering, device pointers, r != z. Asynchronous; no
+  // host <-> device copy.
   void apply(const double *r, double *z, void *stream) const;
   void apply_transpose(const double *r, double *z, void *stream) const;
 

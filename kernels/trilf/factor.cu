@@ -1,4 +1,4 @@
-// Device [0,n]-factor (Algorithm 2; trilf_primitives.hpp, parallel_factor): per round ONE
+// Device [0,n]-factor (Algorithm 2; primitives.hpp, parallel_factor): per round ONE
 // generalized-SpMV launch (propose) and one mutual-confirmation launch, equal slot for slot
 // to pgk::trilf::parallel_factor.
 //
@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "kernels/trilf/common.cuh"
+#include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/primitives.hpp"
 
 namespace pgk::cuda::trilf {
@@ -37,6 +37,34 @@ __device__ inline bool better(double wa, Index ca, double wb, Index cb) {
 }
 
 constexpr Index kNoCol = static_cast<Index>(~(static_cast<unsigned long long>(1) << (8 * sizeof(Index) - 1)));
+
+// The generalized sum: inserts (x, j), which beats the last entry, into the sorted top-N
+// (bubble from the last slot).
+template <int N> __device__ __forceinline__ void insert_candidate(double (&bw)[N], Index (&bc)[N], double x, Index j) {
+  bw[N - 1] = x;
+  bc[N - 1] = j;
+#pragma unroll
+  for (int s = N - 1; s > 0; --s)
+    if (better(bw[s], bc[s], bw[s - 1], bc[s - 1])) {
+      const double tw = bw[s];
+      bw[s] = bw[s - 1];
+      bw[s - 1] = tw;
+      const Index tc = bc[s];
+      bc[s] = bc[s - 1];
+      bc[s - 1] = tc;
+    }
+}
+
+// Drops the head of the sorted top-N; the freed last slot is empty.
+template <int N> __device__ __forceinline__ void pop_head(double (&bw)[N], Index (&bc)[N]) {
+#pragma unroll
+  for (int t = 0; t + 1 < N; ++t) {
+    bw[t] = bw[t + 1];
+    bc[t] = bc[t + 1];
+  }
+  bw[N - 1] = -1;
+  bc[N - 1] = kNoCol;
+}
 
 template <int N, int S>
 __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *proposed, bool charged, std::uint64_t key,
@@ -84,19 +112,7 @@ __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *propose
       for (int s = 0; s < N; ++s) dj += confirmed[static_cast<std::size_t>(j) * N + s] >= 0;
       if (dj == N) continue;
       if (charged && charge_of(key, j, p) == qv) continue;
-      // The generalized sum: insert into the sorted top-N (bubble from the last slot).
-      bw[N - 1] = x;
-      bc[N - 1] = j;
-#pragma unroll
-      for (int s = N - 1; s > 0; --s)
-        if (better(bw[s], bc[s], bw[s - 1], bc[s - 1])) {
-          const double tw = bw[s];
-          bw[s] = bw[s - 1];
-          bw[s - 1] = tw;
-          const Index tc = bc[s];
-          bc[s] = bc[s - 1];
-          bc[s - 1] = tc;
-        }
+      insert_candidate(bw, bc, x, j); // the generalized sum
     }
     // Merge: `want` times, the best head among the lanes wins and is popped.
     int count = 0;
@@ -115,15 +131,7 @@ __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *propose
       if (!(mw > 0)) break; // no candidate left (the same on every lane)
       if (lane == 0) proposed[static_cast<std::size_t>(v) * N + s] = mc;
       ++count;
-      if (bc[0] == mc) { // columns are unique within a row: exactly one lane pops
-#pragma unroll
-        for (int t = 0; t + 1 < N; ++t) {
-          bw[t] = bw[t + 1];
-          bc[t] = bc[t + 1];
-        }
-        bw[N - 1] = -1;
-        bc[N - 1] = kNoCol;
-      }
+      if (bc[0] == mc) pop_head(bw, bc); // columns are unique within a row: exactly one lane pops
     }
     if (lane == 0) {
       for (int s = count; s < N; ++s) proposed[static_cast<std::size_t>(v) * N + s] = -1;
@@ -188,9 +196,7 @@ __global__ void count_slots(const Index *nbr, std::size_t n, unsigned long long 
 }
 
 int subwarp_for(const CsrView &w, void *stream) {
-  Index nnz = 0;
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&nnz, w.rowptr + w.nrows, sizeof(Index), cudaMemcpyDeviceToHost, as_stream(stream)));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+  const Index nnz = read_scalar(w.rowptr + w.nrows, stream);
   const double avg = w.nrows ? double(nnz) / double(w.nrows) : 0;
   return avg <= 4 ? 4 : avg <= 8 ? 8 : avg <= 16 ? 16 : 32;
 }
@@ -216,7 +222,7 @@ void round_n(const CsrView &w, int sub, Index *c, Index *p, bool charged, std::u
 
 template <int N>
 void confirm_n(Index nv, const Index *p, Index *c, cudaStream_t s) {
-  confirm_kernel<N><<<grid_for(nv), kThreads, 0, s>>>(nv, p, c);
+  confirm_kernel<N><<<grid_for(nv, kThreads, kMaxBlocks), kThreads, 0, s>>>(nv, p, c);
   PGK_CUDA_CHECK_LAUNCH();
 }
 
@@ -247,8 +253,8 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
     }
     return;
   }
-  AsyncBuffer<Index> proposed(slots, s);
-  AsyncBuffer<int> made(1, s);
+  DeviceBuffer<Index> proposed(slots, s);
+  DeviceBuffer<int> made(1, s);
   const int sub = subwarp_for(w, stream);
   for (int k = 0; k < opt.rounds; ++k) {
     const bool charged = pgk::trilf::is_charged_round(opt, k);
@@ -270,7 +276,7 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
     }
     out.rounds_run = k + 1;
     // The stop test only exists in uncharged rounds: one flag read (and sync) each.
-    if (!charged && made.get(0) == 0) {
+    if (!charged && made.get(0, s) == 0) {
       out.maximal = true;
       break;
     }
@@ -285,11 +291,11 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
     default: confirm_n<8>(nv, p, c, s); break;
     }
   }
-  AsyncBuffer<unsigned long long> twice(1, s);
+  DeviceBuffer<unsigned long long> twice(1, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(twice.data(), 0, sizeof(unsigned long long), s));
   count_slots<<<grid_for(static_cast<long long>(slots), kThreads, 2048), kThreads, 0, s>>>(out.nbr.data(), slots, twice.data());
   PGK_CUDA_CHECK_LAUNCH();
-  out.edges = static_cast<Index>(twice.get(0) / 2);
+  out.edges = static_cast<Index>(twice.get(0, s) / 2);
 }
 
 } // namespace pgk::cuda::trilf

@@ -8,12 +8,10 @@
 #include <string>
 
 #include "kernels/common/cuda_check.cuh"
-#include "kernels/trilf/common.cuh"
+#include "kernels/common/launch.cuh"
 
 namespace pgk::cuda::trilf {
 namespace {
-
-using namespace detail; // grid_for, as_stream (trilf_common.cuh)
 
 void check_cusparse(cusparseStatus_t st, const char *what) {
   if (st != CUSPARSE_STATUS_SUCCESS)

@@ -1,7 +1,7 @@
 // cuSPARSE's tridiagonal solvers as an alternative apply of the scalar trilf preconditioner
 // (-pc_trilf_solver gtsv2): z = Q T~^-1 Q^T r with T~ handed to cusparseDgtsv2 (partial
 // pivoting; `pivoting = false` selects cusparseDgtsv2_nopivot, cyclic + parallel cyclic
-// reduction, for diagonally dominant T~ only). They refactor T~ on every call; the default solver (trilf_tridiag.cu) factors once
+// reduction, for diagonally dominant T~ only). They refactor T~ on every call; the default solver (tridiag.cu) factors once
 // in PCSetUp and only substitutes. bench_trilf times both.
 //
 // T~ is the effective matrix of the factorization (pgk::trilf::TridiagonalFactor::effective:
@@ -25,7 +25,8 @@ public:
   GtsvSolver &operator=(const GtsvSolver &) = delete;
   ~GtsvSolver();
 
-  // Builds T~ and T~^T from t and the cuSPARSE buffer; synchronous.
+  // Builds T~ and T~^T from t and the cuSPARSE buffer; synchronous. Neither setup nor solve
+  // makes a host <-> device copy.
   void setup(const DeviceTridiagonal &t, bool pivoting, void *stream);
   // Returns false (nothing done) when the system is too small for cuSPARSE.
   bool solve(const DevicePathOrder &order, const double *r, double *z, bool transpose, void *stream);

@@ -1,4 +1,4 @@
-// Internal interface between the files of the device trilf pipeline (kernels/trilf_*.cu):
+// Internal interface between the files of the device trilf pipeline (kernels/trilf/*.cu):
 // plain C++, device pointers, `stream` is a cudaStream_t as void*. Not used outside kernels/.
 #pragma once
 
@@ -9,7 +9,8 @@ namespace pgk::cuda::trilf {
 
 // pgk::trilf::check_matrix on device arrays: std::invalid_argument for a non-square or
 // malformed A, std::domain_error naming the first (row, col) with a NaN/Inf value. `what`
-// prefixes the messages, as on the host.
+// prefixes the messages, as on the host. Reads (n > 0): check_csr's counts (and 1 more to
+// name a non-finite entry).
 void check_matrix_device(const CsrView &a, const char *what, void *stream);
 
 // Scalar tridiagonal T of the path order, its factorization and the apply coefficients.
@@ -17,7 +18,7 @@ struct DeviceTridiagonal {
   Index n = 0;
   DeviceBuffer<double> lower, diag, upper; // T as assembled (pgk::trilf::Tridiagonal)
   DeviceBuffer<double> mult, pivot;        // m_k, d'_k (pgk::trilf::TridiagonalFactor)
-  // Apply coefficients (see trilf_tridiag.cu): forward y_k = b_k - m_k y_{k-1};
+  // Apply coefficients (see tridiag.cu): forward y_k = b_k - m_k y_{k-1};
   // backward x_k = cu[k] x_{k+1} + dinv[k] y_k with cu = -u~_k / d'_k; transpose forward
   // w_k = cl[k] w_{k-1} + dinv[k] b_k with cl = -u~_{k-1} / d'_k, backward x_k = w_k - m_{k+1} x_{k+1}.
   DeviceBuffer<double> dinv, cu, cl;
@@ -30,12 +31,13 @@ struct CoverageSums {
 };
 
 // T from A on the path order (thread per permuted row). When `cov` is not null the same pass
-// also sums |a_ij| for c_id and c_kept.
+// also sums |a_ij| for c_id and c_kept, which it reads (1 copy; none without cov).
 void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, DeviceTridiagonal &t, CoverageSums *cov,
                           void *stream);
 
 // Factorization with the reference's pivot rules (one thread per path) and the apply
-// coefficients. Throws std::domain_error naming the first failing permuted row.
+// coefficients. Throws std::domain_error naming the first failing permuted row. Reads (n > 0):
+// the counters (1; 1 more to name a failing row).
 void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream);
 
 // Scratch of the apply scans (per tile: aggregate, carry, fix length; per row: sensitivity).
@@ -45,7 +47,8 @@ struct ScanWorkspace {
   void reserve(Index n);
 };
 
-// z = Q T~^-1 Q^T r (transpose: Q T~^-T Q^T r) by two affine scans each. Asynchronous.
+// z = Q T~^-1 Q^T r (transpose: Q T~^-T Q^T r) by two affine scans each. Asynchronous; no
+// host <-> device copy.
 void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
                        double *z, bool transpose, void *stream);
 

@@ -1,13 +1,14 @@
-// pgk::cuda::TrilfDevice (trilf_gpu.hpp): the scalar PC trilf pipeline on the device,
+// pgk::cuda::TrilfDevice (pc_gpu.hpp): the scalar PC trilf pipeline on the device,
 // weights -> [0,2]-factor -> cycle breaking -> path order -> T -> factorization, and the
-// apply by affine scans. Each step is a primitive of trilf_primitives.hpp /
-// trilf_internal.hpp; this file sequences them, times the phases with CUDA events, and
+// apply by affine scans. Each step is a primitive of primitives.hpp /
+// internal.hpp; this file sequences them, times the phases with CUDA events, and
 // fills SetupInfo as pgk::trilf::Preconditioner does (only scalars come back to the host).
 #include <cuda_runtime.h>
 
 #include <stdexcept>
 
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/event_timer.hpp"
 #include "kernels/trilf/block_pc.hpp"
 #include "kernels/trilf/pc_gpu.hpp"
 #include "kernels/trilf/gtsv.hpp"
@@ -36,29 +37,6 @@ struct TrilfDevice::Impl {
 
 namespace {
 
-// Events at the phase boundaries; elapsed times read after the last synchronization.
-class PhaseEvents {
-public:
-  explicit PhaseEvents(int n) : n_(n) {
-    for (int i = 0; i < n_; ++i) PGK_CUDA_CHECK(cudaEventCreate(&ev_[i]));
-  }
-  ~PhaseEvents() {
-    for (int i = 0; i < n_; ++i)
-      if (ev_[i]) (void)cudaEventDestroy(ev_[i]);
-  }
-  void record(int i, cudaStream_t s) { PGK_CUDA_CHECK(cudaEventRecord(ev_[i], s)); }
-  double ms(int a, int b) const {
-    float t = 0;
-    PGK_CUDA_CHECK(cudaEventSynchronize(ev_[b]));
-    PGK_CUDA_CHECK(cudaEventElapsedTime(&t, ev_[a], ev_[b]));
-    return t;
-  }
-
-private:
-  int n_;
-  cudaEvent_t ev_[8] = {};
-};
-
 void validate_options(const pgk::trilf::Options &opt) {
   pgk::trilf::validate(opt.factor);
   if (!opt.block && opt.factor.max_degree != 2)
@@ -79,7 +57,7 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   Impl &m = *fresh;
   m.opt = opt;
   m.n = a.nrows;
-  PhaseEvents ev(7);
+  EventTimer ev(7);
   ev.record(0, s);
   DeviceWeightGraph w;
   build_weight_graph(a, opt.factor.weight, w, stream); // checks A (trilf weights: ...)
@@ -87,7 +65,7 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   if (opt.block && impl_->solver != TrilfSolver::Scan)
     throw std::invalid_argument("trilf: the cuSPARSE solver (gtsv2) takes the scalar variant only");
   if (opt.block) {
-    // Pairing, coarse graph and everything after it: BlockPipeline (trilf_block_gpu.hpp).
+    // Pairing, coarse graph and everything after it: BlockPipeline (block_pc.hpp).
     m.block = std::make_unique<BlockPipeline>();
     m.block->setup(a, w.view, opt, stream, m.info, m.times);
     m.times.weights = ev.ms(0, 1);
@@ -165,7 +143,7 @@ void TrilfDevice::update_values(const CsrView &a, void *stream) {
     return;
   }
   check_matrix_device(a, "trilf assemble", stream);
-  PhaseEvents ev(3);
+  EventTimer ev(3);
   ev.record(0, s);
   DeviceTridiagonal t;
   assemble_tridiagonal(a, m.order, t, nullptr, stream);

@@ -1,49 +1,18 @@
-// Building blocks of the device trilf pipeline (kernels/trilf_gpu.hpp), shared by the scalar
-// and the block variant. Plain C++; every pointer in a CsrView or a DeviceBuffer is a device
-// pointer; `stream` is a cudaStream_t as void*. Each function's result is identical to the
-// host reference function it names (src/trilf_*.hpp); the tests compare them.
+// Building blocks of the device trilf pipeline (kernels/trilf/pc_gpu.hpp), shared by the scalar
+// and the block variant. Plain C++; every pointer in a CsrView or a DeviceBuffer
+// (kernels/common/device_buffer.hpp) is a device pointer; `stream` is a cudaStream_t as void*.
+// Each function's result is identical to the host reference function it names
+// (src/trilf/*.hpp); the tests compare them.
 #pragma once
 
+#include "kernels/common/device_buffer.hpp"
 #include "src/common/csr.hpp"
 #include "src/trilf/factor.hpp"
 #include "src/trilf/weights.hpp"
 
 #include <cstddef>
-#include <utility>
-#include <vector>
 
 namespace pgk::cuda::trilf {
-
-// Owning device array of T (explicitly instantiated in trilf_buffer.cu for Index, double,
-// int, unsigned char and unsigned long long). Never throws from the destructor.
-template <class T> class DeviceBuffer {
-public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t n) { allocate(n); }
-  DeviceBuffer(const DeviceBuffer &) = delete;
-  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-  DeviceBuffer(DeviceBuffer &&o) noexcept { swap(o); }
-  DeviceBuffer &operator=(DeviceBuffer &&o) noexcept {
-    swap(o);
-    return *this;
-  }
-  ~DeviceBuffer();
-  void allocate(std::size_t n); // contents undefined; keeps the storage when n <= capacity
-  void upload(const T *host, std::size_t n, void *stream);   // synchronous
-  std::vector<T> download(void *stream) const;               // synchronous, size() entries
-  T *data() { return data_; }
-  const T *data() const { return data_; }
-  std::size_t size() const { return size_; }
-
-private:
-  void swap(DeviceBuffer &o) noexcept {
-    std::swap(data_, o.data_);
-    std::swap(size_, o.size_);
-    std::swap(capacity_, o.capacity_);
-  }
-  T *data_ = nullptr;
-  std::size_t size_ = 0, capacity_ = 0;
-};
 
 // W on the device: the symmetric weight graph of pgk::trilf::weight_graph, but stored on the
 // pattern of A (when A is structurally symmetric) or of pattern(A + A^T), diagonal included.
@@ -55,10 +24,12 @@ struct DeviceWeightGraph {
   CsrView view{};                     // pattern + values = w.data()
 };
 // Checks A like pgk::trilf::check_matrix (NaN/Inf -> std::domain_error naming (row, col)).
+// Reads (n > 0): nnz of A and the pass's counters; 4 more for a nonsymmetric pattern.
 void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightGraph &out,
                         void *stream);
 
 // [0,n]-factor of a weight graph (Algorithm 2): equals pgk::trilf::parallel_factor.
+// Reads (nvertices > 0): nnz of w, one flag per uncharged round run, the edge count.
 struct DeviceFactor {
   int n = 0;
   Index nvertices = 0;
@@ -72,9 +43,11 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
 
 // Cycle breaking by the bidirectional scan (Algorithm 3 with the min-edge-key operator):
 // f.n == 2, in place; equals pgk::trilf::break_cycles. Returns the number of cycles broken.
+// Reads (nvertices > 0): the splitter count and the cycle count.
 Index break_cycles(DeviceFactor &f, const CsrView &w, void *stream);
 
-// Path id/position scan + O(N) offsets: equals pgk::trilf::order_paths.
+// Path id/position scan + O(N) offsets: equals pgk::trilf::order_paths. Reads (nvertices > 0):
+// the splitter count, the path statistics, the cycle flag.
 struct DevicePathOrder {
   DeviceBuffer<Index> perm, iperm; // perm[new] = old
   DeviceBuffer<Index> path_head;   // per new position: new position of its path's first vertex

@@ -1,5 +1,5 @@
 // Scalar tridiagonal part of device PC trilf: assembly of T from A on the path order,
-// factorization with the reference's pivot rules (src/trilf_tridiag.hpp), and the apply.
+// factorization with the reference's pivot rules (src/trilf/tridiag.hpp), and the apply.
 //
 // Apply without per-path loops: both triangular solves are affine recurrences
 // x_t = a_t x_{t-1} + b_t (x_{-1} = 0), i.e. a scan of the maps f_t(x) = a_t x + b_t under
@@ -24,7 +24,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/trilf/common.cuh"
+#include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/internal.hpp"
 
 namespace pgk::cuda::trilf {
@@ -378,7 +378,7 @@ void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, Device
     return;
   }
   const int grid = grid_for(n, kAsmThreads, 4096);
-  AsyncBuffer<double> partials(cov ? 3 * static_cast<std::size_t>(grid) : 1, s), sums(3, s);
+  DeviceBuffer<double> partials(cov ? 3 * static_cast<std::size_t>(grid) : 1, s), sums(3, s);
   assemble_kernel<<<grid, kAsmThreads, 0, s>>>(a, order.perm.data(), order.path_head.data(), t.lower.data(),
                                                t.diag.data(), t.upper.data(), cov ? partials.data() : nullptr);
   PGK_CUDA_CHECK_LAUNCH();
@@ -386,8 +386,7 @@ void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, Device
     sum_partials<<<1, kAsmThreads, 0, s>>>(partials.data(), grid, sums.data());
     PGK_CUDA_CHECK_LAUNCH();
     double h[3];
-    PGK_CUDA_CHECK(cudaMemcpyAsync(h, sums.data(), sizeof h, cudaMemcpyDeviceToHost, s));
-    PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+    copy_to_host(h, sums.data(), sizeof h, s);
     cov->total = h[0];
     cov->identity = h[1];
     cov->kept = h[2];
@@ -402,25 +401,23 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
   for (DeviceBuffer<double> *b : {&t.mult, &t.pivot, &t.dinv, &t.cu, &t.cl}) b->allocate(un);
   t.splits = t.replaced = 0;
   if (n == 0) return;
-  AsyncBuffer<unsigned long long> counts(3, s); // splits, replaced, first error
+  DeviceBuffer<unsigned long long> counts(3, s); // splits, replaced, first error
   PGK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), s));
   PGK_CUDA_CHECK(cudaMemsetAsync(counts.data() + 2, 0xff, sizeof(unsigned long long), s));
-  AsyncBuffer<double> ueff(un, s);
-  factor_kernel<<<grid_for(n), kThreads, 0, s>>>(n, order.path_head.data(), t.lower.data(), t.diag.data(),
-                                                 t.upper.data(), rel_tol, t.mult.data(), t.pivot.data(), ueff.data(),
-                                                 counts.data(), counts.data() + 2);
+  DeviceBuffer<double> ueff(un, s);
+  const int grid = grid_for(n, kThreads, kMaxBlocks);
+  factor_kernel<<<grid, kThreads, 0, s>>>(n, order.path_head.data(), t.lower.data(), t.diag.data(), t.upper.data(),
+                                          rel_tol, t.mult.data(), t.pivot.data(), ueff.data(), counts.data(),
+                                          counts.data() + 2);
   PGK_CUDA_CHECK_LAUNCH();
-  coefficients_kernel<<<grid_for(n), kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),
-                                                       t.cl.data());
+  coefficients_kernel<<<grid, kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),
+                                                t.cl.data());
   PGK_CUDA_CHECK_LAUNCH();
   unsigned long long h[3];
-  PGK_CUDA_CHECK(cudaMemcpyAsync(h, counts.data(), sizeof h, cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  copy_to_host(h, counts.data(), sizeof h, s);
   if (h[2] != ~0ull) {
     const Index k = static_cast<Index>(h[2] >> 1);
-    Index orig = -1;
-    PGK_CUDA_CHECK(cudaMemcpyAsync(&orig, order.perm.data() + k, sizeof(Index), cudaMemcpyDeviceToHost, s));
-    PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+    const Index orig = order.perm.get(static_cast<std::size_t>(k), s);
     throw std::domain_error(std::string("trilf factor: ") + ((h[2] & 1) ? "pivot overflows" : "multiplier overflows") +
                             " at permuted row " + std::to_string(k) + " (original row " + std::to_string(orig) + ")");
   }

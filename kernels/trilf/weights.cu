@@ -1,4 +1,4 @@
-// Device weight graph W of PC trilf (trilf_primitives.hpp, build_weight_graph): the same
+// Device weight graph W of PC trilf (primitives.hpp, build_weight_graph): the same
 // doubles as pgk::trilf::weight_graph, stored on A's pattern (or pattern(A + A^T)) with 0 on
 // the diagonal and on entries that are no edge. Bit-identical because every weight is one
 // IEEE addition x_ij + x_ji (commutative), and for Weight::Scaled one product of two
@@ -10,9 +10,10 @@
 #include <string>
 #include <utility>
 
+#include "kernels/common/csr_search.cuh"
 #include "kernels/common/device_csr.hpp"
 #include "kernels/common/kernels.hpp"
-#include "kernels/trilf/common.cuh"
+#include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/internal.hpp"
 #include "kernels/trilf/primitives.hpp"
 
@@ -63,6 +64,27 @@ __device__ inline unsigned long long warp_sum(unsigned long long x) {
   return x;
 }
 
+// Adds a thread's tallies to the pass counters: summed over the warp, then one atomic per
+// nonzero counter and warp.
+__device__ __forceinline__ void add_counts(PassCounters *cnt, unsigned long long bad_rowptr, unsigned long long bad_col,
+                                           unsigned long long unsorted, unsigned long long nonfinite,
+                                           unsigned long long missing, unsigned long long overflow) {
+  bad_rowptr = warp_sum(bad_rowptr);
+  bad_col = warp_sum(bad_col);
+  unsorted = warp_sum(unsorted);
+  nonfinite = warp_sum(nonfinite);
+  missing = warp_sum(missing);
+  overflow = warp_sum(overflow);
+  if (threadIdx.x % 32 == 0) {
+    if (bad_rowptr) atomicAdd(&cnt->bad_rowptr, bad_rowptr);
+    if (bad_col) atomicAdd(&cnt->bad_colidx, bad_col);
+    if (unsorted) atomicAdd(&cnt->unsorted_rows, unsorted);
+    if (nonfinite) atomicAdd(&cnt->nonfinite, nonfinite);
+    if (missing) atomicAdd(&cnt->missing, missing);
+    if (overflow) atomicAdd(&cnt->overflow, overflow);
+  }
+}
+
 // One pass over A, a sub-warp of S lanes per row (coalesced reads of the row):
 //   Validate: check_csr's tallies (bad row pointers, bad columns, unsorted rows, non-finite
 //             values), with every read of another row guarded, so a malformed A is only
@@ -109,37 +131,12 @@ __global__ void fused_pass(CsrView a, const double *r_in, double *r_out, double 
         if (j != i && jok && j < n) {
           const double xij = fabs(x);
           double xji = 0;
-          Index lo = a.rowptr[j], hi = a.rowptr[j + 1];
+          const Index lo = a.rowptr[j], hi = a.rowptr[j + 1];
           if (lo >= 0 && hi <= nnz && lo <= hi) {
-            bool found = false;
             // First probe at the mirrored position of k (where a_ji sits when rows i and j
-            // have the same offsets, as in a stencil's interior): a hit ends the search, a
-            // miss still halves the bracket. The position found is the same (columns are
-            // unique), only the number of dependent loads drops.
-            const Index g = hi - 1 - (k - b);
-            if (g >= lo) {
-              const Index c = a.colidx[g];
-              if (c == i) {
-                xji = a.values ? fabs(a.values[g]) : 1.0;
-                found = true;
-                lo = hi; // done
-              } else if (c < i) {
-                lo = g + 1;
-              } else {
-                hi = g;
-              }
-            }
-            while (lo < hi) {
-              const Index mid = lo + (hi - lo) / 2;
-              const Index c = a.colidx[mid];
-              if (c == i) {
-                xji = a.values ? fabs(a.values[mid]) : 1.0;
-                found = true;
-                break;
-              }
-              if (c < i) lo = mid + 1;
-              else hi = mid;
-            }
+            // have the same offsets, as in a stencil's interior).
+            const bool found = find_in_range_from(a.colidx, lo, hi, i, hi - 1 - (k - b),
+                                                  [&](Index g) { xji = a.values ? fabs(a.values[g]) : 1.0; });
             missing += !found;
           }
           v = xij + xji;
@@ -166,20 +163,7 @@ __global__ void fused_pass(CsrView a, const double *r_in, double *r_out, double 
       }
     }
   }
-  bad_rowptr = warp_sum(bad_rowptr);
-  bad_col = warp_sum(bad_col);
-  unsorted = warp_sum(unsorted);
-  nonfinite = warp_sum(nonfinite);
-  missing = warp_sum(missing);
-  overflow = warp_sum(overflow);
-  if (threadIdx.x % 32 == 0) {
-    if (bad_rowptr) atomicAdd(&cnt->bad_rowptr, bad_rowptr);
-    if (bad_col) atomicAdd(&cnt->bad_colidx, bad_col);
-    if (unsorted) atomicAdd(&cnt->unsorted_rows, unsorted);
-    if (nonfinite) atomicAdd(&cnt->nonfinite, nonfinite);
-    if (missing) atomicAdd(&cnt->missing, missing);
-    if (overflow) atomicAdd(&cnt->overflow, overflow);
-  }
+  add_counts(cnt, bad_rowptr, bad_col, unsorted, nonfinite, missing, overflow);
   if (Validate && blockIdx.x == 0 && threadIdx.x == 0 && n > 0 && a.rowptr[0] != 0) atomicAdd(&cnt->bad_rowptr, 1ull);
 }
 
@@ -257,7 +241,7 @@ void throw_if_malformed(const char *what, unsigned long long bad_rowptr, unsigne
   DeviceBuffer<unsigned long long> first(1);
   DeviceBuffer<double> bad(3);
   PGK_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), s));
-  first_nonfinite<<<grid_for(a.nrows), kThreads, 0, s>>>(a, first.data());
+  first_nonfinite<<<grid_for(a.nrows, kThreads, kMaxBlocks), kThreads, 0, s>>>(a, first.data());
   PGK_CUDA_CHECK_LAUNCH();
   locate_entry<<<1, 1, 0, s>>>(a, first.data(), bad.data());
   PGK_CUDA_CHECK_LAUNCH();
@@ -302,22 +286,20 @@ void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightG
     out.view.values = out.w.data();
     return;
   }
-  Index nnz = 0;
-  PGK_CUDA_CHECK(cudaMemcpyAsync(&nnz, a.rowptr + n, sizeof(Index), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  const Index nnz = read_scalar(a.rowptr + n, stream);
   const bool scaled = kind == pgk::trilf::Weight::Scaled;
   out.w.allocate(static_cast<std::size_t>(nnz > 0 ? nnz : 0));
   const int lanes = lanes_for(nnz, n);
-  AsyncBuffer<PassCounters> cnt(1, s);
+  DeviceBuffer<PassCounters> cnt(1, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(cnt.data(), 0, sizeof(PassCounters), s));
-  AsyncBuffer<double> r(scaled ? static_cast<std::size_t>(n) : 1, s);
+  DeviceBuffer<double> r(scaled ? static_cast<std::size_t>(n) : 1, s);
   if (scaled) {
     launch_fused<true, true, false>(lanes, a, nullptr, r.data(), nullptr, cnt.data(), s);
     launch_fused<false, false, true>(lanes, a, r.data(), nullptr, out.w.data(), cnt.data(), s);
   } else {
     launch_fused<true, false, true>(lanes, a, nullptr, nullptr, out.w.data(), cnt.data(), s);
   }
-  const PassCounters c = cnt.get(0);
+  const PassCounters c = cnt.get(0, s);
   throw_if_malformed(what, c.bad_rowptr, c.bad_colidx, c.unsorted_rows);
   if (c.nonfinite && a.values) throw_nonfinite(a, what, s);
   CsrView p = a;
@@ -327,9 +309,7 @@ void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightG
     DeviceCsrPattern sym;
     const bool built = symmetrize_pattern(a, sym, stream);
     if (!built) throw std::logic_error("trilf weights: pattern symmetry check disagrees");
-    Index snnz = 0;
-    PGK_CUDA_CHECK(cudaMemcpyAsync(&snnz, sym.view().rowptr + n, sizeof(Index), cudaMemcpyDeviceToHost, s));
-    PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+    const Index snnz = read_scalar(sym.view().rowptr + n, stream);
     out.rowptr.allocate(static_cast<std::size_t>(n) + 1);
     out.colidx.allocate(static_cast<std::size_t>(snnz));
     PGK_CUDA_CHECK(cudaMemcpyAsync(out.rowptr.data(), sym.rowptr(), sizeof(Index) * (n + 1), cudaMemcpyDeviceToDevice, s));
@@ -337,10 +317,10 @@ void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightG
     p.rowptr = out.rowptr.data();
     p.colidx = out.colidx.data();
     out.w = DeviceBuffer<double>(static_cast<std::size_t>(snnz));
-    AsyncBuffer<int> overflow(1, s);
+    DeviceBuffer<int> overflow(1, s);
     PGK_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0, sizeof(int), s));
     launch_general(lanes_for(snnz, n), a, p, scaled ? r.data() : nullptr, out.w.data(), overflow.data(), s);
-    if (overflow.get(0)) throw std::domain_error("trilf weights: edge weight overflows");
+    if (overflow.get(0, s)) throw std::domain_error("trilf weights: edge weight overflows");
   } else if (c.overflow) {
     throw std::domain_error("trilf weights: edge weight overflows");
   }

@@ -32,7 +32,7 @@ struct PC_Reorder {
   PetscBool             device = PETSC_FALSE;
   pgk::Envelope         before, after;
   PetscLogDouble        t_ordering = 0, t_symbolic = 0, t_numeric = 0;
-  std::unique_ptr<pgk::cuda::DeviceIndexArray> d_perm, d_dst; // device copies of perm and dst
+  std::unique_ptr<pgk::cuda::DeviceBuffer<pgk::Index>> d_perm, d_dst; // device copies of perm and dst
 };
 
 static PetscBool IsCUDAVec(Vec v)
@@ -55,8 +55,8 @@ static PetscErrorCode PCReorderUploadMaps(PC_Reorder *r)
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(PgkMatGetDeviceValues(r->B, PGK_ACCESS_READ, &v));
   PetscCall(PgkMatRestoreDeviceValues(r->B, PGK_ACCESS_READ, &v));
-  r->d_perm = std::make_unique<pgk::cuda::DeviceIndexArray>();
-  r->d_dst  = std::make_unique<pgk::cuda::DeviceIndexArray>();
+  r->d_perm = std::make_unique<pgk::cuda::DeviceBuffer<pgk::Index>>();
+  r->d_dst  = std::make_unique<pgk::cuda::DeviceBuffer<pgk::Index>>();
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, r->d_perm->allocate(n); r->d_dst->allocate(nnz));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(r->d_perm->data(), r->perm.data(), sizeof(PetscInt) * (std::size_t)n, stream));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(r->d_dst->data(), r->dst.data(), sizeof(PetscInt) * (std::size_t)nnz, stream));

@@ -18,7 +18,7 @@
 #include <string>
 
 #if defined(PGK_HAVE_CUDA)
-  #include "kernels/common/device_csr.hpp" // DeviceIndexArray
+  #include "kernels/common/device_buffer.hpp" // DeviceBuffer
   #include "kernels/common/kernels.hpp"    // check_csr
   #include "kernels/common/permute.hpp"    // gather, scatter
   #include "kernels/common/transfer.hpp"   // copy_to_device, copy_to_host (logged)
@@ -33,12 +33,12 @@ namespace pgk::cuda {
   throw std::logic_error(std::string(what) + ": this petscgpukit was built without its CUDA kernels (PETSc without CUDA, or PGK_ENABLE_CUDA=OFF)");
 }
 
-class DeviceIndexArray {
+template <class T> class DeviceBuffer {
 public:
-  void         allocate(Index) { no_kernels("device index array"); }
-  Index       *data() { return nullptr; }
-  const Index *data() const { return nullptr; }
-  Index        size() const { return 0; }
+  void         allocate(std::size_t) { no_kernels("device buffer"); }
+  T           *data() { return nullptr; }
+  const T     *data() const { return nullptr; }
+  std::size_t  size() const { return 0; }
 };
 
 inline void gather(const double *, const Index *, double *, Index, void *) { no_kernels("device gather"); }

@@ -5,9 +5,7 @@
 
 #include "src/common/csr.hpp"
 #include "kernels/common/transfer.hpp"
-// H1 moves the owning buffer to kernels/common/device_buffer.hpp as pgk::cuda::DeviceBuffer
-// (same interface); this include and the alias below are the only lines to change.
-#include "kernels/trilf/primitives.hpp"
+#include "kernels/common/device_buffer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +14,7 @@
 
 namespace pgk::test {
 
-template <class T> using DeviceBuffer = pgk::cuda::trilf::DeviceBuffer<T>;
+using pgk::cuda::DeviceBuffer;
 
 // The result of the probe: a usable device (described), or the reason there is none.
 struct DeviceStatus {

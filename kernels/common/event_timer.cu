@@ -1,0 +1,41 @@
+// pgk::cuda::EventTimer (event_timer.hpp).
+#include "kernels/common/event_timer.hpp"
+
+#include "kernels/common/cuda_check.cuh"
+
+namespace pgk::cuda {
+
+namespace {
+cudaEvent_t event(void *e) { return static_cast<cudaEvent_t>(e); }
+} // namespace
+
+EventTimer::EventTimer(int marks) {
+  events_.reserve(marks > 0 ? static_cast<std::size_t>(marks) : 0);
+  for (int i = 0; i < marks; ++i) {
+    cudaEvent_t e = nullptr;
+    const cudaError_t err = cudaEventCreate(&e);
+    if (err != cudaSuccess) {
+      for (void *made : events_) (void)cudaEventDestroy(event(made)); // no destructor runs
+      throw_error(err, "cudaEventCreate(&e)", __FILE__, __LINE__);
+    }
+    events_.push_back(e);
+  }
+}
+
+EventTimer::~EventTimer() {
+  for (void *e : events_) (void)cudaEventDestroy(event(e)); // never throws from a destructor
+}
+
+void EventTimer::record(int i, void *stream) {
+  PGK_CUDA_CHECK(cudaEventRecord(event(events_.at(static_cast<std::size_t>(i))), static_cast<cudaStream_t>(stream)));
+}
+
+double EventTimer::ms(int from, int to) const {
+  cudaEvent_t a = event(events_.at(static_cast<std::size_t>(from))), b = event(events_.at(static_cast<std::size_t>(to)));
+  float t = 0;
+  PGK_CUDA_CHECK(cudaEventSynchronize(b));
+  PGK_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
+  return t;
+}
+
+} // namespace pgk::cuda

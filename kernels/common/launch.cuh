@@ -1,0 +1,22 @@
+// Launch helpers shared by every kernel of kernels/: the grid of a grid-stride loop and the
+// conversion of the void* streams of the plain C++ interfaces.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace pgk::cuda {
+
+// Grid for a grid-stride loop over `items` work items, `per_block` items per block (usually
+// the block's threads): enough blocks to cover the items, at least 1, at most `max_blocks`.
+// The cap is the caller's on purpose: it bounds the per-block partial results of the
+// deterministic reductions (so their summation order, hence their bits, depend on it), and each
+// caller keeps the cap its kernels were written for.
+inline int grid_for(long long items, int per_block, long long max_blocks) {
+  const long long blocks = (items + per_block - 1) / per_block;
+  return static_cast<int>(blocks < max_blocks ? (blocks > 0 ? blocks : 1) : max_blocks);
+}
+
+// The cudaStream_t behind a `void *stream` of the plain C++ interfaces.
+inline cudaStream_t as_stream(void *stream) { return static_cast<cudaStream_t>(stream); }
+
+} // namespace pgk::cuda

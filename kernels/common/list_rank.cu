@@ -1,0 +1,28 @@
+// The compaction step of the sampled list ranking (list_rank.cuh).
+#include "kernels/common/list_rank.cuh"
+
+#include <cub/device/device_scan.cuh>
+
+namespace pgk::cuda::list_rank {
+namespace {
+
+__global__ void scatter_splitters(Index nv, const Index *flag, const Index *comp, Index *sp) {
+  for (Index v = blockIdx.x * Index(blockDim.x) + threadIdx.x; v < nv; v += Index(gridDim.x) * blockDim.x)
+    if (flag[v]) sp[comp[v]] = v;
+}
+
+} // namespace
+
+Index compact_splitters(Index nv, const Index *flag, Index *comp, Index *sp, cudaStream_t s) {
+  {
+    std::size_t tb = 0;
+    PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, flag, comp, nv + 1, s));
+    DeviceBuffer<unsigned char> tmp(tb, s);
+    PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.data(), tb, flag, comp, nv + 1, s));
+  }
+  scatter_splitters<<<grid_for(nv, kThreads, kMaxBlocks), kThreads, 0, s>>>(nv, flag, comp, sp);
+  PGK_CUDA_CHECK_LAUNCH();
+  return read_scalar(comp + nv, s); // the splitter count (synchronizes)
+}
+
+} // namespace pgk::cuda::list_rank
