@@ -25,8 +25,8 @@ namespace dt = pgk::cuda::trilf;
 
 // The device copy of the matrix (the PETSc matrix's own arrays are not public API).
 struct DeviceMatrix {
-  dt::DeviceBuffer<Index>  rowptr, colidx;
-  dt::DeviceBuffer<double> values;
+  pgk::cuda::DeviceBuffer<Index>  rowptr, colidx;
+  pgk::cuda::DeviceBuffer<double> values;
   CsrView                  view{};
   DeviceMatrix(const Csr &a, void *stream)
   {
@@ -99,7 +99,7 @@ PetscErrorCode TimeVariant(pgk::cuda::TrilfDevice &dev, const CsrView &a, const 
 {
   const std::size_t              n = static_cast<std::size_t>(a.nrows);
   const std::vector<double>      b = RandomVector(n, 3);
-  dt::DeviceBuffer<double>       r, z(n);
+  pgk::cuda::DeviceBuffer<double>       r, z(n);
   unsigned long long             kept = 0;
   const unsigned long long       zero = 0;
   auto setup  = [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.setup(a, opt, stream)); return PETSC_SUCCESS; };
@@ -205,7 +205,7 @@ PetscErrorCode HostCheck(const Csr &a, const pgk::cuda::TrilfDevice &dev, const 
   const std::size_t        n = static_cast<std::size_t>(a.nrows);
   const std::vector<double> b = RandomVector(n, 3);
   std::vector<double>       x(n), zh;
-  dt::DeviceBuffer<double>  r, z(n);
+  pgk::cuda::DeviceBuffer<double>  r, z(n);
 
   PetscFunctionBegin;
   const auto               t0 = std::chrono::steady_clock::now();
