@@ -163,7 +163,7 @@ PetscErrorCode ReportVariant(const Variant &v, const KernelTimes &kt, const Kern
   PetscCall(Line(v.name, "apply", pc.apply, kt.apply, mm, record));
   PetscCall(Line(v.name, "apply_transpose", pc.apply_transpose, kt.apply_transpose, mm, record));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s setup phases: %s; with CUDA's default pool: %s\n", "", Phases(kt.phases).c_str(), Phases(kt.phases_default_pool).c_str()));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s paths %lld longest %lld cycles %lld rounds %d pairs %lld splits %lld replaced %lld c_id %.3f c_kept %.3f\n", "", (long long)in.npaths, (long long)in.longest, (long long)in.forest.cycles_broken, in.forest.rounds_run, (long long)in.block.pairs, (long long)in.splits, (long long)in.replaced, in.c_id, in.c_kept));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s paths %lld longest %lld cycles %lld rounds %d pairs %lld splits %lld replaced %lld c_id %.3f c_pi %.3f\n", "", (long long)in.npaths, (long long)in.longest, (long long)in.forest.cycles_broken, in.forest.rounds_run, (long long)in.block.pairs, (long long)in.splits, (long long)in.replaced, in.c_id, in.c_pi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -127,7 +127,7 @@ void BlockPipeline::assemble_and_factor(const CsrView &a, bool with_coverage, vo
   info.replaced = fc.replaced;
   if (with_coverage) {
     info.c_id = share(cov.ident, cov.total);
-    info.c_kept = share(cov.kept, cov.total);
+    info.c_pi = share(cov.kept, cov.total);
   }
 }
 

@@ -10,7 +10,7 @@
 //   * the factor: identical decisions (splits, replacements) and values: the factor kernel
 //     rounds every operation separately (no contraction), like the host build;
 //   * apply / apply_transpose: to rounding (parallel scans, a different summation order);
-//   * SetupInfo: the integers equal, c_id and c_kept to rounding (device reductions).
+//   * SetupInfo: the integers equal, c_id and c_pi to rounding (device reductions).
 // Deterministic: two runs give the same bits (no floating-point atomics, fixed-shape scans).
 //
 // Plain C++; CsrView pointers are device pointers, `stream` is a cudaStream_t as void*.

@@ -31,7 +31,7 @@ struct CoverageSums {
 };
 
 // T from A on the path order (thread per permuted row). When `cov` is not null the same pass
-// also sums |a_ij| for c_id and c_kept, which it reads (1 copy; none without cov).
+// also sums |a_ij| for c_id and c_pi, which it reads (1 copy; none without cov).
 void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, DeviceTridiagonal &t, CoverageSums *cov,
                           void *stream);
 

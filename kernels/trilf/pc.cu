@@ -105,7 +105,7 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   info.splits = m.t.splits;
   info.replaced = m.t.replaced;
   info.c_id = cov.total > 0 ? cov.identity / cov.total : 1.0;
-  info.c_kept = cov.total > 0 ? cov.kept / cov.total : 1.0;
+  info.c_pi = cov.total > 0 ? cov.kept / cov.total : 1.0;
   m.times.weights = ev.ms(0, 1);
   m.times.factor = ev.ms(1, 2);
   m.times.cycles = ev.ms(2, 3);

@@ -102,7 +102,7 @@ static PetscErrorCode PCSetUp_Trilf(PC pc)
   t->nonzerostate = A->nonzerostate;
   t->setups++;
   if (!keep) t->forests++;
-  PetscCall(PetscInfo(pc, "trilf %s on the %s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", c_id %.3f, c_pi %.3f, setup %.3f ms\n", keep ? "refactored" : "built", device ? "device" : "host", (PetscInt)TrilfInfo(t).npaths, (PetscInt)TrilfInfo(t).longest, TrilfInfo(t).c_id, TrilfInfo(t).c_kept, keep ? TrilfTimes(t).assemble + TrilfTimes(t).lu : TrilfTimes(t).total()));
+  PetscCall(PetscInfo(pc, "trilf %s on the %s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", c_id %.3f, c_pi %.3f, setup %.3f ms\n", keep ? "refactored" : "built", device ? "device" : "host", (PetscInt)TrilfInfo(t).npaths, (PetscInt)TrilfInfo(t).longest, TrilfInfo(t).c_id, TrilfInfo(t).c_pi, keep ? TrilfTimes(t).assemble + TrilfTimes(t).lu : TrilfTimes(t).total()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -281,7 +281,7 @@ static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
   const pgk::trilf::ForestStats &fs = t->opt.block ? in.block.coarse : in.forest;
   PetscInt  isum[7] = {(PetscInt)in.npaths, (PetscInt)fs.factor_edges, (PetscInt)fs.cycles_broken, (PetscInt)in.splits, (PetscInt)in.replaced, (PetscInt)in.block.pairs, (PetscInt)in.block.ghosts}, gsum[7];
   PetscInt  imax[2] = {(PetscInt)in.longest, (PetscInt)fs.rounds_run}, gmax[2];
-  PetscReal cov[4] = {-in.c_id, in.c_id, -in.c_kept, in.c_kept}, gcov[4];
+  PetscReal cov[4] = {-in.c_id, in.c_id, -in.c_pi, in.c_pi}, gcov[4];
   PetscReal tms[7] = {tm.weights, tm.factor, tm.cycles, tm.paths, tm.assemble, tm.lu, tm.total()}, gtms[7];
   PetscCallMPI(MPIU_Allreduce(isum, gsum, 7, MPIU_INT, MPI_SUM, comm));
   PetscCallMPI(MPIU_Allreduce(imax, gmax, 2, MPIU_INT, MPI_MAX, comm));
@@ -292,7 +292,7 @@ static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "one trilf per rank on its diagonal block (%d ranks, %" PetscInt_FMT " on the device); sums over ranks, ranges min..max\n", size, gdev));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "built on the %s\n", t->device ? "device (MATSEQAIJCUSPARSE, data kept there)" : "host"));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f..%.4f (tridiagonal part in the original order), c_pi %.4f..%.4f (kept by trilf)\n", -gcov[0], gcov[1], -gcov[2], gcov[3]));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f (tridiagonal part in the original order), c_pi %.4f (kept by trilf)\n", in.c_id, in.c_kept));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f (tridiagonal part in the original order), c_pi %.4f (kept by trilf)\n", in.c_id, in.c_pi));
   if (t->opt.block) PetscCall(PetscViewerASCIIPrintf(viewer, "pairs %" PetscInt_FMT ", unpaired rows (ghost-padded) %" PetscInt_FMT "\n", gsum[5], gsum[6]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT " %s; [0,2]-factor %" PetscInt_FMT " edges in %" PetscInt_FMT " rounds, %" PetscInt_FMT " cycles broken\n", t->opt.block ? "paths of pairs" : "linear forest", gsum[0], gmax[0], t->opt.block ? "blocks" : "rows", gsum[1], gmax[1], gsum[2]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pivots: %" PetscInt_FMT " paths split at a tiny pivot, %" PetscInt_FMT " pivots replaced\n", gsum[3], gsum[4]));
@@ -343,7 +343,7 @@ static PetscErrorCode PCTrilfGetInfo_Trilf(PC pc, PCTrilfInfo *info)
   info->splits        = in.splits;
   info->replaced      = in.replaced;
   info->c_id          = in.c_id;
-  info->c_pi          = in.c_kept;
+  info->c_pi          = in.c_pi;
   info->t_weights     = tm.weights;
   info->t_factor      = tm.factor;
   info->t_cycles      = tm.cycles;

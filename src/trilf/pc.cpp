@@ -27,7 +27,7 @@ Preconditioner::Preconditioner(const CsrView &a, const Options &opt) : opt_(opt)
     times_.factor = lap(t0);
     info_.npaths = border_.npaths();
     info_.longest = border_.longest;
-    info_.c_kept = coverage(a, border_);
+    info_.c_pi = coverage(a, border_);
   } else {
     if (opt_.factor.max_degree != 2)
       throw std::invalid_argument("trilf: the scalar preconditioner needs max_degree = 2");
@@ -46,7 +46,7 @@ Preconditioner::Preconditioner(const CsrView &a, const Options &opt) : opt_(opt)
     info_.forest.forest_edges = forest.edges();
     info_.npaths = order_.npaths();
     info_.longest = order_.longest;
-    info_.c_kept = coverage(a, order_);
+    info_.c_pi = coverage(a, order_);
   }
   info_.c_id = coverage_identity(a);
   update_values(a);

@@ -26,7 +26,7 @@ struct SetupInfo {
   Index longest = 0;              // vertices (blocks) in the longest path
   Index splits = 0, replaced = 0; // pivot fallbacks of the last factorization
   double c_id = 0;                // coverage of the original tridiagonal part
-  double c_kept = 0;              // coverage of the preconditioner (forest, or block tridiagonal)
+  double c_pi = 0;              // coverage of the preconditioner (forest, or block tridiagonal)
 };
 
 // Wall-clock of each setup phase in milliseconds. Block variant: `factor` covers pairing,

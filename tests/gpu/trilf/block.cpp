@@ -51,7 +51,7 @@ Reference reference(const Csr &a, const tl::Options &opt) {
   r.ord = tl::block_linear_forest(pgk::view_of(a), opt.factor, &r.info.block);
   r.info.npaths = r.ord.npaths();
   r.info.longest = r.ord.longest;
-  r.info.c_kept = tl::coverage(pgk::view_of(a), r.ord);
+  r.info.c_pi = tl::coverage(pgk::view_of(a), r.ord);
   r.info.c_id = tl::coverage_identity(pgk::view_of(a));
   r.t = tl::assemble_block(pgk::view_of(a), r.ord);
   r.f = tl::factor_block(r.t, r.ord, opt.pivot);
@@ -105,7 +105,7 @@ void compare_info(const tl::SetupInfo &d, const tl::SetupInfo &h) {
   EXPECT_EQ(d.splits, h.splits);
   EXPECT_EQ(d.replaced, h.replaced);
   EXPECT_LE(std::fabs(d.c_id - h.c_id), 1e-12) << "c_id " << d.c_id << " vs " << h.c_id;
-  EXPECT_LE(std::fabs(d.c_kept - h.c_kept), 1e-12) << "c_kept " << d.c_kept << " vs " << h.c_kept;
+  EXPECT_LE(std::fabs(d.c_pi - h.c_pi), 1e-12) << "c_pi " << d.c_pi << " vs " << h.c_pi;
   EXPECT_EQ(d.forest.factor_edges, 0) << "info.forest must stay default";
   EXPECT_EQ(d.forest.rounds_run, 0) << "info.forest must stay default";
 }
@@ -183,7 +183,7 @@ void check_rerun_and_update(const CorpusEntry &e, const tl::Options &opt, Device
   EXPECT_TRUE(pgk::test::SameIndices(bp2.slots(nullptr), ref.ord.slots, "second setup: slots"));
   EXPECT_TRUE(pgk::test::SameBits(f2.inv_pivot, f.inv_pivot, "second setup: inv_pivot"));
   EXPECT_TRUE(pgk::test::SameBits(f2.mult, f.mult, "second setup: mult"));
-  EXPECT_EQ(info2.c_kept, dev.info.c_kept);
+  EXPECT_EQ(info2.c_pi, dev.info.c_pi);
   EXPECT_EQ(info2.c_id, dev.info.c_id);
   EXPECT_TRUE(pgk::test::SameBits(device_apply(bp2, r, false), z, "second setup: apply"));
   EXPECT_TRUE(pgk::test::SameBits(device_apply(bp2, r, true), zt, "second setup: apply_transpose"));

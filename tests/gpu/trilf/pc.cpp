@@ -155,7 +155,7 @@ void compare_setup(const pgk::cuda::TrilfDevice &dev, const Reference &ref, Inde
   EXPECT_EQ(di.splits, ri.splits);
   EXPECT_EQ(di.replaced, ri.replaced);
   EXPECT_TRUE(close(di.c_id, ri.c_id)) << "c_id " << di.c_id << " vs " << ri.c_id;
-  EXPECT_TRUE(close(di.c_kept, ri.c_kept)) << "c_kept " << di.c_kept << " vs " << ri.c_kept;
+  EXPECT_TRUE(close(di.c_pi, ri.c_pi)) << "c_pi " << di.c_pi << " vs " << ri.c_pi;
   EXPECT_EQ(dev.size(), n);
   EXPECT_TRUE(dev.ready());
 }

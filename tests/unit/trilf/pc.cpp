@@ -26,7 +26,7 @@ TEST(TrilfPc, ScalarAndBlockApplyMatchTheirSteps) {
       const BlockOrder o = block_linear_forest(view_of(a), opt.factor);
       EXPECT_EQ(o.slots, pc.block_order().slots);
       solve_block(factor_block(assemble_block(view_of(a), o), o), r.data(), ref.data());
-      EXPECT_DOUBLE_EQ(pc.info().c_kept, coverage(view_of(a), o));
+      EXPECT_DOUBLE_EQ(pc.info().c_pi, coverage(view_of(a), o));
       EXPECT_EQ(pc.info().block.pairs * 2 + pc.info().block.ghosts, a.nrows);
     } else {
       const PathOrder o = order_paths(extract_linear_forest(view_of(a), opt.factor));
@@ -37,7 +37,7 @@ TEST(TrilfPc, ScalarAndBlockApplyMatchTheirSteps) {
     }
     EXPECT_EQ(z, ref);
     EXPECT_DOUBLE_EQ(pc.info().c_id, coverage_identity(view_of(a)));
-    EXPECT_GT(pc.info().c_kept, 0.0);
+    EXPECT_GT(pc.info().c_pi, 0.0);
     EXPECT_EQ(pc.size(), a.nrows);
   }
 }
