@@ -177,6 +177,9 @@ TEST_F(GpuTrilfGtsv, ApplyMatchesReference) {
       return;
     }
     const double tol = std::max(1e-10, e.apply_tol());
+    const std::vector<double> z = device_apply(dev, b, false);
+    std::printf("gtsv2 %s: rel. diff %.3e, residual of T~ z = b: device %.3e, host %.3e\n", e.name().c_str(), pgk::test::rel_diff(z, x),
+                solve_residual(ref.tf, b, z), solve_residual(ref.tf, b, x));
     EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, false), x, tol, "gtsv2 apply"));
     EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, true), xt, tol, "gtsv2 apply_transpose"));
   });

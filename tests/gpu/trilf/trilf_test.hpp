@@ -101,6 +101,17 @@ struct Reference {
 
 // Whether the host's solve x of T~ x = b is accurate (residual <= 1e-10): with tau = 0 a pivot
 // chain keeps pivots like 1e-20, and two correct solvers then disagree completely.
+inline double solve_residual(const pgk::trilf::TridiagonalFactor &tf, const std::vector<double> &b, const std::vector<double> &x) {
+  const std::size_t n = b.size();
+  std::vector<double> xp(n), bp(n), res(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    xp[k] = x[static_cast<std::size_t>(tf.perm[k])];
+    bp[k] = b[static_cast<std::size_t>(tf.perm[k])];
+  }
+  pgk::trilf::multiply(tf.effective, xp.data(), res.data());
+  return rel_diff(res, bp);
+}
+
 inline bool host_solve_accurate(const pgk::trilf::TridiagonalFactor &tf, const std::vector<double> &b, const std::vector<double> &x) {
   const std::size_t n = b.size();
   std::vector<double> xp(n), bp(n), res(n);

@@ -83,7 +83,7 @@ endforeach()
 # through the logged copies (1 CpuToGpu + 1 GpuToCpu an apply, asserted), same result.
 foreach(bs 1 2)
   pgk_test(gpu.trilf.bs${bs}.host_vectors LABELS "gpu;petsc" ARGS --gpu ${SAME} ${KEPT} ${DEVXFER} --expect "on the device"
-           -- ${T} -gen convdiff3d:n=24 -mat_type aijcusparse -vec_type standard -pc_trilf_block_size ${bs})
+           -- ${T} -gen convdiff3d:n=24 -mat_type aijcusparse -vec_type standard ${PGK_GPU_OPTS} -pc_trilf_block_size ${bs})
   pgk_test(gpu.trilf.bs${bs}.host_vectors_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${SAME} ${DEVXFER} --expect "on the device"
            -- ${T} -gen convdiff3d:n=24 -mat_type aijcusparse -vec_type standard -use_gpu_aware_mpi 0 -pc_trilf_block_size ${bs})
 endforeach()
