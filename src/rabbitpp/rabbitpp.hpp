@@ -28,7 +28,7 @@ struct Options {
   bool regroup = true;        // false: plain Rabbit Order ("rabbit")
   bool insular_first = false; // layout I|H|R instead of H|R|I
   HubScope hub_scope = HubScope::NonInsular;
-  Index batch = 1;            // K: vertices per merge round (1: the serial Rabbit Order)
+  Index batch = 0;            // K: vertices per merge round (1: the serial Rabbit Order; 0: default_batch(n))
   int threads = 0;            // multicore backend: worker threads (0: hardware concurrency)
 };
 

@@ -1,0 +1,215 @@
+// Community detection in rounds of K vertices (README.md section 2) on a thread pool.
+#include "src/rabbitpp/batch.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <tuple>
+#include <utility>
+
+#include "src/rabbitpp/graph.hpp"
+
+namespace pgk::rabbitpp {
+namespace {
+
+struct Entry {
+  Index to;
+  std::int64_t w;
+};
+
+enum class Action : std::uint8_t { Defer, Top, Merge };
+
+// Union-find parents are read and path-halved by every thread of a round while no merge
+// happens: any value a thread writes is an ancestor, so the roots never change. Relaxed atomic
+// accesses keep those benign races defined.
+Index load_relaxed(const Index *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+void store_relaxed(Index *p, Index v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+Index find_root(Index *uf, Index x) {
+  for (;;) {
+    const Index p = load_relaxed(uf + x);
+    if (p < 0) return x;
+    const Index gp = load_relaxed(uf + p);
+    if (gp < 0) return p;
+    store_relaxed(uf + x, gp);
+    x = gp;
+  }
+}
+
+class BatchDetector {
+public:
+  BatchDetector(const Graph &g, Index batch, ThreadPool &pool) : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
+    const std::size_t n = static_cast<std::size_t>(g.n);
+    d_.order = processing_order(g);
+    d_.pos.assign(n, 0);
+    for (Index p = 0; p < g.n; ++p) d_.pos[d_.order[p]] = p;
+    d_.parent.assign(n, -1);
+    d_.round.assign(n, -1);
+    uf_.assign(n, -1);
+    first_child_.assign(n, -1);
+    next_sibling_.assign(n, -1);
+    strength_ = g.strength;
+    stored_.resize(n);
+    has_list_.assign(n, 0);
+    slot_of_.assign(n, -1);
+  }
+
+  Dendrogram run(Index *deferred_total) {
+    Index frontier = 0, deferred_sum = 0;
+    std::vector<Index> deferred;
+    for (Index round = 0; frontier < g_.n || !deferred.empty(); ++round) {
+      active_ = deferred;
+      while (static_cast<Index>(active_.size()) < batch_ && frontier < g_.n) active_.push_back(d_.order[frontier++]);
+      decide_round();
+      deferred.clear();
+      apply_round(round, deferred);
+      deferred_sum += static_cast<Index>(deferred.size());
+      d_.rounds = round + 1;
+    }
+    if (deferred_total) *deferred_total = deferred_sum;
+    return std::move(d_);
+  }
+
+private:
+  void add_row(Index x, std::vector<Entry> &out) {
+    for (Index e = g_.rowptr[x]; e < g_.rowptr[x + 1]; ++e) out.push_back({find_root(uf_.data(), g_.colidx[e]), g_.weight[e]});
+  }
+
+  // The edges of c's subtree: L(c) as c stored it (its row if it had no children then), which
+  // covers the children merged into c before c's round; the children merged into c in c's own
+  // round (a chain of merges decided together) are not in it and are walked recursively.
+  void add_subtree(Index c, std::vector<Entry> &out) {
+    if (has_list_[c])
+      for (const Entry &x : stored_[c]) out.push_back({find_root(uf_.data(), x.to), x.w});
+    else add_row(c, out);
+    for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
+      if (d_.round[x] == d_.round[c]) add_subtree(x, out);
+  }
+
+  // L(v) into `out`: v's edges and its children's subtrees, mapped to roots, v's own community
+  // dropped, equal roots summed, sorted. v is unprocessed, so all its children merged in
+  // earlier rounds.
+  void aggregate(Index v, std::vector<Entry> &out) {
+    out.clear();
+    add_row(v, out);
+    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, out);
+    out.erase(std::remove_if(out.begin(), out.end(), [v](const Entry &x) { return x.to == v; }), out.end());
+    std::sort(out.begin(), out.end(), [](const Entry &x, const Entry &y) { return x.to < y.to; });
+    std::size_t m = 0;
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      if (m > 0 && out[m - 1].to == out[k].to) out[m - 1].w += out[k].w;
+      else out[m++] = out[k];
+    }
+    out.resize(m);
+  }
+
+  // The neighbour community of largest positive gain (ties: smallest root) and its weight.
+  std::pair<Index, std::int64_t> best_target(const std::vector<Entry> &list, Index v) const {
+    Index best = -1;
+    std::int64_t best_gain = 0, best_w = 0;
+    for (const Entry &x : list) {
+      const std::int64_t gain = x.w * g_.total - strength_[v] * strength_[x.to];
+      if (gain > best_gain) best_gain = gain, best = x.to, best_w = x.w;
+    }
+    return {best, best_w};
+  }
+
+  // Several vertices of a round may pick the same target t, each against t's strength at the
+  // start of the round. Taken in processing order, each must still gain with the strength of
+  // the ones accepted before it (as if merged one after another); the others are deferred.
+  void limit_merges_per_target() {
+    merges_.clear();
+    for (Index s = 0; s < static_cast<Index>(active_.size()); ++s)
+      if (action_[s] == Action::Merge) merges_.emplace_back(target_[s], s);
+    std::sort(merges_.begin(), merges_.end());
+    for (std::size_t k = 0; k < merges_.size();) {
+      const Index t = merges_[k].first;
+      std::int64_t joined = strength_[t];
+      for (; k < merges_.size() && merges_[k].first == t; ++k) {
+        const Index s = merges_[k].second, v = active_[s];
+        if (target_w_[s] * g_.total - strength_[v] * joined > 0) joined += strength_[v];
+        else action_[s] = Action::Defer;
+      }
+    }
+  }
+
+  // Aggregation, targets, receiving flags and actions of the active vertices: every value read
+  // is the state at the start of the round.
+  void decide_round() {
+    const Index m = static_cast<Index>(active_.size());
+    if (static_cast<Index>(lists_.size()) < m) lists_.resize(static_cast<std::size_t>(m));
+    target_.assign(static_cast<std::size_t>(m), -1);
+    receiving_.assign(static_cast<std::size_t>(m), 0);
+    action_.assign(static_cast<std::size_t>(m), Action::Defer);
+    for (Index s = 0; s < m; ++s) slot_of_[active_[s]] = s;
+    target_w_.assign(static_cast<std::size_t>(m), 0);
+    pool_.parallel_for(0, m, 64, [&](std::int64_t s) {
+      aggregate(active_[s], lists_[s]);
+      std::tie(target_[s], target_w_[s]) = best_target(lists_[s], active_[s]);
+    });
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
+      const Index t = target_[s], ts = t >= 0 ? slot_of_[t] : -1;
+      if (t < 0) action_[s] = Action::Top;
+      else if (ts >= 0 && target_[ts] == active_[s] && ts < s) action_[s] = Action::Defer; // mutual pair: the later one waits
+      else action_[s] = Action::Merge;
+    });
+    limit_merges_per_target();
+  }
+
+  // Merges and tops in processing order; children's lists die with their parent's decision.
+  // A community's strength goes to the root it ends in: a chain v -> t -> x of one round adds
+  // both v's and t's strength (as at the start of the round) to x.
+  void apply_round(Index round, std::vector<Index> &deferred) {
+    const Index m = static_cast<Index>(active_.size());
+    merged_.clear();
+    for (Index s = 0; s < m; ++s) {
+      const Index v = active_[s];
+      slot_of_[v] = -1;
+      if (action_[s] == Action::Defer) {
+        deferred.push_back(v);
+        continue;
+      }
+      // L(v) now holds the subtrees of the children merged before this round: their lists die.
+      const bool inner = first_child_[v] >= 0;
+      for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c])
+        if (d_.round[c] < round && has_list_[c]) {
+          has_list_[c] = 0;
+          std::vector<Entry>().swap(stored_[c]);
+        }
+      d_.round[v] = round;
+      if (action_[s] == Action::Top) continue;
+      const Index t = target_[s];
+      d_.parent[v] = uf_[v] = t;
+      merged_.push_back(v);
+      next_sibling_[v] = first_child_[t];
+      first_child_[t] = v;
+      if (inner) { // keep the compacted list for the parent (a leaf's list is its row)
+        has_list_[v] = 1;
+        stored_[v] = std::move(lists_[s]);
+        lists_[s] = std::vector<Entry>();
+      }
+    }
+    for (Index v : merged_) strength_[find_root(uf_.data(), v)] += strength_[v];
+  }
+
+  const Graph &g_;
+  const Index batch_;
+  ThreadPool &pool_;
+  Dendrogram d_;
+  std::vector<Index> uf_, first_child_, next_sibling_, slot_of_, active_, target_, merged_;
+  std::vector<std::int64_t> strength_, target_w_;
+  std::vector<std::pair<Index, Index>> merges_;
+  std::vector<std::vector<Entry>> stored_, lists_;
+  std::vector<std::uint8_t> has_list_, receiving_;
+  std::vector<Action> action_;
+};
+
+} // namespace
+
+Index default_batch(Index n) { return std::max<Index>(1, std::min<Index>(65536, n / 64)); }
+
+Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred) {
+  BatchDetector detector(g, batch, pool);
+  return detector.run(deferred);
+}
+
+} // namespace pgk::rabbitpp
