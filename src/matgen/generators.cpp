@@ -105,6 +105,14 @@ const std::vector<KindDef> &table() {
        {{"n", nullptr}, {"deg", "8"}, {"seed", "1"}},
        "2D random geometric graph: n uniform points in the unit square, edges within the "
        "radius giving expected degree deg; vertices numbered in random (generation) order"},
+      {"communities",
+       Kind::Communities,
+       0,
+       {{"n", nullptr}, {"intra", "8"}, {"inter", "2"}, {"seed", "1"}},
+       "planted communities of 16 * 2^k vertices (k uniform in 0..8): a path through each "
+       "and about intra neighbours inside it by random pairs, about inter neighbours in other "
+       "communities by random pairs; vertices randomly relabelled (rabbitpp's benchmark "
+       "graph; inter >= intra gives low insularity)"},
       {"path", Kind::Path, 0, {{"n", nullptr}}, "path graph, 1D Laplacian 2/-1"},
       {"empty", Kind::Empty, 0, {{"n", nullptr}}, "identity (no off-diagonals)"},
   };
@@ -327,6 +335,12 @@ void read_kind_params(Kind kind, const Reader &r, Params &p) {
   case Kind::Powerlaw:
     read_powerlaw(r, p);
     break;
+  case Kind::Communities:
+    p.intra = static_cast<Index>(r.integer("intra", 0, 1 << 20));
+    p.inter = static_cast<Index>(r.integer("inter", 0, 1 << 20));
+    p.deg = p.intra + p.inter + 2; // for the size check below (path: 2 more)
+    p.seed = r.seed();
+    break;
   default:
     break;
   }
@@ -345,7 +359,7 @@ Params resolve(const Spec &spec) {
   read_sizes(def, r, p);
   read_kind_params(def.kind, r, p);
   if (def.kind == Kind::Random || def.kind == Kind::Disconnected || def.kind == Kind::Hubrow ||
-      def.kind == Kind::Rgg2d) {
+      def.kind == Kind::Rgg2d || def.kind == Kind::Communities) {
     // Fail here, not after minutes of drawing edges that no CSR could hold.
     const std::int64_t per_row = std::min<std::int64_t>(p.deg, p.n > 0 ? p.n - 1 : 0) + 1;
     if (p.n > 0 && per_row > kIndexMax / p.n)
@@ -373,7 +387,7 @@ Index nrows_of(const Params &p) {
 
 bool is_grid_kind(Kind k) {
   return !(k == Kind::Random || k == Kind::Disconnected || k == Kind::Hubrow ||
-           k == Kind::Powerlaw || k == Kind::Rgg2d);
+           k == Kind::Powerlaw || k == Kind::Rgg2d || k == Kind::Communities);
 }
 
 } // namespace detail
@@ -459,9 +473,9 @@ Csr generate_rows(const Spec &spec, Index row_begin, Index row_end) {
 
 std::vector<Index> planted_communities(const Spec &spec) {
   const Params p = detail::resolve(spec);
-  if (p.kind != Kind::Powerlaw && p.kind != Kind::Disconnected)
+  if (p.kind != Kind::Powerlaw && p.kind != Kind::Disconnected && p.kind != Kind::Communities)
     throw std::invalid_argument(spec.kind +
-                                ": no planted communities (only powerlaw and disconnected)");
+                                ": no planted communities (only powerlaw, disconnected and communities)");
   return detail::graph_communities(p);
 }
 
