@@ -51,6 +51,7 @@ public:
     stored_.resize(n);
     has_list_.assign(n, 0);
     slot_of_.assign(n, -1);
+    sources_.assign(n, 0);
   }
 
   Dendrogram run(Index *deferred_total) {
@@ -117,10 +118,17 @@ private:
   // start of the round. Taken in processing order, each must still gain with the strength of
   // the ones accepted before it (as if merged one after another); the others are deferred.
   void limit_merges_per_target() {
+    const Index m = static_cast<Index>(active_.size());
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
+      if (action_[s] == Action::Merge) __atomic_fetch_add(&sources_[target_[s]], Index{1}, __ATOMIC_RELAXED);
+    });
     merges_.clear();
-    for (Index s = 0; s < static_cast<Index>(active_.size()); ++s)
-      if (action_[s] == Action::Merge) merges_.emplace_back(target_[s], s);
+    for (Index s = 0; s < m; ++s)
+      if (action_[s] == Action::Merge && sources_[target_[s]] > 1) merges_.emplace_back(target_[s], s);
     std::sort(merges_.begin(), merges_.end());
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
+      if (action_[s] == Action::Merge) sources_[target_[s]] = 0;
+    });
     for (std::size_t k = 0; k < merges_.size();) {
       const Index t = merges_[k].first;
       std::int64_t joined = strength_[t];
@@ -138,7 +146,6 @@ private:
     const Index m = static_cast<Index>(active_.size());
     if (static_cast<Index>(lists_.size()) < m) lists_.resize(static_cast<std::size_t>(m));
     target_.assign(static_cast<std::size_t>(m), -1);
-    receiving_.assign(static_cast<std::size_t>(m), 0);
     action_.assign(static_cast<std::size_t>(m), Action::Defer);
     for (Index s = 0; s < m; ++s) slot_of_[active_[s]] = s;
     target_w_.assign(static_cast<std::size_t>(m), 0);
@@ -155,51 +162,60 @@ private:
     limit_merges_per_target();
   }
 
-  // Merges and tops in processing order; children's lists die with their parent's decision.
-  // A community's strength goes to the root it ends in: a chain v -> t -> x of one round adds
-  // both v's and t's strength (as at the start of the round) to x.
+  // Applies the round's decisions in three parallel passes (the order of the merges is free:
+  // links and strengths are order-independent). A community's strength goes to the root it
+  // ends in: a chain v -> t -> x of one round adds both v's and t's strength to x.
   void apply_round(Index round, std::vector<Index> &deferred) {
     const Index m = static_cast<Index>(active_.size());
-    merged_.clear();
-    for (Index s = 0; s < m; ++s) {
+    inner_.assign(static_cast<std::size_t>(m), 0);
+    // 1. Before any link of this round: L(v) holds the subtrees of v's children, whose lists die.
+    pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
+      if (action_[s] == Action::Defer) return;
       const Index v = active_[s];
-      slot_of_[v] = -1;
-      if (action_[s] == Action::Defer) {
-        deferred.push_back(v);
-        continue;
-      }
-      // L(v) now holds the subtrees of the children merged before this round: their lists die.
-      const bool inner = first_child_[v] >= 0;
+      inner_[s] = first_child_[v] >= 0;
       for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c])
-        if (d_.round[c] < round && has_list_[c]) {
+        if (has_list_[c]) {
           has_list_[c] = 0;
           std::vector<Entry>().swap(stored_[c]);
         }
       d_.round[v] = round;
-      if (action_[s] == Action::Top) continue;
-      const Index t = target_[s];
-      d_.parent[v] = uf_[v] = t;
-      merged_.push_back(v);
-      next_sibling_[v] = first_child_[t];
-      first_child_[t] = v;
-      if (inner) { // keep the compacted list for the parent (a leaf's list is its row)
+    });
+    // 2. Parents and child links; an inner node keeps its compacted list for its parent.
+    pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
+      if (action_[s] != Action::Merge) return;
+      const Index v = active_[s], t = target_[s];
+      d_.parent[v] = t;
+      store_relaxed(&uf_[v], t);
+      Index head = __atomic_load_n(&first_child_[t], __ATOMIC_RELAXED);
+      do next_sibling_[v] = head;
+      while (!__atomic_compare_exchange_n(&first_child_[t], &head, v, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+      if (inner_[s]) {
         has_list_[v] = 1;
         stored_[v] = std::move(lists_[s]);
         lists_[s] = std::vector<Entry>();
       }
+    });
+    // 3. Strengths to the final roots (v is no root now, so nobody adds to strength_[v]).
+    pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
+      if (action_[s] != Action::Merge) return;
+      const Index v = active_[s];
+      __atomic_fetch_add(&strength_[find_root(uf_.data(), v)], strength_[v], __ATOMIC_RELAXED);
+    });
+    for (Index s = 0; s < m; ++s) {
+      slot_of_[active_[s]] = -1;
+      if (action_[s] == Action::Defer) deferred.push_back(active_[s]);
     }
-    for (Index v : merged_) strength_[find_root(uf_.data(), v)] += strength_[v];
   }
 
   const Graph &g_;
   const Index batch_;
   ThreadPool &pool_;
   Dendrogram d_;
-  std::vector<Index> uf_, first_child_, next_sibling_, slot_of_, active_, target_, merged_;
+  std::vector<Index> uf_, first_child_, next_sibling_, slot_of_, active_, target_, sources_;
   std::vector<std::int64_t> strength_, target_w_;
   std::vector<std::pair<Index, Index>> merges_;
   std::vector<std::vector<Entry>> stored_, lists_;
-  std::vector<std::uint8_t> has_list_, receiving_;
+  std::vector<std::uint8_t> has_list_, inner_;
   std::vector<Action> action_;
 };
 

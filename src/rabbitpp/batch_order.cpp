@@ -48,6 +48,20 @@ void number_community(Index top, const std::vector<Index> &first, const std::vec
   }
 }
 
+// hub_flags (regroup.hpp) on the pool: column counts by atomic increments (exact integers).
+std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, ThreadPool &pool) {
+  const Index n = a.nrows, nnz = a.rowptr[n];
+  std::vector<Index> indeg(static_cast<std::size_t>(n), 0);
+  pool.parallel_for(0, n, 1024, [&](std::int64_t i) {
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) __atomic_fetch_add(&indeg[a.colidx[k]], Index{1}, __ATOMIC_RELAXED);
+  });
+  std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
+  pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
+    hub[v] = static_cast<std::int64_t>(indeg[v]) * static_cast<std::int64_t>(n) > static_cast<std::int64_t>(nnz);
+  });
+  return hub;
+}
+
 } // namespace
 
 std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool) {
@@ -83,7 +97,7 @@ std::vector<Index> regroup_parallel(const CsrView &a, const Graph &g, const std:
                                     const std::vector<Index> &perm_rabbit, const Options &opt, ThreadPool &pool) {
   const Index n = g.n;
   std::vector<std::uint8_t> place(static_cast<std::size_t>(n));
-  const std::vector<std::uint8_t> hub = hub_flags(a);
+  const std::vector<std::uint8_t> hub = hub_flags_parallel(a, pool);
   const int rank_of_group[2][3] = {{0, 1, 2}, {1, 2, 0}};
   pool.parallel_for(0, n, 1024, [&](std::int64_t v) {
     bool insular = true;

@@ -65,9 +65,14 @@ Graph build_graph(const CsrView &a) {
 }
 
 std::vector<Index> processing_order(const Graph &g) {
+  // Counting sort by degree: stable, so ties stay in ascending id. O(n + max degree).
+  Index max_degree = 0;
+  for (Index v = 0; v < g.n; ++v) max_degree = std::max(max_degree, g.degree(v));
+  std::vector<Index> start(static_cast<std::size_t>(max_degree) + 2, 0);
+  for (Index v = 0; v < g.n; ++v) ++start[g.degree(v) + 1];
+  for (Index d = 0; d <= max_degree; ++d) start[d + 1] += start[d];
   std::vector<Index> order(static_cast<std::size_t>(g.n));
-  std::iota(order.begin(), order.end(), Index{0});
-  std::stable_sort(order.begin(), order.end(), [&g](Index x, Index y) { return g.degree(x) < g.degree(y); });
+  for (Index v = 0; v < g.n; ++v) order[start[g.degree(v)]++] = v;
   return order;
 }
 
