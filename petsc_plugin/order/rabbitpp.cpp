@@ -56,7 +56,7 @@ static PetscErrorCode RabbitppView(const char *type, const char *backend, const 
 {
   PetscFunctionBegin;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatOrdering %s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, backend %s", type, (PetscInt)nrows, (PetscInt)nnz, backend));
-  if (ro.threads > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%d threads)", ro.threads));
+  if (ro.threads > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%d thread%s)", ro.threads, ro.threads > 1 ? "s" : ""));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, ", batch K %" PetscInt_FMT ", %" PetscInt_FMT " rounds, %" PetscInt_FMT " deferrals\n", (PetscInt)ro.batch, (PetscInt)info.rounds, (PetscInt)info.deferred));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  communities %" PetscInt_FMT " (largest %" PetscInt_FMT "), modularity %.4f, insularity %.4f, insular vertices %" PetscInt_FMT ", hubs %" PetscInt_FMT ", skew %.3f\n", (PetscInt)info.communities, (PetscInt)info.largest_community, info.modularity, info.insularity, (PetscInt)info.insular, (PetscInt)info.hubs, info.skew));
   if (ro.regroup) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  layout %s, hubs from %s vertices\n", ro.insular_first ? "I|H|R" : "H|R|I", ro.hub_scope == pgk::rabbitpp::HubScope::All ? "all" : "non-insular"));
@@ -118,6 +118,10 @@ static PetscErrorCode MatGetOrdering_RabbitppCommon(Mat mat, PetscBool regroup, 
   ro.insular_first = o.insular_first ? true : false;
   ro.hub_scope     = o.hub_scope == 1 ? pgk::rabbitpp::HubScope::All : pgk::rabbitpp::HubScope::NonInsular;
   ro.batch         = o.batch > 0 ? (pgk::Index)o.batch : pgk::rabbitpp::default_batch(host.csr.nrows);
+  PetscBool sym_set, sym;
+  PetscCall(MatIsStructurallySymmetricKnown(host.block, &sym_set, &sym));
+  if (!sym_set) PetscCall(MatIsStructurallySymmetricKnown(mat, &sym_set, &sym));
+  ro.input_is_symmetric = sym_set && sym ? true : false; // skips the symmetry check; same result
   // cpu: the node's share of cores, known since package initialization (no collective call here).
   ro.threads = backend == RABBITPP_SERIAL ? 1 : backend == RABBITPP_CPU ? (int)(o.threads > 0 ? o.threads : PgkNodeThreadShare()) : 0;
   PetscCall(RabbitppCompute(mat, backend, host, ro, perm, o.view ? &info : nullptr));

@@ -43,6 +43,20 @@ public:
     });
   }
 
+  // f(t, i) for every i in [begin, end), handed out in chunks of `chunk` to whichever thread t
+  // is free (uneven work per item). The schedule varies; callers make results independent of it.
+  template <class F> void parallel_dynamic(std::int64_t begin, std::int64_t end, std::int64_t chunk, F &&f) {
+    if (end - begin <= chunk || threads() == 1) {
+      for (std::int64_t i = begin; i < end; ++i) f(0, i);
+      return;
+    }
+    std::atomic<std::int64_t> next{begin};
+    run([&](int t, int) {
+      for (std::int64_t lo; (lo = next.fetch_add(chunk, std::memory_order_relaxed)) < end;)
+        for (std::int64_t i = lo, hi = std::min(end, lo + chunk); i < hi; ++i) f(t, i);
+    });
+  }
+
 private:
   void work(int t);
   void publish();

@@ -52,6 +52,7 @@ public:
     has_list_.assign(n, 0);
     slot_of_.assign(n, -1);
     sources_.assign(n, 0);
+    group_of_.assign(n, -1);
   }
 
   Dendrogram run(Index *deferred_total) {
@@ -71,36 +72,38 @@ public:
   }
 
 private:
-  void add_row(Index x, std::vector<Entry> &out) {
-    for (Index e = g_.rowptr[x]; e < g_.rowptr[x + 1]; ++e) out.push_back({find_root(uf_.data(), g_.colidx[e]), g_.weight[e]});
-  }
-
   // The edges of c's subtree: L(c) as c stored it (its row if it had no children then), which
   // covers the children merged into c before c's round; the children merged into c in c's own
   // round (a chain of merges decided together) are not in it and are walked recursively.
-  void add_subtree(Index c, std::vector<Entry> &out) {
+  template <class Add> void add_subtree(Index c, Add &add) {
     if (has_list_[c])
-      for (const Entry &x : stored_[c]) out.push_back({find_root(uf_.data(), x.to), x.w});
-    else add_row(c, out);
+      for (const Entry &x : stored_[c]) add(x.to, x.w);
+    else
+      for (Index e = g_.rowptr[c]; e < g_.rowptr[c + 1]; ++e) add(g_.colidx[e], g_.weight[e]);
     for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
-      if (d_.round[x] == d_.round[c]) add_subtree(x, out);
+      if (d_.round[x] == d_.round[c]) add_subtree(x, add);
   }
 
   // L(v) into `out`: v's edges and its children's subtrees, mapped to roots, v's own community
-  // dropped, equal roots summed, sorted. v is unprocessed, so all its children merged in
-  // earlier rounds.
-  void aggregate(Index v, std::vector<Entry> &out) {
+  // dropped, equal roots summed (in `slot`, a per-thread map root -> place in out, -1 between
+  // calls). v is unprocessed, so all its children merged in earlier rounds. The order of the
+  // entries follows the child lists, which the parallel apply links in any order: nothing may
+  // depend on it (sums are exact integers, ties in best_target go to the smallest root).
+  void aggregate(Index v, std::vector<Entry> &out, std::vector<Index> &slot) {
     out.clear();
-    add_row(v, out);
-    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, out);
-    out.erase(std::remove_if(out.begin(), out.end(), [v](const Entry &x) { return x.to == v; }), out.end());
-    std::sort(out.begin(), out.end(), [](const Entry &x, const Entry &y) { return x.to < y.to; });
-    std::size_t m = 0;
-    for (std::size_t k = 0; k < out.size(); ++k) {
-      if (m > 0 && out[m - 1].to == out[k].to) out[m - 1].w += out[k].w;
-      else out[m++] = out[k];
-    }
-    out.resize(m);
+    const auto add = [&](Index x, std::int64_t w) {
+      const Index r = find_root(uf_.data(), x);
+      if (r == v) return;
+      if (slot[r] < 0) {
+        slot[r] = static_cast<Index>(out.size());
+        out.push_back({r, w});
+      } else {
+        out[slot[r]].w += w;
+      }
+    };
+    for (Index e = g_.rowptr[v]; e < g_.rowptr[v + 1]; ++e) add(g_.colidx[e], g_.weight[e]);
+    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, add);
+    for (const Entry &x : out) slot[x.to] = -1;
   }
 
   // The neighbour community of largest positive gain (ties: smallest root) and its weight.
@@ -109,7 +112,7 @@ private:
     std::int64_t best_gain = 0, best_w = 0;
     for (const Entry &x : list) {
       const std::int64_t gain = x.w * g_.total - strength_[v] * strength_[x.to];
-      if (gain > best_gain) best_gain = gain, best = x.to, best_w = x.w;
+      if (gain > best_gain || (gain == best_gain && gain > 0 && x.to < best)) best_gain = gain, best = x.to, best_w = x.w;
     }
     return {best, best_w};
   }
@@ -122,22 +125,32 @@ private:
     pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
       if (action_[s] == Action::Merge) __atomic_fetch_add(&sources_[target_[s]], Index{1}, __ATOMIC_RELAXED);
     });
-    merges_.clear();
+    // The sources of every target with several of them, grouped by target, in slot order
+    // (a counting pass; group g holds members_[group_start_[g], group_start_[g + 1])).
+    groups_.clear();
+    group_start_.assign(1, 0);
+    for (Index s = 0; s < m; ++s) {
+      const Index t = target_[s];
+      if (action_[s] != Action::Merge || sources_[t] < 2 || group_of_[t] >= 0) continue;
+      group_of_[t] = static_cast<Index>(groups_.size());
+      groups_.push_back(t);
+      group_start_.push_back(group_start_.back() + sources_[t]);
+    }
+    members_.resize(static_cast<std::size_t>(group_start_.back()));
+    cursor_.assign(group_start_.begin(), group_start_.end() - 1);
     for (Index s = 0; s < m; ++s)
-      if (action_[s] == Action::Merge && sources_[target_[s]] > 1) merges_.emplace_back(target_[s], s);
-    std::sort(merges_.begin(), merges_.end());
-    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
-      if (action_[s] == Action::Merge) sources_[target_[s]] = 0;
-    });
-    for (std::size_t k = 0; k < merges_.size();) {
-      const Index t = merges_[k].first;
-      std::int64_t joined = strength_[t];
-      for (; k < merges_.size() && merges_[k].first == t; ++k) {
-        const Index s = merges_[k].second, v = active_[s];
+      if (action_[s] == Action::Merge && group_of_[target_[s]] >= 0) members_[cursor_[group_of_[target_[s]]]++] = s;
+    pool_.parallel_dynamic(0, static_cast<std::int64_t>(groups_.size()), 64, [&](int, std::int64_t g) {
+      std::int64_t joined = strength_[groups_[g]];
+      for (Index k = group_start_[g]; k < group_start_[g + 1]; ++k) {
+        const Index s = members_[k], v = active_[s];
         if (target_w_[s] * g_.total - strength_[v] * joined > 0) joined += strength_[v];
         else action_[s] = Action::Defer;
       }
-    }
+    });
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
+      if (target_[s] >= 0) sources_[target_[s]] = 0, group_of_[target_[s]] = -1;
+    });
   }
 
   // Aggregation, targets, receiving flags and actions of the active vertices: every value read
@@ -149,8 +162,12 @@ private:
     action_.assign(static_cast<std::size_t>(m), Action::Defer);
     for (Index s = 0; s < m; ++s) slot_of_[active_[s]] = s;
     target_w_.assign(static_cast<std::size_t>(m), 0);
-    pool_.parallel_for(0, m, 64, [&](std::int64_t s) {
-      aggregate(active_[s], lists_[s]);
+    if (scratch_.size() < static_cast<std::size_t>(pool_.threads()))
+      scratch_.resize(static_cast<std::size_t>(pool_.threads()));
+    pool_.parallel_dynamic(0, m, 16, [&](int t, std::int64_t s) {
+      std::vector<Index> &slot = scratch_[t];
+      if (slot.empty()) slot.assign(static_cast<std::size_t>(g_.n), -1);
+      aggregate(active_[s], lists_[s], slot);
       std::tie(target_[s], target_w_[s]) = best_target(lists_[s], active_[s]);
     });
     pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
@@ -211,10 +228,11 @@ private:
   const Index batch_;
   ThreadPool &pool_;
   Dendrogram d_;
-  std::vector<Index> uf_, first_child_, next_sibling_, slot_of_, active_, target_, sources_;
+  std::vector<Index> uf_, first_child_, next_sibling_, slot_of_, active_, target_, sources_, group_of_;
+  std::vector<Index> groups_, group_start_, members_, cursor_; // multi-source targets of a round
   std::vector<std::int64_t> strength_, target_w_;
-  std::vector<std::pair<Index, Index>> merges_;
   std::vector<std::vector<Entry>> stored_, lists_;
+  std::vector<std::vector<Index>> scratch_; // per thread: root -> place in the list being built
   std::vector<std::uint8_t> has_list_, inner_;
   std::vector<Action> action_;
 };

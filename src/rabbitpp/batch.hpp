@@ -15,8 +15,9 @@ namespace pgk::rabbitpp {
 // K used for opt.batch <= 0 (auto): a function of n only, never of the thread count.
 Index default_batch(Index n);
 
-// G as build_graph returns it (equal arrays), computed on the pool.
-Graph build_graph_parallel(const CsrView &a, ThreadPool &pool);
+// G as build_graph returns it (equal arrays), computed on the pool. known_symmetric: the
+// caller promises a structurally symmetric A (Options::input_is_symmetric); the check is skipped.
+Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmetric = false);
 
 // Community detection in rounds of `batch` vertices; Dendrogram::rounds counts the rounds and
 // *deferred (if not null) the vertices deferred to a later round.

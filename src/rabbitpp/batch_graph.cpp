@@ -107,7 +107,7 @@ Index merge_row(const Csr &c, const Csr &t, Index i, Graph *g) {
 
 } // namespace
 
-Graph build_graph_parallel(const CsrView &a, ThreadPool &pool) {
+Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmetric) {
   std::string why;
   if (!validate_csr(a, &why)) throw std::invalid_argument("rabbitpp: malformed CSR: " + why);
   if (a.nrows != a.ncols)
@@ -118,7 +118,7 @@ Graph build_graph_parallel(const CsrView &a, ThreadPool &pool) {
   Graph g;
   g.n = n;
   g.strength.assign(static_cast<std::size_t>(n), 0);
-  if (structurally_symmetric(c, pool)) { // G = C, every weight 2
+  if (known_symmetric || structurally_symmetric(c, pool)) { // G = C, every weight 2
     g.rowptr = std::move(c.rowptr);
     g.colidx = std::move(c.colidx);
     g.weight.assign(g.colidx.size(), 2);

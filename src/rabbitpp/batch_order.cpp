@@ -129,7 +129,7 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   const auto seconds = [](clock::time_point x, clock::time_point y) { return std::chrono::duration<double>(y - x).count(); };
   ThreadPool pool(opt.threads);
   const auto t0 = clock::now();
-  const Graph g = build_graph_parallel(a, pool);
+  const Graph g = build_graph_parallel(a, pool, opt.input_is_symmetric);
   const auto t1 = clock::now();
   Index deferred = 0;
   const Dendrogram d = detect_communities_batch(g, opt.batch > 0 ? opt.batch : default_batch(g.n), pool, &deferred);

@@ -30,6 +30,10 @@ struct Options {
   HubScope hub_scope = HubScope::NonInsular;
   Index batch = 0;            // K: vertices per merge round (1: the serial Rabbit Order; 0: default_batch(n))
   int threads = 0;            // multicore backend: worker threads (0: hardware concurrency)
+  // A promise that A's pattern is structurally symmetric (PETSc's flag): the graph is then A
+  // without its diagonal, all weights 2, and the check that costs a search per entry is skipped.
+  // The result is the same as without the promise when it holds.
+  bool input_is_symmetric = false;
 };
 
 // The weighted graph the communities are detected on: pattern(A + A^T) without the diagonal,
