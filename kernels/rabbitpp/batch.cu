@@ -164,7 +164,7 @@ private:
     launch(acceptance_key_kernel, m, s_, r_, acc_[0].data(), m, sbits);
     cub::DoubleBuffer<Key> keys(acc_[0].data(), acc_[1].data());
     run_cub([&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortKeys(t, b, keys, m, 0, end_bit, s_); });
-    launch(accept_kernel, m, s_, r_, keys.Current(), m, sbits);
+    launch_warps(accept_kernel, m, s_, r_, keys.Current(), m, sbits);
   }
 
   // 4. The lists of the merged vertices that had members, into the arena (compacted first when

@@ -192,19 +192,30 @@ PGK_RB_HD Key acceptance_key(const Rounds &r, Index s, int sbits) {
   return (Key(t) << sbits) | Key(s);
 }
 
+// The target of sorted position i if i starts the run of a target's sources, else -1.
+PGK_RB_HD Index run_target(const Rounds &r, const Key *keys, Index i, int sbits) {
+  const Index t = static_cast<Index>(keys[i] >> sbits);
+  return t >= r.n || (i > 0 && static_cast<Index>(keys[i - 1] >> sbits) == t) ? -1 : t;
+}
+// Source with weight w to the target and strength sv, after sources of total strength joined -
+// str(t) were accepted: accepted (joined grows) while its gain stays positive.
+PGK_RB_HD bool accept_source(Weight w, Wide sv, Wide total, Wide &joined) {
+  if (static_cast<Wide>(w) * total - sv * joined <= 0) return false;
+  joined += sv;
+  return true;
+}
 // The sources of one target, in slot order, from the first position of its run in the sorted
 // keys: each is accepted while its gain against the target's strength plus the accepted ones'
-// stays positive (limit_merges_per_target); the others are deferred.
+// stays positive (limit_merges_per_target); the others are deferred. (The device runs this loop
+// with a warp per run: batch_kernels.cuh, accept_kernel.)
 PGK_RB_HD void accept_run(const Rounds &r, const Key *keys, Index i, Index m, int sbits) {
-  const Index t = static_cast<Index>(keys[i] >> sbits);
-  if (t >= r.n || (i > 0 && static_cast<Index>(keys[i - 1] >> sbits) == t)) return;
+  const Index t = run_target(r, keys, i, sbits);
+  if (t < 0) return;
   Wide joined = r.strength[t];
   const Key smask = low_mask(sbits);
   for (Index j = i; j < m && static_cast<Index>(keys[j] >> sbits) == t; ++j) {
     const Index s = static_cast<Index>(keys[j] & smask);
-    const Wide sv = r.strength[r.active[s]];
-    if (static_cast<Wide>(r.target_w[s]) * r.total - sv * joined > 0) joined += sv;
-    else r.action[s] = kDefer;
+    if (!accept_source(r.target_w[s], r.strength[r.active[s]], r.total, joined)) r.action[s] = kDefer;
   }
 }
 

@@ -19,11 +19,22 @@ namespace {
 using namespace rabbitpp_ops;
 using UIndex = std::make_unsigned_t<Index>;
 
+// One warp per vertex: the lanes test 32 entries of its row at a time and stop at the first chunk
+// with an edge leaving the community (a hub's long row is shared, and usually left early).
 __global__ void flags_kernel(const Index *g_rowptr, const Index *g_colidx, const Index *com, const Index *indeg, Index n,
                              Index nnz, Index *insular, Index *hub) {
-  PGK_RB_FOR(v, n) {
-    insular[v] = insular_flag(g_rowptr, g_colidx, com, v);
-    hub[v] = hub_flag(indeg, n, nnz, v);
+  const int lane = threadIdx.x % 32;
+  PGK_RB_FOR_WARP(v, n) {
+    const Index c = com[v], end = g_rowptr[v + 1];
+    bool outside = false;
+    for (Index base = g_rowptr[v]; base < end && !outside; base += 32) {
+      const Index e = base + lane;
+      outside = __any_sync(0xffffffffu, e < end && leads_outside(g_colidx, com, c, e));
+    }
+    if (lane == 0) {
+      insular[v] = outside ? 0 : 1;
+      hub[v] = hub_flag(indeg, n, nnz, v);
+    }
   }
 }
 
@@ -35,9 +46,17 @@ __global__ void place_kernel(const Index *perm, const Index *insular, const Inde
   }
 }
 
+// One warp per vertex: the lanes sum the row's weight inside the community, lane 0 adds it.
 __global__ void community_sums_kernel(const Index *g_rowptr, const Index *g_colidx, const std::uint8_t *g_weight,
                                       const Wide *g_strength, const Index *com, Index n, CommunitySums *sums) {
-  PGK_RB_FOR(v, n) community_sums(g_rowptr, g_colidx, g_weight, g_strength, com, v, sums);
+  const int lane = threadIdx.x % 32;
+  PGK_RB_FOR_WARP(v, n) {
+    const Index c = com[v];
+    Wide inside = 0;
+    for (Index e = g_rowptr[v] + lane; e < g_rowptr[v + 1]; e += 32) inside += weight_inside(g_colidx, g_weight, com, c, e);
+    for (int offset = 16; offset > 0; offset /= 2) inside += __shfl_down_sync(0xffffffffu, inside, offset);
+    if (lane == 0) add_to_community(sums, c, inside, g_strength[v]);
+  }
 }
 
 __global__ void row_length_kernel(CsrView a, UIndex *len) { PGK_RB_FOR(v, a.nrows) len[v] = row_length(a, v); }
@@ -60,7 +79,7 @@ VertexFlags vertex_flags(const DeviceGraph &g, const Index *com, CubTemp &temp) 
   VertexFlags f;
   f.insular = DeviceBuffer<Index>(static_cast<std::size_t>(g.n), s);
   f.hub = DeviceBuffer<Index>(static_cast<std::size_t>(g.n), s);
-  launch(flags_kernel, g.n, s, g.rowptr.data(), g.colidx.data(), com, g.indeg.data(), g.n, g.nnz_a, f.insular.data(),
+  launch_warps(flags_kernel, g.n, s, g.rowptr.data(), g.colidx.data(), com, g.indeg.data(), g.n, g.nnz_a, f.insular.data(),
          f.hub.data());
   return f;
 }
@@ -89,7 +108,7 @@ void figures_device(const CsrView &a, const DeviceGraph &g, const VertexFlags &f
   const std::size_t un = static_cast<std::size_t>(n);
   DeviceBuffer<CommunitySums> sums(un, s), tops(un, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(sums.data(), 0, sizeof(CommunitySums) * un, s));
-  launch(community_sums_kernel, n, s, g.rowptr.data(), g.colidx.data(), g.weight.data(), g.strength.data(), com, n,
+  launch_warps(community_sums_kernel, n, s, g.rowptr.data(), g.colidx.data(), g.weight.data(), g.strength.data(), com, n,
          sums.data());
   DeviceBuffer<FigureRecord> rec(1, s);
   FigureRecord *r = rec.data();

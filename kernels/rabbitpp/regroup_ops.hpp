@@ -6,11 +6,15 @@
 
 namespace pgk::cuda::rabbitpp_ops {
 
+// Entry e of G (in the row of a vertex of community c) leads outside c.
+PGK_RB_HD bool leads_outside(const Index *g_colidx, const Index *com, Index c, Index e) { return com[g_colidx[e]] != c; }
+
 // 1 if every neighbour of v in G lies in v's community (a vertex without neighbours is insular).
+// (The device scans a row with a warp: regroup.cu, flags_kernel.)
 PGK_RB_HD Index insular_flag(const Index *g_rowptr, const Index *g_colidx, const Index *com, Index v) {
   const Index c = com[v];
   for (Index e = g_rowptr[v]; e < g_rowptr[v + 1]; ++e)
-    if (com[g_colidx[e]] != c) return 0;
+    if (leads_outside(g_colidx, com, c, e)) return 0;
   return 1;
 }
 
@@ -33,16 +37,24 @@ struct CommunitySums {
   Wide inside, tot, size;
 };
 
-// v's share of its community's sums (exact integers).
+// Weight of entry e of G inside community c (0 when it leads outside).
+PGK_RB_HD Wide weight_inside(const Index *g_colidx, const std::uint8_t *g_weight, const Index *com, Index c, Index e) {
+  return leads_outside(g_colidx, com, c, e) ? 0 : g_weight[e];
+}
+// Vertex v (of community c, strength str) with `inside` weight of its edges inside c.
+PGK_RB_HD void add_to_community(CommunitySums *sums, Index c, Wide inside, Wide str) {
+  add_exact(&sums[c].inside, inside);
+  add_exact(&sums[c].tot, str);
+  add_exact(&sums[c].size, Wide(1));
+}
+
+// v's share of its community's sums (exact integers). (The device sums a row with a warp.)
 PGK_RB_HD void community_sums(const Index *g_rowptr, const Index *g_colidx, const std::uint8_t *g_weight,
                               const Wide *g_strength, const Index *com, Index v, CommunitySums *sums) {
   const Index c = com[v];
   Wide inside = 0;
-  for (Index e = g_rowptr[v]; e < g_rowptr[v + 1]; ++e)
-    if (com[g_colidx[e]] == c) inside += g_weight[e];
-  add_exact(&sums[c].inside, inside);
-  add_exact(&sums[c].tot, g_strength[v]);
-  add_exact(&sums[c].size, Wide(1));
+  for (Index e = g_rowptr[v]; e < g_rowptr[v + 1]; ++e) inside += weight_inside(g_colidx, g_weight, com, c, e);
+  add_to_community(sums, c, inside, g_strength[v]);
 }
 
 // Row lengths of A, the keys of skew's descending sort.

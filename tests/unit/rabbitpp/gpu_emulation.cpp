@@ -4,7 +4,8 @@
 // equivalents. The results must equal the multicore backend's (src/rabbitpp/batch.hpp) on every
 // graph and batch size: G, the processing order, the dendrogram, the numbering, the
 // communities, the regrouping and the figures. This checks the device algorithm on machines
-// without a GPU; the device tests (tests/gpu/rabbitpp) check the kernels themselves.
+// without a GPU; the device tests (tests/gpu/rabbitpp) check the kernels themselves, on the same
+// corpus with the same batch sizes (DeviceCorpus below).
 #include "kernels/rabbitpp/batch_ops.hpp"
 #include "kernels/rabbitpp/dendrogram_ops.hpp"
 #include "kernels/rabbitpp/graph_ops.hpp"
@@ -15,6 +16,7 @@
 #include "src/rabbitpp/dendrogram.hpp"
 #include "src/rabbitpp/graph.hpp"
 #include "src/rabbitpp/regroup.hpp"
+#include "tests/support/corpus.hpp"
 
 #include <gtest/gtest.h>
 
@@ -448,6 +450,69 @@ TEST(RabbitppGpuEmulation, NumberingRegroupingAndFiguresEqualTheReference) {
         }
     }
   }
+}
+
+// The device tests' corpus (tests/support/corpus.hpp, rows made sorted and unique as
+// tests/gpu/rabbitpp does) with their batch sizes: K in {1, 2, 7, 64} up to 800 rounds and the
+// default, each with the smallest safe arena and the default one.
+TEST(RabbitppGpuEmulation, DeviceCorpus) {
+  Index runs = 0, compactions = 0;
+  for (const pgk::test::CorpusEntry *e : pgk::test::corpus()) {
+    const Csr &m = e->matrix();
+    if (m.nrows != m.ncols) continue;
+    Csr a;
+    a.nrows = a.ncols = m.nrows;
+    a.rowptr.assign(static_cast<std::size_t>(m.nrows) + 1, 0);
+    for (Index i = 0; i < m.nrows; ++i) {
+      std::vector<Index> row(m.colidx.begin() + m.rowptr[i], m.colidx.begin() + m.rowptr[i + 1]);
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+      a.colidx.insert(a.colidx.end(), row.begin(), row.end());
+      a.rowptr[i + 1] = static_cast<Index>(a.colidx.size());
+    }
+    SCOPED_TRACE(e->label());
+    const rb::Graph g = rb::build_graph(pgk::view_of(a));
+    expect_same_graph(emulate_graph(a), g);
+    const std::vector<Index> order = rb::processing_order(g);
+    EXPECT_EQ(emulate_order(g), order);
+    std::vector<Index> batches;
+    for (Index k : {Index{1}, Index{2}, Index{7}, Index{64}})
+      if (g.n <= 800 * k) batches.push_back(k);
+    batches.push_back(rb::default_batch(g.n));
+    for (Index batch : batches) {
+      pgk::ThreadPool pool(1);
+      Index ref_deferred = 0;
+      const rb::Dendrogram ref = rb::detect_communities_batch(g, batch, pool, &ref_deferred);
+      for (Wide capacity : {std::max<Wide>(g.rowptr[g.n], 1), 2 * static_cast<Wide>(g.rowptr[g.n]) + 1024}) {
+        SCOPED_TRACE("K " + std::to_string(batch) + ", arena " + std::to_string(capacity));
+        const Emulated got = RoundEmulator(g, order, batch, capacity).run();
+        ASSERT_EQ(got.d.parent, ref.parent);
+        ASSERT_EQ(got.d.round, ref.round);
+        EXPECT_EQ(got.d.rounds, ref.rounds);
+        EXPECT_EQ(got.deferred, ref_deferred);
+        compactions += got.compactions;
+        ++runs;
+        if (capacity == std::max<Wide>(g.rowptr[g.n], 1)) continue;
+        std::vector<Index> perm, com;
+        emulate_numbering(got.d.parent, got.seq, perm, com);
+        const std::vector<Index> ref_perm = rb::rabbit_permutation(ref), ref_com = rb::community_of(ref);
+        EXPECT_EQ(perm, ref_perm);
+        EXPECT_EQ(com, ref_com);
+        rb::Options o;
+        o.insular_first = batch % 2 == 1;
+        o.hub_scope = batch % 3 == 0 ? rb::HubScope::NonInsular : rb::HubScope::All;
+        rb::Info info;
+        EXPECT_EQ(emulate_regroup(a, g, com, perm, o, info), rb::regroup(pgk::view_of(a), g, ref_com, ref_perm, o));
+        const rb::Info want = rb::figures(pgk::view_of(a), g, ref_com, ref);
+        EXPECT_EQ(info.modularity, want.modularity);
+        EXPECT_EQ(info.insularity, want.insularity);
+        EXPECT_EQ(info.skew, want.skew);
+        EXPECT_EQ(info.communities, want.communities);
+      }
+    }
+  }
+  std::printf("%d emulated runs on the device corpus, %d arena compactions\n", static_cast<int>(runs),
+              static_cast<int>(compactions));
 }
 
 } // namespace
