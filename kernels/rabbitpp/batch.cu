@@ -75,12 +75,7 @@ private:
     inner_ = DeviceBuffer<std::uint8_t>(k, s_);
     acc_[0] = DeviceBuffer<Key>(k, s_);
     acc_[1] = DeviceBuffer<Key>(k, s_);
-    const std::size_t entries = static_cast<std::size_t>(entry_capacity_);
-    head_ = DeviceBuffer<Index>(entries, s_);
-    for (int i = 0; i < 2; ++i) {
-      keys_[i] = DeviceBuffer<Key>(entries, s_);
-      vals_[i] = DeviceBuffer<Weight>(entries, s_);
-    }
+    reserve_entries(static_cast<Index>(std::min<long long>(entry_capacity_, 8LL * slots_ + 1024)));
     arena_root_[0] = DeviceBuffer<Index>(static_cast<std::size_t>(arena_capacity_), s_);
     arena_w_[0] = DeviceBuffer<Weight>(static_cast<std::size_t>(arena_capacity_), s_);
     state_ = DeviceBuffer<rabbitpp_ops::RoundState>(1, s_);
@@ -98,6 +93,19 @@ private:
     r_.arena_root = arena_root_[0].data(), r_.arena_w = arena_w_[0].data(), r_.arena_capacity = arena_capacity_;
     r_.state = state_.data();
     launch(init_vertices_kernel, n_, s_, r_);
+  }
+
+  // The gathered-entry buffers hold at least `count` entries (grown by half again, up to the
+  // bound nnz(G): a round usually gathers far fewer, so they are sized by the rounds seen).
+  void reserve_entries(Index count) {
+    if (count <= entry_reserved_) return;
+    entry_reserved_ = static_cast<Index>(std::min<long long>(entry_capacity_, static_cast<long long>(count) + count / 2));
+    const std::size_t entries = static_cast<std::size_t>(entry_reserved_);
+    head_ = DeviceBuffer<Index>(entries, s_);
+    for (int i = 0; i < 2; ++i) {
+      keys_[i] = DeviceBuffer<Key>(entries, s_);
+      vals_[i] = DeviceBuffer<Weight>(entries, s_);
+    }
   }
 
   template <class F> void run_cub(F f) { temp_.run(f); }
@@ -126,6 +134,7 @@ private:
   // 2. L(v) of every slot: gathered entries keyed (slot, root), sorted, reduced; best targets.
   void aggregate(const rabbitpp_ops::RoundState &st) {
     const Index m = st.m, count = static_cast<Index>(st.gathered);
+    reserve_entries(count);
     ukeys_ = keys_[0].data();
     usums_ = vals_[0].data();
     if (count > 0) {
@@ -219,7 +228,7 @@ private:
   CubTemp &temp_;
   const cudaStream_t s_;
   int rbits_ = 0, arena_ = 0;
-  Index entry_capacity_ = 0, compactions_ = 0;
+  Index entry_capacity_ = 0, entry_reserved_ = 0, compactions_ = 0;
   long long arena_capacity_ = 0;
   rabbitpp_ops::Rounds r_;
   DeviceBuffer<Index> root_, owner_, slot_, parent_, round_, seq_, list_len_, offset_;
