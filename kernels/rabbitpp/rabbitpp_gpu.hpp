@@ -42,7 +42,13 @@ namespace pgk::cuda {
 //   * with info: 2 more (the figures' record of counts, then the per-community sums: one copy of
 //     3 int64 per community).
 // So R + 7 copies (R + 9 with info), the permutation the only one that grows with n (and the
-// community sums with info). An error stops the count where it is thrown.
+// community sums with info).
+//
+// Device memory (stream-ordered, freed on return): G (5 bytes per entry of G), about 80 bytes per
+// vertex, the list arena (8 bytes x (2 nnz(G) + 1024), a second one after its first compaction)
+// and the gathered entries of the largest round (28 bytes each, at most nnz(G)).
+// Work per round: O(n) for four passes over the vertices, O(T log) for the T gathered entries
+// (one radix sort and a reduction by key), O(K) for the decisions; one host synchronization. An error stops the count where it is thrown.
 std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, void *stream,
                                 rabbitpp::Info *info = nullptr);
 
