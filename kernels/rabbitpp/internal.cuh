@@ -59,7 +59,9 @@ public:
   template <class F> void run(F f) {
     std::size_t bytes = 0;
     PGK_CUDA_CHECK(f(static_cast<void *>(nullptr), bytes));
-    if (bytes > buffer_.size()) buffer_ = DeviceBuffer<unsigned char>(bytes + bytes / 4, stream_);
+    // Never null (DeviceBuffer allocates at least one byte): CUB reads null as a size query.
+    if (buffer_.data() == nullptr || bytes > buffer_.size())
+      buffer_ = DeviceBuffer<unsigned char>(bytes + bytes / 4, stream_);
     PGK_CUDA_CHECK(f(static_cast<void *>(buffer_.data()), bytes));
   }
   cudaStream_t stream() const { return stream_; }
