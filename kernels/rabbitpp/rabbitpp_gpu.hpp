@@ -54,7 +54,8 @@ std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, 
 
 // ---- for the device tests (tests/gpu/rabbitpp): the phases' results on the host ---------------
 
-// G as build_graph returns it (equal arrays). Copies: the graph phase's 4, then G's arrays (4).
+// G as build_graph returns it (equal arrays). Copies: the graph phase's 4, then G's arrays (4; 2
+// when G has no entry: a zero-byte copy is not made).
 rabbitpp::Graph rabbitpp_gpu_graph(const CsrView &a, void *stream);
 
 // Graph, processing order and community detection with K = batch (<= 0: default_batch(n)): the
