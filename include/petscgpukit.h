@@ -42,6 +42,12 @@ PETSC_EXTERN PetscErrorCode PetscGpuKitView(PetscViewer viewer);
    identical to the serial reference for the same start node (-mat_ordering_batchrcm_*). */
 #define MATORDERINGBATCHRCM "batchrcm"
 
+/* MatOrdering: Rabbit Order's communities numbered contiguously, then the RABBIT++ regrouping
+   (hubs | other non-insular | insular), for SpMV locality; "rabbit" without the regrouping. The
+   same permutation on the GPU and on any number of cores (-mat_ordering_rabbitpp_*). */
+#define MATORDERINGRABBITPP "rabbitpp"
+#define MATORDERINGRABBIT   "rabbit"
+
 /* PC: solve with the operator permuted by any MatOrdering (on the device for device matrices),
    an inner KSP with prefix <pc prefix>reorder_, and the solution permuted back. */
 #define PCREORDER "reorder"

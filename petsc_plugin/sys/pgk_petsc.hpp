@@ -38,5 +38,6 @@ extern PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate
 // Registration of each type, defined in its type file and called through the registration
 // table (sys/registry.cpp) from PetscGpuKitInitializePackage.
 PetscErrorCode PgkRegisterOrderingBatchRCM(void);
+PetscErrorCode PgkRegisterOrderingRabbitpp(void);
 PetscErrorCode PgkRegisterPCReorder(void);
 PetscErrorCode PgkRegisterPCTrilf(void);

@@ -14,6 +14,7 @@ struct TypeEntry {
 
 const TypeEntry kTypes[] = {
   {"MatOrdering", MATORDERINGBATCHRCM, PgkRegisterOrderingBatchRCM, "Reverse Cuthill-McKee where the matrix lives (serial, all cores or GPU; one permutation)"},
+  {"MatOrdering", MATORDERINGRABBITPP, PgkRegisterOrderingRabbitpp, "Rabbit Order communities + RABBIT++ regrouping (and \"rabbit\" without it), for SpMV locality; serial, all cores or GPU, one permutation"},
   {"PC", PCREORDER, PgkRegisterPCReorder, "solve with the operator permuted by any MatOrdering, on the device for device matrices"},
   {"PC", PCTRILF, PgkRegisterPCTrilf, "linear-forest tridiagonal preconditioner (Klein & Strzodka), host or device"},
 };

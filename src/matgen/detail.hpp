@@ -32,6 +32,7 @@ enum class Kind {
   Hubrow,
   Powerlaw,
   Rgg2d,
+  Communities,
   Path,
   Empty,
 };
@@ -50,6 +51,7 @@ struct Params {
   double lambda = 1, mu = 1;                  // elast3d
   double peclet = 0;                          // convdiff*
   double avgdeg = 0, gamma = 2.5, mixing = 0; // powerlaw
+  Index intra = 8, inter = 2;                 // communities
   std::uint64_t seed = 1;
 };
 
@@ -80,7 +82,15 @@ Csr spd_from_edges(Index n, const std::vector<Edge> &edges, SplitMix64 &rng);
 // The whole rgg2d matrix (rgg2d.cpp).
 Csr rgg2d_matrix(const Params &p);
 
-// Planted communities of powerlaw / disconnected.
+// The whole matrix of the planted-community kind "communities" (communities.cpp) and its
+// planted community of every vertex.
+Csr communities_matrix(const Params &p);
+std::vector<Index> communities_planted(const Params &p);
+
+// Graph helpers of graphs.cpp shared with communities.cpp.
+void sort_unique(std::vector<Edge> &edges);
+
+// Planted communities of powerlaw / disconnected / communities.
 std::vector<Index> graph_communities(const Params &p);
 
 // Chung-Lu weight of the vertex of rank r (0-based) in its community:

@@ -4,6 +4,7 @@
 
 #include "src/common/csr_build.hpp"
 #include "src/matgen/detail.hpp"
+#include "src/matgen/kinds.hpp"
 #include "src/matgen/parse_number.hpp"
 
 #include <algorithm>
@@ -18,98 +19,13 @@ namespace {
 
 using detail::Kind;
 using detail::Params;
+using detail::KindDef;
+using detail::ParamDef;
+using detail::kHubdegDefault;
+using detail::table;
 
 constexpr std::int64_t kIndexMax = std::numeric_limits<Index>::max();
 
-// A parameter besides the grid sizes; its type is checked where resolve() reads it.
-struct ParamDef {
-  const char *name;
-  const char *fallback; // default value; nullptr: required
-};
-
-struct KindDef {
-  const char *name;
-  Kind kind;
-  int grid_dims;                // 2 or 3: has nx, ny[, nz] and the alias n; 0: no grid
-  std::vector<ParamDef> params; // besides the grid sizes
-  const char *help;
-};
-
-// hubdeg's default depends on n; it is spelled like this in -help and resolved in code.
-constexpr const char *kHubdegDefault = "n-1";
-
-const std::vector<KindDef> &table() {
-  static const std::vector<KindDef> defs = {
-      {"lap2d5", Kind::Lap2d5, 2, {}, "5-point Laplacian, Dirichlet, 4/-1 (SPD)"},
-      {"lap3d7", Kind::Lap3d7, 3, {}, "7-point Laplacian, Dirichlet, 6/-1 (SPD)"},
-      {"lap3d27", Kind::Lap3d27, 3, {}, "27-point Laplacian, Dirichlet, 26/-1 (SPD)"},
-      {"elast3d",
-       Kind::Elast3d,
-       3,
-       {{"lambda", "1"}, {"mu", "1"}},
-       "3D linear elasticity -mu Lap u - (lambda+mu) grad div u, finite differences, "
-       "Dirichlet, block size 3 interleaved (SPD for mu > 0, lambda + mu >= 0)"},
-      {"aniso2d",
-       Kind::Aniso2d,
-       2,
-       {{"variant", "1"}},
-       "Klein & Strzodka's 9-point anisotropic diffusion, truncated at the boundary "
-       "(symmetric): variant 1 = ANISO1 (strong couplings along x), 2 = ANISO2 (strong "
-       "along the diagonals x - y = const), 3 = ANISO3 (ANISO2 numbered along those "
-       "diagonals, so they lie next to the main diagonal)"},
-      {"aniso3d",
-       Kind::Aniso3d,
-       3,
-       {{"ax", "1"}, {"ay", "0.01"}, {"az", "0.0001"}},
-       "7-point anisotropic diffusion -(ax u_xx + ay u_yy + az u_zz), Dirichlet, "
-       "2(ax+ay+az) / -a_d (SPD for positive a_d)"},
-      {"convdiff2d",
-       Kind::Convdiff2d,
-       2,
-       {{"peclet", "100"}},
-       "-Lap u + b.grad u, b = peclet (1, 0.5), first-order upwind: nonsymmetric M-matrix"},
-      {"convdiff3d",
-       Kind::Convdiff3d,
-       3,
-       {{"peclet", "100"}},
-       "-Lap u + b.grad u, b = peclet (1, 0.5, 0.25), first-order upwind: nonsymmetric "
-       "M-matrix"},
-      {"random",
-       Kind::Random,
-       0,
-       {{"n", nullptr}, {"deg", "8"}, {"seed", "1"}},
-       "random symmetric graph, about deg neighbours per row, SPD diagonally dominant values"},
-      {"disconnected",
-       Kind::Disconnected,
-       0,
-       {{"n", nullptr}, {"parts", "4"}, {"deg", "6"}, {"seed", "1"}},
-       "union of `parts` random graphs, vertices interleaved by a random permutation"},
-      {"hubrow",
-       Kind::Hubrow,
-       0,
-       {{"n", nullptr}, {"deg", "4"}, {"hubdeg", kHubdegDefault}, {"seed", "1"}},
-       "random graph plus vertex n/2 joined to hubdeg others: one row of very large degree"},
-      {"powerlaw",
-       Kind::Powerlaw,
-       0,
-       {{"n", nullptr},
-        {"communities", "16"},
-        {"avgdeg", "10"},
-        {"gamma", "2.5"},
-        {"mixing", "0.1"},
-        {"seed", "1"}},
-       "Chung-Lu power-law graph with planted communities scattered in index space"},
-      {"rgg2d",
-       Kind::Rgg2d,
-       0,
-       {{"n", nullptr}, {"deg", "8"}, {"seed", "1"}},
-       "2D random geometric graph: n uniform points in the unit square, edges within the "
-       "radius giving expected degree deg; vertices numbered in random (generation) order"},
-      {"path", Kind::Path, 0, {{"n", nullptr}}, "path graph, 1D Laplacian 2/-1"},
-      {"empty", Kind::Empty, 0, {{"n", nullptr}}, "identity (no off-diagonals)"},
-  };
-  return defs;
-}
 
 const char *const kGridNames[] = {"nx", "ny", "nz"};
 
@@ -327,6 +243,12 @@ void read_kind_params(Kind kind, const Reader &r, Params &p) {
   case Kind::Powerlaw:
     read_powerlaw(r, p);
     break;
+  case Kind::Communities:
+    p.intra = static_cast<Index>(r.integer("intra", 0, 1 << 20));
+    p.inter = static_cast<Index>(r.integer("inter", 0, 1 << 20));
+    p.deg = p.intra + p.inter + 2; // for the size check below (path: 2 more)
+    p.seed = r.seed();
+    break;
   default:
     break;
   }
@@ -345,7 +267,7 @@ Params resolve(const Spec &spec) {
   read_sizes(def, r, p);
   read_kind_params(def.kind, r, p);
   if (def.kind == Kind::Random || def.kind == Kind::Disconnected || def.kind == Kind::Hubrow ||
-      def.kind == Kind::Rgg2d) {
+      def.kind == Kind::Rgg2d || def.kind == Kind::Communities) {
     // Fail here, not after minutes of drawing edges that no CSR could hold.
     const std::int64_t per_row = std::min<std::int64_t>(p.deg, p.n > 0 ? p.n - 1 : 0) + 1;
     if (p.n > 0 && per_row > kIndexMax / p.n)
@@ -373,7 +295,7 @@ Index nrows_of(const Params &p) {
 
 bool is_grid_kind(Kind k) {
   return !(k == Kind::Random || k == Kind::Disconnected || k == Kind::Hubrow ||
-           k == Kind::Powerlaw || k == Kind::Rgg2d);
+           k == Kind::Powerlaw || k == Kind::Rgg2d || k == Kind::Communities);
 }
 
 } // namespace detail
@@ -459,9 +381,9 @@ Csr generate_rows(const Spec &spec, Index row_begin, Index row_end) {
 
 std::vector<Index> planted_communities(const Spec &spec) {
   const Params p = detail::resolve(spec);
-  if (p.kind != Kind::Powerlaw && p.kind != Kind::Disconnected)
+  if (p.kind != Kind::Powerlaw && p.kind != Kind::Disconnected && p.kind != Kind::Communities)
     throw std::invalid_argument(spec.kind +
-                                ": no planted communities (only powerlaw and disconnected)");
+                                ": no planted communities (only powerlaw, disconnected and communities)");
   return detail::graph_communities(p);
 }
 

@@ -51,7 +51,7 @@ Csr generate_rows(const Spec &spec, Index row_begin, Index row_end);
 
 inline Csr generate(const Spec &s) { return generate_rows(s, 0, describe(s).nrows); }
 
-// Planted community of each vertex, for the kinds that have them: "powerlaw" (values in
+// Planted community of each vertex, for the kinds that have them: "communities" and "powerlaw" (values in
 // [0, communities)) and "disconnected" (the part a vertex was generated in, values in
 // [0, parts); no edge joins two parts, but a sparse part need not itself be connected).
 // Throws std::invalid_argument for other kinds.

@@ -19,6 +19,11 @@ namespace pgk::gen::detail {
 
 SplitMix64 stream(const Params &p, Stream s) { return SplitMix64(derive_seed(p.seed, s)); }
 
+void sort_unique(std::vector<Edge> &edges) {
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+}
+
 // SPD, strictly diagonally dominant values on a symmetric pattern: each edge gets
 // -k * 2^-20 with k uniform in [kValueLo, kValueHi] (about -U(0.1, 1)), drawn in edge
 // order; the diagonal is 1 + sum of |off-diagonals| of its row. The magnitudes are summed
@@ -96,11 +101,6 @@ void add_random_edges(Index offset, Index n, Index deg, SplitMix64 &rng, std::ve
       edges.emplace_back(offset + std::min(i, j), offset + std::max(i, j));
     }
   }
-}
-
-void sort_unique(std::vector<Edge> &edges) {
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 }
 
 // ---- disconnected ----------------------------------------------------------------------
@@ -338,6 +338,8 @@ Csr graph_matrix(const Params &p) {
     return powerlaw(p);
   case Kind::Rgg2d:
     return rgg2d_matrix(p);
+  case Kind::Communities:
+    return communities_matrix(p);
   default:
     throw std::logic_error("graph_matrix: not a random graph kind");
   }
@@ -346,6 +348,8 @@ Csr graph_matrix(const Params &p) {
 std::vector<Index> graph_communities(const Params &p) {
   if (p.kind == Kind::Disconnected)
     return disconnected_communities(p);
+  if (p.kind == Kind::Communities)
+    return communities_planted(p);
   if (p.kind != Kind::Powerlaw)
     throw std::logic_error("graph_communities: kind has no planted communities");
   const PowerlawLayout l = powerlaw_layout(p);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -232,7 +233,7 @@ TEST(Describe, ShapeOfEveryKind) {
 TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
   const std::set<std::string> expected = {
       "lap2d5", "lap3d7",       "lap3d27", "elast3d",  "aniso2d", "aniso3d", "convdiff2d", "convdiff3d",
-      "random", "disconnected", "hubrow",  "powerlaw", "rgg2d",   "path",       "empty"};
+      "random", "disconnected", "hubrow",  "powerlaw", "rgg2d",   "path",       "empty",      "communities"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
     listed.insert(k.name);
@@ -726,6 +727,48 @@ TEST(Powerlaw, DegreesCommunitiesAndMixing) {
   EXPECT_LT(cross, 0.2);
   // Scattered: the first 40 indices hold vertices of several communities.
   EXPECT_GT(std::set<Index>(comm.begin(), comm.begin() + 40).size(), 4u);
+}
+
+// The planted-community graph of rabbitpp's benchmark: community sizes 16 * 2^k (the last cut),
+// a path inside each, about intra neighbours inside and inter outside, randomly relabelled.
+TEST(Communities, SizesDegreesAndMixing) {
+  const Spec spec = parse_spec("communities:n=30000,intra=8,inter=2,seed=5");
+  const Csr a = generate(spec);
+  EXPECT_TRUE(well_formed(a));
+  EXPECT_TRUE(exactly_symmetric(a));
+  expect_spd_values(a);
+  const std::vector<Index> comm = planted_communities(spec);
+  ASSERT_EQ(comm.size(), 30000u);
+  std::map<Index, Index> size;
+  for (const Index c : comm) ++size[c];
+  Index cut = 0;
+  for (const auto &[c, s] : size) {
+    const bool power_of_two_times_16 = s >= 16 && s <= 4096 && s % 16 == 0 && ((s / 16) & (s / 16 - 1)) == 0;
+    cut += power_of_two_times_16 ? 0 : 1;
+  }
+  EXPECT_LE(cut, 1); // only the last community may be cut to fit n
+  Index intra = 0, inter = 0;
+  for (Index i = 0; i < a.nrows; ++i)
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
+      if (a.colidx[k] != i) (comm[i] == comm[a.colidx[k]] ? intra : inter) += 1;
+  // Per vertex: about 8 + 2 (path) inside, about 2 outside (repeats merge, so a little less).
+  EXPECT_GT(intra, 30000 * 9);
+  EXPECT_LT(intra, 30000 * 10 + 1);
+  EXPECT_GT(inter, 30000 * 19 / 10);
+  EXPECT_LE(inter, 30000 * 2);
+  // Relabelled: the first 40 indices hold vertices of several communities.
+  EXPECT_GT(std::set<Index>(comm.begin(), comm.begin() + 40).size(), 2u);
+  // Deterministic, and each rank's rows are a slice of the whole.
+  const Csr again = generate(spec);
+  EXPECT_EQ(pgk::test::fingerprint(a), pgk::test::fingerprint(again));
+  const Csr tail = generate_rows(spec, 12345, 30000);
+  EXPECT_TRUE(pgk::test::same_csr(tail, row_slice(a, 12345, 30000)));
+  // inter = 0: no edge between communities.
+  const Spec closed = parse_spec("communities:n=3000,inter=0");
+  const Csr b = generate(closed);
+  const std::vector<Index> cb = planted_communities(closed);
+  for (Index i = 0; i < b.nrows; ++i)
+    for (Index k = b.rowptr[i]; k < b.rowptr[i + 1]; ++k) ASSERT_EQ(cb[i], cb[b.colidx[k]]);
 }
 
 TEST(Powerlaw, NoMixingMeansNoCrossEdges) {

@@ -1,0 +1,73 @@
+// A small pool of worker threads for the multicore backends: workers stay alive for a whole
+// computation and spin briefly between steps, so a parallel step costs two handshakes instead of
+// thread starts (an ordering runs hundreds or thousands of steps); a worker that waits longer
+// sleeps on a condition variable, so an oversubscribed machine is not slowed down. Callers write results to disjoint places or
+// combine them in a fixed order, so results never depend on the thread count or the schedule.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pgk {
+
+class ThreadPool {
+public:
+  // threads <= 0: std::thread::hardware_concurrency(). The caller is thread 0.
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+  // Runs task(t, nthreads) on every thread t and returns when all have finished.
+  void run(const std::function<void(int, int)> &task);
+  // f(i) for every i in [begin, end), in contiguous chunks of at least `grain` per thread.
+  template <class F> void parallel_for(std::int64_t begin, std::int64_t end, std::int64_t grain, F &&f) {
+    const std::int64_t n = end - begin;
+    if (n <= 0) return;
+    const int parts = static_cast<int>(std::min<std::int64_t>(threads(), (n + grain - 1) / (grain > 0 ? grain : 1)));
+    if (parts <= 1) {
+      for (std::int64_t i = begin; i < end; ++i) f(i);
+      return;
+    }
+    run([&](int t, int) {
+      if (t >= parts) return;
+      const std::int64_t lo = begin + n * t / parts, hi = begin + n * (t + 1) / parts;
+      for (std::int64_t i = lo; i < hi; ++i) f(i);
+    });
+  }
+
+  // f(t, i) for every i in [begin, end), handed out in chunks of `chunk` to whichever thread t
+  // is free (uneven work per item). The schedule varies; callers make results independent of it.
+  template <class F> void parallel_dynamic(std::int64_t begin, std::int64_t end, std::int64_t chunk, F &&f) {
+    if (end - begin <= chunk || threads() == 1) {
+      for (std::int64_t i = begin; i < end; ++i) f(0, i);
+      return;
+    }
+    std::atomic<std::int64_t> next{begin};
+    run([&](int t, int) {
+      for (std::int64_t lo; (lo = next.fetch_add(chunk, std::memory_order_relaxed)) < end;)
+        for (std::int64_t i = lo, hi = std::min(end, lo + chunk); i < hi; ++i) f(t, i);
+    });
+  }
+
+private:
+  void work(int t);
+  void publish();
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::atomic<int> sleepers_{0};
+  const std::function<void(int, int)> *task_ = nullptr;
+  std::atomic<std::uint64_t> epoch_{0};
+  std::atomic<int> pending_{0};
+  std::atomic<bool> stop_{false};
+};
+
+} // namespace pgk

@@ -1,0 +1,249 @@
+// Community detection in rounds of K vertices (README.md section 2) on a thread pool.
+#include "src/rabbitpp/batch.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <tuple>
+#include <utility>
+
+#include "src/rabbitpp/graph.hpp"
+
+namespace pgk::rabbitpp {
+namespace {
+
+struct Entry {
+  Index to;
+  std::int64_t w;
+};
+
+enum class Action : std::uint8_t { Defer, Top, Merge };
+
+// Union-find parents are read and path-halved by every thread of a round while no merge
+// happens: any value a thread writes is an ancestor, so the roots never change. Relaxed atomic
+// accesses keep those benign races defined.
+Index load_relaxed(const Index *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+void store_relaxed(Index *p, Index v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+Index find_root(Index *uf, Index x) {
+  for (;;) {
+    const Index p = load_relaxed(uf + x);
+    if (p < 0) return x;
+    const Index gp = load_relaxed(uf + p);
+    if (gp < 0) return p;
+    store_relaxed(uf + x, gp);
+    x = gp;
+  }
+}
+
+class BatchDetector {
+public:
+  BatchDetector(const Graph &g, Index batch, ThreadPool &pool) : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
+    const std::size_t n = static_cast<std::size_t>(g.n);
+    d_.order = processing_order(g);
+    d_.pos.assign(n, 0);
+    for (Index p = 0; p < g.n; ++p) d_.pos[d_.order[p]] = p;
+    d_.parent.assign(n, -1);
+    d_.round.assign(n, -1);
+    uf_.assign(n, -1);
+    first_child_.assign(n, -1);
+    next_sibling_.assign(n, -1);
+    strength_ = g.strength;
+    stored_.resize(n);
+    has_list_.assign(n, 0);
+    slot_of_.assign(n, -1);
+    sources_.assign(n, 0);
+    group_of_.assign(n, -1);
+  }
+
+  Dendrogram run(Index *deferred_total) {
+    Index frontier = 0, deferred_sum = 0;
+    std::vector<Index> deferred;
+    for (Index round = 0; frontier < g_.n || !deferred.empty(); ++round) {
+      active_ = deferred;
+      while (static_cast<Index>(active_.size()) < batch_ && frontier < g_.n) active_.push_back(d_.order[frontier++]);
+      decide_round();
+      deferred.clear();
+      apply_round(round, deferred);
+      deferred_sum += static_cast<Index>(deferred.size());
+      d_.rounds = round + 1;
+    }
+    if (deferred_total) *deferred_total = deferred_sum;
+    return std::move(d_);
+  }
+
+private:
+  // The edges of c's subtree: L(c) as c stored it (its row if it had no children then), which
+  // covers the children merged into c before c's round; the children merged into c in c's own
+  // round (a chain of merges decided together) are not in it and are walked recursively.
+  template <class Add> void add_subtree(Index c, Add &add) {
+    if (has_list_[c])
+      for (const Entry &x : stored_[c]) add(x.to, x.w);
+    else
+      for (Index e = g_.rowptr[c]; e < g_.rowptr[c + 1]; ++e) add(g_.colidx[e], g_.weight[e]);
+    for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
+      if (d_.round[x] == d_.round[c]) add_subtree(x, add);
+  }
+
+  // L(v) into `out`: v's edges and its children's subtrees, mapped to roots, v's own community
+  // dropped, equal roots summed (in `slot`, a per-thread map root -> place in out, -1 between
+  // calls). v is unprocessed, so all its children merged in earlier rounds. The order of the
+  // entries follows the child lists, which the parallel apply links in any order: nothing may
+  // depend on it (sums are exact integers, ties in best_target go to the smallest root).
+  void aggregate(Index v, std::vector<Entry> &out, std::vector<Index> &slot) {
+    out.clear();
+    const auto add = [&](Index x, std::int64_t w) {
+      const Index r = find_root(uf_.data(), x);
+      if (r == v) return;
+      if (slot[r] < 0) {
+        slot[r] = static_cast<Index>(out.size());
+        out.push_back({r, w});
+      } else {
+        out[slot[r]].w += w;
+      }
+    };
+    for (Index e = g_.rowptr[v]; e < g_.rowptr[v + 1]; ++e) add(g_.colidx[e], g_.weight[e]);
+    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, add);
+    for (const Entry &x : out) slot[x.to] = -1;
+  }
+
+  // The neighbour community of largest positive gain (ties: smallest root) and its weight.
+  std::pair<Index, std::int64_t> best_target(const std::vector<Entry> &list, Index v) const {
+    Index best = -1;
+    std::int64_t best_gain = 0, best_w = 0;
+    for (const Entry &x : list) {
+      const std::int64_t gain = x.w * g_.total - strength_[v] * strength_[x.to];
+      if (gain > best_gain || (gain == best_gain && gain > 0 && x.to < best)) best_gain = gain, best = x.to, best_w = x.w;
+    }
+    return {best, best_w};
+  }
+
+  // Several vertices of a round may pick the same target t, each against t's strength at the
+  // start of the round. Taken in processing order, each must still gain with the strength of
+  // the ones accepted before it (as if merged one after another); the others are deferred.
+  void limit_merges_per_target() {
+    const Index m = static_cast<Index>(active_.size());
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
+      if (action_[s] == Action::Merge) __atomic_fetch_add(&sources_[target_[s]], Index{1}, __ATOMIC_RELAXED);
+    });
+    // The sources of every target with several of them, grouped by target, in slot order
+    // (a counting pass; group g holds members_[group_start_[g], group_start_[g + 1])).
+    groups_.clear();
+    group_start_.assign(1, 0);
+    for (Index s = 0; s < m; ++s) {
+      const Index t = target_[s];
+      if (action_[s] != Action::Merge || sources_[t] < 2 || group_of_[t] >= 0) continue;
+      group_of_[t] = static_cast<Index>(groups_.size());
+      groups_.push_back(t);
+      group_start_.push_back(group_start_.back() + sources_[t]);
+    }
+    members_.resize(static_cast<std::size_t>(group_start_.back()));
+    cursor_.assign(group_start_.begin(), group_start_.end() - 1);
+    for (Index s = 0; s < m; ++s)
+      if (action_[s] == Action::Merge && group_of_[target_[s]] >= 0) members_[cursor_[group_of_[target_[s]]]++] = s;
+    pool_.parallel_dynamic(0, static_cast<std::int64_t>(groups_.size()), 64, [&](int, std::int64_t g) {
+      std::int64_t joined = strength_[groups_[g]];
+      for (Index k = group_start_[g]; k < group_start_[g + 1]; ++k) {
+        const Index s = members_[k], v = active_[s];
+        if (target_w_[s] * g_.total - strength_[v] * joined > 0) joined += strength_[v];
+        else action_[s] = Action::Defer;
+      }
+    });
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
+      if (target_[s] >= 0) sources_[target_[s]] = 0, group_of_[target_[s]] = -1;
+    });
+  }
+
+  // Aggregation, targets, receiving flags and actions of the active vertices: every value read
+  // is the state at the start of the round.
+  void decide_round() {
+    const Index m = static_cast<Index>(active_.size());
+    if (static_cast<Index>(lists_.size()) < m) lists_.resize(static_cast<std::size_t>(m));
+    target_.assign(static_cast<std::size_t>(m), -1);
+    action_.assign(static_cast<std::size_t>(m), Action::Defer);
+    for (Index s = 0; s < m; ++s) slot_of_[active_[s]] = s;
+    target_w_.assign(static_cast<std::size_t>(m), 0);
+    if (scratch_.size() < static_cast<std::size_t>(pool_.threads()))
+      scratch_.resize(static_cast<std::size_t>(pool_.threads()));
+    pool_.parallel_dynamic(0, m, 16, [&](int t, std::int64_t s) {
+      std::vector<Index> &slot = scratch_[t];
+      if (slot.empty()) slot.assign(static_cast<std::size_t>(g_.n), -1);
+      aggregate(active_[s], lists_[s], slot);
+      std::tie(target_[s], target_w_[s]) = best_target(lists_[s], active_[s]);
+    });
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
+      const Index t = target_[s], ts = t >= 0 ? slot_of_[t] : -1;
+      if (t < 0) action_[s] = Action::Top;
+      else if (ts >= 0 && target_[ts] == active_[s] && ts < s) action_[s] = Action::Defer; // mutual pair: the later one waits
+      else action_[s] = Action::Merge;
+    });
+    limit_merges_per_target();
+  }
+
+  // Applies the round's decisions in three parallel passes (the order of the merges is free:
+  // links and strengths are order-independent). A community's strength goes to the root it
+  // ends in: a chain v -> t -> x of one round adds both v's and t's strength to x.
+  void apply_round(Index round, std::vector<Index> &deferred) {
+    const Index m = static_cast<Index>(active_.size());
+    inner_.assign(static_cast<std::size_t>(m), 0);
+    // 1. Before any link of this round: L(v) holds the subtrees of v's children, whose lists die.
+    pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
+      if (action_[s] == Action::Defer) return;
+      const Index v = active_[s];
+      inner_[s] = first_child_[v] >= 0;
+      for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c])
+        if (has_list_[c]) {
+          has_list_[c] = 0;
+          std::vector<Entry>().swap(stored_[c]);
+        }
+      d_.round[v] = round;
+    });
+    // 2. Parents and child links; an inner node keeps its compacted list for its parent.
+    pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
+      if (action_[s] != Action::Merge) return;
+      const Index v = active_[s], t = target_[s];
+      d_.parent[v] = t;
+      store_relaxed(&uf_[v], t);
+      Index head = __atomic_load_n(&first_child_[t], __ATOMIC_RELAXED);
+      do next_sibling_[v] = head;
+      while (!__atomic_compare_exchange_n(&first_child_[t], &head, v, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+      if (inner_[s]) {
+        has_list_[v] = 1;
+        stored_[v] = std::move(lists_[s]);
+        lists_[s] = std::vector<Entry>();
+      }
+    });
+    // 3. Strengths to the final roots (v is no root now, so nobody adds to strength_[v]).
+    pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
+      if (action_[s] != Action::Merge) return;
+      const Index v = active_[s];
+      __atomic_fetch_add(&strength_[find_root(uf_.data(), v)], strength_[v], __ATOMIC_RELAXED);
+    });
+    for (Index s = 0; s < m; ++s) {
+      slot_of_[active_[s]] = -1;
+      if (action_[s] == Action::Defer) deferred.push_back(active_[s]);
+    }
+  }
+
+  const Graph &g_;
+  const Index batch_;
+  ThreadPool &pool_;
+  Dendrogram d_;
+  std::vector<Index> uf_, first_child_, next_sibling_, slot_of_, active_, target_, sources_, group_of_;
+  std::vector<Index> groups_, group_start_, members_, cursor_; // multi-source targets of a round
+  std::vector<std::int64_t> strength_, target_w_;
+  std::vector<std::vector<Entry>> stored_, lists_;
+  std::vector<std::vector<Index>> scratch_; // per thread: root -> place in the list being built
+  std::vector<std::uint8_t> has_list_, inner_;
+  std::vector<Action> action_;
+};
+
+} // namespace
+
+Index default_batch(Index n) { return std::max<Index>(1, std::min<Index>(65536, n / 64)); }
+
+Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred) {
+  BatchDetector detector(g, batch, pool);
+  return detector.run(deferred);
+}
+
+} // namespace pgk::rabbitpp

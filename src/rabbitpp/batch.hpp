@@ -1,0 +1,37 @@
+// The multicore backend of MatOrdering rabbitpp: README.md's algorithm in rounds of K vertices,
+// each round's vertices aggregated and decided in parallel on a pool of threads. The result
+// depends on K but not on the thread count or the schedule: every vertex's aggregation and
+// decision reads only the state at the start of its round, sums are exact integers, ties are
+// broken by vertex id, and the merges are applied in processing order. With K = 1 it equals the
+// serial reference (serial.hpp) exactly. The GPU backend (kernels/rabbitpp/) returns the same
+// permutation for the same K.
+#pragma once
+
+#include "src/common/thread_pool.hpp"
+#include "src/rabbitpp/rabbitpp.hpp"
+
+namespace pgk::rabbitpp {
+
+// K used for opt.batch <= 0 (auto): a function of n only, never of the thread count.
+Index default_batch(Index n);
+
+// G as build_graph returns it (equal arrays), computed on the pool. known_symmetric: the
+// caller promises a structurally symmetric A (Options::input_is_symmetric); the check is skipped.
+Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmetric = false);
+
+// Community detection in rounds of `batch` vertices; Dendrogram::rounds counts the rounds and
+// *deferred (if not null) the vertices deferred to a later round.
+Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred = nullptr);
+
+// rabbit_permutation and community_of (dendrogram.hpp), computed on the pool.
+std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool);
+
+// regroup (regroup.hpp) on the pool.
+std::vector<Index> regroup_parallel(const CsrView &a, const Graph &g, const std::vector<Index> &com,
+                                    const std::vector<Index> &perm_rabbit, const Options &opt, ThreadPool &pool);
+
+// The whole ordering on opt.threads threads (0: all cores). perm[new] = old; info may be null
+// (its figures cost an extra pass and are computed only when asked for).
+std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *info = nullptr);
+
+} // namespace pgk::rabbitpp

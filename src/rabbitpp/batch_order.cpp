@@ -1,0 +1,153 @@
+// The multicore backend after community detection: communities, the Rabbit numbering and the
+// RABBIT++ regrouping on a thread pool (the same results as dendrogram.cpp and regroup.cpp).
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <utility>
+
+#include "src/rabbitpp/batch.hpp"
+#include "src/rabbitpp/regroup.hpp"
+
+namespace pgk::rabbitpp {
+namespace {
+
+bool key_less(const Dendrogram &d, Index x, Index y) {
+  return d.round[x] != d.round[y] ? d.round[x] < d.round[y] : d.pos[x] < d.pos[y];
+}
+
+// com[v] = top of v by pointer jumping (log of the dendrogram's depth passes).
+std::vector<Index> communities_parallel(const Dendrogram &d, ThreadPool &pool) {
+  const Index n = static_cast<Index>(d.parent.size());
+  std::vector<Index> jump(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
+  pool.parallel_for(0, n, 4096, [&](std::int64_t v) { jump[v] = d.parent[v] >= 0 ? d.parent[v] : static_cast<Index>(v); });
+  for (;;) {
+    std::atomic<bool> changed{false};
+    pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
+      next[v] = jump[jump[v]];
+      if (next[v] != jump[v]) changed.store(true, std::memory_order_relaxed);
+    });
+    jump.swap(next);
+    if (!changed.load()) return jump;
+  }
+}
+
+// Post-order DFS of one community from its top, children newest first, into out[0, size).
+void number_community(Index top, const std::vector<Index> &first, const std::vector<Index> &kids, Index *out) {
+  std::vector<std::pair<Index, Index>> stack{{top, first[top]}};
+  Index k = 0;
+  while (!stack.empty()) {
+    auto &[v, next] = stack.back();
+    if (next < first[v + 1]) {
+      const Index child = kids[next++];
+      stack.emplace_back(child, first[child]);
+    } else {
+      out[k++] = v;
+      stack.pop_back();
+    }
+  }
+}
+
+// hub_flags (regroup.hpp) on the pool: column counts by atomic increments (exact integers).
+std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, ThreadPool &pool) {
+  const Index n = a.nrows, nnz = a.rowptr[n];
+  std::vector<Index> indeg(static_cast<std::size_t>(n), 0);
+  pool.parallel_for(0, n, 1024, [&](std::int64_t i) {
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) __atomic_fetch_add(&indeg[a.colidx[k]], Index{1}, __ATOMIC_RELAXED);
+  });
+  std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
+  pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
+    hub[v] = static_cast<std::int64_t>(indeg[v]) * static_cast<std::int64_t>(n) > static_cast<std::int64_t>(nnz);
+  });
+  return hub;
+}
+
+} // namespace
+
+std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool) {
+  const Index n = static_cast<Index>(d.parent.size());
+  com = communities_parallel(d, pool);
+  // Children CSR (by parent), each row sorted newest merge first; community sizes.
+  std::vector<Index> first(static_cast<std::size_t>(n) + 1, 0), size(static_cast<std::size_t>(n), 0), tops;
+  for (Index v = 0; v < n; ++v) {
+    if (d.parent[v] >= 0) ++first[d.parent[v] + 1];
+    else tops.push_back(v);
+    ++size[com[v]];
+  }
+  for (Index v = 0; v < n; ++v) first[v + 1] += first[v];
+  std::vector<Index> fill(first.begin(), first.end() - 1), kids(static_cast<std::size_t>(n));
+  for (Index v = 0; v < n; ++v)
+    if (d.parent[v] >= 0) kids[fill[d.parent[v]]++] = v;
+  pool.parallel_for(0, n, 1024, [&](std::int64_t v) {
+    std::sort(kids.begin() + first[v], kids.begin() + first[v + 1], [&d](Index x, Index y) { return key_less(d, y, x); });
+  });
+  std::sort(tops.begin(), tops.end(), [&d](Index x, Index y) { return key_less(d, x, y); });
+  std::vector<Index> offset(tops.size() + 1, 0);
+  for (std::size_t c = 0; c < tops.size(); ++c) offset[c + 1] = offset[c] + size[tops[c]];
+  std::vector<Index> perm(static_cast<std::size_t>(n));
+  std::atomic<std::size_t> next_top{0}; // dynamic schedule: each community writes its own range
+  pool.run([&](int, int) {
+    for (std::size_t c; (c = next_top.fetch_add(16)) < tops.size();)
+      for (std::size_t e = std::min(c + 16, tops.size()); c < e; ++c) number_community(tops[c], first, kids, perm.data() + offset[c]);
+  });
+  return perm;
+}
+
+std::vector<Index> regroup_parallel(const CsrView &a, const Graph &g, const std::vector<Index> &com,
+                                    const std::vector<Index> &perm_rabbit, const Options &opt, ThreadPool &pool) {
+  const Index n = g.n;
+  std::vector<std::uint8_t> place(static_cast<std::size_t>(n));
+  const std::vector<std::uint8_t> hub = hub_flags_parallel(a, pool);
+  const int rank_of_group[2][3] = {{0, 1, 2}, {1, 2, 0}};
+  pool.parallel_for(0, n, 1024, [&](std::int64_t v) {
+    bool insular = true;
+    for (Index e = g.rowptr[v]; e < g.rowptr[v + 1] && insular; ++e) insular = com[g.colidx[e]] == com[v];
+    const int group = (opt.hub_scope == HubScope::All && hub[v]) ? 0 : insular ? 2 : hub[v] ? 0 : 1;
+    place[v] = static_cast<std::uint8_t>(rank_of_group[opt.insular_first ? 1 : 0][group]);
+  });
+  // Stable three-way partition of perm_rabbit: counts per contiguous part, then each part
+  // scatters its vertices behind those of the earlier parts (independent of the part count).
+  const int parts = pool.threads();
+  std::vector<std::array<Index, 3>> count(static_cast<std::size_t>(parts), {0, 0, 0});
+  pool.run([&](int t, int) {
+    for (Index k = n * t / parts; k < n * (t + 1) / parts; ++k) ++count[t][place[perm_rabbit[k]]];
+  });
+  std::vector<std::array<Index, 3>> start(static_cast<std::size_t>(parts));
+  Index at = 0;
+  for (int p = 0; p < 3; ++p)
+    for (int t = 0; t < parts; ++t) start[t][p] = at, at += count[t][p];
+  std::vector<Index> perm(static_cast<std::size_t>(n));
+  pool.run([&](int t, int) {
+    std::array<Index, 3> cur = start[t];
+    for (Index k = n * t / parts; k < n * (t + 1) / parts; ++k) perm[cur[place[perm_rabbit[k]]]++] = perm_rabbit[k];
+  });
+  return perm;
+}
+
+std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *info) {
+  using clock = std::chrono::steady_clock;
+  const auto seconds = [](clock::time_point x, clock::time_point y) { return std::chrono::duration<double>(y - x).count(); };
+  ThreadPool pool(opt.threads);
+  const auto t0 = clock::now();
+  const Graph g = build_graph_parallel(a, pool, opt.input_is_symmetric);
+  const auto t1 = clock::now();
+  Index deferred = 0;
+  const Dendrogram d = detect_communities_batch(g, opt.batch > 0 ? opt.batch : default_batch(g.n), pool, &deferred);
+  const auto t2 = clock::now();
+  std::vector<Index> com;
+  const std::vector<Index> rabbit = rabbit_permutation_parallel(d, com, pool);
+  const auto t3 = clock::now();
+  std::vector<Index> perm = opt.regroup ? regroup_parallel(a, g, com, rabbit, opt, pool) : rabbit;
+  const auto t4 = clock::now();
+  if (info) {
+    *info = figures(a, g, com, d);
+    info->deferred = deferred;
+    info->seconds_graph = seconds(t0, t1);
+    info->seconds_communities = seconds(t1, t2);
+    info->seconds_order = seconds(t2, t3);
+    info->seconds_regroup = seconds(t3, t4);
+  }
+  return perm;
+}
+
+} // namespace pgk::rabbitpp

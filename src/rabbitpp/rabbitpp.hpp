@@ -1,0 +1,70 @@
+// MatOrdering rabbitpp: Rabbit Order (Arai et al., IPDPS'16) and the RABBIT++ regrouping of
+// Balaji, Crago, Jaleel, Keckler (community-based matrix reordering). Shared types of every
+// backend (serial reference, multicore, GPU); the algorithm they all follow, with every tie and
+// choice the papers leave open, is written down in src/rabbitpp/README.md.
+//
+// In short: G = pattern(A + A^T) without the diagonal, weights w(i,j) = [a_ij] + [a_ji]. Vertices
+// are processed in ascending degree, in rounds of K (K = 1: the serial Rabbit Order); each one
+// aggregates its community's edges lazily and merges into the neighbouring community with the
+// largest positive modularity gain (exact integer comparison), or becomes a top-level community.
+// The merges form a dendrogram whose post-order DFS (newest child first) numbers each community
+// contiguously. RABBIT++ then regroups hubs (H), other non-insular vertices (R) and insular
+// vertices (I), keeping the Rabbit order inside each group. Result: perm[new] = old.
+#pragma once
+
+#include "src/common/csr.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace pgk::rabbitpp {
+
+enum class HubScope {
+  NonInsular, // H = non-insular hubs, R = other non-insular, I = insular (the paper's Fig. 5)
+  All,        // H = every hub, R = non-insular non-hubs, I = insular non-hubs
+};
+
+struct Options {
+  bool regroup = true;        // false: plain Rabbit Order ("rabbit")
+  bool insular_first = false; // layout I|H|R instead of H|R|I
+  HubScope hub_scope = HubScope::NonInsular;
+  Index batch = 0;            // K: vertices per merge round (1: the serial Rabbit Order; 0: default_batch(n))
+  int threads = 0;            // multicore backend: worker threads (0: hardware concurrency)
+  // A promise that A's pattern is structurally symmetric (PETSc's flag): the graph is then A
+  // without its diagonal, all weights 2, and the check that costs a search per entry is skipped.
+  // The result is the same as without the promise when it holds.
+  bool input_is_symmetric = false;
+};
+
+// The weighted graph the communities are detected on: pattern(A + A^T) without the diagonal,
+// rows sorted and unique, w in {1, 2}; str(v) = sum of v's weights, total = sum of str (2m).
+struct Graph {
+  Index n = 0;
+  std::vector<Index> rowptr{0}, colidx;
+  std::vector<std::uint8_t> weight;
+  std::vector<std::int64_t> strength;
+  std::int64_t total = 0;
+
+  Index degree(Index v) const { return rowptr[v + 1] - rowptr[v]; }
+};
+
+// What community detection decided for every vertex: parent[v] is the community v merged into
+// (-1: v is a top-level community), round[v] the merge round that processed v, pos[v] its place
+// in the processing order (ascending degree, then id). A vertex's merge key is (round, pos).
+struct Dendrogram {
+  std::vector<Index> parent;
+  std::vector<Index> round;
+  std::vector<Index> order; // order[pos] = vertex
+  std::vector<Index> pos;   // pos[vertex]
+  Index rounds = 0;
+};
+
+// Figures of an ordering (MatOrdering rabbitpp's -view), see README.md section 5.
+struct Info {
+  Index communities = 0, largest_community = 0;
+  double modularity = 0, insularity = 0, skew = 0;
+  Index insular = 0, hubs = 0, rounds = 0, deferred = 0;
+  double seconds_graph = 0, seconds_communities = 0, seconds_order = 0, seconds_regroup = 0;
+};
+
+} // namespace pgk::rabbitpp

@@ -1,0 +1,81 @@
+#include "src/rabbitpp/regroup.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace pgk::rabbitpp {
+
+std::vector<std::uint8_t> insular_flags(const Graph &g, const std::vector<Index> &com) {
+  std::vector<std::uint8_t> insular(static_cast<std::size_t>(g.n), 1);
+  for (Index v = 0; v < g.n; ++v)
+    for (Index e = g.rowptr[v]; e < g.rowptr[v + 1]; ++e)
+      if (com[g.colidx[e]] != com[v]) {
+        insular[v] = 0;
+        break;
+      }
+  return insular;
+}
+
+std::vector<std::uint8_t> hub_flags(const CsrView &a) {
+  const Index n = a.nrows, nnz = a.rowptr[n];
+  std::vector<std::int64_t> indeg(static_cast<std::size_t>(n), 0);
+  for (Index k = 0; k < nnz; ++k) ++indeg[a.colidx[k]];
+  std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
+  for (Index v = 0; v < n; ++v) hub[v] = indeg[v] * static_cast<std::int64_t>(n) > static_cast<std::int64_t>(nnz);
+  return hub;
+}
+
+std::vector<Index> regroup(const CsrView &a, const Graph &g, const std::vector<Index> &com,
+                           const std::vector<Index> &perm_rabbit, const Options &opt) {
+  const std::vector<std::uint8_t> insular = insular_flags(g, com), hub = hub_flags(a);
+  // Group of a vertex in the layout H | R | I: 0, 1, 2.
+  const auto group = [&](Index v) {
+    if (opt.hub_scope == HubScope::All && hub[v]) return 0;
+    if (insular[v]) return 2;
+    return hub[v] ? 0 : 1;
+  };
+  const int rank_of_group[2][3] = {{0, 1, 2}, {1, 2, 0}}; // [insular_first][group]: place in layout
+  std::vector<Index> perm;
+  perm.reserve(perm_rabbit.size());
+  for (int place = 0; place < 3; ++place)
+    for (Index v : perm_rabbit)
+      if (rank_of_group[opt.insular_first ? 1 : 0][group(v)] == place) perm.push_back(v);
+  return perm;
+}
+
+Info figures(const CsrView &a, const Graph &g, const std::vector<Index> &com, const Dendrogram &d) {
+  const Index n = g.n;
+  Info info;
+  info.rounds = d.rounds;
+  std::vector<std::int64_t> inside(static_cast<std::size_t>(n), 0), tot(static_cast<std::size_t>(n), 0);
+  std::vector<Index> size(static_cast<std::size_t>(n), 0);
+  for (Index v = 0; v < n; ++v) {
+    ++size[com[v]];
+    tot[com[v]] += g.strength[v];
+    for (Index e = g.rowptr[v]; e < g.rowptr[v + 1]; ++e)
+      if (com[g.colidx[e]] == com[v]) inside[com[v]] += g.weight[e];
+  }
+  std::int64_t inside_all = 0;
+  const double total = static_cast<double>(g.total);
+  for (Index c = 0; c < n; ++c) {
+    if (com[c] != c) continue; // c is a top: one community
+    ++info.communities;
+    info.largest_community = std::max(info.largest_community, size[c]);
+    inside_all += inside[c];
+    if (g.total > 0) info.modularity += inside[c] / total - (tot[c] / total) * (tot[c] / total);
+  }
+  info.insularity = g.total > 0 ? inside_all / total : 1.0;
+  const std::vector<std::uint8_t> insular = insular_flags(g, com), hub = hub_flags(a);
+  info.insular = std::accumulate(insular.begin(), insular.end(), Index{0});
+  info.hubs = std::accumulate(hub.begin(), hub.end(), Index{0});
+  // Skew: share of nnz(A) in the 10% rows with the most entries.
+  std::vector<Index> len(static_cast<std::size_t>(n));
+  for (Index v = 0; v < n; ++v) len[v] = a.rowptr[v + 1] - a.rowptr[v];
+  std::sort(len.begin(), len.end(), [](Index x, Index y) { return x > y; });
+  const Index top = (n + 9) / 10, nnz = a.rowptr[n];
+  const std::int64_t in_top = std::accumulate(len.begin(), len.begin() + top, std::int64_t{0});
+  info.skew = nnz > 0 ? static_cast<double>(in_top) / static_cast<double>(nnz) : 0.0;
+  return info;
+}
+
+} // namespace pgk::rabbitpp

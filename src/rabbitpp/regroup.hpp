@@ -1,0 +1,24 @@
+// The RABBIT++ pass (README.md section 4) and the figures of an ordering (section 5).
+#pragma once
+
+#include "src/rabbitpp/rabbitpp.hpp"
+
+namespace pgk::rabbitpp {
+
+// Per vertex: 1 if every neighbour in g lies in its own community (com), 0 otherwise; a
+// vertex without neighbours is insular.
+std::vector<std::uint8_t> insular_flags(const Graph &g, const std::vector<Index> &com);
+
+// Per vertex: 1 if its in-degree (stored entries of its column of A, diagonal included) is above
+// the average nnz(A) / n, exact: indeg * n > nnz.
+std::vector<std::uint8_t> hub_flags(const CsrView &a);
+
+// The regrouped permutation: H | R | I (or I | H | R with opt.insular_first), Rabbit order kept
+// inside each group; groups by opt.hub_scope. perm_rabbit[new] = old, and so is the result.
+std::vector<Index> regroup(const CsrView &a, const Graph &g, const std::vector<Index> &com,
+                           const std::vector<Index> &perm_rabbit, const Options &opt);
+
+// Communities, largest community, modularity, insularity, insular vertices, hubs, skew, rounds.
+Info figures(const CsrView &a, const Graph &g, const std::vector<Index> &com, const Dendrogram &d);
+
+} // namespace pgk::rabbitpp

@@ -1,0 +1,68 @@
+# MatOrdering rabbitpp and rabbit (issue 9): the PETSc type against the host reference.
+set(T $<TARGET_FILE:test_rabbitpp>)
+set(SAME --expect "all checks passed" --expect "identical to the reference")
+foreach(backend serial cpu auto)
+  foreach(spec communities:n=3000 communities:n=2000,inter=8 powerlaw:n=5000,communities=20 lap3d7:n=12 rgg2d:n=4000
+               disconnected:n=3000,parts=7 hubrow:n=3000 random:n=2000,deg=3 path:n=2 empty:n=5 lap2d5:nx=1,ny=1)
+    string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+    pgk_test(petsc.rabbitpp.${backend}.${tag} LABELS petsc ARGS ${SAME} -- ${T} -gen ${spec} -mat_ordering_rabbitpp_backend ${backend} -mat_ordering_rabbitpp_threads 3 -repeat 2)
+  endforeach()
+endforeach()
+pgk_test(petsc.rabbit.cpu LABELS petsc ARGS ${SAME} -- ${T} -type rabbit -gen powerlaw:n=5000,communities=20 -mat_ordering_rabbitpp_backend cpu)
+# K = 1 is the classic Rabbit Order: equal to the serial reference (src/rabbitpp/serial.cpp).
+pgk_test(petsc.rabbitpp.batch1 LABELS petsc ARGS ${SAME} --expect "K = 1 equals the serial reference" -- ${T} -gen communities:n=2000 -mat_ordering_rabbitpp_batch 1 -mat_ordering_rabbitpp_backend cpu)
+pgk_test(petsc.rabbitpp.batch7 LABELS petsc ARGS ${SAME} -- ${T} -gen rgg2d:n=3000 -mat_ordering_rabbitpp_batch 7 -mat_ordering_rabbitpp_backend cpu)
+pgk_test(petsc.rabbitpp.layouts LABELS petsc ARGS ${SAME} -- ${T} -gen powerlaw:n=5000,communities=20 -mat_ordering_rabbitpp_insular_first -mat_ordering_rabbitpp_hub_scope all)
+pgk_test(petsc.rabbitpp.nonsymmetric LABELS petsc ARGS ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx -mat_ordering_rabbitpp_backend cpu)
+pgk_test(petsc.rabbitpp.view LABELS petsc ARGS ${SAME} --expect "communities [0-9]+ \\(largest" --expect "modularity 0\\.[0-9]+" --expect "time: graph"
+         -- ${T} -mat_ordering_rabbitpp_view)
+pgk_test(petsc.rabbitpp.help LABELS petsc ARGS --expect "-mat_ordering_rabbitpp_backend" --expect "-mat_ordering_rabbitpp_hub_scope" -- ${T} -help)
+pgk_test(petsc.rabbitpp.mpi LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen communities:n=6000 -mat_ordering_rabbitpp_backend cpu -repeat 2)
+pgk_test(petsc.rabbitpp.mpi_auto LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen powerlaw:n=8000 -type rabbit)
+# Bad input: PETSc errors, never a crash.
+pgk_test(petsc.rabbitpp.nonsquare LABELS petsc ARGS --fail --expect "Must be square matrix" -- ${T} -case nonsquare)
+pgk_test(petsc.rabbitpp.unassembled LABELS petsc ARGS --fail --expect "Not for unassembled matrix" -- ${T} -case unassembled)
+pgk_test(petsc.rabbitpp.bad_batch LABELS petsc ARGS --fail --expect "batch must be >= 0" -- ${T} -mat_ordering_rabbitpp_batch -3)
+pgk_test(petsc.rabbitpp.gpu_backend_on_host_matrix LABELS petsc ARGS --fail --expect "host matrix type seqaij" -- ${T} -mat_ordering_rabbitpp_backend gpu)
+
+# Unmodified PETSc tutorials: PC reorder and PCFactor in the rabbitpp ordering converge.
+set(EX45Q $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 25 -da_grid_y 25 -da_grid_z 25 -ksp_type gmres -ksp_rtol 1e-8 -ksp_converged_reason)
+pgk_test(tutorial.ex45.reorder_rabbitpp LABELS tutorial ARGS --expect "Linear solve converged" --expect "ordering: rabbitpp"
+         -- ${EX45Q} -pc_type reorder -pc_reorder_mat_ordering_type rabbitpp -reorder_pc_type ilu -ksp_view)
+pgk_test(tutorial.ex45.ilu_rabbit LABELS tutorial ARGS --expect "Linear solve converged" -- ${EX45Q} -pc_type ilu -pc_factor_mat_ordering_type rabbit)
+pgk_test(tutorial.ex45.bjacobi_rabbitpp_mpi LABELS "tutorial;mpi" ARGS --expect "Linear solve converged"
+         -- ${PGK_MPIEXEC} -n 2 ${EX45Q} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rabbitpp)
+
+# ---- gpu: the ordering where the matrix lives (kernels/rabbitpp), equal to the host reference --
+# The matrix does not move: only the permutation and the listed scalars come back (the program
+# asserts the exact count per ordering, ExpectedDeviceTransfers in rabbitpp.cpp).
+set(DEVXFER --expect "transfers ctog=0\\.? gtoc=[1-9][0-9]*\\.? as listed")
+foreach(backend gpu auto)
+  foreach(spec communities:n=3000 communities:n=2000,inter=8 powerlaw:n=5000,communities=20 lap3d7:n=12 rgg2d:n=4000
+               disconnected:n=3000,parts=7 hubrow:n=3000 random:n=2000,deg=3 path:n=2 empty:n=5 lap2d5:nx=1,ny=1)
+    string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+    pgk_test(gpu.rabbitpp.${backend}.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
+             -- ${T} -gen ${spec} ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend ${backend} -repeat 2)
+  endforeach()
+endforeach()
+pgk_test(gpu.rabbitpp.rabbit LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -type rabbit -gen powerlaw:n=5000,communities=20 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu)
+pgk_test(gpu.rabbitpp.batch1 LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "K = 1 equals the serial reference"
+         -- ${T} -gen communities:n=2000 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_batch 1 -mat_ordering_rabbitpp_backend gpu)
+pgk_test(gpu.rabbitpp.batch7 LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen rgg2d:n=3000 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_batch 7 -mat_ordering_rabbitpp_backend gpu)
+pgk_test(gpu.rabbitpp.layouts LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
+         -- ${T} -gen powerlaw:n=5000,communities=20 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_insular_first -mat_ordering_rabbitpp_hub_scope all -mat_ordering_rabbitpp_backend gpu)
+pgk_test(gpu.rabbitpp.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu)
+# -view: the figures (2 more copies, counted) and auto's choice.
+pgk_test(gpu.rabbitpp.view LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" --expect "communities [0-9]+ \\(largest" --expect "time: graph"
+         -- ${T} -gen communities:n=3000 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_view)
+foreach(backend gpu auto)
+  pgk_test(gpu.rabbitpp.mpi_${backend} LABELS "gpu;petsc" NP 2 ARGS --gpu ${SAME} ${DEVXFER}
+           -- ${T} -gen communities:n=6000 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend ${backend} -repeat 2)
+endforeach()
+# The device kernels under compute-sanitizer, through MatGetOrdering (vendor kernels excluded:
+# cuSPARSE's SpMV runs in the program's MatMult).
+foreach(tool memcheck racecheck)
+  pgk_test(gpu.sanitizer.${tool}.rabbitpp LABELS "gpu;petsc" ARGS --gpu ${PGK_NEEDS_SANITIZER} ${SAME} ${DEVXFER} --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
+           -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --kernel-name-exclude kns=cusparse --error-exitcode 1
+              ${T} -gen communities:n=2000 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu -mat_ordering_rabbitpp_batch 300 -mat_ordering_rabbitpp_view)
+endforeach()
