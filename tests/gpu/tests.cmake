@@ -62,10 +62,16 @@ foreach(tool memcheck racecheck)
     list(GET item 0 what)
     list(GET item 1 prog)
     list(GET item 2 filter)
+    # racecheck is ~100x slower on rabbitpp's many small launches: its ordering run takes the
+    # first 16 graphs of the small corpus (every kernel of the pipeline still runs).
+    set(cap "")
+    if(tool STREQUAL "racecheck" AND what STREQUAL "rabbitpp_ordering")
+      set(cap ${CMAKE_COMMAND} -E env PGK_TEST_MAX_ENTRIES=16)
+    endif()
     pgk_test(gpu.sanitizer.${tool}.${what} LABELS gpu
              ARGS --gpu ${PGK_NEEDS_SANITIZER} --expect "\\[  PASSED  \\] [0-9]+ test" --reject "\\[  FAILED  \\]" --reject "\\[  SKIPPED \\]"
                   --expect "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)"
-             -- ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:${prog}> --small
+             -- ${cap} ${PGK_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1 $<TARGET_FILE:${prog}> --small
                 "--gtest_filter=${filter}")
   endforeach()
 endforeach()

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <exception>
 #include <vector>
 
@@ -21,10 +22,20 @@ inline int failure_parts() {
   return n;
 }
 
+// At most this many entries per loop when PGK_TEST_MAX_ENTRIES is set (the slowest sanitizer runs,
+// tests/gpu/tests.cmake); every entry otherwise.
+inline std::size_t max_entries() {
+  const char *v = std::getenv("PGK_TEST_MAX_ENTRIES");
+  const long n = v ? std::atol(v) : 0;
+  return n > 0 ? static_cast<std::size_t>(n) : static_cast<std::size_t>(-1);
+}
+
 // f(const CorpusEntry &) for each entry; returns the number of entries visited.
 template <class F> int for_each_entry(const std::vector<const CorpusEntry *> &entries, F f, int limit = 25) {
   int visited = 0, failed = 0;
+  const std::size_t cap = max_entries();
   for (const CorpusEntry *e : entries) {
+    if (static_cast<std::size_t>(visited) >= cap) break;
     if (failed >= limit) {
       ADD_FAILURE() << "stopped after " << failed << " failing corpus entries (" << visited << " of " << entries.size()
                     << " visited)";

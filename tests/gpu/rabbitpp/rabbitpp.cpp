@@ -38,7 +38,7 @@ using pgk::Index;
 using pgk::test::CorpusEntry;
 namespace rb = pgk::rabbitpp;
 
-Index round_budget() { return pgk::test::small_corpus() ? 24 : 800; }
+Index round_budget() { return pgk::test::small_corpus() ? 24 : 150; }
 
 // Rows sorted ascending without duplicates (the diagonal kept).
 Csr sorted_unique(const Csr &a) {
