@@ -74,6 +74,12 @@ const std::vector<KindDef> &table() {
        {{"peclet", "100"}},
        "-Lap u + b.grad u, b = peclet (1, 0.5, 0.25), first-order upwind: nonsymmetric "
        "M-matrix"},
+      {"fem2d", Kind::Fem2d, 2, {{"side", "1"}, {"reaction", "1"}},
+       "P1 FEM, -Lap u + reaction u on [0,side]^2, nx x ny vertices, cells cut along (1,1): 7 points, "
+       "boundary rows identity and eliminated from the others (SPD; the CARP-CG report's problem class)"},
+      {"helmholtz2d", Kind::Helmholtz2d, 2, {{"kh", "0.1"}, {"peclet", "0"}},
+       "-Lap u - k^2 u + peclet (1, 0.5).grad u, 5-point central, Dirichlet, times h^2: 4 - kh^2 / -1 -+ c/2: "
+       "symmetric indefinite once (n+1) kh > pi sqrt(2), nonsymmetric for peclet != 0"},
       {"random",
        Kind::Random,
        0,
@@ -301,6 +307,13 @@ void read_kind_params(Kind kind, const Reader &r, Params &p) {
   case Kind::Convdiff3d:
     p.peclet = r.real("peclet");
     break;
+  case Kind::Fem2d:
+    p.side = r.real("side"), p.reaction = r.real("reaction");
+    if (!(p.side > 0)) r.fail("parameter 'side' must be > 0");
+    break;
+  case Kind::Helmholtz2d:
+    p.kh = r.real("kh"), p.peclet = r.real("peclet");
+    break;
   case Kind::Random:
     p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
     p.seed = r.seed();
@@ -359,6 +372,8 @@ Index nrows_of(const Params &p) {
   case Kind::Lap2d5:
   case Kind::Aniso2d:
   case Kind::Convdiff2d:
+  case Kind::Fem2d:
+  case Kind::Helmholtz2d:
   case Kind::Lap3d7:
   case Kind::Lap3d27:
   case Kind::Aniso3d:
@@ -438,7 +453,8 @@ Shape describe(const Spec &spec) {
   Shape shape;
   shape.nrows = detail::nrows_of(p);
   shape.block_size = p.kind == Kind::Elast3d ? 3 : 1;
-  shape.symmetric = !((p.kind == Kind::Convdiff2d || p.kind == Kind::Convdiff3d) && p.peclet != 0);
+  shape.symmetric = !((p.kind == Kind::Convdiff2d || p.kind == Kind::Convdiff3d || p.kind == Kind::Helmholtz2d) &&
+                      p.peclet != 0);
   return shape;
 }
 
