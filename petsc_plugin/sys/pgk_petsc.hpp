@@ -40,3 +40,4 @@ extern PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate
 PetscErrorCode PgkRegisterOrderingBatchRCM(void);
 PetscErrorCode PgkRegisterPCReorder(void);
 PetscErrorCode PgkRegisterPCTrilf(void);
+PetscErrorCode PgkRegisterKSPCarpcg(void);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace pgk::carpcg {
 
@@ -30,12 +31,14 @@ Coloring distance2_coloring(const CsrView &a) {
   return coloring_from_colors(std::move(color));
 }
 
-Coloring coloring_from_colors(std::vector<int> color) {
+Coloring coloring_from_colors(std::vector<int> color, int ncolors) {
   Coloring out;
   for (const int c : color) {
-    if (c < 0) throw std::invalid_argument("carpcg: negative colour in a colouring");
+    if (c < 0 || (ncolors >= 0 && c >= ncolors))
+      throw std::invalid_argument("carpcg: colour " + std::to_string(c) + " outside the colouring");
     out.ncolors = std::max(out.ncolors, c + 1);
   }
+  if (ncolors >= 0) out.ncolors = ncolors;
   out.class_ptr.assign(static_cast<std::size_t>(out.ncolors) + 1, 0);
   for (const int c : color) ++out.class_ptr[static_cast<std::size_t>(c) + 1];
   for (int c = 0; c < out.ncolors; ++c) out.class_ptr[c + 1] += out.class_ptr[c];

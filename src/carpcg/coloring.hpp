@@ -27,10 +27,11 @@ struct Coloring {
 // number of other rows any row overlaps, plus one. Columns may exceed rows (a.ncols is used).
 Coloring distance2_coloring(const CsrView &a);
 
-// The classes of a given colour per row (every colour in [0, ncolors) where ncolors = 1 + the
-// largest colour; an empty input gives ncolors = 0). Throws std::invalid_argument on a
-// negative colour.
-Coloring coloring_from_colors(std::vector<int> color);
+// The classes of a given colour per row. ncolors: the number of classes, at least 1 + the
+// largest colour (MPI ranks share the global count although a rank may lack some colours);
+// -1: exactly 1 + the largest colour (0 for no rows). Throws std::invalid_argument on a
+// negative colour or a colour >= ncolors.
+Coloring coloring_from_colors(std::vector<int> color, int ncolors = -1);
 
 // Whether no two rows of one colour share a column (the property the sweeps rely on).
 bool is_distance2_coloring(const CsrView &a, const Coloring &c);

@@ -12,8 +12,7 @@ namespace {
 // The projection of row i; a.colidx may be a block-local column map (blocks.cpp), so the
 // unknowns are addressed only through it.
 inline void project_row(const CsrView &a, Index i, double norm2, double bi, double lambda, double *x,
-                        const UpdateLog &log)
-{
+                        const UpdateLog &log) {
   const Index lo = a.rowptr[i], hi = a.rowptr[i + 1];
   double      dot = 0;
   for (Index k = lo; k < hi; ++k) dot += a.values[k] * x[a.colidx[k]];
@@ -32,8 +31,7 @@ inline void project_row(const CsrView &a, Index i, double norm2, double bi, doub
 
 } // namespace
 
-std::vector<double> row_norms2(const CsrView &a)
-{
+std::vector<double> row_norms2(const CsrView &a) {
   std::vector<double> norms(static_cast<std::size_t>(a.nrows), 0.0);
   for (Index i = 0; i < a.nrows; ++i) {
     double s = 0;
@@ -52,8 +50,7 @@ std::vector<double> row_norms2(const CsrView &a)
 }
 
 void sweep(const CsrView &a, const double *norms2, const double *b, double lambda, const Index *rows,
-           Index count, bool backward, double *x, UpdateLog log)
-{
+           Index count, bool backward, double *x, UpdateLog log) {
   for (Index t = 0; t < count; ++t) {
     const Index pos = backward ? count - 1 - t : t;
     const Index i   = rows ? rows[pos] : pos;
@@ -64,8 +61,7 @@ void sweep(const CsrView &a, const double *norms2, const double *b, double lambd
 }
 
 void cimmino_pass(const CsrView &a, const double *norms2, const double *b, double lambda, const double *x,
-                  double *acc)
-{
+                  double *acc) {
   for (Index i = 0; i < a.nrows; ++i) {
     const double n2 = norms2[i];
     if (n2 == 0) continue;
@@ -77,8 +73,7 @@ void cimmino_pass(const CsrView &a, const double *norms2, const double *b, doubl
   }
 }
 
-void residual(const CsrView &a, const double *b, const double *x, double *r)
-{
+void residual(const CsrView &a, const double *b, const double *x, double *r) {
   for (Index i = 0; i < a.nrows; ++i) {
     double dot = 0;
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) dot += a.values[k] * x[a.colidx[k]];
