@@ -161,6 +161,7 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
 
   PetscFunctionBegin;
   PetscCheck(c->backend, comm, PETSC_ERR_ORDER, "KSP carpcg: KSPSetUp() first");
+  PetscCheck(!ksp->transpose_solve, comm, PETSC_ERR_SUP, "KSP carpcg: KSPSolveTranspose() is not supported (solve with the transposed matrix instead)");
   c->true_checks = 0;
   PetscCall(KSPCarpcgCopy(ksp->vec_rhs, c->b));
   PetscCall(VecNorm(c->b, NORM_2, &bnorm));
@@ -256,7 +257,10 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP carpcg (CARP-CG, CG on the double Kaczmarz sweep) options");
   PetscCall(PetscOptionsEList("-ksp_carpcg_scheme", "sequential (CGMN), multicolor (exact parallel sweeps), carp (block component averaging), cimmino (the report's GPU mode)", "KSPCARPCG", KSPCarpcgSchemes, 4, KSPCarpcgSchemes[scheme], &scheme, NULL));
   c->set.scheme = (pgk::carpcg::Scheme)scheme;
-  PetscCall(PetscOptionsReal("-ksp_carpcg_relax", "Relaxation lambda of the row projections, in (0, 2) (default 1; cimmino: lambda~ > 0, default 0.35)", "KSPCARPCG", c->set.lambda, &c->set.lambda, NULL));
+  PetscReal lambda = c->set.relaxation();
+  PetscBool set;
+  PetscCall(PetscOptionsReal("-ksp_carpcg_relax", "Relaxation lambda of the row projections, in (0, 2) (default 1; cimmino: lambda~ > 0, default 0.35)", "KSPCARPCG", lambda, &lambda, &set));
+  if (set) c->set.lambda = lambda;
   PetscCall(PetscOptionsInt("-ksp_carpcg_blocks", "carp: blocks of contiguous rows per rank", "KSPCARPCG", c->set.blocks, &c->set.blocks, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_weighted_dot", "carp: weight the CG dots by the multiplicities |L_j| (false: Euclidean, for comparison)", "KSPCARPCG", c->set.weighted_dot, &c->set.weighted_dot, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_colors_view", "multicolor: print the colouring at set-up", "KSPCARPCG", c->set.colors_view, &c->set.colors_view, NULL));
@@ -264,7 +268,7 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscOptionsHeadEnd();
   PetscCheck(c->set.blocks >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, got %" PetscInt_FMT, c->set.blocks);
   PetscCheck(c->true_interval >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_true_residual_interval must be >= 1, got %" PetscInt_FMT, c->true_interval);
-  const PetscReal lambda = c->set.relaxation();
+  lambda = c->set.relaxation();
   if (c->set.scheme == pgk::carpcg::Scheme::Cimmino) PetscCheck(lambda > 0 && std::isfinite(lambda), comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: the cimmino relaxation lambda~ must be > 0, got %g", (double)lambda);
   else PetscCheck(lambda > 0 && lambda < 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_relax must be in (0, 2) for Kaczmarz sweeps, got %g", (double)lambda);
   if (!(c->set == before)) ksp->setupstage = KSP_SETUP_NEW; // another scheme: set up again

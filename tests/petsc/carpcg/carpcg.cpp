@@ -8,7 +8,9 @@ static const char help[] = "Solves A x = A x_e with KSP carpcg (options -ksp_car
                            "  -expect_converged       fail unless carpcg converged\n"
                            "  -expect_diverged        fail unless carpcg stopped with a KSP_DIVERGED_* reason\n"
                            "  -other <ksp type>       also solve with that KSP and PC jacobi (-other_ksp_*, -other_pc_*)\n"
-                           "  -expect_other_fails     fail unless that solve did not converge\n";
+                           "  -expect_other_fails     fail unless that solve did not converge\n"
+                           "  -rescale                then solve again with 2 A and 2 b (new values, the same set-up path): row\n"
+                           "                          projections are invariant under exact row scaling, so the solve must repeat\n";
 
 #include <petscgpukit.h>
 #include <petscksp.h>
@@ -179,10 +181,33 @@ static PetscErrorCode OtherSolve(const char *type, Mat A, Vec b, PetscBool expec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// A second solve with 2 A and 2 b: scaling by 2 is exact, so every projection, the iterates and
+// the count repeat bit for bit; a set-up that kept the old values would return 2 x instead.
+static PetscErrorCode SolveRescaled(KSP ksp, Mat A, Vec b, Vec x)
+{
+  Vec       x2;
+  PetscInt  its, its2;
+  PetscReal diff;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(VecScale(b, 2.0));
+  PetscCall(VecDuplicate(x, &x2));
+  PetscCall(KSPSolve(ksp, b, x2));
+  PetscCall(KSPGetIterationNumber(ksp, &its2));
+  PetscCall(VecAXPY(x2, -1.0, x));
+  PetscCall(VecNorm(x2, NORM_INFINITY, &diff));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rescaled solve: %" PetscInt_FMT " iterations (first %" PetscInt_FMT "), max difference %g\n", its2, its, (double)diff));
+  PetscCheck(its == its2 && diff == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the rescaled solve differs");
+  PetscCall(VecDestroy(&x2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char               spec[256] = "fem2d:n=20", which[32] = "ok", other[32] = "";
-  PetscBool          reference = PETSC_FALSE, expect_conv = PETSC_FALSE, expect_div = PETSC_FALSE, expect_other_fails = PETSC_FALSE, has_other;
+  PetscBool          reference = PETSC_FALSE, rescale = PETSC_FALSE, expect_conv = PETSC_FALSE, expect_div = PETSC_FALSE, expect_other_fails = PETSC_FALSE, has_other;
   Mat                A;
   Vec                x, b, xe;
   KSP                ksp;
@@ -197,6 +222,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof which, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-other", other, sizeof other, &has_other));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reference", &reference, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-rescale", &rescale, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_converged", &expect_conv, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_diverged", &expect_div, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_other_fails", &expect_other_fails, NULL));
@@ -231,6 +257,7 @@ int main(int argc, char **argv)
   PetscCheck(!expect_conv || reason > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "carpcg did not converge");
   PetscCheck(!expect_div || reason < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "carpcg did not stop with a divergence reason");
   if (reference) PetscCall(CompareWithReference(spec, A, ksp, x));
+  if (rescale) PetscCall(SolveRescaled(ksp, A, b, x));
   if (has_other) PetscCall(OtherSolve(other, A, b, expect_other_fails));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(VecDestroy(&x));

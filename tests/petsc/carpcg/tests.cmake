@@ -66,6 +66,8 @@ pgk_test(petsc.carpcg.log_view LABELS petsc ARGS ${OK} --expect "PgkCarpcgSetUp 
 pgk_test(petsc.carpcg.monitor LABELS petsc ARGS ${OK} --expect " 0 KSP Residual norm" --expect " 10 KSP Residual norm"
          --expect " 10 KSP unpreconditioned resid norm ([0-9.e+-]+) true resid norm \\1" -- ${T} -ksp_monitor -ksp_monitor_true_residual)
 pgk_test(petsc.carpcg.norm_none LABELS petsc ARGS ${OK} --expect "CONVERGED_ITS after 30 iterations" -- ${T} -ksp_norm_type none -ksp_convergence_test skip -ksp_max_it 30)
+pgk_test(petsc.carpcg.rescale LABELS petsc ARGS ${OK} --expect "rescaled solve: [0-9]+ iterations .* max difference 0" -- ${T} -rescale)
+pgk_test(petsc.carpcg.rescale_mpi LABELS petsc NP 2 ARGS ${OK} --expect "max difference 0" -- ${T} -ksp_carpcg_scheme multicolor -rescale)
 pgk_test(petsc.carpcg.nonzero_guess LABELS petsc ARGS ${CONV} -- ${T} -ksp_initial_guess_nonzero -expect_converged)
 
 # Degenerate and bad input: clear errors or a KSP_DIVERGED_* reason, never a hang.

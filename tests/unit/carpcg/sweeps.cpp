@@ -88,6 +88,12 @@ TEST(Coloring, DistanceTwoGreedyAndDeterministic) {
   EXPECT_EQ(distance2_coloring(view_of(make("lap2d5:n=6"))).ncolors, 7);
   EXPECT_FALSE(is_distance2_coloring(view_of(make("path:n=4")), coloring_from_colors({0, 0, 1, 1})));
   EXPECT_THROW(coloring_from_colors({0, -1}), std::invalid_argument);
+  // A rank's rows in the global classes: colours it lacks are empty classes.
+  const Coloring local = coloring_from_colors({2, 0, 2}, 4);
+  EXPECT_EQ(local.ncolors, 4);
+  EXPECT_EQ(local.class_ptr, (std::vector<Index>{0, 1, 1, 3, 3}));
+  EXPECT_EQ(local.rows, (std::vector<Index>{1, 0, 2}));
+  EXPECT_THROW(coloring_from_colors({0, 4}, 4), std::invalid_argument);
 }
 
 TEST(Blocks, ContiguousPlanMultiplicityAndCopies) {
