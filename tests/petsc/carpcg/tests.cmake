@@ -43,6 +43,9 @@ foreach(spec helmholtz2d:n=50,kh=0.3 helmholtz2d:n=50,kh=0.3,peclet=50)
   pgk_test(petsc.carpcg.${tag} LABELS petsc ARGS ${CONV} --expect "gmres\\+jacobi: DIVERGED_ITS"
            -- ${T} -gen ${spec} -ksp_rtol 1e-8 -ksp_max_it 5000 -expect_converged -other gmres -other_ksp_max_it 2000 -other_ksp_rtol 1e-8 -expect_other_fails)
 endforeach()
+# Central-difference convection-diffusion (helmholtz2d with kh = 0, cell Peclet 33): BiCGStab+Jacobi breaks down.
+pgk_test(petsc.carpcg.central_convection LABELS petsc ARGS ${CONV} --expect "bcgs\\+jacobi: DIVERGED"
+         -- ${T} -gen helmholtz2d:n=60,kh=0,peclet=2000 -ksp_rtol 1e-8 -expect_converged -other bcgs -other_ksp_max_it 2000 -other_ksp_rtol 1e-8 -expect_other_fails)
 pgk_test(petsc.carpcg.convdiff LABELS petsc ARGS ${CONV} -- ${T} -gen convdiff2d:n=60,peclet=10000 -ksp_carpcg_scheme multicolor -ksp_rtol 1e-8 -expect_converged)
 # The digest's correction: carp's CG needs dots weighted by |L_j| (8 blocks, lambda = 1).
 pgk_test(petsc.carpcg.weighted_dot LABELS petsc ARGS ${CONV} -- ${T} -gen fem2d:n=38 -ksp_carpcg_blocks 8 -ksp_rtol 1e-9 -expect_converged)
