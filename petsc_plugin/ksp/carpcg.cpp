@@ -58,22 +58,29 @@ static PetscErrorCode KSPSetUp_Carpcg(KSP ksp)
   PetscCall(KSPGetOperators(ksp, &A, NULL));
   c->backend.reset();
   PetscCall(KSPCarpcgDestroyVecs(c));
-  PetscCall(CarpcgCreateHostBackend(A, c->set, &c->backend));
+  PetscCall(CarpcgCreateBackend(A, c->set, &c->backend));
   for (Vec *v : {&c->x, &c->b, &c->r, &c->s, &c->p, &c->q, &c->t}) PetscCall(c->backend->create_vec(v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Copies between the KSP's vectors (any type) and the backend's, through host arrays.
+// Copies between the KSP's vectors and the backend's: VecCopy where the types agree, else through
+// host arrays (a device vector with a host backend: one logged transfer per solve, not per iteration).
 static PetscErrorCode KSPCarpcgCopy(Vec from, Vec to)
 {
   const PetscScalar *f;
   PetscScalar       *t;
   PetscInt           nf, nt;
+  PetscBool          same;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(from, &nf));
   PetscCall(VecGetLocalSize(to, &nt));
   PetscCheck(nf == nt, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "KSP carpcg: vector of local size %" PetscInt_FMT " for an operator of local size %" PetscInt_FMT, nf, nt);
+  PetscCall(PetscObjectTypeCompare((PetscObject)from, ((PetscObject)to)->type_name, &same));
+  if (same) {
+    PetscCall(VecCopy(from, to));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecGetArrayRead(from, &f));
   PetscCall(VecGetArrayWrite(to, &t));
   PetscCall(PetscArraycpy(t, f, nf));

@@ -49,6 +49,9 @@ public:
   virtual PetscErrorCode view(PetscViewer viewer) = 0;
 };
 
+// The backend for A: where the sweeps run (backend.cpp decides; today always the host). Collective.
+PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend);
+
 // The host backend for A (MATAIJ or MATAIJCUSPARSE, sequential or MPI): builds each rank's rows
 // over its owned and ghost unknowns, checks the values (NaN/Inf is an error on every rank), and
 // sets the scheme up. Collective.
