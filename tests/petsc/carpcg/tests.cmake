@@ -103,7 +103,12 @@ set(EX2C $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -ksp_typ
 pgk_test(tutorial.ex2.carpcg LABELS tutorial ARGS --expect "Linear solve converged" --expect "type: carpcg" -- ${EX2C} -ksp_view)
 pgk_test(tutorial.ex2.carpcg_multicolor_mpi LABELS "tutorial;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MPI2} ${EX2C} -ksp_carpcg_scheme multicolor --- ${EX2C} -ksp_carpcg_scheme multicolor)
 
-# One valgrind run (about 18 s): carp with blocks, the most involved host path, and its view.
+if(TARGET pgk_unit_tests) # the reference under memcheck (about 3 s)
+  pgk_test(valgrind.unit_carpcg LABELS "valgrind;unit" ARGS ${PGK_NEEDS_VALGRIND} --expect "PASSED"
+           -- ${VG} --leak-check=full --errors-for-leak-kinds=definite $<TARGET_FILE:pgk_unit_tests>
+           --gtest_filter=Sweep.*:Coloring.*:Blocks.*:Operators.*:Fem2d.*:Helmholtz2d.*:Pde2d.*:CarpCg.TinyAndDegenerateInputs:CarpCg.ZeroRows*:Cgmn.Multicolor*)
+endif()
+# One valgrind run of the PETSc type (about 18 s): carp with blocks, the most involved host path, and its view.
 pgk_test(valgrind.carpcg LABELS "valgrind;petsc" ARGS ${VGOK} ${OK} -- ${VG} ${T} -gen helmholtz2d:n=8,kh=0.9,peclet=5 -ksp_carpcg_blocks 3 -ksp_view -malloc_debug -malloc_dump)
 
 # ---- gpu: a device matrix is swept from PETSc's host copy until the device schemes exist ----------
