@@ -72,6 +72,11 @@ PETSC_EXTERN PetscErrorCode PCTrilfSetBlockSize(PC pc, PetscInt bs);
 PETSC_EXTERN PetscErrorCode PCTrilfSetWeight(PC pc, PCTrilfWeight w);
 PETSC_EXTERN PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info);
 
+/* KSP: CARP-CG (Gordon & Gordon), CG on the double Kaczmarz sweep; converges for nonsymmetric and
+   indefinite systems; needs PCNONE (-ksp_carpcg_scheme sequential|multicolor|carp|cimmino,
+   -ksp_carpcg_*; see the KSPCARPCG manual page in petsc_plugin/ksp/carpcg.cpp). */
+#define KSPCARPCG "carpcg"
+
 /* ---- Test and benchmark matrices -------------------------------------------------------- */
 
 /*

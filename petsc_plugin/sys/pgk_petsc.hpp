@@ -41,3 +41,4 @@ PetscErrorCode PgkRegisterOrderingBatchRCM(void);
 PetscErrorCode PgkRegisterOrderingRabbitpp(void);
 PetscErrorCode PgkRegisterPCReorder(void);
 PetscErrorCode PgkRegisterPCTrilf(void);
+PetscErrorCode PgkRegisterKSPCarpcg(void);

@@ -17,6 +17,7 @@ const TypeEntry kTypes[] = {
   {"MatOrdering", MATORDERINGRABBITPP, PgkRegisterOrderingRabbitpp, "Rabbit Order communities + RABBIT++ regrouping (and \"rabbit\" without it), for SpMV locality; serial, all cores or GPU, one permutation"},
   {"PC", PCREORDER, PgkRegisterPCReorder, "solve with the operator permuted by any MatOrdering, on the device for device matrices"},
   {"PC", PCTRILF, PgkRegisterPCTrilf, "linear-forest tridiagonal preconditioner (Klein & Strzodka), host or device"},
+  {"KSP", KSPCARPCG, PgkRegisterKSPCarpcg, "CARP-CG: CG on the double Kaczmarz sweep (sequential, multicolor, carp, cimmino), host, MPI"},
 };
 
 } // namespace

@@ -27,6 +27,8 @@ enum class Kind {
   Aniso3d,
   Convdiff2d,
   Convdiff3d,
+  Fem2d,
+  Helmholtz2d,
   Random,
   Disconnected,
   Hubrow,
@@ -49,7 +51,9 @@ struct Params {
   int variant = 1;                            // aniso2d
   double ax = 1, ay = 1, az = 1;              // aniso3d
   double lambda = 1, mu = 1;                  // elast3d
-  double peclet = 0;                          // convdiff*
+  double peclet = 0;                          // convdiff*, helmholtz2d
+  double side = 1, reaction = 1;              // fem2d: domain [0, side]^2, -Lap u + reaction u
+  double kh = 0.1;                            // helmholtz2d: k h
   double avgdeg = 0, gamma = 2.5, mixing = 0; // powerlaw
   Index intra = 8, inter = 2;                 // communities
   std::uint64_t seed = 1;

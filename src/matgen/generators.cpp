@@ -217,6 +217,13 @@ void read_kind_params(Kind kind, const Reader &r, Params &p) {
   case Kind::Convdiff3d:
     p.peclet = r.real("peclet");
     break;
+  case Kind::Fem2d:
+    p.side = r.real("side"), p.reaction = r.real("reaction");
+    if (!(p.side > 0)) r.fail("parameter 'side' must be > 0");
+    break;
+  case Kind::Helmholtz2d:
+    p.kh = r.real("kh"), p.peclet = r.real("peclet");
+    break;
   case Kind::Random:
     p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
     p.seed = r.seed();
@@ -281,6 +288,8 @@ Index nrows_of(const Params &p) {
   case Kind::Lap2d5:
   case Kind::Aniso2d:
   case Kind::Convdiff2d:
+  case Kind::Fem2d:
+  case Kind::Helmholtz2d:
   case Kind::Lap3d7:
   case Kind::Lap3d27:
   case Kind::Aniso3d:
@@ -360,7 +369,8 @@ Shape describe(const Spec &spec) {
   Shape shape;
   shape.nrows = detail::nrows_of(p);
   shape.block_size = p.kind == Kind::Elast3d ? 3 : 1;
-  shape.symmetric = !((p.kind == Kind::Convdiff2d || p.kind == Kind::Convdiff3d) && p.peclet != 0);
+  shape.symmetric = !((p.kind == Kind::Convdiff2d || p.kind == Kind::Convdiff3d || p.kind == Kind::Helmholtz2d) &&
+                      p.peclet != 0);
   return shape;
 }
 

@@ -244,6 +244,57 @@ Csr elast3d_rows(const Params &p, Index begin, Index end) {
   });
 }
 
+// P1 finite elements for -Lap u + c u on [0, L]^2 with nx x ny vertices (spacings hx, hy), each
+// cell cut along its (1,1) diagonal. Element by element: a right triangle with legs hx, hy has
+// stiffness -hy/(2 hx) along its x leg, -hx/(2 hy) along its y leg and 0 across the hypotenuse,
+// and mass |T|/12 off the diagonal, |T|/6 on it (|T| = hx hy / 2). Summed over the six triangles
+// around an interior vertex, with a = hy/hx, b = hx/hy, m = c hx hy / 24:
+//   diagonal 2a + 2b + 12m;  x-neighbours -a + 2m;  y-neighbours -b + 2m;  (+1,+1), (-1,-1): 2m.
+// Boundary vertices are Dirichlet rows (identity) and their columns are dropped from the other
+// rows (g = 0), so the matrix stays symmetric (SPD for c >= 0), like the report's matrices.
+// Only divisions and products feed m, and 12m is summed, so no FMA contraction changes a bit.
+Csr fem2d_rows(const Params &p, Index begin, Index end) {
+  const Grid   g{p.nx, p.ny, 1};
+  const double hx = p.nx > 1 ? p.side / static_cast<double>(p.nx - 1) : p.side;
+  const double hy = p.ny > 1 ? p.side / static_cast<double>(p.ny - 1) : p.side;
+  const double a = hy / hx, b = hx / hy, m = p.reaction * hx * hy / 24;
+  const double m2 = m + m, m4 = m2 + m2, m12 = (m4 + m4) + m4;
+  const double diag = ((a + a) + (b + b)) + m12, west_east = m2 - a, south_north = m2 - b;
+  auto interior = [&g](Index x, Index y) { return x > 0 && y > 0 && x < g.nx - 1 && y < g.ny - 1; };
+  return build_rows(g.nx * g.ny, begin, end, 7, [&](Index row, auto &emit) {
+    const Index x = row % g.nx, y = row / g.nx;
+    if (!interior(x, y)) {
+      emit(row, 1.0);
+      return;
+    }
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (dx == -dy && dx != 0) continue; // (1,-1), (-1,1): not an edge of the triangulation
+        if (!interior(x + dx, y + dy)) continue;
+        const double w = dx == 0 && dy == 0 ? diag : dx == dy ? m2 : dy == 0 ? west_east : south_north;
+        emit(g.index(x + dx, y + dy, 0), w);
+      }
+  });
+}
+
+// -Lap u - k^2 u + b.grad u, b = peclet (1, 0.5), on the unit square with Dirichlet boundary,
+// 5-point central differences, times h^2 like lap2d5: 4 - kh^2 on the diagonal and -1 - c_d/2
+// towards -e_d, -1 + c_d/2 towards +e_d, with c_d = peclet w_d h_d, h_d = 1/(n_d + 1). kh^2 is
+// rounded before the subtraction (std::fma with a zero addend), so no contraction can fuse it.
+Csr helmholtz2d_rows(const Params &p, Index begin, Index end) {
+  const Grid   g{p.nx, p.ny, 1};
+  const double diag = 4.0 - std::fma(p.kh, p.kh, 0.0);
+  const double half_x = p.peclet / static_cast<double>(p.nx + 1) / 2;
+  const double half_y = p.peclet * 0.5 / static_cast<double>(p.ny + 1) / 2;
+  return point_stencil_rows(g, begin, end, 5, [&](int dx, int dy, int, double *w) {
+    if (dx != 0 && dy != 0) return false;
+    if (dx == 0 && dy == 0) *w = diag;
+    else if (dy == 0) *w = dx < 0 ? -1.0 - half_x : -1.0 + half_x;
+    else *w = dy < 0 ? -1.0 - half_y : -1.0 + half_y;
+    return true;
+  });
+}
+
 } // namespace
 
 Csr stencil_rows(const Params &p, Index begin, Index end) {
@@ -289,6 +340,10 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
     return convdiff_rows(p, 3, begin, end);
   case Kind::Elast3d:
     return elast3d_rows(p, begin, end);
+  case Kind::Fem2d:
+    return fem2d_rows(p, begin, end);
+  case Kind::Helmholtz2d:
+    return helmholtz2d_rows(p, begin, end);
   case Kind::Path:
     return point_stencil_rows(Grid{p.n, 1, 1}, begin, end, 3, [](int dx, int, int, double *w) {
       *w = dx == 0 ? 2.0 : -1.0;

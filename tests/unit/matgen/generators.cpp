@@ -86,6 +86,10 @@ const std::vector<std::string> &all_specs() {
       "convdiff2d:nx=6,ny=7",
       "convdiff2d:nx=6,ny=7,peclet=-30",
       "convdiff3d:n=4",
+      "fem2d:nx=7,ny=6",
+      "fem2d:n=5,side=3,reaction=2.5",
+      "helmholtz2d:nx=6,ny=7",
+      "helmholtz2d:n=5,kh=0.8,peclet=20",
       "random:n=300",
       "random:n=300,deg=3,seed=5",
       "disconnected:n=200",
@@ -213,6 +217,9 @@ TEST(Describe, ShapeOfEveryKind) {
       {"convdiff2d:n=5", 25, 1, false},
       {"convdiff2d:n=5,peclet=0", 25, 1, true},
       {"convdiff3d:n=2", 8, 1, false},
+      {"fem2d:nx=4,ny=5", 20, 1, true},
+      {"helmholtz2d:n=5", 25, 1, true},
+      {"helmholtz2d:n=5,peclet=3", 25, 1, false},
       {"random:n=17", 17, 1, true},
       {"disconnected:n=17", 17, 1, true},
       {"hubrow:n=17", 17, 1, true},
@@ -233,7 +240,7 @@ TEST(Describe, ShapeOfEveryKind) {
 TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
   const std::set<std::string> expected = {
       "lap2d5", "lap3d7",       "lap3d27", "elast3d",  "aniso2d", "aniso3d", "convdiff2d", "convdiff3d",
-      "random", "disconnected", "hubrow",  "powerlaw", "rgg2d",   "path",       "empty",      "communities"};
+      "fem2d",  "helmholtz2d",  "random", "disconnected", "hubrow",  "powerlaw", "rgg2d",   "path",       "empty",      "communities"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
     listed.insert(k.name);

@@ -1,0 +1,378 @@
+// KSP carpcg: CARP-CG (Gordon & Gordon), CG on the double Kaczmarz sweep, with the schemes of
+// src/carpcg/operators.hpp. This file is the PETSc type: options, view, set-up and the CG loop;
+// the sweeps and the local parts of the dots are the backend's (carpcg/backend.hpp, carpcg/host.cpp).
+//
+// The CG is the single-reduction form (Chronopoulos & Gear; src/carpcg/cg.hpp): one
+// MPIU_Allreduce per iteration carries <r,r>_W, <r,s>_W and, every k-th iteration, ||b - A x||^2.
+//
+// Norm (KSP_NORM_UNPRECONDITIONED): the true residual ||b - A x|| every k iterations
+// (-ksp_carpcg_true_residual_interval k). In between, the reported norm is an estimate: the CG
+// residual's W-norm ||r||_W (r = R (b - A x), available from the reduction at no cost) times the
+// ratio ||b - A x|| / ||r||_W at the last true-residual iteration. The convergence test is called
+// with it; when it reports convergence or divergence on an estimate, the true residual is computed
+// at once and the test repeated with it, so a solve never stops on an estimate.
+#include "petsc_plugin/ksp/carpcg/backend.hpp"
+
+#include <cmath>
+
+PetscLogEvent PGK_EVENT_CarpcgSetUp, PGK_EVENT_CarpcgColor, PGK_EVENT_CarpcgSweep, PGK_EVENT_CarpcgResidual;
+
+static const char *const KSPCarpcgSchemes[] = {"sequential", "multicolor", "carp", "cimmino", "KSPCarpcgScheme", "KSP_CARPCG_", NULL};
+
+struct KSP_Carpcg {
+  CarpcgSettings                 set;
+  PetscInt                       true_interval = 10;
+  std::unique_ptr<CarpcgBackend> backend;
+  Vec                            x = nullptr, b = nullptr, r = nullptr, s = nullptr, p = nullptr, q = nullptr, t = nullptr;
+  PetscInt                       true_checks = 0; // true residuals computed in the last solve
+};
+
+static PetscErrorCode KSPCarpcgDestroyVecs(KSP_Carpcg *c)
+{
+  PetscFunctionBegin;
+  for (Vec *v : {&c->x, &c->b, &c->r, &c->s, &c->p, &c->q, &c->t}) PetscCall(VecDestroy(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The sweeps are the preconditioner: PC none is required, and chosen when nothing was chosen.
+static PetscErrorCode KSPCarpcgRequirePCNone(KSP ksp, PetscBool error)
+{
+  PC        pc;
+  PetscBool none;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  if (!((PetscObject)pc)->type_name) PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &none));
+  PetscCheck(none || !error, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP carpcg needs -pc_type none: its double Kaczmarz sweep is the preconditioner (got PC %s)", ((PetscObject)pc)->type_name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetUp_Carpcg(KSP ksp)
+{
+  KSP_Carpcg *c = (KSP_Carpcg *)ksp->data;
+  Mat         A;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCarpcgRequirePCNone(ksp, PETSC_TRUE));
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  c->backend.reset();
+  PetscCall(KSPCarpcgDestroyVecs(c));
+  PetscCall(CarpcgCreateBackend(A, c->set, &c->backend));
+  for (Vec *v : {&c->x, &c->b, &c->r, &c->s, &c->p, &c->q, &c->t}) PetscCall(c->backend->create_vec(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Copies between the KSP's vectors and the backend's: VecCopy where the types agree, else through
+// host arrays (a device vector with a host backend: one logged transfer per solve, not per iteration).
+static PetscErrorCode KSPCarpcgCopy(Vec from, Vec to)
+{
+  const PetscScalar *f;
+  PetscScalar       *t;
+  PetscInt           nf, nt;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(from, &nf));
+  PetscCall(VecGetLocalSize(to, &nt));
+  PetscCheck(nf == nt, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "KSP carpcg: vector of local size %" PetscInt_FMT " for an operator of local size %" PetscInt_FMT, nf, nt);
+  PetscCall(PetscObjectTypeCompare((PetscObject)from, ((PetscObject)to)->type_name, &same));
+  if (same) {
+    PetscCall(VecCopy(from, to));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetArrayRead(from, &f));
+  PetscCall(VecGetArrayWrite(to, &t));
+  PetscCall(PetscArraycpy(t, f, nf));
+  PetscCall(VecRestoreArrayWrite(to, &t));
+  PetscCall(VecRestoreArrayRead(from, &f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The local dots {<r,r>_W, <r,s>_W[, <t,t>]} summed over the ranks in one reduction.
+static PetscErrorCode KSPCarpcgDots(KSP_Carpcg *c, PetscBool with_true, PetscReal sums[3], MPI_Comm comm)
+{
+  const Vec       u[3] = {c->r, c->r, c->t}, v[3] = {c->r, c->s, c->t};
+  const PetscBool w[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
+  PetscReal       local[3] = {0, 0, 0};
+  const PetscInt  n        = with_true ? 3 : 2;
+
+  PetscFunctionBegin;
+  PetscCall(c->backend->local_dots(n, u, v, w, local));
+  PetscCallMPI(MPIU_Allreduce(local, sums, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// t = b - A x and its norm (an extra reduction: the confirmation of a convergence decision).
+static PetscErrorCode KSPCarpcgTrueNorm(KSP_Carpcg *c, PetscReal *norm)
+{
+  PetscFunctionBegin;
+  PetscCall(c->backend->residual(c->x, c->b, c->t));
+  PetscCall(VecNorm(c->t, NORM_2, norm));
+  c->true_checks++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Monitor, history and convergence test of iteration `its` with the norm of the iterate: the
+// true residual when `true_norm`, else the estimate, confirmed by a true residual when the test
+// would stop on it. Updates the ratio of the estimate.
+static PetscErrorCode KSPCarpcgTest(KSP ksp, PetscInt its, PetscReal norm, PetscBool true_norm, PetscReal rw, PetscReal *ratio)
+{
+  KSP_Carpcg *c = (KSP_Carpcg *)ksp->data;
+
+  PetscFunctionBegin;
+  if (ksp->normtype == KSP_NORM_NONE) norm = 0;
+  else {
+    PetscCall((*ksp->converged)(ksp, its, norm, &ksp->reason, ksp->cnvP));
+    if (ksp->reason != KSP_CONVERGED_ITERATING && !true_norm) {
+      PetscCall(KSPCarpcgTrueNorm(c, &norm));
+      true_norm   = PETSC_TRUE;
+      ksp->reason = KSP_CONVERGED_ITERATING;
+      PetscCall((*ksp->converged)(ksp, its, norm, &ksp->reason, ksp->cnvP));
+    }
+    if (true_norm && rw > 0) *ratio = norm / rw;
+  }
+  ksp->rnorm = norm;
+  PetscCall(KSPLogResidualHistory(ksp, norm));
+  PetscCall(KSPMonitor(ksp, its, norm));
+  if (ksp->normtype == KSP_NORM_NONE) PetscCall((*ksp->converged)(ksp, its, norm, &ksp->reason, ksp->cnvP));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// r = DCSWP(x; b) - x, s = M r = r - DCSWP(r; 0), and the first step length.
+static PetscErrorCode KSPCarpcgStart(KSP ksp, PetscReal *gamma, PetscReal *alpha)
+{
+  KSP_Carpcg *c = (KSP_Carpcg *)ksp->data;
+  PetscReal   sums[3];
+
+  PetscFunctionBegin;
+  PetscCall(c->backend->double_sweep(c->x, c->b, c->t));
+  PetscCall(VecWAXPY(c->r, -1.0, c->x, c->t));
+  PetscCall(c->backend->double_sweep(c->r, NULL, c->t));
+  PetscCall(VecWAXPY(c->s, -1.0, c->t, c->r));
+  PetscCall(KSPCarpcgDots(c, PETSC_FALSE, sums, PetscObjectComm((PetscObject)ksp)));
+  *gamma = sums[0];
+  if (!std::isfinite(sums[0]) || !std::isfinite(sums[1])) ksp->reason = KSP_DIVERGED_NANORINF;
+  else if (!(sums[0] > 0 && sums[1] > 0)) ksp->reason = KSP_DIVERGED_BREAKDOWN; // R (b - A x0) = 0 or M singular on it
+  else *alpha = sums[0] / sums[1];
+  PetscCall(VecCopy(c->r, c->p));
+  PetscCall(VecCopy(c->s, c->q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
+{
+  KSP_Carpcg *c    = (KSP_Carpcg *)ksp->data;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
+  PetscReal   bnorm, norm, gamma = 0, alpha = 0, ratio = 1, sums[3];
+
+  PetscFunctionBegin;
+  PetscCheck(c->backend, comm, PETSC_ERR_ORDER, "KSP carpcg: KSPSetUp() first");
+  PetscCheck(!ksp->transpose_solve, comm, PETSC_ERR_SUP, "KSP carpcg: KSPSolveTranspose() is not supported (solve with the transposed matrix instead)");
+  c->true_checks = 0;
+  PetscCall(KSPCarpcgCopy(ksp->vec_rhs, c->b));
+  PetscCall(VecNorm(c->b, NORM_2, &bnorm));
+  PetscCheck(std::isfinite(bnorm), comm, PETSC_ERR_FP, "KSP carpcg: the right-hand side has NaN or Inf entries");
+  ksp->its = 0;
+  if (ksp->guess_zero) {
+    PetscCall(VecSet(c->x, 0.0));
+    norm = bnorm;
+  } else {
+    PetscCall(KSPCarpcgCopy(ksp->vec_sol, c->x));
+    PetscCall(KSPCarpcgTrueNorm(c, &norm));
+  }
+  PetscCall(KSPCarpcgTest(ksp, 0, norm, PETSC_TRUE, 0, &ratio));
+  if (!ksp->reason) PetscCall(KSPCarpcgStart(ksp, &gamma, &alpha));
+  if (gamma > 0) ratio = norm / PetscSqrtReal(gamma);
+  PetscInt i = 0;
+  for (; i < ksp->max_it && !ksp->reason; ++i) {
+    ksp->its = i + 1;
+    PetscCall(VecAXPY(c->x, alpha, c->p));
+    PetscCall(VecAXPY(c->r, -alpha, c->q));
+    PetscCall(c->backend->double_sweep(c->r, NULL, c->t));
+    PetscCall(VecWAXPY(c->s, -1.0, c->t, c->r));
+    const PetscBool true_due = ksp->normtype != KSP_NORM_NONE && ksp->its % c->true_interval == 0 ? PETSC_TRUE : PETSC_FALSE;
+    if (true_due) {
+      PetscCall(c->backend->residual(c->x, c->b, c->t));
+      c->true_checks++;
+    }
+    PetscCall(KSPCarpcgDots(c, true_due, sums, comm));
+    if (!std::isfinite(sums[0]) || !std::isfinite(sums[1]) || (true_due && !std::isfinite(sums[2]))) {
+      ksp->reason = KSP_DIVERGED_NANORINF;
+      break;
+    }
+    const PetscReal rw = PetscSqrtReal(PetscMax(sums[0], 0.0));
+    PetscCall(KSPCarpcgTest(ksp, ksp->its, true_due ? PetscSqrtReal(sums[2]) : ratio * rw, true_due, rw, &ratio));
+    if (ksp->reason) break;
+    const PetscReal beta = sums[0] / gamma, denom = sums[1] - beta * sums[0] / alpha;
+    if (!(sums[0] > 0 && denom > 0)) { // M is singular on the search direction
+      PetscCall(PetscInfo(ksp, "breakdown at iteration %" PetscInt_FMT ": <r,r>_W = %g, <p,Mp>_W = %g\n", ksp->its, (double)sums[0], (double)denom));
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      break;
+    }
+    alpha = sums[0] / denom;
+    gamma = sums[0];
+    PetscCall(VecAYPX(c->p, beta, c->r));
+    PetscCall(VecAYPX(c->q, beta, c->s));
+  }
+  if (!ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
+  PetscCall(KSPCarpcgCopy(c->x, ksp->vec_sol));
+  PetscCall(PetscInfo(ksp, "carpcg: %" PetscInt_FMT " iterations, %" PetscInt_FMT " true residuals computed\n", ksp->its, c->true_checks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The iterate lives in the backend's vector during a solve (monitors ask for it).
+static PetscErrorCode KSPBuildSolution_Carpcg(KSP ksp, Vec v, Vec *V)
+{
+  KSP_Carpcg *c = (KSP_Carpcg *)ksp->data;
+
+  PetscFunctionBegin;
+  if (!v) v = ksp->vec_sol;
+  if (c->x) PetscCall(KSPCarpcgCopy(c->x, v));
+  if (V) *V = v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPReset_Carpcg(KSP ksp)
+{
+  KSP_Carpcg *c = (KSP_Carpcg *)ksp->data;
+
+  PetscFunctionBegin;
+  c->backend.reset();
+  PetscCall(KSPCarpcgDestroyVecs(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPDestroy_Carpcg(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPReset_Carpcg(ksp));
+  delete (KSP_Carpcg *)ksp->data;
+  ksp->data = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOptionsObject)
+{
+  KSP_Carpcg          *c      = (KSP_Carpcg *)ksp->data;
+  PetscInt             scheme = (PetscInt)c->set.scheme;
+  MPI_Comm             comm   = PetscObjectComm((PetscObject)ksp);
+  const CarpcgSettings before = c->set;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCarpcgRequirePCNone(ksp, PETSC_FALSE)); // before PCSetFromOptions() picks a default
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP carpcg (CARP-CG, CG on the double Kaczmarz sweep) options");
+  PetscCall(PetscOptionsEList("-ksp_carpcg_scheme", "sequential (CGMN), multicolor (exact parallel sweeps), carp (block component averaging), cimmino (the report's GPU mode)", "KSPCARPCG", KSPCarpcgSchemes, 4, KSPCarpcgSchemes[scheme], &scheme, NULL));
+  c->set.scheme = (pgk::carpcg::Scheme)scheme;
+  PetscReal lambda = c->set.relaxation();
+  PetscBool set;
+  PetscCall(PetscOptionsReal("-ksp_carpcg_relax", "Relaxation lambda of the row projections, in (0, 2) (default 1; cimmino: lambda~ > 0, default 0.35)", "KSPCARPCG", lambda, &lambda, &set));
+  if (set) c->set.lambda = lambda;
+  PetscCall(PetscOptionsInt("-ksp_carpcg_blocks", "carp: blocks of contiguous rows per rank", "KSPCARPCG", c->set.blocks, &c->set.blocks, NULL));
+  PetscCall(PetscOptionsBool("-ksp_carpcg_weighted_dot", "carp: weight the CG dots by the multiplicities |L_j| (false: Euclidean, for comparison)", "KSPCARPCG", c->set.weighted_dot, &c->set.weighted_dot, NULL));
+  PetscCall(PetscOptionsBool("-ksp_carpcg_colors_view", "multicolor: print the colouring at set-up", "KSPCARPCG", c->set.colors_view, &c->set.colors_view, NULL));
+  PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
+  PetscOptionsHeadEnd();
+  PetscCheck(c->set.blocks >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, got %" PetscInt_FMT, c->set.blocks);
+  PetscCheck(c->true_interval >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_true_residual_interval must be >= 1, got %" PetscInt_FMT, c->true_interval);
+  lambda = c->set.relaxation();
+  if (c->set.scheme == pgk::carpcg::Scheme::Cimmino) PetscCheck(lambda > 0 && std::isfinite(lambda), comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: the cimmino relaxation lambda~ must be > 0, got %g", (double)lambda);
+  else PetscCheck(lambda > 0 && lambda < 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_relax must be in (0, 2) for Kaczmarz sweeps, got %g", (double)lambda);
+  if (!(c->set == before)) ksp->setupstage = KSP_SETUP_NEW; // another scheme: set up again
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
+{
+  KSP_Carpcg *c = (KSP_Carpcg *)ksp->data;
+  PetscBool   ascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CARP-CG: CG on the double Kaczmarz sweep (single-reduction CG, one allreduce per iteration), scheme %s, relaxation %g\n", KSPCarpcgSchemes[(int)c->set.scheme], (double)c->set.relaxation()));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "norm: ||b - A x|| every %" PetscInt_FMT " iterations and before stopping; in between the CG residual's W-norm scaled by the last true/W ratio\n", c->true_interval));
+  if (c->backend) PetscCall(c->backend->view(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   KSPCARPCG - "carpcg": CARP-CG (Gordon & Gordon, Parallel Computing 36, 2010), CG applied to the
+   symmetric positive semi-definite operator of a double Kaczmarz sweep. It converges for any
+   nonsingular system, including the nonsymmetric and indefinite ones (Helmholtz, strong
+   convection) where GMRES and BiCGStab with Jacobi stall.
+
+   Options Database Keys:
++  -ksp_carpcg_scheme <carp>                 - sequential: CGMN, KSWP then BKSWP in natural row order (one rank);
+                                               multicolor: a greedy distance-2 colouring of the row-overlap graph, swept
+                                               colour by colour: the iterates of CGMN in the coloured order, on any number of ranks;
+                                               carp: rows in blocks (ranks, -ksp_carpcg_blocks per rank), each sweeping its own copy
+                                               of the unknowns it touches, copies averaged (component averaging);
+                                               cimmino: the report's GPU mode (every row projects from the same frozen x, twice)
+.  -ksp_carpcg_relax <lambda>                - relaxation in (0, 2), default 1; cimmino: lambda~ > 0, default 0.35
+.  -ksp_carpcg_blocks <1>                    - carp: blocks of contiguous rows per rank
+.  -ksp_carpcg_weighted_dot <true>           - carp: CG dots weighted by the multiplicities W = diag(|L_j|)
+.  -ksp_carpcg_colors_view                   - multicolor: print the colouring at set-up
+-  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
+
+   Notes:
+   The double sweep is the preconditioner: the PC must be `PCNONE` (it is chosen when no PC type
+   was set; any other is an error). The norm is `KSP_NORM_UNPRECONDITIONED`: the true residual
+   every k iterations; between them an estimate, the CG residual's W-norm times the last ratio of
+   true to W-norm; a convergence or divergence decision on an estimate is confirmed with a true
+   residual before the solve stops. `KSP_NORM_NONE` is supported.
+
+   The CG is the single-reduction variant (Chronopoulos & Gear): one `MPIU_Allreduce` per
+   iteration. For carp the dots are weighted by W = diag(|L_j|), |L_j| the number of blocks
+   touching unknown j: component averaging is an orthogonal projection only in the space of the
+   duplicated components, and with Euclidean dots CG converges much more slowly or breaks down.
+
+   Rows whose entries are all exactly zero are skipped (no threshold); with b_i != 0 the system is
+   inconsistent and the solve ends with `KSP_DIVERGED_ITS` or `KSP_DIVERGED_BREAKDOWN`. NaN or Inf
+   in the matrix or the right-hand side is an error. Singular systems end with a
+   `KSP_DIVERGED_*` reason (breakdown of CG, `-ksp_max_it`), never a hang.
+
+   In parallel, each rank sweeps its rows on its owned unknowns and ghost copies of the others
+   (the columns of the MPIAIJ off-diagonal block); the copies are kept consistent with PETSc's
+   MatMult scatter pattern: reverse ADD into the owners, forward INSERT to the ghosts. carp
+   averages over all blocks of all ranks; multicolor uses one global colouring (computed on
+   rank 0 at set-up), so its iterates do not depend on the number of ranks, at the price of two
+   exchanges per colour and sweep direction; sequential needs one rank.
+
+   Works on `MATAIJ` and `MATAIJCUSPARSE` (sequential or MPI); the sweeps run on the host (a
+   device matrix is read from PETSc's host copy, logged, and `-ksp_view` says so).
+   -log_view: `PgkCarpcgSetUp`, `PgkCarpcgColor`, `PgkCarpcgSweep`, `PgkCarpcgResidual`.
+
+   Level: intermediate
+
+.seealso: `KSPCG`, `KSPCGNE`, `KSPLSQR`, `PCKACZMARZ`, `PCNONE`
+M*/
+PETSC_EXTERN PetscErrorCode KSPCreate_Carpcg(KSP ksp)
+{
+  PetscFunctionBegin;
+  ksp->data = new KSP_Carpcg();
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 3));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
+  ksp->setupnewmatrix       = PETSC_TRUE; // new values: new row norms, copies and weights
+  ksp->ops->setup           = KSPSetUp_Carpcg;
+  ksp->ops->solve           = KSPSolve_Carpcg;
+  ksp->ops->reset           = KSPReset_Carpcg;
+  ksp->ops->destroy         = KSPDestroy_Carpcg;
+  ksp->ops->setfromoptions  = KSPSetFromOptions_Carpcg;
+  ksp->ops->view            = KSPView_Carpcg;
+  ksp->ops->buildsolution   = KSPBuildSolution_Carpcg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkRegisterKSPCarpcg(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventRegister("PgkCarpcgSetUp", PETSCGPUKIT_CLASSID, &PGK_EVENT_CarpcgSetUp));
+  PetscCall(PetscLogEventRegister("PgkCarpcgColor", PETSCGPUKIT_CLASSID, &PGK_EVENT_CarpcgColor));
+  PetscCall(PetscLogEventRegister("PgkCarpcgSweep", PETSCGPUKIT_CLASSID, &PGK_EVENT_CarpcgSweep));
+  PetscCall(PetscLogEventRegister("PgkCarpcgResidual", PETSCGPUKIT_CLASSID, &PGK_EVENT_CarpcgResidual));
+  PetscCall(KSPRegister(KSPCARPCG, KSPCreate_Carpcg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,58 @@
+// KSP carpcg internals shared by the type (ksp/carpcg.cpp: options, view, the CG loop) and its
+// backends (ksp/carpcg/), which own the operator's data and apply the double sweeps and the local
+// parts of the dots where that data lives. ksp/carpcg/host.cpp is the host backend (every scheme,
+// any number of ranks); a device backend (on kernels/carpcg/) implements the same interface, and
+// the CG loop does not change: it only calls the backend and PETSc's Vec operations on the vectors
+// the backend creates.
+#pragma once
+
+#include "petsc_plugin/sys/pgk_petsc.hpp"
+
+#include <petsc/private/kspimpl.h>
+
+#include <memory>
+
+#include "src/carpcg/operators.hpp"
+
+extern PetscLogEvent PGK_EVENT_CarpcgSetUp, PGK_EVENT_CarpcgColor, PGK_EVENT_CarpcgSweep, PGK_EVENT_CarpcgResidual;
+
+// What -ksp_carpcg_* selected.
+struct CarpcgSettings {
+  pgk::carpcg::Scheme scheme       = pgk::carpcg::Scheme::Carp;
+  PetscReal           lambda       = PETSC_DETERMINE; // resolved: 1, or 0.35 for cimmino
+  PetscInt            blocks       = 1;               // carp: blocks per rank
+  PetscBool           weighted_dot = PETSC_TRUE;
+  PetscBool           colors_view  = PETSC_FALSE;
+
+  PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
+  bool      operator==(const CarpcgSettings &o) const
+  {
+    return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view;
+  }
+};
+
+// The sweeps of one scheme on one operator. All vectors are created by create_vec() (the
+// backend's layout and memory). Every call is collective on the operator's communicator.
+class CarpcgBackend {
+public:
+  virtual ~CarpcgBackend() = default;
+  virtual PetscErrorCode create_vec(Vec *v) = 0;
+  // y = DCSWP(x; b), b == NULL: 0 (the scheme's forward sweep, averaging, backward sweep,
+  // averaging). x and y are distinct.
+  virtual PetscErrorCode double_sweep(Vec x, Vec b, Vec y) = 0;
+  // t = b - A x.
+  virtual PetscErrorCode residual(Vec x, Vec b, Vec t) = 0;
+  // This rank's parts of n dots: out[k] = sum_i u_k[i] v_k[i] (w_i if weighted[k]), where w
+  // is the scheme's inner-product weight (1 except for carp with W-dots).
+  virtual PetscErrorCode local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) = 0;
+  // The -ksp_view lines of the scheme (collective).
+  virtual PetscErrorCode view(PetscViewer viewer) = 0;
+};
+
+// The backend for A: where the sweeps run (backend.cpp decides; today always the host). Collective.
+PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend);
+
+// The host backend for A (MATAIJ or MATAIJCUSPARSE, sequential or MPI): builds each rank's rows
+// over its owned and ghost unknowns, checks the values (NaN/Inf is an error on every rank), and
+// sets the scheme up. Collective.
+PetscErrorCode CarpcgCreateHostBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend);

@@ -1,0 +1,117 @@
+# KSP carpcg (issue 11, host half): the PETSc type against the src/carpcg reference, options,
+# view, convergence where GMRES(30)+Jacobi fails, MPI, bad input.
+set(T $<TARGET_FILE:test_carpcg>)
+set(OK --expect "all checks passed")
+set(REF ${OK} --expect "reference check passed")
+set(STRICT -ksp_rtol 1e-9 -ksp_carpcg_true_residual_interval 1 -ksp_max_it 5000 -reference)
+
+# Same iterations and solution (1e-8) as the reference, per scheme, on 1 and 2 ranks. Under MPI
+# carp's blocks are the ranks' rows (x -ksp_carpcg_blocks) and multicolor's colouring is global.
+foreach(scheme sequential multicolor carp cimmino)
+  pgk_test(petsc.carpcg.reference.${scheme} LABELS petsc ARGS ${REF} -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme ${scheme} ${STRICT})
+endforeach()
+pgk_test(petsc.carpcg.reference.carp_blocks LABELS petsc ARGS ${REF} -- ${T} -gen convdiff2d:n=30,peclet=1000 -ksp_carpcg_scheme carp -ksp_carpcg_blocks 5 -ksp_carpcg_relax 1.4 ${STRICT})
+pgk_test(petsc.carpcg.reference.helmholtz LABELS petsc ARGS ${REF} -- ${T} -gen helmholtz2d:n=20,kh=0.5,peclet=20 -ksp_carpcg_scheme multicolor ${STRICT})
+foreach(scheme multicolor carp cimmino)
+  pgk_test(petsc.carpcg.reference.${scheme}_mpi LABELS petsc NP 2 ARGS ${REF} -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme ${scheme} -ksp_carpcg_blocks 2 ${STRICT} -its_tol 1)
+endforeach()
+
+# MPI n = 2 against n = 1 (the default true residual interval 10). multicolor: the sweeps are
+# bitwise those of one rank, only the dot reductions add in another order, so the counts are
+# equal where CG is not sensitive to rounding (fem2d, ex2 below) and within 1% on Helmholtz.
+# carp: 2 ranks are 2 blocks, within 1.2x of one rank.
+set(CMP ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh)
+set(CMPOK --expect "iterations within")
+set(MPI2 ${PGK_MPIEXEC} -n 2)
+set(MC ${T} -gen fem2d:n=40 -ksp_carpcg_scheme multicolor -ksp_rtol 1e-8 -ksp_converged_reason)
+pgk_test(petsc.carpcg.mpi.multicolor_np2_vs_np1 LABELS "petsc;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MPI2} ${MC} --- ${MC})
+pgk_test(petsc.carpcg.mpi.multicolor_np1_vs_np2 LABELS "petsc;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MC} --- ${MPI2} ${MC})
+set(MCH ${T} -gen helmholtz2d:n=50,kh=0.3 -ksp_carpcg_scheme multicolor -ksp_rtol 1e-8 -ksp_max_it 5000 -ksp_converged_reason)
+pgk_test(petsc.carpcg.mpi.multicolor_helmholtz LABELS "petsc;mpi" ARGS ${CMPOK} -- ${CMP} 1 ${MPI2} ${MCH} --- ${MCH})
+foreach(spec fem2d:n=60 helmholtz2d:n=50,kh=0.3,peclet=50)
+  string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+  set(CA ${T} -gen ${spec} -ksp_carpcg_scheme carp -ksp_rtol 1e-8 -ksp_max_it 5000 -ksp_converged_reason)
+  pgk_test(petsc.carpcg.mpi.carp_${tag} LABELS "petsc;mpi" ARGS ${CMPOK} -- ${CMP} 20 ${MPI2} ${CA} --- ${CA})
+endforeach()
+
+# Convergence: the report's problem class, Helmholtz (symmetric indefinite; with convection
+# nonsymmetric indefinite), where GMRES(30)+Jacobi fails, and convection at cell Peclet ~160.
+set(CONV ${OK} --expect "CONVERGED_(RTOL|ATOL)")
+pgk_test(petsc.carpcg.fem2d LABELS petsc ARGS ${CONV} -- ${T} -gen fem2d:n=40,side=3 -ksp_rtol 1e-9 -expect_converged)
+foreach(spec helmholtz2d:n=50,kh=0.3 helmholtz2d:n=50,kh=0.3,peclet=50)
+  string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+  pgk_test(petsc.carpcg.${tag} LABELS petsc ARGS ${CONV} --expect "gmres\\+jacobi: DIVERGED_ITS"
+           -- ${T} -gen ${spec} -ksp_rtol 1e-8 -ksp_max_it 5000 -expect_converged -other gmres -other_ksp_max_it 2000 -other_ksp_rtol 1e-8 -expect_other_fails)
+endforeach()
+# Central-difference convection-diffusion (helmholtz2d with kh = 0, cell Peclet 33): BiCGStab+Jacobi breaks down.
+pgk_test(petsc.carpcg.central_convection LABELS petsc ARGS ${CONV} --expect "bcgs\\+jacobi: DIVERGED"
+         -- ${T} -gen helmholtz2d:n=60,kh=0,peclet=2000 -ksp_rtol 1e-8 -expect_converged -other bcgs -other_ksp_max_it 2000 -other_ksp_rtol 1e-8 -expect_other_fails)
+pgk_test(petsc.carpcg.convdiff LABELS petsc ARGS ${CONV} -- ${T} -gen convdiff2d:n=60,peclet=10000 -ksp_carpcg_scheme multicolor -ksp_rtol 1e-8 -expect_converged)
+# The digest's correction: carp's CG needs dots weighted by |L_j| (8 blocks, lambda = 1).
+pgk_test(petsc.carpcg.weighted_dot LABELS petsc ARGS ${CONV} -- ${T} -gen fem2d:n=38 -ksp_carpcg_blocks 8 -ksp_rtol 1e-9 -expect_converged)
+pgk_test(petsc.carpcg.euclidean_dot LABELS petsc ARGS ${OK} --expect "DIVERGED_BREAKDOWN" -- ${T} -gen fem2d:n=38 -ksp_carpcg_blocks 8 -ksp_carpcg_weighted_dot 0 -ksp_rtol 1e-9 -expect_diverged)
+
+# Options, view, help, log, monitor, norms.
+pgk_test(petsc.carpcg.view LABELS petsc ARGS ${OK} --expect "type: carpcg" --expect "scheme carp: 3 blocks" --expect "relaxation lambda = 1\\.4"
+         --expect "weighted by the multiplicities W = diag\\(\\|L_j\\|\\). max \\|L_j\\| = 2" --expect "every 7 iterations" --expect "type: none"
+         -- ${T} -ksp_carpcg_blocks 3 -ksp_carpcg_relax 1.4 -ksp_carpcg_true_residual_interval 7 -ksp_view)
+pgk_test(petsc.carpcg.view_multicolor LABELS petsc ARGS ${OK} --expect "KSP carpcg colouring: 9 colours .* rows per colour: [0-9 ]+"
+         --expect "scheme multicolor: 9 colours" -- ${T} -ksp_carpcg_scheme multicolor -ksp_carpcg_colors_view -ksp_view)
+pgk_test(petsc.carpcg.view_mpi LABELS petsc NP 2 ARGS ${OK} --expect "component averaging across ranks by the MatMult scatter"
+         -- ${T} -ksp_view)
+pgk_test(petsc.carpcg.view_multicolor_mpi LABELS petsc NP 2 ARGS ${OK} --expect "global colouring on 2 ranks" -- ${T} -ksp_carpcg_scheme multicolor -ksp_view)
+pgk_test(petsc.carpcg.view_cimmino LABELS petsc ARGS ${OK} --expect "scheme cimmino" --expect "relaxation lambda = 0\\.35" -- ${T} -ksp_carpcg_scheme cimmino -ksp_view)
+pgk_test(petsc.carpcg.help LABELS petsc ARGS ${OK} --expect "-ksp_carpcg_scheme" --expect "-ksp_carpcg_relax" --expect "-ksp_carpcg_blocks"
+         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" -- ${T} -help)
+pgk_test(petsc.carpcg.log_view LABELS petsc ARGS ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
+         --expect "PgkCarpcgResidual" -- ${T} -ksp_carpcg_scheme multicolor -log_view)
+# Every 10th iteration the reported norm is the true residual.
+pgk_test(petsc.carpcg.monitor LABELS petsc ARGS ${OK} --expect " 0 KSP Residual norm" --expect " 10 KSP Residual norm"
+         --expect " 10 KSP unpreconditioned resid norm ([0-9.e+-]+) true resid norm \\1" -- ${T} -ksp_monitor -ksp_monitor_true_residual)
+pgk_test(petsc.carpcg.norm_none LABELS petsc ARGS ${OK} --expect "CONVERGED_ITS after 30 iterations" -- ${T} -ksp_norm_type none -ksp_convergence_test skip -ksp_max_it 30)
+pgk_test(petsc.carpcg.rescale LABELS petsc ARGS ${OK} --expect "rescaled solve: [0-9]+ iterations .* max difference 0" -- ${T} -rescale)
+pgk_test(petsc.carpcg.rescale_mpi LABELS petsc NP 2 ARGS ${OK} --expect "max difference 0" -- ${T} -ksp_carpcg_scheme multicolor -rescale)
+pgk_test(petsc.carpcg.nonzero_guess LABELS petsc ARGS ${CONV} -- ${T} -ksp_initial_guess_nonzero -expect_converged)
+
+# Degenerate and bad input: clear errors or a KSP_DIVERGED_* reason, never a hang.
+pgk_test(petsc.carpcg.zero_rows LABELS petsc ARGS ${CONV} -- ${T} -case zero_rows -expect_converged)
+pgk_test(petsc.carpcg.zero_rows_mpi LABELS petsc NP 2 ARGS ${CONV} -- ${T} -case zero_rows -ksp_carpcg_scheme multicolor -expect_converged)
+pgk_test(petsc.carpcg.inconsistent LABELS petsc ARGS ${OK} --expect "DIVERGED_(BREAKDOWN|ITS)" -- ${T} -case inconsistent -ksp_max_it 3000 -expect_diverged)
+pgk_test(petsc.carpcg.singular LABELS petsc ARGS ${OK} --expect "DIVERGED_(BREAKDOWN|ITS)" -- ${T} -case singular -ksp_max_it 3000 -expect_diverged)
+foreach(scheme sequential multicolor carp cimmino)
+  pgk_test(petsc.carpcg.empty.${scheme} LABELS petsc ARGS ${OK} --expect "after 0 iterations" -- ${T} -case empty -ksp_carpcg_scheme ${scheme})
+  pgk_test(petsc.carpcg.one.${scheme} LABELS petsc ARGS ${CONV} -- ${T} -case one -ksp_carpcg_scheme ${scheme} -expect_converged)
+endforeach()
+foreach(scheme multicolor carp cimmino) # n = 1 on 2 ranks: rank 1 has no rows
+  pgk_test(petsc.carpcg.one_mpi.${scheme} LABELS petsc NP 2 ARGS ${CONV} -- ${T} -case one -ksp_carpcg_scheme ${scheme} -expect_converged)
+endforeach()
+pgk_test(petsc.carpcg.nan LABELS petsc ARGS --fail --expect "KSP carpcg: the matrix has NaN or Inf entries" -- ${T} -case nan)
+pgk_test(petsc.carpcg.nan_mpi LABELS petsc NP 2 ARGS --fail --expect "KSP carpcg: the matrix has NaN or Inf entries" -- ${T} -case nan)
+pgk_test(petsc.carpcg.nan_rhs LABELS petsc ARGS --fail --expect "the right-hand side has NaN or Inf" -- ${T} -case nan_rhs)
+pgk_test(petsc.carpcg.nonsquare LABELS petsc ARGS --fail --expect "requires a square matrix" -- ${T} -case nonsquare)
+pgk_test(petsc.carpcg.pc_jacobi LABELS petsc ARGS --fail --expect "needs -pc_type none" -- ${T} -pc_type jacobi)
+pgk_test(petsc.carpcg.bad_relax LABELS petsc ARGS --fail --expect "must be in \\(0, 2\\)" -- ${T} -ksp_carpcg_relax 2)
+pgk_test(petsc.carpcg.bad_relax_cimmino LABELS petsc ARGS --fail --expect "lambda~ must be > 0" -- ${T} -ksp_carpcg_scheme cimmino -ksp_carpcg_relax 0)
+pgk_test(petsc.carpcg.bad_blocks LABELS petsc ARGS --fail --expect "blocks must be >= 1" -- ${T} -ksp_carpcg_blocks 0)
+pgk_test(petsc.carpcg.bad_interval LABELS petsc ARGS --fail --expect "interval must be >= 1" -- ${T} -ksp_carpcg_true_residual_interval 0)
+pgk_test(petsc.carpcg.sequential_mpi LABELS petsc NP 2 ARGS --fail --expect "sequential needs one rank" -- ${T} -ksp_carpcg_scheme sequential)
+pgk_test(petsc.carpcg.wrong_type LABELS petsc ARGS --fail --expect "needs MATAIJ or MATAIJCUSPARSE" -- ${T} -mat_type baij)
+
+# An unmodified PETSc tutorial with -dll_append: multicolor on 2 ranks needs exactly the
+# iterations of 1 rank.
+set(EX2C $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -ksp_type carpcg -ksp_converged_reason)
+pgk_test(tutorial.ex2.carpcg LABELS tutorial ARGS --expect "Linear solve converged" --expect "type: carpcg" -- ${EX2C} -ksp_view)
+pgk_test(tutorial.ex2.carpcg_multicolor_mpi LABELS "tutorial;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MPI2} ${EX2C} -ksp_carpcg_scheme multicolor --- ${EX2C} -ksp_carpcg_scheme multicolor)
+
+if(TARGET pgk_unit_tests) # the reference under memcheck (about 3 s)
+  pgk_test(valgrind.unit_carpcg LABELS "valgrind;unit" ARGS ${PGK_NEEDS_VALGRIND} --expect "PASSED"
+           -- ${VG} --leak-check=full --errors-for-leak-kinds=definite $<TARGET_FILE:pgk_unit_tests>
+           --gtest_filter=Sweep.*:Coloring.*:Blocks.*:Operators.*:Fem2d.*:Helmholtz2d.*:Pde2d.*:CarpCg.TinyAndDegenerateInputs:CarpCg.ZeroRows*:Cgmn.Multicolor*)
+endif()
+# One valgrind run of the PETSc type (about 18 s): carp with blocks, the most involved host path, and its view.
+pgk_test(valgrind.carpcg LABELS "valgrind;petsc" ARGS ${VGOK} ${OK} -- ${VG} ${T} -gen helmholtz2d:n=8,kh=0.9,peclet=5 -ksp_carpcg_blocks 3 -ksp_view -malloc_debug -malloc_dump)
+
+# ---- gpu: a device matrix is swept from PETSc's host copy until the device schemes exist ----------
+set(DEV -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0)
+pgk_test(gpu.carpcg.host_copy LABELS "gpu;petsc" ARGS --gpu ${CONV} --expect "read from PETSc's host copy" -- ${T} -gen fem2d:n=40 ${DEV} -ksp_view -expect_converged)
+pgk_test(gpu.carpcg.host_copy_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${CONV} --expect "read from PETSc's host copy" -- ${T} -gen fem2d:n=40 ${DEV} -ksp_carpcg_scheme multicolor -ksp_view -expect_converged)
