@@ -1,10 +1,15 @@
 // The table of generator kinds (kinds.hpp).
 #include "src/matgen/kinds.hpp"
 
+#include <utility>
+
 namespace pgk::gen::detail {
 
-const std::vector<KindDef> &table() {
-  static const std::vector<KindDef> defs = {
+namespace {
+
+// Kinds generated row by row on a grid (stencils.cpp), in the order -help lists them.
+std::vector<KindDef> grid_kinds() {
+  return {
       {"lap2d5", Kind::Lap2d5, 2, {}, "5-point Laplacian, Dirichlet, 4/-1 (SPD)"},
       {"lap3d7", Kind::Lap3d7, 3, {}, "7-point Laplacian, Dirichlet, 6/-1 (SPD)"},
       {"lap3d27", Kind::Lap3d27, 3, {}, "27-point Laplacian, Dirichlet, 26/-1 (SPD)"},
@@ -45,6 +50,12 @@ const std::vector<KindDef> &table() {
       {"helmholtz2d", Kind::Helmholtz2d, 2, {{"kh", "0.1"}, {"peclet", "0"}},
        "-Lap u - k^2 u + peclet (1, 0.5).grad u, 5-point central, Dirichlet, times h^2: 4 - kh^2 / -1 -+ c/2: "
        "symmetric indefinite once (n+1) kh > pi sqrt(2), nonsymmetric for peclet != 0"},
+  };
+}
+
+// Random graph kinds (graphs.cpp, rgg2d.cpp, communities.cpp), path and empty.
+std::vector<KindDef> graph_kinds() {
+  return {
       {"random",
        Kind::Random,
        0,
@@ -87,6 +98,16 @@ const std::vector<KindDef> &table() {
       {"path", Kind::Path, 0, {{"n", nullptr}}, "path graph, 1D Laplacian 2/-1"},
       {"empty", Kind::Empty, 0, {{"n", nullptr}}, "identity (no off-diagonals)"},
   };
+}
+
+} // namespace
+
+const std::vector<KindDef> &table() {
+  static const std::vector<KindDef> defs = [] {
+    std::vector<KindDef> all = grid_kinds();
+    for (KindDef &k : graph_kinds()) all.push_back(std::move(k));
+    return all;
+  }();
   return defs;
 }
 
