@@ -1,15 +1,14 @@
-static const char help[] =
-  "batchrcm benchmark: Reverse Cuthill-McKee on generated matrices, side by side in one run:\n"
-  "  serial reference (src/batchrcm/serial), CPU batch RCM with 1..16 threads, GPU batch RCM,\n"
-  "  PETSc's MATORDERINGRCM and cuSOLVER's csrsymrcmHost. Core = ordering from the given start node;\n"
-  "  end-to-end = start node included (PETSc and cuSOLVER always include it). Every backend's\n"
-  "  permutation is checked equal to the reference. The GPU end to end is split into its kernel\n"
-  "  phases (start node plan, ordering + copy back). Then: auto vs serial on small matrices.\n"
-  "Options: -matrices <spec;spec;...>, -runs <k> (10, GPU), -slow_runs <k> (10, host baselines),\n"
-  "  -big_runs <k> (5, host baselines on matrices past 50M nonzeros; every record states its runs),\n"
-  "  cuSOLVER takes at most 3 runs (it is orders of magnitude slower).\n"
-  "  -threads <1,2,4,8,16>, -cusolver_max_nnz <n> (30000000), -batch_nodes <B> (GPU batch size,\n"
-  "  default the paper's 256), -small_matrices <spec;...>, -results <dir>\n";
+static const char help[] = "batchrcm benchmark: Reverse Cuthill-McKee on generated matrices, side by side in one run:\n"
+                           "  serial reference (src/batchrcm/serial), CPU batch RCM with 1..16 threads, GPU batch RCM,\n"
+                           "  PETSc's MATORDERINGRCM and cuSOLVER's csrsymrcmHost. Core = ordering from the given start node;\n"
+                           "  end-to-end = start node included (PETSc and cuSOLVER always include it). Every backend's\n"
+                           "  permutation is checked equal to the reference. The GPU end to end is split into its kernel\n"
+                           "  phases (start node plan, ordering + copy back). Then: auto vs serial on small matrices.\n"
+                           "Options: -matrices <spec;spec;...>, -runs <k> (10, GPU), -slow_runs <k> (10, host baselines),\n"
+                           "  -big_runs <k> (5, host baselines on matrices past 50M nonzeros; every record states its runs),\n"
+                           "  cuSOLVER takes at most 3 runs (it is orders of magnitude slower).\n"
+                           "  -threads <1,2,4,8,16>, -cusolver_max_nnz <n> (30000000), -batch_nodes <B> (GPU batch size,\n"
+                           "  default the paper's 256), -small_matrices <spec;...>, -results <dir>\n";
 
 #include <petscgpukit.h>
 #include <petsctime.h>
@@ -36,18 +35,21 @@ static const char help[] =
 #include "src/common/envelope.hpp"
 #include "src/matgen/generators.hpp"
 #if defined(PGK_HAVE_CUDA)
-  #include <cuda_runtime.h>
-  #include <cusolverSp.h>
-  #include <petscdevice_cuda.h>
-  #include "kernels/batchrcm/rcm_gpu.hpp"
-  #include "kernels/common/kernels.hpp"
+#  include <cuda_runtime.h>
+#  include <cusolverSp.h>
+#  include <petscdevice_cuda.h>
+#  include "kernels/batchrcm/rcm_gpu.hpp"
+#  include "kernels/common/kernels.hpp"
 #endif
 
 using pgk::bench::Record;
 using pgk::bench::Stats;
 using Clock = std::chrono::steady_clock;
 
-static double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+static double Seconds(Clock::time_point a, Clock::time_point b)
+{
+  return std::chrono::duration<double>(b - a).count();
+}
 
 static std::vector<std::string> Split(const std::string &s, char sep)
 {
@@ -60,9 +62,9 @@ static std::vector<std::string> Split(const std::string &s, char sep)
 }
 
 struct Options {
-  char     matrices[4096] = "lap3d7:n=160;lap3d27:n=100;elast3d:n=72;lap2d5:n=2900;rgg2d:n=4000000,deg=8;powerlaw:n=2000000,avgdeg=10;lap3d7:n=245;elast3d:n=132";
-  char     small[1024] = "lap2d5:n=40;lap3d7:n=12;random:n=5000,deg=6;elast3d:n=6;powerlaw:n=20000";
-  char     threads[256] = "1,2,4,8,16";
+  char     matrices[4096]              = "lap3d7:n=160;lap3d27:n=100;elast3d:n=72;lap2d5:n=2900;rgg2d:n=4000000,deg=8;powerlaw:n=2000000,avgdeg=10;lap3d7:n=245;elast3d:n=132";
+  char     small[1024]                 = "lap2d5:n=40;lap3d7:n=12;random:n=5000,deg=6;elast3d:n=6;powerlaw:n=20000";
+  char     threads[256]                = "1,2,4,8,16";
   char     results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
   PetscInt runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000, batch_nodes = 0;
 };
@@ -96,7 +98,7 @@ struct Row {
 struct Results {
   std::vector<Row> rows;
   std::string      jsonl, device, commit;
-  void add(const std::string &m, const std::string &b, const std::string &metric, long long n, long long nnz, const Stats &s, long long bw)
+  void             add(const std::string &m, const std::string &b, const std::string &metric, long long n, long long nnz, const Stats &s, long long bw)
   {
     rows.push_back({m, b, metric, n, nnz, s, bw});
     Record j;
@@ -125,7 +127,7 @@ struct Problem {
   pgk::rcm::ComponentPlan plan;
   std::vector<pgk::Index> ref;
   long long               bw1 = 0; // bandwidth after the reference ordering
-  int                     sr = 0;  // runs of the host baselines
+  int                     sr  = 0; // runs of the host baselines
 };
 
 // The serial start-node search, the serial reference (core and end to end), the CPU batch.
@@ -134,21 +136,41 @@ static PetscErrorCode BenchHost(Problem &p, const Options &o, Results &res)
   PetscFunctionBegin;
   res.add(p.spec, "natural", "bandwidth", p.n, p.nnz, Stats(), pgk::envelope(p.g).bandwidth);
   // The serial start-node search (plan_components on one thread), for reference.
-  Stats start = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); auto q = pgk::rcm::plan_components(p.g, p.opts); return Seconds(t0, Clock::now()); });
+  Stats start = pgk::bench::measure(0, p.sr, [&] {
+    auto t0 = Clock::now();
+    auto q  = pgk::rcm::plan_components(p.g, p.opts);
+    return Seconds(t0, Clock::now());
+  });
   res.add(p.spec, "host start node (plan_components)", "start_node", p.n, p.nnz, start, -1);
-  Stats core = pgk::bench::measure(1, p.sr, [&] { auto t0 = Clock::now(); p.ref = pgk::rcm::serial_rcm_from_roots(p.g, p.plan.roots, p.opts); return Seconds(t0, Clock::now()); });
-  Stats e2e  = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); auto q = pgk::rcm::serial_rcm(p.g, p.opts); return Seconds(t0, Clock::now()); });
-  p.bw1 = pgk::envelope(p.g, p.ref).bandwidth;
+  Stats core = pgk::bench::measure(1, p.sr, [&] {
+    auto t0 = Clock::now();
+    p.ref   = pgk::rcm::serial_rcm_from_roots(p.g, p.plan.roots, p.opts);
+    return Seconds(t0, Clock::now());
+  });
+  Stats e2e  = pgk::bench::measure(0, p.sr, [&] {
+    auto t0 = Clock::now();
+    auto q  = pgk::rcm::serial_rcm(p.g, p.opts);
+    return Seconds(t0, Clock::now());
+  });
+  p.bw1      = pgk::envelope(p.g, p.ref).bandwidth;
   res.add(p.spec, "serial reference", "core", p.n, p.nnz, core, p.bw1);
   res.add(p.spec, "serial reference", "end_to_end", p.n, p.nnz, e2e, p.bw1);
   for (const std::string &t : Split(o.threads, ',')) {
     pgk::rcm::Options bo = p.opts;
-    bo.cpu.threads = std::atoi(t.c_str());
+    bo.cpu.threads       = std::atoi(t.c_str());
     std::vector<pgk::Index> q;
-    Stats c = pgk::bench::measure(1, p.sr, [&] { auto t0 = Clock::now(); q = pgk::rcm::batch_rcm_cpu_from_roots(p.g, p.plan.roots, bo); return Seconds(t0, Clock::now()); });
+    Stats                   c = pgk::bench::measure(1, p.sr, [&] {
+      auto t0 = Clock::now();
+      q       = pgk::rcm::batch_rcm_cpu_from_roots(p.g, p.plan.roots, bo);
+      return Seconds(t0, Clock::now());
+    });
     PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch (%s threads) differs from the reference", p.spec.c_str(), t.c_str());
     // End to end: the start-node search runs on the same threads (parallel BFS levels).
-    Stats e = pgk::bench::measure(0, p.sr, [&] { auto t0 = Clock::now(); q = pgk::rcm::batch_rcm_cpu(p.g, bo); return Seconds(t0, Clock::now()); });
+    Stats e = pgk::bench::measure(0, p.sr, [&] {
+      auto t0 = Clock::now();
+      q       = pgk::rcm::batch_rcm_cpu(p.g, bo);
+      return Seconds(t0, Clock::now());
+    });
     PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cpu batch end to end (%s threads) differs from the reference", p.spec.c_str(), t.c_str());
     res.add(p.spec, "cpu batch " + t + " threads", "core", p.n, p.nnz, c, p.bw1);
     res.add(p.spec, "cpu batch " + t + " threads", "end_to_end", p.n, p.nnz, e, p.bw1);
@@ -162,13 +184,13 @@ static PetscErrorCode BenchHost(Problem &p, const Options &o, Results &res)
 // code measures them (start-node plan; ordering + copy back), with what the runs did.
 static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
 {
-  pgk::Index *d_rowptr, *d_colidx;
+  pgk::Index             *d_rowptr, *d_colidx;
   std::vector<pgk::Index> q;
   std::vector<double>     plan_s, order_s;
-  pgk::rcm::Options        go = p.opts;
-  pgk::cuda::RcmGpuInfo    info;
-  pgk::rcm::Stats          st;
-  Stats                    c, e;
+  pgk::rcm::Options       go = p.opts;
+  pgk::cuda::RcmGpuInfo   info;
+  pgk::rcm::Stats         st;
+  Stats                   c, e;
 
   PetscFunctionBegin;
   if (o.batch_nodes > 0) go.gpu.batch_nodes = (int)o.batch_nodes;
@@ -177,29 +199,34 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
   PetscCallCUDA(cudaMemcpy(d_rowptr, p.a.rowptr.data(), sizeof(pgk::Index) * (p.n + 1), cudaMemcpyHostToDevice));
   PetscCallCUDA(cudaMemcpy(d_colidx, p.a.colidx.data(), sizeof(pgk::Index) * p.nnz, cudaMemcpyHostToDevice));
   pgk::CsrView dg = p.g;
-  dg.rowptr = d_rowptr;
-  dg.colidx = d_colidx;
-  dg.values = nullptr;
-  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, c = pgk::bench::measure(3, (int)o.runs, [&] { auto t0 = Clock::now(); q = pgk::cuda::rcm_gpu_from_roots(dg, p.plan.roots, go, nullptr); return Seconds(t0, Clock::now()); }));
+  dg.rowptr       = d_rowptr;
+  dg.colidx       = d_colidx;
+  dg.values       = nullptr;
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, c = pgk::bench::measure(3, (int)o.runs, [&] {
+                                                       auto t0 = Clock::now();
+                                                       q       = pgk::cuda::rcm_gpu_from_roots(dg, p.plan.roots, go, nullptr);
+                                                       return Seconds(t0, Clock::now());
+                                                     }));
   PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (core) differs from the reference", p.spec.c_str());
   int run = 0;
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, e = pgk::bench::measure(3, (int)o.runs, [&] {
-    auto t0 = Clock::now();
-    q = pgk::cuda::rcm_gpu(dg, go, nullptr, &st, &info);
-    const double t = Seconds(t0, Clock::now());
-    if (run++ >= 3) { // after the warm-up runs, as measure() counts them
-      plan_s.push_back(info.plan_ms * 1e-3);
-      order_s.push_back(info.order_ms * 1e-3);
-    }
-    return t;
-  }));
+                                                       auto t0        = Clock::now();
+                                                       q              = pgk::cuda::rcm_gpu(dg, go, nullptr, &st, &info);
+                                                       const double t = Seconds(t0, Clock::now());
+                                                       if (run++ >= 3) { // after the warm-up runs, as measure() counts them
+                                                         plan_s.push_back(info.plan_ms * 1e-3);
+                                                         order_s.push_back(info.order_ms * 1e-3);
+                                                       }
+                                                       return t;
+                                                     }));
   PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (end to end) differs from the reference", p.spec.c_str());
   res.add(p.spec, "gpu batch", "core", p.n, p.nnz, c, p.bw1);
   res.add(p.spec, "gpu batch", "end_to_end", p.n, p.nnz, e, p.bw1);
   const Stats ps = pgk::bench::summarize(plan_s), os = pgk::bench::summarize(order_s);
   res.add(p.spec, "gpu batch kernel: start node plan", "end_to_end_phase", p.n, p.nnz, ps, -1);
   res.add(p.spec, "gpu batch kernel: ordering + copy back", "end_to_end_phase", p.n, p.nnz, os, p.bw1);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty)\n", go.gpu.batch_nodes, 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks, (unsigned long long)st.batches_executed, (unsigned long long)info.empty_batches));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty)\n", go.gpu.batch_nodes, 1e3 * e.median, 1e3 * ps.median,
+                        info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks, (unsigned long long)st.batches_executed, (unsigned long long)info.empty_batches));
   PetscCallCUDA(cudaFree(d_rowptr));
   PetscCallCUDA(cudaFree(d_colidx));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -218,7 +245,7 @@ static PetscErrorCode BenchPetscRcm(const Problem &p, Results &res)
     IS   r, c;
     auto t0 = Clock::now();
     PetscCallAbort(PETSC_COMM_SELF, MatGetOrdering(A, MATORDERINGRCM, &r, &c));
-    const double t = Seconds(t0, Clock::now());
+    const double    t = Seconds(t0, Clock::now());
     const PetscInt *idx;
     PetscCallAbort(PETSC_COMM_SELF, ISGetIndices(r, &idx));
     q.assign(idx, idx + p.n);
@@ -243,7 +270,7 @@ static PetscErrorCode BenchCusolver(const Problem &p, Results &res)
   PetscFunctionBegin;
   PetscCallCUSOLVER(cusolverSpCreate(&h));
   PetscCallCUSPARSE(cusparseCreateMatDescr(&d));
-  Stats s = pgk::bench::measure(0, (int)PetscMin(p.sr, 3), [&] {
+  Stats                   s = pgk::bench::measure(0, (int)PetscMin(p.sr, 3), [&] {
     auto t0 = Clock::now();
     PetscCallAbort(PETSC_COMM_SELF, cusolverSpXcsrsymrcmHost(h, (int)p.n, (int)p.nnz, d, p.a.rowptr.data(), p.a.colidx.data(), q.data()) == CUSOLVER_STATUS_SUCCESS ? PETSC_SUCCESS : PETSC_ERR_LIB);
     return Seconds(t0, Clock::now());

@@ -1,26 +1,25 @@
-static const char help[] =
-  "MatOrdering rabbitpp benchmark (issue 9), on each generated graph in one run:\n"
-  "  1. MatGetOrdering rabbitpp through PETSc, as a user calls it: backend cpu with each thread count on\n"
-  "     the host MATAIJ, backend gpu on the MATAIJCUSPARSE copy (wall clock); then the same called\n"
-  "     directly (rabbitpp_batch at the largest thread count, rabbitpp_gpu) for the time per phase, and\n"
-  "     the figures (modularity, insularity, communities, hubs) of rabbitpp and rabbit. Every backend's\n"
-  "     permutation is checked equal to the first one.\n"
-  "  2. MatMult (MATAIJCUSPARSE, CUDA events; one host core on a CPU-only run) after permuting by\n"
-  "     random, original, PETSc rcm, batchrcm, rabbit, rabbitpp, as a ratio to the ideal time\n"
-  "     (compulsory bytes / copy bandwidth measured in the same run);\n"
-  "  3. pay-back in SpMVs = ordering time / (MatMult original - MatMult after);\n"
-  "  4. the Targets of issue 9 with met / MISSED;  5. spy plots before and after, as image files.\n"
-  "Options: -matrices <spec;spec;...>, -target_matrix <spec> (default: the first),\n"
-  "  -threads <1,2,4,8,16> (cpu thread counts on the target graph), -threads_other <16> (on the others),\n"
-  "  -sweep_all <bool> (every graph gets -threads), -orderings <random,original,rcm,batchrcm,rabbit,rabbitpp>,\n"
-  "  -runs <10>, -warmup <3> (device rows), -cpu_warmup <1> (host rows), -min_runs <1>,\n"
-  "  -row_seconds <20> (a host row whose runs would take longer gets fewer runs, stated in its note;\n"
-  "  with -min_runs 1 a run longer than half of it is timed once, by its warm-up run),\n"
-  "  -aux_row_seconds <10> (the same for rcm, batchrcm and rabbit's host ordering times),\n"
-  "  -phase_runs <3> (direct host calls for the phases), -spmv_runs <50>, -spmv_warmup <5>,\n"
-  "  -copy_mib <2048>, -spy <bool>, -spy_matrix <communities:n=20000>, -spy_orderings <original,rabbitpp>,\n"
-  "  -spy_size <256> (pixels; a 256x256 PPM is 192 KiB), -results <dir> (bench/results).\n"
-  "  -mat_ordering_rabbitpp_{batch,insular_first,hub_scope} apply to every call, direct ones included.\n";
+static const char help[] = "MatOrdering rabbitpp benchmark (issue 9), on each generated graph in one run:\n"
+                           "  1. MatGetOrdering rabbitpp through PETSc, as a user calls it: backend cpu with each thread count on\n"
+                           "     the host MATAIJ, backend gpu on the MATAIJCUSPARSE copy (wall clock); then the same called\n"
+                           "     directly (rabbitpp_batch at the largest thread count, rabbitpp_gpu) for the time per phase, and\n"
+                           "     the figures (modularity, insularity, communities, hubs) of rabbitpp and rabbit. Every backend's\n"
+                           "     permutation is checked equal to the first one.\n"
+                           "  2. MatMult (MATAIJCUSPARSE, CUDA events; one host core on a CPU-only run) after permuting by\n"
+                           "     random, original, PETSc rcm, batchrcm, rabbit, rabbitpp, as a ratio to the ideal time\n"
+                           "     (compulsory bytes / copy bandwidth measured in the same run);\n"
+                           "  3. pay-back in SpMVs = ordering time / (MatMult original - MatMult after);\n"
+                           "  4. the Targets of issue 9 with met / MISSED;  5. spy plots before and after, as image files.\n"
+                           "Options: -matrices <spec;spec;...>, -target_matrix <spec> (default: the first),\n"
+                           "  -threads <1,2,4,8,16> (cpu thread counts on the target graph), -threads_other <16> (on the others),\n"
+                           "  -sweep_all <bool> (every graph gets -threads), -orderings <random,original,rcm,batchrcm,rabbit,rabbitpp>,\n"
+                           "  -runs <10>, -warmup <3> (device rows), -cpu_warmup <1> (host rows), -min_runs <1>,\n"
+                           "  -row_seconds <20> (a host row whose runs would take longer gets fewer runs, stated in its note;\n"
+                           "  with -min_runs 1 a run longer than half of it is timed once, by its warm-up run),\n"
+                           "  -aux_row_seconds <10> (the same for rcm, batchrcm and rabbit's host ordering times),\n"
+                           "  -phase_runs <3> (direct host calls for the phases), -spmv_runs <50>, -spmv_warmup <5>,\n"
+                           "  -copy_mib <2048>, -spy <bool>, -spy_matrix <communities:n=20000>, -spy_orderings <original,rabbitpp>,\n"
+                           "  -spy_size <256> (pixels; a 256x256 PPM is 192 KiB), -results <dir> (bench/results).\n"
+                           "  -mat_ordering_rabbitpp_{batch,insular_first,hub_scope} apply to every call, direct ones included.\n";
 
 #include <petscgpukit.h>
 #include <petsctime.h>
@@ -35,8 +34,8 @@ static const char help[] =
 #include "bench/common/bench_cxx.hpp"
 #include "bench/rabbitpp/context.hpp"
 #if defined(PGK_HAVE_CUDA)
-  #include "bench/common/copy_bandwidth.hpp"
-  #include "kernels/common/kernels.hpp"
+#  include "bench/common/copy_bandwidth.hpp"
+#  include "kernels/common/kernels.hpp"
 #endif
 
 using namespace pgk::bench::rabbitpp;
@@ -48,9 +47,9 @@ static const char kHostMatrices[]   = "communities:n=200000;communities:n=100000
 // The ordering options MatOrdering rabbitpp reads, for the direct calls (threads: per call).
 static PetscErrorCode GetOrderingOptions(pgk::rabbitpp::Options *r)
 {
-  PetscInt  batch = 0;
+  PetscInt  batch         = 0;
   PetscBool insular_first = PETSC_FALSE;
-  char      scope[64] = "noninsular";
+  char      scope[64]     = "noninsular";
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ordering_rabbitpp_batch", &batch, NULL));
@@ -206,7 +205,8 @@ int main(int argc, char **argv)
   res.commit = commit;
   res.jsonl  = std::string(o.results) + "/bench_rabbitpp.jsonl";
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "bench_rabbitpp on %s%s, commit %s\n", res.device.c_str(), gpu ? (" (host: " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads)").c_str() : "", commit));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "runs: device rows %d after %d warm-up; host rows up to %d after %d warm-up within %.0f s a row (rcm, batchrcm, rabbit: %.0f s; fewer runs are stated in the row), MatMult %d after %d warm-up\n", (int)o.runs, (int)o.warmup, (int)o.runs, (int)o.cpu_warmup, (double)o.row_seconds, (double)o.aux_row_seconds, (int)o.spmv_runs, (int)o.spmv_warmup));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "runs: device rows %d after %d warm-up; host rows up to %d after %d warm-up within %.0f s a row (rcm, batchrcm, rabbit: %.0f s; fewer runs are stated in the row), MatMult %d after %d warm-up\n", (int)o.runs,
+                        (int)o.warmup, (int)o.runs, (int)o.cpu_warmup, (double)o.row_seconds, (double)o.aux_row_seconds, (int)o.spmv_runs, (int)o.spmv_warmup));
   PetscCall(CopyBandwidth(gpu, o, res, &copy_bw));
   for (const std::string &spec : Split(o.matrices, ';')) {
     Problem        p;

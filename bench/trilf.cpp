@@ -1,16 +1,15 @@
-static const char help[] =
-  "PC trilf benchmark, side by side in one run on each matrix:\n"
-  "  1. MatMult of the operator (the unit every cost is expressed in);\n"
-  "  2. trilf set-up per phase (weights, factor, cycles, paths = forest extraction; assemble, lu)\n"
-  "     for the scalar and the 2x2 block variant, and the value-only refactorization;\n"
-  "  3. PCApply of trilf (scalar, block) next to PCApply of jacobi;\n"
-  "  4. solves of A x = b (x random) with jacobi, pbjacobi, bjacobi+ILU(0) (cuSPARSE on the device)\n"
-  "     and trilf (scalar, block): iterations, set-up, solve and total time;\n"
-  "  5. on a device: the kernel level, kernels/trilf called directly on the same matrix, next to the\n"
-  "     PC calls of 2 and 3 (bench/trilf/kernel_phases.hpp).\n"
-  "Options: -matrices \"spec|ksp;spec|ksp;...\" (ksp: cg, gmres or bcgs), -runs <k> (10), -warmup <k> (2),\n"
-  "         -solve_runs <k> (1), -rtol <r> (1e-8), -max_it <k> (20000), -solves <bool> (true),\n"
-  "         -kernels <bool> (true), -kernel_host_check <bool> (true), -results <dir> (bench/results)\n";
+static const char help[] = "PC trilf benchmark, side by side in one run on each matrix:\n"
+                           "  1. MatMult of the operator (the unit every cost is expressed in);\n"
+                           "  2. trilf set-up per phase (weights, factor, cycles, paths = forest extraction; assemble, lu)\n"
+                           "     for the scalar and the 2x2 block variant, and the value-only refactorization;\n"
+                           "  3. PCApply of trilf (scalar, block) next to PCApply of jacobi;\n"
+                           "  4. solves of A x = b (x random) with jacobi, pbjacobi, bjacobi+ILU(0) (cuSPARSE on the device)\n"
+                           "     and trilf (scalar, block): iterations, set-up, solve and total time;\n"
+                           "  5. on a device: the kernel level, kernels/trilf called directly on the same matrix, next to the\n"
+                           "     PC calls of 2 and 3 (bench/trilf/kernel_phases.hpp).\n"
+                           "Options: -matrices \"spec|ksp;spec|ksp;...\" (ksp: cg, gmres or bcgs), -runs <k> (10), -warmup <k> (2),\n"
+                           "         -solve_runs <k> (1), -rtol <r> (1e-8), -max_it <k> (20000), -solves <bool> (true),\n"
+                           "         -kernels <bool> (true), -kernel_host_check <bool> (true), -results <dir> (bench/results)\n";
 
 #include <petscgpukit.h>
 #include <petscksp.h>
@@ -29,7 +28,7 @@ static const char help[] =
 #include "bench/common/bench_timing.hpp"
 #include "bench/trilf/kernel_phases.hpp" // PcCallTimes; the kernel level itself needs CUDA
 #if defined(PGK_HAVE_CUDA)
-  #include "kernels/common/kernels.hpp"
+#  include "kernels/common/kernels.hpp"
 #endif
 
 using pgk::bench::Record;
@@ -38,7 +37,7 @@ using pgk::bench::Timed;
 using pgk::bench::TimeOp;
 
 struct SolveConfig {
-  std::string name;
+  std::string                                      name;
   std::vector<std::pair<std::string, std::string>> options; // without the prefix
 };
 
@@ -56,7 +55,7 @@ static std::vector<SolveConfig> SolveConfigs(PetscBool gpu)
 }
 
 struct SolveResult {
-  PetscInt           its = 0;
+  PetscInt           its    = 0;
   KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
   double             setup = 0, solve = 0, error = 0;
 };
@@ -77,8 +76,10 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec xtrue, const char *ksptype, const 
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecSet(x, 0.0));
-  PetscCall(Timed(gpu, [&]() { return KSPSetUp(ksp); }, &res->setup));
-  PetscCall(Timed(gpu, [&]() { return KSPSolve(ksp, b, x); }, &res->solve));
+  PetscCall(Timed(
+      gpu, [&]() { return KSPSetUp(ksp); }, &res->setup));
+  PetscCall(Timed(
+      gpu, [&]() { return KSPSolve(ksp, b, x); }, &res->solve));
   PetscCall(KSPGetIterationNumber(ksp, &res->its));
   PetscCall(KSPGetConvergedReason(ksp, &res->reason));
   PetscReal en, xn;
@@ -93,7 +94,7 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec xtrue, const char *ksptype, const 
 
 struct Options {
   PetscInt  runs = 10, warmup = 2, max_it = 20000, solve_runs = 1;
-  PetscReal rtol = 1e-8;
+  PetscReal rtol   = 1e-8;
   PetscBool solves = PETSC_TRUE, kernels = PETSC_TRUE, host_check = PETSC_TRUE;
   char      results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR, mats[4096] = "";
 };
@@ -129,20 +130,20 @@ struct Summary {
 
 // One matrix of the run: the operator, its vectors, the MatMult unit, and its records.
 struct Problem {
-  std::string  spec, ksptype;
-  Mat          A = NULL;
-  Vec          x = NULL, y = NULL, xtrue = NULL, b = NULL;
-  PetscInt     N = 0;
-  MatInfo      minfo;
-  Stats        mm;
-  Summary      sum;
+  std::string                                                                                       spec, ksptype;
+  Mat                                                                                               A = NULL;
+  Vec                                                                                               x = NULL, y = NULL, xtrue = NULL, b = NULL;
+  PetscInt                                                                                          N = 0;
+  MatInfo                                                                                           minfo;
+  Stats                                                                                             mm;
+  Summary                                                                                           sum;
   std::function<bool(const std::string &, const std::string &, const Stats &, const std::string &)> record;
 };
 
 static PetscErrorCode CreateProblem(const std::string &item, const char *mtype, Problem *p)
 {
   PetscFunctionBegin;
-  p->spec = item.substr(0, item.find('|'));
+  p->spec    = item.substr(0, item.find('|'));
   p->ksptype = item.find('|') == std::string::npos ? "gmres" : item.substr(item.find('|') + 1);
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, p->spec.c_str(), NULL, &p->A));
   PetscCall(MatConvert(p->A, mtype, MAT_INPLACE_MATRIX, &p->A));
@@ -154,7 +155,7 @@ static PetscErrorCode CreateProblem(const std::string &item, const char *mtype, 
   PetscCall(VecSetRandom(p->x, NULL));
   PetscCall(VecCopy(p->x, p->xtrue));
   PetscCall(MatMult(p->A, p->xtrue, p->b));
-  p->sum.matrix = p->spec;
+  p->sum.matrix        = p->spec;
   p->sum.aniso_or_conv = p->spec.rfind("aniso", 0) == 0 || p->spec.rfind("convdiff", 0) == 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -190,7 +191,8 @@ static PetscErrorCode TimeSetups(PC pc, Problem &p, const Options &o, PetscBool 
     double sec;
     PetscCall(PCReset(pc)); // drops the forest and the operators: a full set-up follows
     PetscCall(PCSetOperators(pc, p.A, p.A));
-    PetscCall(Timed(gpu, [&]() { return PCSetUp(pc); }, &sec));
+    PetscCall(Timed(
+        gpu, [&]() { return PCSetUp(pc); }, &sec));
     PetscCall(PCTrilfGetInfo(pc, info));
     if (i < o.warmup) continue;
     ph["weights"].push_back(info->t_weights * 1e-3);
@@ -206,7 +208,8 @@ static PetscErrorCode TimeSetups(PC pc, Problem &p, const Options &o, PetscBool 
     double sec;
     PetscCall(MarkValuesChanged(p.A));
     PetscCall(PCSetOperators(pc, p.A, p.A));
-    PetscCall(Timed(gpu, [&]() { return PCSetUp(pc); }, &sec));
+    PetscCall(Timed(
+        gpu, [&]() { return PCSetUp(pc); }, &sec));
     if (i >= o.warmup) refac.push_back(sec);
   }
   PetscCall(PCTrilfGetInfo(pc, info));
@@ -225,7 +228,8 @@ static PetscErrorCode TimeGtsv(PC pc, Problem &p, const Options &o, const Stats 
     PetscCall(MarkValuesChanged(p.A));
     PetscCall(PCSetOperators(pc, p.A, p.A));
     PetscCall(PCSetUp(pc));
-    PetscCall(TimeOp(PETSC_TRUE, (int)o.warmup, (int)o.runs, [&]() { return PCApply(pc, p.x, p.y); }, &gs));
+    PetscCall(TimeOp(
+        PETSC_TRUE, (int)o.warmup, (int)o.runs, [&]() { return PCApply(pc, p.x, p.y); }, &gs));
     std::ostringstream gnote;
     gnote << "in MatMults " << gs.median / p.mm.median << "; factor-once scan " << ap.median / gs.median << " of this";
     p.record(std::string("trilf PCApply cuSPARSE ") + solver, "seconds", gs, gnote.str());
@@ -255,8 +259,10 @@ static PetscErrorCode BenchTrilfPC(Problem &p, int bs, const Options &o, PetscBo
   PetscCall(PCSetType(pc, PCTRILF));
   PetscCall(PCTrilfSetBlockSize(pc, bs));
   PetscCall(TimeSetups(pc, p, o, gpu, ph, refac, &info));
-  PetscCall(TimeOp(gpu, (int)o.warmup, (int)o.runs, [&]() { return PCApply(pc, p.x, p.y); }, &ap));
-  PetscCall(TimeOp(gpu, (int)o.warmup, (int)o.runs, [&]() { return PCApplyTranspose(pc, p.x, p.y); }, &apt));
+  PetscCall(TimeOp(
+      gpu, (int)o.warmup, (int)o.runs, [&]() { return PCApply(pc, p.x, p.y); }, &ap));
+  PetscCall(TimeOp(
+      gpu, (int)o.warmup, (int)o.runs, [&]() { return PCApplyTranspose(pc, p.x, p.y); }, &apt));
   if (gpu && bs == 1) PetscCall(TimeGtsv(pc, p, o, ap));
   for (auto &[k, v] : ph) {
     st[k] = pgk::bench::summarize(v);
@@ -274,8 +280,10 @@ static PetscErrorCode BenchTrilfPC(Problem &p, int bs, const Options &o, PetscBo
   p.record(variant + " PCApplyTranspose", "seconds", apt, tnote.str());
   p.sum.forest_mm[bs - 1] = st["forest"].median / p.mm.median;
   p.sum.apply_mm[bs - 1]  = ap.median / p.mm.median;
-  *times = {st["setup wall"].median, rf.median, ap.median, apt.median};
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f | %9.2f %9.3f | %9.4f %9.2f | %.3f %.3f %" PetscInt_FMT " %" PetscInt_FMT "\n", variant.c_str(), 1e3 * st["weights"].median, 1e3 * st["factor"].median, 1e3 * st["cycles"].median, 1e3 * st["paths"].median, 1e3 * st["assemble"].median, 1e3 * st["lu"].median, 1e3 * st["setup wall"].median, p.sum.forest_mm[bs - 1], 1e3 * rf.median, 1e3 * ap.median, p.sum.apply_mm[bs - 1], info.c_id, info.c_pi, info.npaths, info.longest));
+  *times                  = {st["setup wall"].median, rf.median, ap.median, apt.median};
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f | %9.2f %9.3f | %9.4f %9.2f | %.3f %.3f %" PetscInt_FMT " %" PetscInt_FMT "\n", variant.c_str(), 1e3 * st["weights"].median, 1e3 * st["factor"].median,
+                        1e3 * st["cycles"].median, 1e3 * st["paths"].median, 1e3 * st["assemble"].median, 1e3 * st["lu"].median, 1e3 * st["setup wall"].median, p.sum.forest_mm[bs - 1], 1e3 * rf.median, 1e3 * ap.median, p.sum.apply_mm[bs - 1],
+                        info.c_id, info.c_pi, info.npaths, info.longest));
   PetscCall(PCDestroy(&pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -291,7 +299,8 @@ static PetscErrorCode BenchJacobi(Problem &p, const Options &o, PetscBool gpu)
   PetscCall(PCSetOperators(pc, p.A, p.A));
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(PCSetUp(pc));
-  PetscCall(TimeOp(gpu, (int)o.warmup, (int)o.runs, [&]() { return PCApply(pc, p.x, p.y); }, &ap));
+  PetscCall(TimeOp(
+      gpu, (int)o.warmup, (int)o.runs, [&]() { return PCApply(pc, p.x, p.y); }, &ap));
   p.record("jacobi PCApply", "seconds", ap, "");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  jacobi PCApply %.4f ms (%.2f MatMults)\n", 1e3 * ap.median, ap.median / p.mm.median));
   PetscCall(PCDestroy(&pc));
@@ -315,18 +324,19 @@ static PetscErrorCode BenchSolves(Problem &p, const Options &o, PetscBool gpu)
       set.push_back(res.setup);
       sol.push_back(res.solve);
     }
-    const Stats ts = pgk::bench::summarize(tot);
+    const Stats        ts = pgk::bench::summarize(tot);
     std::ostringstream note;
     note << p.ksptype << " its " << res.its << " reason " << KSPConvergedReasons[res.reason] << " setup " << pgk::bench::summarize(set).median << " solve " << pgk::bench::summarize(sol).median << " relerr " << res.error;
     p.record(cfg.name + " time to solution", "seconds", ts, note.str());
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %7" PetscInt_FMT " %10.4f %10.4f %10.4f %10.2e  %s\n", cfg.name.c_str(), res.its, pgk::bench::summarize(set).median, pgk::bench::summarize(sol).median, ts.median, res.error, KSPConvergedReasons[res.reason]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %7" PetscInt_FMT " %10.4f %10.4f %10.4f %10.2e  %s\n", cfg.name.c_str(), res.its, pgk::bench::summarize(set).median, pgk::bench::summarize(sol).median, ts.median, res.error,
+                          KSPConvergedReasons[res.reason]));
     const bool ok = res.reason > 0;
     if ((cfg.name == "jacobi" || cfg.name == "pbjacobi") && ok) best_point = best_point == 0 ? ts.median : std::min(best_point, ts.median);
     if (cfg.name.rfind("trilf", 0) == 0 && ok) trilf_best = trilf_best == 0 ? ts.median : std::min(trilf_best, ts.median);
   }
   if (best_point > 0 && trilf_best > 0) {
     p.sum.speedup = best_point / trilf_best;
-    p.sum.solved = true;
+    p.sum.solved  = true;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  best trilf vs best of jacobi/pbjacobi: %.2fx faster to solution\n", p.sum.speedup));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -339,22 +349,24 @@ static PetscErrorCode BenchMatrix(Problem &p, const Options &o, PetscBool gpu, c
 
   PetscFunctionBegin;
   // 1. The unit: MatMult.
-  PetscCall(TimeOp(gpu, (int)o.warmup, (int)o.runs, [&]() { return MatMult(p.A, p.x, p.y); }, &p.mm));
+  PetscCall(TimeOp(
+      gpu, (int)o.warmup, (int)o.runs, [&]() { return MatMult(p.A, p.x, p.y); }, &p.mm));
   p.record(std::string("MatMult ") + mtype, "seconds", p.mm, "");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %.0f nonzeros; MatMult %.4f ms\n", p.spec.c_str(), p.N, p.minfo.nz_used, 1e3 * p.mm.median));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %9s %9s %9s %9s %9s %9s %9s | %9s %9s | %9s %9s | %s\n", "variant", "weights", "factor", "cycles", "paths", "assemble", "lu", "total ms", "forest/MM", "refac ms", "apply ms", "apply/MM", "c_id c_pi paths longest"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %9s %9s %9s %9s %9s %9s %9s | %9s %9s | %9s %9s | %s\n", "variant", "weights", "factor", "cycles", "paths", "assemble", "lu", "total ms", "forest/MM", "refac ms", "apply ms", "apply/MM",
+                        "c_id c_pi paths longest"));
   for (int bs = 1; bs <= 2; ++bs) PetscCall(BenchTrilfPC(p, bs, o, gpu, &pc[bs - 1]));
   PetscCall(BenchJacobi(p, o, gpu));
 #if defined(PGK_HAVE_CUDA)
   if (gpu && o.kernels) {
     pgk::bench::KernelPhaseArgs k;
-    k.spec = p.spec;
-    k.rows = p.N;
-    k.matmult = p.mm.median;
-    k.pc[0] = pc[0];
-    k.pc[1] = pc[1];
-    k.warmup = (int)o.warmup;
-    k.runs = (int)o.runs;
+    k.spec       = p.spec;
+    k.rows       = p.N;
+    k.matmult    = p.mm.median;
+    k.pc[0]      = pc[0];
+    k.pc[1]      = pc[1];
+    k.warmup     = (int)o.warmup;
+    k.runs       = (int)o.runs;
     k.host_check = o.host_check;
     PetscCall(pgk::bench::TrilfKernelPhases(k, [&](const std::string &backend, const Stats &s, const std::string &note) { return p.record(backend, "seconds", s, note); }));
   }
@@ -368,7 +380,8 @@ static PetscErrorCode PrintTargets(const std::vector<Summary> &summary)
   PetscFunctionBegin;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nTargets (forest extraction <= 25 MatMults, PCApply <= 3 MatMults, anisotropic/convection time to solution >= 1.5x the best of jacobi/pbjacobi):\n"));
   for (const Summary &s : summary) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-36s forest %6.2f / %6.2f MM (%s)  apply %5.2f / %5.2f MM (%s)", s.matrix.c_str(), s.forest_mm[0], s.forest_mm[1], s.forest_mm[0] <= 25 && s.forest_mm[1] <= 25 ? "met" : "MISSED", s.apply_mm[0], s.apply_mm[1], s.apply_mm[0] <= 3 && s.apply_mm[1] <= 3 ? "met" : "MISSED"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-36s forest %6.2f / %6.2f MM (%s)  apply %5.2f / %5.2f MM (%s)", s.matrix.c_str(), s.forest_mm[0], s.forest_mm[1], s.forest_mm[0] <= 25 && s.forest_mm[1] <= 25 ? "met" : "MISSED", s.apply_mm[0],
+                          s.apply_mm[1], s.apply_mm[0] <= 3 && s.apply_mm[1] <= 3 ? "met" : "MISSED"));
     if (s.solved) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  solution %.2fx%s\n", s.speedup, s.aniso_or_conv ? (s.speedup >= 1.5 ? " (met)" : " (MISSED)") : " (no target)"));
     else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
   }
@@ -404,15 +417,15 @@ int main(int argc, char **argv)
     p.record = [&](const std::string &backend, const std::string &metric, const Stats &s, const std::string &note) {
       Record r;
       r.benchmark = "trilf";
-      r.matrix = p.spec;
-      r.n = p.N;
-      r.nnz = (long long)p.minfo.nz_used;
-      r.backend = backend;
-      r.metric = metric;
-      r.stats = s;
-      r.note = note;
-      r.device = device;
-      r.commit = commit;
+      r.matrix    = p.spec;
+      r.n         = p.N;
+      r.nnz       = (long long)p.minfo.nz_used;
+      r.backend   = backend;
+      r.metric    = metric;
+      r.stats     = s;
+      r.note      = note;
+      r.device    = device;
+      r.commit    = commit;
       all.push_back(r);
       return pgk::bench::append_jsonl(jsonl, r);
     };

@@ -1,16 +1,15 @@
-static const char help[] =
-  "petscgpukit tour: every registered component on a generated problem next to PETSc's built-in\n"
-  "baseline, as one table. On a machine without a GPU it runs the CPU paths at smaller sizes.\n"
-  "  -n <edge>       grid edge of the 3D 7-point Laplacian for the orderings and ILU\n"
-  "                  (default 96 with a GPU, 32 without)\n"
-  "  -aniso <spec>   anisotropic problem for trilf next to jacobi, CG (default\n"
-  "                  aniso3d:n=128,ax=0.0001,ay=0.01,az=1 with a GPU, n=40 without: strong\n"
-  "                  couplings along z, which the natural ordering keeps far from the diagonal)\n"
-  "  -conv <spec>    convection-dominated problem for trilf next to jacobi, GMRES (default\n"
-  "                  convdiff3d:n=128,peclet=3000 with a GPU, convdiff3d:n=40,peclet=1000 without)\n"
-  "  -cpu            force the CPU paths even when a GPU is usable\n"
-  "Each solve reads the options of its prefix: lap_reorder_, lap_ilu_rcm_, aniso_jacobi_,\n"
-  "aniso_trilf_, conv_jacobi_, conv_trilf_ (e.g. -aniso_trilf_pc_trilf_block_size 2).\n";
+static const char help[] = "petscgpukit tour: every registered component on a generated problem next to PETSc's built-in\n"
+                           "baseline, as one table. On a machine without a GPU it runs the CPU paths at smaller sizes.\n"
+                           "  -n <edge>       grid edge of the 3D 7-point Laplacian for the orderings and ILU\n"
+                           "                  (default 96 with a GPU, 32 without)\n"
+                           "  -aniso <spec>   anisotropic problem for trilf next to jacobi, CG (default\n"
+                           "                  aniso3d:n=128,ax=0.0001,ay=0.01,az=1 with a GPU, n=40 without: strong\n"
+                           "                  couplings along z, which the natural ordering keeps far from the diagonal)\n"
+                           "  -conv <spec>    convection-dominated problem for trilf next to jacobi, GMRES (default\n"
+                           "                  convdiff3d:n=128,peclet=3000 with a GPU, convdiff3d:n=40,peclet=1000 without)\n"
+                           "  -cpu            force the CPU paths even when a GPU is usable\n"
+                           "Each solve reads the options of its prefix: lap_reorder_, lap_ilu_rcm_, aniso_jacobi_,\n"
+                           "aniso_trilf_, conv_jacobi_, conv_trilf_ (e.g. -aniso_trilf_pc_trilf_block_size 2).\n";
 
 /* Only the public API: <petscgpukit.h> and PETSc's own headers, as in any application. */
 #include <petscgpukit.h>
@@ -43,8 +42,7 @@ static std::string Seconds(PetscLogDouble s)
 
 // Wall time of f(), with a device synchronization so asynchronous GPU work is included (only
 // when a device is in use: a CPU-only run must not initialize one).
-template <class F>
-static PetscErrorCode Timed(const Tour &tour, F f, PetscLogDouble *seconds)
+template <class F> static PetscErrorCode Timed(const Tour &tour, F f, PetscLogDouble *seconds)
 {
   PetscLogDouble t0, t1;
 
@@ -67,12 +65,15 @@ static PetscErrorCode Generate(Tour &tour, const std::string &spec, Mat *A)
   char           buf[128];
 
   PetscFunctionBegin;
-  PetscCall(Timed(tour, [&]() -> PetscErrorCode {
-    PetscFunctionBegin;
-    PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec.c_str(), NULL, A));
-    PetscCall(MatConvert(*A, tour.mtype, MAT_INPLACE_MATRIX, A));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }, &t));
+  PetscCall(Timed(
+      tour,
+      [&]() -> PetscErrorCode {
+        PetscFunctionBegin;
+        PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec.c_str(), NULL, A));
+        PetscCall(MatConvert(*A, tour.mtype, MAT_INPLACE_MATRIX, A));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      },
+      &t));
   PetscCall(MatGetSize(*A, &N, NULL));
   PetscCall(MatGetInfo(*A, MAT_GLOBAL_SUM, &info));
   PetscCall(PetscSNPrintf(buf, sizeof buf, "%" PetscInt_FMT " rows, %.0f nonzeros", N, info.nz_used));
@@ -95,11 +96,14 @@ static PetscErrorCode MatMultRow(Tour &tour, Mat A)
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(x, 1.0));
   PetscCall(MatMult(A, x, b)); // warm-up; also makes the device copy current
-  PetscCall(Timed(tour, [&]() -> PetscErrorCode {
-    PetscFunctionBegin;
-    for (int k = 0; k < 10; ++k) PetscCall(MatMult(A, x, b));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }, &t));
+  PetscCall(Timed(
+      tour,
+      [&]() -> PetscErrorCode {
+        PetscFunctionBegin;
+        for (int k = 0; k < 10; ++k) PetscCall(MatMult(A, x, b));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      },
+      &t));
   const double bytes = info.nz_used * 12.0 + N * 20.0;
   PetscCall(PetscSNPrintf(buf, sizeof buf, "%.1f GB/s of compulsory traffic", bytes / (t / 10) / 1e9));
   tour.rows.push_back({"MatMult (PETSc baseline)", tour.mtype, Seconds(t / 10), buf});
@@ -115,11 +119,14 @@ static PetscErrorCode OrderingRows(Tour &tour, Mat A)
   for (const bool ours : {true, false}) {
     IS             rperm, cperm;
     PetscLogDouble t;
-    PetscCall(Timed(tour, [&]() -> PetscErrorCode {
-      PetscFunctionBegin;
-      PetscCall(MatGetOrdering(A, ours ? MATORDERINGBATCHRCM : MATORDERINGRCM, &rperm, &cperm));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }, &t));
+    PetscCall(Timed(
+        tour,
+        [&]() -> PetscErrorCode {
+          PetscFunctionBegin;
+          PetscCall(MatGetOrdering(A, ours ? MATORDERINGBATCHRCM : MATORDERINGRCM, &rperm, &cperm));
+          PetscFunctionReturn(PETSC_SUCCESS);
+        },
+        &t));
     PetscCall(ISDestroy(&rperm));
     PetscCall(ISDestroy(&cperm));
     if (ours) tour.rows.push_back({"MatGetOrdering batchrcm", tour.gpu ? "batchrcm auto (gpu)" : "batchrcm auto", Seconds(t), "identical to the serial reference (tested)"});
@@ -154,8 +161,10 @@ static PetscErrorCode SolveRow(Tour &tour, Mat A, KSPType type, const char *pref
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPGetType(ksp, &type)); // the options may have changed it
-  PetscCall(Timed(tour, [&]() { return KSPSetUp(ksp); }, &t_setup));
-  PetscCall(Timed(tour, [&]() { return KSPSolve(ksp, b, x); }, &t_solve));
+  PetscCall(Timed(
+      tour, [&]() { return KSPSetUp(ksp); }, &t_setup));
+  PetscCall(Timed(
+      tour, [&]() { return KSPSolve(ksp, b, x); }, &t_solve));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(PetscSNPrintf(buf, sizeof buf, "%4" PetscInt_FMT " iterations, %s, set-up %s", its, KSPConvergedReasons[reason], Seconds(t_setup).c_str()));
@@ -223,8 +232,8 @@ static PetscErrorCode PrintTable(const Tour &tour)
 int main(int argc, char **argv)
 {
   Tour      tour;
-  PetscInt  n = -1;
-  PetscBool force_cpu = PETSC_FALSE;
+  PetscInt  n          = -1;
+  PetscBool force_cpu  = PETSC_FALSE;
   char      aniso[256] = "", conv[256] = "";
   Mat       A;
 

@@ -30,7 +30,8 @@ PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscgpukit(void);
 
 /* Version and build configuration; any argument may be NULL. has_cuda says whether the
    library was built with its CUDA kernels; the run-time device check is separate. */
-PETSC_EXTERN PetscErrorCode PetscGpuKitGetVersion(PetscInt *major, PetscInt *minor, PetscInt *patch, const char **commit, PetscBool *has_cuda);
+PETSC_EXTERN PetscErrorCode PetscGpuKitGetVersion(PetscInt *major, PetscInt *minor, PetscInt *patch,
+                                                  const char **commit, PetscBool *has_cuda);
 /* Whether this build has its CUDA kernels and a CUDA device is usable now (Not Collective). */
 PETSC_EXTERN PetscErrorCode PetscGpuKitDeviceAvailable(PetscBool *available);
 /* Prints version, commit, build configuration, the device in use and the registered types. */
@@ -46,7 +47,7 @@ PETSC_EXTERN PetscErrorCode PetscGpuKitView(PetscViewer viewer);
    (hubs | other non-insular | insular), for SpMV locality; "rabbit" without the regrouping. The
    same permutation on the GPU and on any number of cores (-mat_ordering_rabbitpp_*). */
 #define MATORDERINGRABBITPP "rabbitpp"
-#define MATORDERINGRABBIT   "rabbit"
+#define MATORDERINGRABBIT "rabbit"
 
 /* PC: solve with the operator permuted by any MatOrdering (on the device for device matrices),
    an inner KSP with prefix <pc prefix>reorder_, and the solution permuted back. */
@@ -63,10 +64,10 @@ typedef enum { PC_TRILF_WEIGHT_ABS, PC_TRILF_WEIGHT_SCALED } PCTrilfWeight;
    block variant paths, longest and the factor counts refer to the graph of pairs. */
 typedef struct {
   PetscBool on_device;
-  PetscInt  rows, npaths, longest, factor_edges, forest_edges, cycles_broken, rounds_run, pairs, splits, replaced;
+  PetscInt rows, npaths, longest, factor_edges, forest_edges, cycles_broken, rounds_run, pairs, splits, replaced;
   PetscReal c_id, c_pi; /* weight coverage of the original tridiagonal part and of trilf's T */
   PetscReal t_weights, t_factor, t_cycles, t_paths, t_assemble, t_lu;
-  PetscInt  forests, setups; /* set-ups that built a forest, and all set-ups */
+  PetscInt forests, setups; /* set-ups that built a forest, and all set-ups */
 } PCTrilfInfo;
 PETSC_EXTERN PetscErrorCode PCTrilfSetBlockSize(PC pc, PetscInt bs);
 PETSC_EXTERN PetscErrorCode PCTrilfSetWeight(PC pc, PCTrilfWeight w);
@@ -88,7 +89,8 @@ PETSC_EXTERN PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info);
          "aniso2d:n=500,variant=2", "powerlaw:n=100000,communities=32".
          PetscGpuKitGeneratorList() prints every kind with its parameters.
 */
-PETSC_EXTERN PetscErrorCode PetscGpuKitMatCreateGenerated(MPI_Comm comm, const char spec[], const char prefix[], Mat *A);
+PETSC_EXTERN PetscErrorCode PetscGpuKitMatCreateGenerated(MPI_Comm comm, const char spec[], const char prefix[],
+                                                          Mat *A);
 PETSC_EXTERN PetscErrorCode PetscGpuKitGeneratorList(PetscViewer viewer);
 
 /*

@@ -9,15 +9,15 @@
 #include <exception>
 #include <stdexcept>
 
-#define PGK_BENCH_CALL_CXX(comm, code, ...)                                                                           \
-  do {                                                                                                                \
-    try {                                                                                                             \
-      __VA_ARGS__;                                                                                                    \
-    } catch (const std::domain_error &pgk_e_) {                                                                       \
-      SETERRQ(comm, PETSC_ERR_FP, "%s", pgk_e_.what());                                                               \
-    } catch (const std::invalid_argument &pgk_e_) {                                                                   \
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s", pgk_e_.what());                                                        \
-    } catch (const std::exception &pgk_e_) {                                                                          \
-      SETERRQ(comm, code, "%s", pgk_e_.what());                                                                       \
-    }                                                                                                                 \
+#define PGK_BENCH_CALL_CXX(comm, code, ...)                                                                                                                                                                                                              \
+  do {                                                                                                                                                                                                                                                   \
+    try {                                                                                                                                                                                                                                                \
+      __VA_ARGS__;                                                                                                                                                                                                                                       \
+    } catch (const std::domain_error &pgk_e_) {                                                                                                                                                                                                          \
+      SETERRQ(comm, PETSC_ERR_FP, "%s", pgk_e_.what());                                                                                                                                                                                                  \
+    } catch (const std::invalid_argument &pgk_e_) {                                                                                                                                                                                                      \
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s", pgk_e_.what());                                                                                                                                                                                           \
+    } catch (const std::exception &pgk_e_) {                                                                                                                                                                                                             \
+      SETERRQ(comm, code, "%s", pgk_e_.what());                                                                                                                                                                                                          \
+    }                                                                                                                                                                                                                                                    \
   } while (0)

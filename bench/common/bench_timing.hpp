@@ -12,10 +12,10 @@
 
 #include "bench/common/bench_common.hpp"
 #if defined(PGK_HAVE_CUDA)
-  #include <cuda_runtime.h>
-  #include <petscdevice_cuda.h>
+#  include <cuda_runtime.h>
+#  include <petscdevice_cuda.h>
 
-  #include "kernels/common/event_timer.hpp"
+#  include "kernels/common/event_timer.hpp"
 #endif
 
 namespace pgk::bench {
@@ -30,8 +30,7 @@ inline PetscErrorCode DeviceSync(PetscBool gpu)
 }
 
 // Seconds of f(), device work included (synchronized before and after).
-template <class F>
-inline PetscErrorCode Timed(PetscBool gpu, F &&f, double *sec)
+template <class F> inline PetscErrorCode Timed(PetscBool gpu, F &&f, double *sec)
 {
   PetscLogDouble t0, t1;
 
@@ -47,8 +46,7 @@ inline PetscErrorCode Timed(PetscBool gpu, F &&f, double *sec)
 
 #if defined(PGK_HAVE_CUDA)
 // Seconds of op() on PETSc's current CUDA stream, between two CUDA events.
-template <class Op>
-inline PetscErrorCode DeviceSeconds(Op &&op, double *sec)
+template <class Op> inline PetscErrorCode DeviceSeconds(Op &&op, double *sec)
 {
   cudaStream_t stream;
   double       ms = 0;
@@ -70,8 +68,7 @@ inline PetscErrorCode DeviceSeconds(Op &&op, double *sec)
 #endif
 
 // Median of `runs` CUDA-event (device) or wall-clock (host) timings of op(x, y), after warm-up.
-template <class Op>
-inline PetscErrorCode TimeOp(PetscBool gpu, int warmup, int runs, Op &&op, Stats *s)
+template <class Op> inline PetscErrorCode TimeOp(PetscBool gpu, int warmup, int runs, Op &&op, Stats *s)
 {
   std::vector<double> t;
 

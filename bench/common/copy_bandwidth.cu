@@ -11,28 +11,30 @@
 #include <string>
 
 namespace {
-#define CHECK(call)                                                                                    \
-  do {                                                                                                 \
-    cudaError_t e_ = (call);                                                                           \
-    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_)); \
+#define CHECK(call)                                                                                                                                                                                                                                      \
+  do {                                                                                                                                                                                                                                                   \
+    cudaError_t e_ = (call);                                                                                                                                                                                                                             \
+    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#call) + ": " + cudaGetErrorString(e_));                                                                                                                                                 \
   } while (0)
 
-__global__ void copy_kernel(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n) {
+__global__ void copy_kernel(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n)
+{
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) out[i] = in[i];
 }
 } // namespace
 
 namespace pgk::bench {
 
-CopyTimes measure_device_copy(size_t bytes, int warmup, int runs) {
+CopyTimes measure_device_copy(size_t bytes, int warmup, int runs)
+{
   CopyTimes r;
-  void *a = nullptr, *b = nullptr;
+  void     *a = nullptr, *b = nullptr;
   CHECK(cudaMalloc(&a, bytes));
   CHECK(cudaMalloc(&b, bytes));
   CHECK(cudaMemset(a, 1, bytes)); // never time on untouched memory
   CHECK(cudaMemset(b, 2, bytes));
   pgk::cuda::EventTimer timer(2); // on the default stream
-  int dev, sms;
+  int                   dev, sms;
   CHECK(cudaGetDevice(&dev));
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   const size_t n4 = bytes / sizeof(float4);

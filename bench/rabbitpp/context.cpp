@@ -128,7 +128,7 @@ PetscErrorCode CheckSamePermutation(Problem &p, const std::vector<PetscInt> &per
 
   PetscFunctionBegin;
   if (p.ref.empty() && p.n > 0) {
-    p.ref          = perm;
+    p.ref         = perm;
     first[p.spec] = who;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -136,8 +136,8 @@ PetscErrorCode CheckSamePermutation(Problem &p, const std::vector<PetscInt> &per
   size_t differ = 0, at = 0;
   for (size_t k = perm.size(); k-- > 0;)
     if (perm[k] != p.ref[k]) ++differ, at = k;
-  PetscCheck(differ == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s: the permutation differs from the reference (%s) at %zu of %zu positions, first at new index %zu (%" PetscInt_FMT " vs %" PetscInt_FMT ")", who.c_str(),
-             p.spec.c_str(), first[p.spec].c_str(), differ, perm.size(), at, perm[at], p.ref[at]);
+  PetscCheck(differ == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s: the permutation differs from the reference (%s) at %zu of %zu positions, first at new index %zu (%" PetscInt_FMT " vs %" PetscInt_FMT ")", who.c_str(), p.spec.c_str(),
+             first[p.spec].c_str(), differ, perm.size(), at, perm[at], p.ref[at]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

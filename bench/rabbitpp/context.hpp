@@ -22,20 +22,20 @@
 namespace pgk::bench::rabbitpp {
 
 struct Options {
-  char      matrices[4096] = "";      // generator specs separated by ';' (default: device or host set)
-  char      target[256]    = "";      // the matrix the Targets are stated for (default: the first)
-  char      threads[256]   = "1,2,4,8,16"; // cpu thread counts on the target matrix (the sweep)
-  char      threads_other[256] = "16";  // cpu thread counts on the other matrices
-  PetscBool sweep_all = PETSC_FALSE;    // the sweep on every matrix
-  char      orderings[256] = "random,original,rcm,batchrcm,rabbit,rabbitpp";
-  PetscInt  runs = 10, warmup = 3, cpu_warmup = 1, min_runs = 1, phase_runs = 3;
-  PetscInt  spmv_runs = 50, spmv_warmup = 5, copy_mib = 2048;
-  PetscReal row_seconds = 20, aux_row_seconds = 10; // keeps the default device run under ~8 minutes
-  PetscBool spy = PETSC_TRUE;
-  char      spy_matrix[256] = "communities:n=20000";
-  char      spy_orderings[256] = "original,rabbitpp";
-  PetscInt  spy_size = 256;
-  char      results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
+  char                   matrices[4096]     = "";           // generator specs separated by ';' (default: device or host set)
+  char                   target[256]        = "";           // the matrix the Targets are stated for (default: the first)
+  char                   threads[256]       = "1,2,4,8,16"; // cpu thread counts on the target matrix (the sweep)
+  char                   threads_other[256] = "16";         // cpu thread counts on the other matrices
+  PetscBool              sweep_all          = PETSC_FALSE;  // the sweep on every matrix
+  char                   orderings[256]     = "random,original,rcm,batchrcm,rabbit,rabbitpp";
+  PetscInt               runs = 10, warmup = 3, cpu_warmup = 1, min_runs = 1, phase_runs = 3;
+  PetscInt               spmv_runs = 50, spmv_warmup = 5, copy_mib = 2048;
+  PetscReal              row_seconds = 20, aux_row_seconds = 10; // keeps the default device run under ~8 minutes
+  PetscBool              spy                         = PETSC_TRUE;
+  char                   spy_matrix[256]             = "communities:n=20000";
+  char                   spy_orderings[256]          = "original,rabbitpp";
+  PetscInt               spy_size                    = 256;
+  char                   results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
   pgk::rabbitpp::Options ordering; // batch, insular_first, hub_scope as MatOrdering rabbitpp reads them
 };
 
@@ -69,7 +69,7 @@ struct Summary {
   std::map<std::string, double> order_seconds; // "cpu <t> threads", "gpu": MatGetOrdering rabbitpp medians
   std::map<std::string, double> spmv;          // ordering -> MatMult median
   std::map<std::string, double> payback;       // "rabbitpp gpu", "rabbitpp cpu 16 threads", ... -> SpMVs (< 0: never)
-  double ideal = 0, modularity = -2, modularity_rabbit = -2, insularity = -1;
+  double                        ideal = 0, modularity = -2, modularity_rabbit = -2, insularity = -1;
 };
 
 // One matrix of the run.
@@ -79,9 +79,9 @@ struct Problem {
   Mat                   dev  = NULL; // its MATSEQAIJCUSPARSE copy, uploaded (device runs only)
   PetscInt              n    = 0;
   long long             nnz  = 0;
-  pgk::CsrView          csr;         // host arrays of `host` (MatGetRowIJ, not copied)
-  std::vector<PetscInt> ref;         // the rabbitpp permutation every backend must return
-  std::vector<int>      threads;     // cpu thread counts on this matrix
+  pgk::CsrView          csr;     // host arrays of `host` (MatGetRowIJ, not copied)
+  std::vector<PetscInt> ref;     // the rabbitpp permutation every backend must return
+  std::vector<int>      threads; // cpu thread counts on this matrix
   Summary               sum;
 };
 

@@ -15,10 +15,10 @@
 #include "bench/common/bench_timing.hpp"
 #include "src/rabbitpp/batch.hpp"
 #if defined(PGK_HAVE_CUDA)
-  #include <cuda_runtime.h>
-  #include <petscdevice_cuda.h>
+#  include <cuda_runtime.h>
+#  include <petscdevice_cuda.h>
 
-  #include "kernels/rabbitpp/rabbitpp_gpu.hpp"
+#  include "kernels/rabbitpp/rabbitpp_gpu.hpp"
 #endif
 
 namespace pgk::bench::rabbitpp {
@@ -31,7 +31,8 @@ static PetscErrorCode TimeMatGetOrdering(Mat A, PetscBool on_device, MatOrdering
   PetscFunctionBegin;
   auto once = [&](double *sec) -> PetscErrorCode {
     IS r = NULL, c = NULL;
-    PetscCall(pgk::bench::Timed(on_device, [&]() { return MatGetOrdering(A, type, &r, &c); }, sec));
+    PetscCall(pgk::bench::Timed(
+        on_device, [&]() { return MatGetOrdering(A, type, &r, &c); }, sec));
     PetscCall(PermutationOf(r, perm));
     PetscCall(ISDestroy(&r));
     PetscCall(ISDestroy(&c));
@@ -116,7 +117,8 @@ static PetscErrorCode RecordFigures(Problem &p, const std::string &which, const 
   res.add(MakeRow(p, label, "hubs", Figure((double)i.hubs), "insular_vertices", (double)i.insular));
   res.add(MakeRow(p, label, "skew", Figure(i.skew)));
   res.add(MakeRow(p, label, "rounds", Figure((double)i.rounds), "deferred", (double)i.deferred));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-44s modularity %.4f, insularity %.4f, %lld communities (largest %lld), %lld hubs, %lld insular vertices, skew %.3f, %lld rounds\n", label.c_str(), i.modularity, i.insularity, (long long)i.communities, (long long)i.largest_community, (long long)i.hubs, (long long)i.insular, i.skew, (long long)i.rounds));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-44s modularity %.4f, insularity %.4f, %lld communities (largest %lld), %lld hubs, %lld insular vertices, skew %.3f, %lld rounds\n", label.c_str(), i.modularity, i.insularity, (long long)i.communities,
+                        (long long)i.largest_community, (long long)i.hubs, (long long)i.insular, i.skew, (long long)i.rounds));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -128,7 +130,7 @@ static PetscErrorCode DirectCpu(Problem &p, const Options &o, int threads, bool 
   PetscFunctionBegin;
   ro.regroup = regroup;
   ro.threads = threads;
-  auto once = [&](double *sec) -> PetscErrorCode {
+  auto once  = [&](double *sec) -> PetscErrorCode {
     pgk::rabbitpp::Info     info;
     std::vector<pgk::Index> q;
     const auto              t0 = std::chrono::steady_clock::now();
@@ -147,7 +149,7 @@ static PetscErrorCode DirectCpu(Problem &p, const Options &o, int threads, bool 
 // timed) on PETSc's stream; its phases are device events.
 static PetscErrorCode DirectGpu(Problem &p, const Options &o, bool regroup, const Budget &b, std::vector<pgk::rabbitpp::Info> *calls, Stats *wall, std::string *note)
 {
-  pgk::rabbitpp::Options ro = o.ordering;
+  pgk::rabbitpp::Options ro       = o.ordering;
   pgk::Index            *d_rowptr = nullptr, *d_colidx = nullptr;
   cudaStream_t           stream;
   pgk::CsrView           dv = p.csr;
@@ -187,8 +189,8 @@ PetscErrorCode BenchPhases(Problem &p, const Options &o, PetscBool gpu, Results 
   std::string                      note;
   const int                        threads = *std::max_element(p.threads.begin(), p.threads.end());
   // No host warm-up: the MatGetOrdering rows just ran the same code on the same matrix.
-  const Budget                     cpu{0, (int)o.phase_runs, (int)o.min_runs, (double)o.row_seconds};
-  const Budget                     single{0, 1, 1, (double)o.row_seconds}; // rabbit's figures: one call
+  const Budget cpu{0, (int)o.phase_runs, (int)o.min_runs, (double)o.row_seconds};
+  const Budget single{0, 1, 1, (double)o.row_seconds}; // rabbit's figures: one call
 
   PetscFunctionBegin;
   (void)gpu; // used by the device calls only

@@ -22,7 +22,8 @@ static PetscErrorCode TimedOrdering(Mat A, PetscBool on_device, MatOrderingType 
   auto once = [&](double *sec) -> PetscErrorCode {
     IS c = NULL;
     PetscCall(ISDestroy(is));
-    PetscCall(pgk::bench::Timed(on_device, [&]() { return MatGetOrdering(A, type, is, &c); }, sec));
+    PetscCall(pgk::bench::Timed(
+        on_device, [&]() { return MatGetOrdering(A, type, is, &c); }, sec));
     PetscCall(ISDestroy(&c));
     return PETSC_SUCCESS;
   };
@@ -35,11 +36,11 @@ static PetscErrorCode TimedOrdering(Mat A, PetscBool on_device, MatOrderingType 
 // the original numbering.
 static PetscErrorCode OrderingOf(Problem &p, const Options &o, PetscBool gpu, const std::string &name, IS *is, Results &res)
 {
-  const int   threads = *std::max_element(p.threads.begin(), p.threads.end());
+  const int    threads = *std::max_element(p.threads.begin(), p.threads.end());
   const Budget host{(int)o.cpu_warmup, (int)o.runs, (int)o.min_runs, (double)o.aux_row_seconds};
   const Budget dev{(int)o.warmup, (int)o.runs, (int)o.min_runs, (double)o.aux_row_seconds};
-  Stats       s;
-  std::string note, label;
+  Stats        s;
+  std::string  note, label;
 
   PetscFunctionBegin;
   *is = NULL;
@@ -87,7 +88,8 @@ static PetscErrorCode TimeSpmvAfter(Problem &p, const Options &o, PetscBool gpu,
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSetRandom(x, NULL));
   PetscCall(MatMult(A, x, y)); // the upload, before the warm-up
-  PetscCall(pgk::bench::TimeOp(gpu, (int)o.spmv_warmup, (int)o.spmv_runs, [&]() { return MatMult(A, x, y); }, s));
+  PetscCall(pgk::bench::TimeOp(
+      gpu, (int)o.spmv_warmup, (int)o.spmv_runs, [&]() { return MatMult(A, x, y); }, s));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(MatDestroy(&B));
@@ -109,12 +111,12 @@ static PetscErrorCode RecordPaybacks(Problem &p, Results &res)
   PetscFunctionBegin;
   if (!p.sum.spmv.count("original")) PetscFunctionReturn(PETSC_SUCCESS);
   for (const auto &[backend, sec] : p.sum.order_seconds) {
-    const bool of_rabbitpp = backend == "gpu" || backend.rfind("cpu ", 0) == 0;
-    const std::string ordering = of_rabbitpp ? "rabbitpp" : backend;
+    const bool        of_rabbitpp = backend == "gpu" || backend.rfind("cpu ", 0) == 0;
+    const std::string ordering    = of_rabbitpp ? "rabbitpp" : backend;
     if (!p.sum.spmv.count(ordering)) continue;
     const std::string label = of_rabbitpp ? "rabbitpp " + backend : backend;
     const double      spmvs = Payback(p.sum, ordering, sec);
-    p.sum.payback[label] = spmvs;
+    p.sum.payback[label]    = spmvs;
     res.add(MakeRow(p, "pay-back " + label, "spmvs", Figure(spmvs), "ordering_seconds", sec, spmvs < 0 ? "never: MatMult not faster than with the original numbering" : ""));
     if (spmvs < 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  pay-back %-28s never (MatMult not faster than the original's)\n", label.c_str()));
     else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  pay-back %-28s %10.1f SpMVs (ordering %.4f s)\n", label.c_str(), spmvs, sec));
@@ -136,8 +138,8 @@ static PetscErrorCode RecordSpmvs(Problem &p, const Options &o, PetscBool gpu, c
 
   PetscFunctionBegin;
   for (const std::string &name : Split(o.orderings, ',')) {
-    const Stats &s   = mm.at(name);
-    const double vs  = p.sum.spmv.count("original") ? p.sum.spmv.at("original") / s.median : 0;
+    const Stats &s    = mm.at(name);
+    const double vs   = p.sum.spmv.count("original") ? p.sum.spmv.at("original") / s.median : 0;
     std::string  note = "speedup vs original " + std::to_string(vs);
     if (gpu) res.add(MakeRow(p, type + " after " + name, "seconds", s, "ratio_to_ideal", s.median / p.sum.ideal, note));
     else res.add(MakeRow(p, type + " after " + name, "seconds", s, "speedup_vs_original", vs, "host run: ratio to ideal omitted"));
@@ -168,7 +170,7 @@ PetscErrorCode BenchSpmv(Problem &p, const Options &o, PetscBool gpu, double cop
   }
   if (gpu) {
     const double bytes = CompulsoryBytes(p);
-    p.sum.ideal = bytes / copy_bw;
+    p.sum.ideal        = bytes / copy_bw;
     res.add(MakeRow(p, "ideal MatMult (compulsory bytes / copy bandwidth)", "seconds", Figure(p.sum.ideal), "compulsory_bytes", bytes, "copy bandwidth " + std::to_string(copy_bw / 1e9) + " GB/s"));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "    MatMult aijcusparse, CUDA events, median of %d after %d warm-up; ideal %.4f ms = %.3g bytes / %.0f GB/s\n", (int)o.spmv_runs, (int)o.spmv_warmup, 1e3 * p.sum.ideal, bytes, copy_bw / 1e9));
   } else PetscCall(PetscPrintf(PETSC_COMM_SELF, "    MatMult aij on one host core, wall clock, median of %d after %d warm-up (no ratio to ideal on the host)\n", (int)o.spmv_runs, (int)o.spmv_warmup));

@@ -27,7 +27,10 @@ static double Get(const std::map<std::string, double> &m, const std::string &k, 
   return it == m.end() ? none : it->second;
 }
 
-static const char *Verdict(bool met) { return met ? "met" : "MISSED"; }
+static const char *Verdict(bool met)
+{
+  return met ? "met" : "MISSED";
+}
 
 // The largest thread count measured on the matrix (the "cpu 16 threads" of the targets).
 static std::string MaxThreads(const Summary &s)
@@ -63,8 +66,8 @@ static PetscErrorCode PrintPerGraph(const std::vector<Summary> &sums, const Opti
 // rabbitpp no slower than rabbit on every graph; >= 5% faster (geometric mean) where insularity < 0.95.
 static PetscErrorCode PrintRabbitTargets(const std::vector<Summary> &sums)
 {
-  double worst = 0, lg = 0;
-  int    low = 0, graphs = 0;
+  double      worst = 0, lg = 0;
+  int         low = 0, graphs = 0;
   std::string worst_at, low_list;
 
   PetscFunctionBegin;
@@ -81,7 +84,9 @@ static PetscErrorCode PrintRabbitTargets(const std::vector<Summary> &sums)
   if (!graphs) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  rabbitpp vs rabbit: not measured (-orderings lacks rabbit or rabbitpp)\n"));
   else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  rabbitpp no slower than rabbit on every graph: slowest MatMult ratio rabbitpp/rabbit %.4f (%s) over %d graphs: %s\n", worst, worst_at.c_str(), graphs, Verdict(worst <= 1.0)));
-    if (low) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  rabbitpp >= 5%% faster than rabbit on graphs with insularity < 0.95 (geometric mean of rabbit/rabbitpp): %.4f over %d (%s): %s\n", std::exp(lg / low), low, low_list.c_str(), Verdict(std::exp(lg / low) >= 1.05)));
+    if (low)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  rabbitpp >= 5%% faster than rabbit on graphs with insularity < 0.95 (geometric mean of rabbit/rabbitpp): %.4f over %d (%s): %s\n", std::exp(lg / low), low, low_list.c_str(),
+                            Verdict(std::exp(lg / low) >= 1.05)));
     else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  rabbitpp >= 5%% faster than rabbit on graphs with insularity < 0.95: no such graph in this run\n"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -27,13 +27,13 @@ namespace dt = pgk::cuda::trilf;
 struct DeviceMatrix {
   pgk::cuda::DeviceBuffer<Index>  rowptr, colidx;
   pgk::cuda::DeviceBuffer<double> values;
-  CsrView                  view{};
+  CsrView                         view{};
   DeviceMatrix(const Csr &a, void *stream)
   {
     rowptr.upload(a.rowptr.data(), a.rowptr.size(), stream);
     colidx.upload(a.colidx.data(), a.colidx.size(), stream);
     values.upload(a.values.data(), a.values.size(), stream);
-    view = view_of(a);
+    view        = view_of(a);
     view.rowptr = rowptr.data();
     view.colidx = colidx.data();
     view.values = values.data();
@@ -82,9 +82,9 @@ PetscErrorCode PoolThreshold(unsigned long long *get, const unsigned long long *
 }
 
 struct Variant {
-  std::string      name; // as bench_trilf's rows: "trilf", "trilf bs2"
-  trilf::Options   opt;
-  int              pc = -1; // index into KernelPhaseArgs::pc, -1: no PC call to compare with
+  std::string    name; // as bench_trilf's rows: "trilf", "trilf bs2"
+  trilf::Options opt;
+  int            pc = -1; // index into KernelPhaseArgs::pc, -1: no PC call to compare with
 };
 
 struct KernelTimes {
@@ -97,13 +97,19 @@ struct KernelTimes {
 // default pool; apply and apply_transpose.
 PetscErrorCode TimeVariant(pgk::cuda::TrilfDevice &dev, const CsrView &a, const trilf::Options &opt, void *stream, const KernelPhaseArgs &args, KernelTimes *kt)
 {
-  const std::size_t              n = static_cast<std::size_t>(a.nrows);
-  const std::vector<double>      b = RandomVector(n, 3);
-  pgk::cuda::DeviceBuffer<double>       r, z(n);
-  unsigned long long             kept = 0;
-  const unsigned long long       zero = 0;
-  auto setup  = [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.setup(a, opt, stream)); return PETSC_SUCCESS; };
-  auto update = [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.update_values(a, stream)); return PETSC_SUCCESS; };
+  const std::size_t               n = static_cast<std::size_t>(a.nrows);
+  const std::vector<double>       b = RandomVector(n, 3);
+  pgk::cuda::DeviceBuffer<double> r, z(n);
+  unsigned long long              kept  = 0;
+  const unsigned long long        zero  = 0;
+  auto                            setup = [&]() -> PetscErrorCode {
+    PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.setup(a, opt, stream));
+    return PETSC_SUCCESS;
+  };
+  auto update = [&]() -> PetscErrorCode {
+    PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.update_values(a, stream));
+    return PETSC_SUCCESS;
+  };
 
   PetscFunctionBegin;
   PetscCall(TimeOp(PETSC_TRUE, 1, 3, setup, &kt->setup));
@@ -111,8 +117,20 @@ PetscErrorCode TimeVariant(pgk::cuda::TrilfDevice &dev, const CsrView &a, const 
   kt->info   = dev.info();
   PetscCall(TimeOp(PETSC_TRUE, 1, 3, update, &kt->update));
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, r.upload(b.data(), n, stream));
-  PetscCall(TimeOp(PETSC_TRUE, args.warmup, args.runs, [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.apply(r.data(), z.data(), stream)); return PETSC_SUCCESS; }, &kt->apply));
-  PetscCall(TimeOp(PETSC_TRUE, args.warmup, args.runs, [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.apply_transpose(r.data(), z.data(), stream)); return PETSC_SUCCESS; }, &kt->apply_transpose));
+  PetscCall(TimeOp(
+      PETSC_TRUE, args.warmup, args.runs,
+      [&]() -> PetscErrorCode {
+        PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.apply(r.data(), z.data(), stream));
+        return PETSC_SUCCESS;
+      },
+      &kt->apply));
+  PetscCall(TimeOp(
+      PETSC_TRUE, args.warmup, args.runs,
+      [&]() -> PetscErrorCode {
+        PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dev.apply_transpose(r.data(), z.data(), stream));
+        return PETSC_SUCCESS;
+      },
+      &kt->apply_transpose));
   PetscCall(PoolThreshold(&kept, &zero));
   PetscCall(TimeOp(PETSC_TRUE, 1, 3, setup, &kt->setup_default_pool));
   kt->phases_default_pool = dev.times();
@@ -163,7 +181,8 @@ PetscErrorCode ReportVariant(const Variant &v, const KernelTimes &kt, const Kern
   PetscCall(Line(v.name, "apply", pc.apply, kt.apply, mm, record));
   PetscCall(Line(v.name, "apply_transpose", pc.apply_transpose, kt.apply_transpose, mm, record));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s setup phases: %s; with CUDA's default pool: %s\n", "", Phases(kt.phases).c_str(), Phases(kt.phases_default_pool).c_str()));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s paths %lld longest %lld cycles %lld rounds %d pairs %lld splits %lld replaced %lld c_id %.3f c_pi %.3f\n", "", (long long)in.npaths, (long long)in.longest, (long long)in.forest.cycles_broken, in.forest.rounds_run, (long long)in.block.pairs, (long long)in.splits, (long long)in.replaced, in.c_id, in.c_pi));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s paths %lld longest %lld cycles %lld rounds %d pairs %lld splits %lld replaced %lld c_id %.3f c_pi %.3f\n", "", (long long)in.npaths, (long long)in.longest, (long long)in.forest.cycles_broken,
+                        in.forest.rounds_run, (long long)in.block.pairs, (long long)in.splits, (long long)in.replaced, in.c_id, in.c_pi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -179,16 +198,43 @@ PetscErrorCode TimePrimitives(const CsrView &a, const trilf::Options &opt, void 
 
   PetscFunctionBegin;
   one.rounds = 1;
-  PetscCall(TimeOp(PETSC_TRUE, 1, 5, [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dt::build_weight_graph(a, opt.factor.weight, w, stream)); return PETSC_SUCCESS; }, &tw));
-  PetscCall(TimeOp(PETSC_TRUE, 1, 5, [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dt::parallel_factor(w.view, opt.factor, f, stream)); return PETSC_SUCCESS; }, &tf));
+  PetscCall(TimeOp(
+      PETSC_TRUE, 1, 5,
+      [&]() -> PetscErrorCode {
+        PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dt::build_weight_graph(a, opt.factor.weight, w, stream));
+        return PETSC_SUCCESS;
+      },
+      &tw));
+  PetscCall(TimeOp(
+      PETSC_TRUE, 1, 5,
+      [&]() -> PetscErrorCode {
+        PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dt::parallel_factor(w.view, opt.factor, f, stream));
+        return PETSC_SUCCESS;
+      },
+      &tf));
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, slots = f.nbr.download(stream));
   // Cycle breaking works in place: every run starts from the factor again (upload included).
-  PetscCall(TimeOp(PETSC_TRUE, 1, 5, [&]() -> PetscErrorCode {
-    PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, f.nbr.upload(slots.data(), slots.size(), stream); dt::break_cycles(f, w.view, stream));
-    return PETSC_SUCCESS;
-  }, &tc));
-  PetscCall(TimeOp(PETSC_TRUE, 1, 5, [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dt::order_paths(f, o, stream)); return PETSC_SUCCESS; }, &tp));
-  PetscCall(TimeOp(PETSC_TRUE, 1, 5, [&]() -> PetscErrorCode { PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dt::parallel_factor(w.view, one, f, stream)); return PETSC_SUCCESS; }, &tr));
+  PetscCall(TimeOp(
+      PETSC_TRUE, 1, 5,
+      [&]() -> PetscErrorCode {
+        PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, f.nbr.upload(slots.data(), slots.size(), stream); dt::break_cycles(f, w.view, stream));
+        return PETSC_SUCCESS;
+      },
+      &tc));
+  PetscCall(TimeOp(
+      PETSC_TRUE, 1, 5,
+      [&]() -> PetscErrorCode {
+        PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dt::order_paths(f, o, stream));
+        return PETSC_SUCCESS;
+      },
+      &tp));
+  PetscCall(TimeOp(
+      PETSC_TRUE, 1, 5,
+      [&]() -> PetscErrorCode {
+        PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dt::parallel_factor(w.view, one, f, stream));
+        return PETSC_SUCCESS;
+      },
+      &tr));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s primitives: weights %.3f factor %.3f (1 round %.3f) cycles %.3f (incl. upload) paths %.3f ms\n", "trilf", 1e3 * tw.median, 1e3 * tf.median, 1e3 * tr.median, 1e3 * tc.median, 1e3 * tp.median));
   const std::pair<const char *, const Stats *> rows[] = {{"weights", &tw}, {"factor", &tf}, {"factor 1 round", &tr}, {"cycles (incl. upload)", &tc}, {"paths", &tp}};
   for (const auto &[name, s] : rows) {
@@ -202,15 +248,15 @@ PetscErrorCode TimePrimitives(const CsrView &a, const trilf::Options &opt, void 
 // The large case against the host reference: the same permutation and paths, apply to 1e-12.
 PetscErrorCode HostCheck(const Csr &a, const pgk::cuda::TrilfDevice &dev, const trilf::Options &opt, void *stream)
 {
-  const std::size_t        n = static_cast<std::size_t>(a.nrows);
-  const std::vector<double> b = RandomVector(n, 3);
-  std::vector<double>       x(n), zh;
-  pgk::cuda::DeviceBuffer<double>  r, z(n);
+  const std::size_t               n = static_cast<std::size_t>(a.nrows);
+  const std::vector<double>       b = RandomVector(n, 3);
+  std::vector<double>             x(n), zh;
+  pgk::cuda::DeviceBuffer<double> r, z(n);
 
   PetscFunctionBegin;
-  const auto               t0 = std::chrono::steady_clock::now();
+  const auto                  t0 = std::chrono::steady_clock::now();
   const trilf::Preconditioner pc(view_of(a), opt);
-  const double             host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double                host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   pc.apply(b.data(), x.data());
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, r.upload(b.data(), n, stream); dev.apply(r.data(), z.data(), stream); zh = z.download(stream));
   const double e    = RelDiff(zh, x);
@@ -233,10 +279,10 @@ PetscErrorCode TrilfKernelPhases(const KernelPhaseArgs &args, const RecordFn &re
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, a = gen::generate(gen::parse_spec(args.spec)));
   PetscCheck(a.nrows == args.rows, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %lld rows generated, the PETSc matrix has %lld", args.spec.c_str(), (long long)a.nrows, args.rows);
   std::vector<Variant> variants(3);
-  variants[0] = {"trilf", trilf::Options(), 0};
-  variants[1] = {"trilf bs2", trilf::Options(), 1};
-  variants[1].opt.block = true;
-  variants[2] = {"trilf bs2 uncharged", variants[1].opt, -1};
+  variants[0]                          = {"trilf", trilf::Options(), 0};
+  variants[1]                          = {"trilf bs2", trilf::Options(), 1};
+  variants[1].opt.block                = true;
+  variants[2]                          = {"trilf bs2 uncharged", variants[1].opt, -1};
   variants[2].opt.factor.charge_period = 1; // never charged
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  kernel level (kernels/trilf on the same matrix, CUDA events on PETSc's stream), next to the PC calls:\n"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s %-26s %10s %10s %8s %8s\n", "variant", "operation", "PC call ms", "kernel ms", "PC/MM", "kern/MM"));

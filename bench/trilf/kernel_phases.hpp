@@ -25,10 +25,10 @@ struct PcCallTimes {
 using RecordFn = std::function<bool(const std::string &backend, const Stats &s, const std::string &note)>;
 
 struct KernelPhaseArgs {
-  std::string spec;      // generator spec of the matrix (regenerated on the host, uploaded)
-  long long   rows = 0;  // the PETSc matrix's rows (checked)
+  std::string spec;        // generator spec of the matrix (regenerated on the host, uploaded)
+  long long   rows    = 0; // the PETSc matrix's rows (checked)
   double      matmult = 0; // MatMult median, seconds: the unit
-  PcCallTimes pc[2];     // scalar, block
+  PcCallTimes pc[2];       // scalar, block
   int         warmup = 2, runs = 10;
   PetscBool   host_check = PETSC_TRUE;
 };

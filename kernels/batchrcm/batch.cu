@@ -214,7 +214,8 @@ __global__ void __launch_bounds__(kBlock, 2) batch_rcm_kernel(ChainParams P) {
 }
 
 __global__ void init_ring_kernel(Slot *ring, u64 S) {
-  for (u64 i = blockIdx.x * static_cast<u64>(blockDim.x) + threadIdx.x; i < S; i += static_cast<u64>(gridDim.x) * blockDim.x) {
+  for (u64 i = blockIdx.x * static_cast<u64>(blockDim.x) + threadIdx.x; i < S;
+       i += static_cast<u64>(gridDim.x) * blockDim.x) {
     Slot s{};
     s.signal = ~0ull;
     s.published = kNoId;
@@ -256,19 +257,15 @@ __global__ void init_first_batch_kernel(ChainParams P) {
     throw rcm::BatchQueueOverflow("gpu batch rcm: batch " + a + " needs " + b +
                                   " queue slots ahead of it but queue_slots is " + v +
                                   "; raise Options::gpu.queue_slots");
-  case kRootsShort:
-    throw std::invalid_argument("rcm: the roots reach " + a + " of " + std::to_string(n) + " vertices");
-  case kRootOrdered:
-    throw std::invalid_argument("rcm: root " + a + " lies in a component that is already ordered");
+  case kRootsShort: throw std::invalid_argument("rcm: the roots reach " + a + " of " + std::to_string(n) + " vertices");
+  case kRootOrdered: throw std::invalid_argument("rcm: root " + a + " lies in a component that is already ordered");
   case kTimeout:
     throw std::runtime_error("gpu batch rcm: batch " + a + " waited longer than watchdog_seconds (at " + b +
                              "); the kernel was aborted");
-  case kIdOverflow:
-    throw std::runtime_error("gpu batch rcm: batch ids exceed 32 bits at batch " + a);
+  case kIdOverflow: throw std::runtime_error("gpu batch rcm: batch ids exceed 32 bits at batch " + a);
   case kRowTooLong:
     throw std::runtime_error("gpu batch rcm: row of " + b + " entries exceeds the 2^32 slot limit of the marks");
-  default:
-    throw std::runtime_error("gpu batch rcm: internal error " + b + " at batch " + a + " (value " + v + ")");
+  default: throw std::runtime_error("gpu batch rcm: internal error " + b + " at batch " + a + " (value " + v + ")");
   }
 }
 
@@ -288,8 +285,8 @@ int cooperative_grid(const void *kernel, int block, std::size_t smem, int max_bl
 }
 
 ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool count_diagonal,
-                                   const rcm::GpuTuning &opts, const ChainRun &run, Index *perm,
-                                   Index *comp_begin, cudaStream_t s) {
+                                   const rcm::GpuTuning &opts, const ChainRun &run, Index *perm, Index *comp_begin,
+                                   cudaStream_t s) {
   const Index n = g.nrows;
   std::size_t slots = run.ring_slots;
   if (slots == 0)

@@ -24,9 +24,7 @@ struct RowView {
   Index rb, r; // the row: colidx[rb, rb + r)
   u64 code;    // batch << 32; slot i claims with slot_code(code, i)
 
-  __device__ Index valence(Index c) const {
-    return P.count_diagonal ? P.rowptr[c + 1] - P.rowptr[c] : P.valence[c];
-  }
+  __device__ Index valence(Index c) const { return P.count_diagonal ? P.rowptr[c + 1] - P.rowptr[c] : P.valence[c]; }
   // Edges of this thread in tile i0 (blocked: consecutive edges per thread, so the order of
   // (thread, item) is the order in the row). own[q] false for edges owned by other batches.
   __device__ void load(Index i0, Index (&c)[kItems], bool (&own)[kItems], Index (&v)[kItems]) const {
@@ -148,8 +146,8 @@ __device__ inline void push_level(const RowView &row, Smem &sm, Index lo, Index 
 enum Task : int { kTaskNone, kTaskChunk, kTaskCopy, kTaskPush };
 
 // Writes the m > T owned children, valences in [vmin, vmax] with sum vsum, to perm[out ...].
-__device__ inline void histogram_sort(const RowView &row, Smem &sm, Index vmin, Index vmax, u64 vsum, u64 m,
-                                      Index out, u64 &passes) {
+__device__ inline void histogram_sort(const RowView &row, Smem &sm, Index vmin, Index vmax, u64 vsum, u64 m, Index out,
+                                      u64 &passes) {
   const ChainParams &P = row.P;
   if (threadIdx.x == 0) sm.bc.depth = 0;
   __syncthreads();

@@ -10,21 +10,21 @@
 
 namespace pgk::cuda::rcm_detail {
 
-constexpr int kBlock = 256;               // threads per worker block (paper: 256)
-constexpr int kMaxT = 2048;               // scratch entries: the largest batch_valence
-constexpr int kMaxB = 2 * kBlock;         // the largest batch_nodes: two parents per thread
+constexpr int kBlock = 256;       // threads per worker block (paper: 256)
+constexpr int kMaxT = 2048;       // scratch entries: the largest batch_valence
+constexpr int kMaxB = 2 * kBlock; // the largest batch_nodes: two parents per thread
 constexpr int kParentsPerThread = kMaxB / kBlock;
-constexpr int kItems = kMaxT / kBlock;    // scratch entries per thread
-constexpr int kBins = 128;                // valence histogram of the large-row path (paper: 128)
-constexpr int kMaxDepth = 12;             // its recursion; each level narrows the range >= 64x
+constexpr int kItems = kMaxT / kBlock; // scratch entries per thread
+constexpr int kBins = 128;             // valence histogram of the large-row path (paper: 128)
+constexpr int kMaxDepth = 12;          // its recursion; each level narrows the range >= 64x
 
 // Per-thread partial sums over a batch's children, combined with one block scan.
 struct Acc {
-  u32 cnt;   // children
+  u32 cnt; // children
   u32 pad;
-  u64 w;     // weight: sum of min(max(row length, 1), T), what the batch reservation counts
-  u64 s;     // slots: sum of min(row length, T + 1), what the scratch of a batch holds
-  u64 vsum;  // valences, for the histogram's mean
+  u64 w;    // weight: sum of min(max(row length, 1), T), what the batch reservation counts
+  u64 s;    // slots: sum of min(row length, T + 1), what the scratch of a batch holds
+  u64 vsum; // valences, for the histogram's mean
   Index vmin, vmax;
 };
 __device__ __forceinline__ Acc acc_zero() {
@@ -81,7 +81,7 @@ struct Bcast {
   u32 early, mid; // signal received before / after discovery
   int counted, is_end, forwarded;
   Index out_offset;
-  Acc sums;       // over the exact children
+  Acc sums; // over the exact children
   // Generation, fixed at Counted time.
   u64 gen_first, gen_count;
   Index gen_begin;
@@ -96,16 +96,16 @@ struct Bcast {
 struct Smem {
   union {
     struct {
-      Index rb[kMaxB];      // rowptr[p] of each parent
-      u32 off[kMaxB + 1];   // slot prefix: parent j owns slots [off[j], off[j+1])
+      Index rb[kMaxB];    // rowptr[p] of each parent
+      u32 off[kMaxB + 1]; // slot prefix: parent j owns slots [off[j], off[j+1])
     } par;
-    Level lv[kMaxDepth];    // large-row path
+    Level lv[kMaxDepth]; // large-row path
   } u;
-  Index cnode[kMaxT];   // candidate vertex (by slot while discovering, then compacted)
-  Index cval[kMaxT];    // its valence; after the output is written: its weight, in output order
-  u16 cw[kMaxT];        // min(row length, T + 1)
-  u16 cpar[kMaxT];      // local parent; after sorting: order[rank] = compact index
-  u16 cslot[kMaxT];     // slot, which is the low half of the batch's mark code
+  Index cnode[kMaxT]; // candidate vertex (by slot while discovering, then compacted)
+  Index cval[kMaxT];  // its valence; after the output is written: its weight, in output order
+  u16 cw[kMaxT];      // min(row length, T + 1)
+  u16 cpar[kMaxT];    // local parent; after sorting: order[rank] = compact index
+  u16 cslot[kMaxT];   // slot, which is the low half of the batch's mark code
   union {
     typename Sorter<1>::TempStorage s1;
     typename Sorter<2>::TempStorage s2;
@@ -123,8 +123,7 @@ __device__ __forceinline__ int bit_width(u64 x) { return x ? 64 - __clzll(static
 // (valence - vbase) alone: ties keep compact order, which is slot order, which is the position in
 // the parent's row (the tie rule). Leaves order[rank] = compact index in cpar. The common case of
 // children already in order (meshes: equal valences) skips the sort.
-template <int IPT>
-__device__ void sort_to_order(Smem &sm, u32 m, bool use_parent, Index vbase, int vbits, int pbits) {
+template <int IPT> __device__ void sort_to_order(Smem &sm, u32 m, bool use_parent, Index vbase, int vbits, int pbits) {
   const u32 t = threadIdx.x;
   auto key_of = [&](u32 i) -> u64 {
     const u64 v = static_cast<u64>(sm.cval[i] - vbase);

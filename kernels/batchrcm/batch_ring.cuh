@@ -33,14 +33,14 @@ enum Signal : u32 {
 };
 
 struct alignas(16) Slot {
-  u64 signal;     // (id << 2) | Signal
-  u32 published;  // id once in_begin / in_end / skip are written
-  u32 free_for;   // the id that may use this slot next
-  u32 followup;   // Counted payload: queue id of the first batch this one generates
+  u64 signal;                                       // (id << 2) | Signal
+  u32 published;                                    // id once in_begin / in_end / skip are written
+  u32 free_for;                                     // the id that may use this slot next
+  u32 followup;                                     // Counted payload: queue id of the first batch this one generates
   u32 combine_nodes, combine_slots, combine_weight; // Counted payload: incoming overhang
-  u32 skip;       // empty batches reserved right after this one
+  u32 skip;                                         // empty batches reserved right after this one
   u32 pad;
-  Index offset;   // Counted payload: where this batch's children go in the ordering
+  Index offset;           // Counted payload: where this batch's children go in the ordering
   Index in_begin, in_end; // parents: perm[in_begin, in_end)
 };
 

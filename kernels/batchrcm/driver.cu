@@ -19,8 +19,7 @@ void check_options(const rcm::Options &opts, bool uses_start) {
   if (o.batch_nodes < 1 || o.batch_nodes > 512)
     throw std::invalid_argument("gpu rcm: batch_nodes must be in [1, 512], got " + std::to_string(o.batch_nodes));
   if (o.batch_valence < 2 || o.batch_valence > 2048)
-    throw std::invalid_argument("gpu rcm: batch_valence must be in [2, 2048], got " +
-                                std::to_string(o.batch_valence));
+    throw std::invalid_argument("gpu rcm: batch_valence must be in [2, 2048], got " + std::to_string(o.batch_valence));
   if (o.max_blocks < 0) throw std::invalid_argument("gpu rcm: max_blocks must be >= 0");
   if (!(o.watchdog_seconds > 0)) throw std::invalid_argument("gpu rcm: watchdog_seconds must be > 0");
   if (o.queue_slots == 1) throw std::invalid_argument("gpu rcm: queue_slots must be 0 (automatic) or >= 2");
@@ -157,8 +156,8 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   run.nroots = nroots;
   run.chain_end = n;
   run.ring_slots = opts.gpu.queue_slots;
-  const rcm_detail::ChainResult res =
-      rcm_detail::run_batch_chain_device(g, valence.data(), count_diagonal, opts.gpu, run, perm.data(), comp_begin.data(), s);
+  const rcm_detail::ChainResult res = rcm_detail::run_batch_chain_device(g, valence.data(), count_diagonal, opts.gpu,
+                                                                         run, perm.data(), comp_begin.data(), s);
   if (res.next_root != static_cast<std::uint64_t>(nroots))
     throw std::invalid_argument("rcm: root " + std::to_string(roots[static_cast<std::size_t>(res.next_root)]) +
                                 " lies in a component that is already ordered");

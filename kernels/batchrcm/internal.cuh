@@ -36,8 +36,7 @@ struct DevicePlan {
   DeviceBuffer<Index> comp_offset; // ncomp + 1
   int rounds = 0, bfs_levels = 0;
 };
-DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts,
-                                  cudaStream_t s);
+DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts, cudaStream_t s);
 
 // Splits a plan into the components the batch kernel orders (two or more vertices: roots and
 // output offsets, in plan order) and writes the single-vertex ones straight into perm.
@@ -68,13 +67,13 @@ struct ChainRun {
 };
 struct ChainResult {
   int blocks = 0;
-  std::uint64_t executed = 0, without_rediscovery = 0, before_sort = 0, after_sort = 0, forwarding = 0,
-                dropped = 0, empty = 0, big = 0, histogram_passes = 0;
+  std::uint64_t executed = 0, without_rediscovery = 0, before_sort = 0, after_sort = 0, forwarding = 0, dropped = 0,
+                empty = 0, big = 0, histogram_passes = 0;
   std::uint64_t next_root = 0; // roots consumed; fewer than nroots: a root lay in an ordered component
 };
 ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool count_diagonal,
-                                   const rcm::GpuTuning &opts, const ChainRun &run, Index *perm,
-                                   Index *comp_begin, cudaStream_t s);
+                                   const rcm::GpuTuning &opts, const ChainRun &run, Index *perm, Index *comp_begin,
+                                   cudaStream_t s);
 
 // Persistent kernels need every block resident at once: the grid for a cooperative launch.
 int cooperative_grid(const void *kernel, int block, std::size_t smem, int max_blocks);

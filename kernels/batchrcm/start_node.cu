@@ -59,10 +59,12 @@ __global__ void cc_init_kernel(Index n, Index *parent) {
 
 __global__ void cc_hook_kernel(Index n, const Index *rowptr, const Index *colidx, Index *parent) {
   // Each undirected edge once, from its larger end (the graph is symmetric).
-  for_each_entry(rowptr, 0, n, 1, [](Index it) { return it; }, [&](Index u, Index e) {
-    const Index v = colidx[e];
-    if (v < u) unite(parent, u, v);
-  });
+  for_each_entry(
+      rowptr, 0, n, 1, [](Index it) { return it; },
+      [&](Index u, Index e) {
+        const Index v = colidx[e];
+        if (v < u) unite(parent, u, v);
+      });
 }
 
 __global__ void cc_label_kernel(Index n, Index *parent, Index *label, Index *is_seed) {
@@ -86,14 +88,15 @@ __global__ void plan_index_kernel(Index n, const Index *label, const Index *seed
     // One atomic per distinct component in the warp: big components would otherwise serialize.
     const unsigned active = __activemask();
     const unsigned same = __match_any_sync(active, static_cast<unsigned long long>(c));
-    if ((__ffs(same) - 1) == static_cast<int>(threadIdx.x & 31)) atomic_add_t(&size[c], static_cast<Index>(__popc(same)));
+    if ((__ffs(same) - 1) == static_cast<int>(threadIdx.x & 31))
+      atomic_add_t(&size[c], static_cast<Index>(__popc(same)));
   }
 }
 
 // ---- Peripheral start nodes ---------------------------------------------------------------
 
 struct SearchState {
-  Index *root;     // current root of each component
+  Index *root;       // current root of each component
   Index *final_root; // the answer once found
   int *prev_levels;  // levels of the previous BFS of the component; 0 before the first
   int *maxlev;
@@ -118,9 +121,9 @@ __global__ void search_init_kernel(Index ncomp, const Index *seed, const Index *
 
 struct BfsParams {
   const Index *rowptr, *colidx;
-  Index *queue;      // visited vertices in level order
-  u32 *visit;        // round stamp of the last visit
-  int *lev;          // level in the current round
+  Index *queue; // visited vertices in level order
+  u32 *visit;   // round stamp of the last visit
+  int *lev;     // level in the current round
   u32 round;
   Index *count;      // three rotating level counters, see bfs_kernel
   Index *visited;    // out: vertices reached
@@ -167,17 +170,19 @@ __global__ void __launch_bounds__(kBfsThreads, 1) bfs_kernel(BfsParams B) {
     // Lanes per vertex: as many as keep every vertex of the level in one pass over the grid.
     int G = 1;
     while (G < 32 && static_cast<long long>(size) * (2 * G) <= static_cast<long long>(global_threads())) G *= 2;
-    for_each_entry(B.rowptr, base, next, G, [&](Index it) { return load_relaxed(B.queue[it]); }, [&](Index, Index e) {
-      const Index w = B.colidx[e];
-      if (load_relaxed(B.visit[w]) == round) return;
-      if (atomicExch(&B.visit[w], round) == round) return;
-      B.lev[w] = child_level;
-      cg::coalesced_group g = cg::coalesced_threads();
-      Index at = 0;
-      if (g.thread_rank() == 0) at = atomic_add_t(append, static_cast<Index>(g.size()));
-      at = g.shfl(at, 0);
-      store_relaxed(B.queue[next + at + static_cast<Index>(g.thread_rank())], w);
-    });
+    for_each_entry(
+        B.rowptr, base, next, G, [&](Index it) { return load_relaxed(B.queue[it]); },
+        [&](Index, Index e) {
+          const Index w = B.colidx[e];
+          if (load_relaxed(B.visit[w]) == round) return;
+          if (atomicExch(&B.visit[w], round) == round) return;
+          B.lev[w] = child_level;
+          cg::coalesced_group g = cg::coalesced_threads();
+          Index at = 0;
+          if (g.thread_rank() == 0) at = atomic_add_t(append, static_cast<Index>(g.size()));
+          at = g.shfl(at, 0);
+          store_relaxed(B.queue[next + at + static_cast<Index>(g.thread_rank())], w);
+        });
     grid.sync();
     base = next;
     ++d;
@@ -263,7 +268,7 @@ Index label_components(const CsrView &g, Index given, DeviceBuffer<Index> &cid, 
   size = DeviceBuffer<Index>(ncomp, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(size.data(), 0, ncomp * sizeof(Index), s));
   plan_index_kernel<<<grid_n, kThreads, 0, s>>>(n, label.data(), seed_pos.data(), given, cid.data(), seed.data(),
-                                                 size.data());
+                                                size.data());
   PGK_CUDA_CHECK_LAUNCH();
   return ncomp;
 }
@@ -271,8 +276,8 @@ Index label_components(const CsrView &g, Index given, DeviceBuffer<Index> &cid, 
 // The Peripheral search, all components at once: plan.root, plan.rounds and plan.bfs_levels.
 // Reads one scalar per round (the components still searching) and, if any round ran, the level
 // count.
-void peripheral_search(const CsrView &g, const Index *valence, const rcm::Options &opts, Index given,
-                       const Index *cid, const Index *seed, DevicePlan &plan, cudaStream_t s) {
+void peripheral_search(const CsrView &g, const Index *valence, const rcm::Options &opts, Index given, const Index *cid,
+                       const Index *seed, DevicePlan &plan, cudaStream_t s) {
   const Index n = g.nrows, ncomp = plan.ncomp;
   const int grid_n = grid_for(n, kThreads, kMaxBlocks);
   plan.root = DeviceBuffer<Index>(ncomp, s);
@@ -283,8 +288,8 @@ void peripheral_search(const CsrView &g, const Index *valence, const rcm::Option
   PGK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 8 * sizeof(Index), s));
   PGK_CUDA_CHECK(cudaMemsetAsync(levels_total.data(), 0, sizeof(int), s));
   SearchState S{cur_root.data(), plan.root.data(), prev_levels.data(), maxlev.data(), bestval.data(), bestid.data()};
-  search_init_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, seed, plan.size.data(), given,
-                                                                                 S, active.data(), counters.data() + 4);
+  search_init_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, seed, plan.size.data(), given, S,
+                                                                                active.data(), counters.data() + 4);
   PGK_CUDA_CHECK_LAUNCH();
   Index na = read_scalar(counters.data() + 4, s);
   if (na == 0) return;
@@ -292,8 +297,8 @@ void peripheral_search(const CsrView &g, const Index *valence, const rcm::Option
   DeviceBuffer<u32> visit(n, s);
   DeviceBuffer<int> lev(n, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(visit.data(), 0, n * sizeof(u32), s));
-  BfsParams B{g.rowptr, g.colidx, queue.data(), visit.data(), lev.data(), 0, counters.data(), counters.data() + 3,
-              levels_total.data()};
+  BfsParams B{g.rowptr, g.colidx,        queue.data(),        visit.data(),       lev.data(),
+              0,        counters.data(), counters.data() + 3, levels_total.data()};
   const void *bfs = reinterpret_cast<const void *>(&bfs_kernel);
   const int bfs_grid = cooperative_grid(bfs, kBfsThreads, 0, opts.gpu.max_blocks);
   for (u32 round = 1; na > 0; ++round) {
@@ -321,8 +326,7 @@ void peripheral_search(const CsrView &g, const Index *valence, const rcm::Option
 
 } // namespace
 
-DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts,
-                                  cudaStream_t s) {
+DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts, cudaStream_t s) {
   DevicePlan plan;
   const Index n = g.nrows;
   if (n == 0) return plan;

@@ -37,9 +37,11 @@ __global__ void row_length_kernel(Index n, const Index *rowptr, Index *valence) 
 }
 
 __global__ void drop_diagonal_kernel(Index n, const Index *rowptr, const Index *colidx, Index *valence) {
-  for_each_entry(rowptr, 0, n, 1, [](Index it) { return it; }, [&](Index u, Index e) {
-    if (colidx[e] == u) atomic_add_t(&valence[u], Index(-1));
-  });
+  for_each_entry(
+      rowptr, 0, n, 1, [](Index it) { return it; },
+      [&](Index u, Index e) {
+        if (colidx[e] == u) atomic_add_t(&valence[u], Index(-1));
+      });
 }
 
 } // namespace

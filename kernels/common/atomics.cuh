@@ -40,7 +40,8 @@ template <class T> __device__ __forceinline__ T atomic_cas_t(T *p, T expected, T
   if constexpr (sizeof(T) == 4)
     return static_cast<T>(atomicCAS(reinterpret_cast<int *>(p), static_cast<int>(expected), static_cast<int>(desired)));
   else
-    return static_cast<T>(atomicCAS(reinterpret_cast<unsigned long long *>(p), static_cast<unsigned long long>(expected),
+    return static_cast<T>(atomicCAS(reinterpret_cast<unsigned long long *>(p),
+                                    static_cast<unsigned long long>(expected),
                                     static_cast<unsigned long long>(desired)));
 }
 template <class T> __device__ __forceinline__ T atomic_min_t(T *p, T v) {
@@ -56,8 +57,7 @@ template <class T> __device__ __forceinline__ T atomic_max_t(T *p, T v) {
 template <class T> __device__ __forceinline__ T atomic_add_t(T *p, T v) {
   if constexpr (sizeof(T) == 4)
     return static_cast<T>(atomicAdd(reinterpret_cast<unsigned int *>(p), static_cast<unsigned int>(v)));
-  else
-    return static_cast<T>(atomicAdd(reinterpret_cast<unsigned long long *>(p), static_cast<unsigned long long>(v)));
+  else return static_cast<T>(atomicAdd(reinterpret_cast<unsigned long long *>(p), static_cast<unsigned long long>(v)));
 }
 // Largest value of a signed integer type, usable in device code.
 template <class T> __host__ __device__ constexpr T max_of() { return static_cast<T>(~0ull >> (65 - 8 * sizeof(T))); }

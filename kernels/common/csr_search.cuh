@@ -13,7 +13,8 @@ namespace csr_search_detail {
 // With Probe, position `guess` (< hi) is tried first when guess >= lo: a hit ends the search, a
 // miss still halves the bracket; the position found is the same (the columns are unique).
 template <bool Probe, class Hit>
-__device__ __forceinline__ bool search_sorted(const Index *colidx, Index lo, Index hi, Index col, Index guess, Hit hit) {
+__device__ __forceinline__ bool search_sorted(const Index *colidx, Index lo, Index hi, Index col, Index guess,
+                                              Hit hit) {
   bool found = false;
   if (Probe && guess >= lo) {
     const Index c = colidx[guess];

@@ -31,7 +31,8 @@ void EventTimer::record(int i, void *stream) {
 }
 
 double EventTimer::ms(int from, int to) const {
-  cudaEvent_t a = event(events_.at(static_cast<std::size_t>(from))), b = event(events_.at(static_cast<std::size_t>(to)));
+  cudaEvent_t a = event(events_.at(static_cast<std::size_t>(from))),
+              b = event(events_.at(static_cast<std::size_t>(to)));
   float t = 0;
   PGK_CUDA_CHECK(cudaEventSynchronize(b));
   PGK_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));

@@ -10,12 +10,16 @@ namespace {
 constexpr int kThreads = 256;
 constexpr long long kMaxBlocks = 8192;
 
-__global__ void gather_kernel(const double *__restrict__ in, const Index *__restrict__ perm, double *__restrict__ out, Index n) {
-  for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x) out[k] = in[perm[k]];
+__global__ void gather_kernel(const double *__restrict__ in, const Index *__restrict__ perm, double *__restrict__ out,
+                              Index n) {
+  for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x)
+    out[k] = in[perm[k]];
 }
 
-__global__ void scatter_kernel(const double *__restrict__ in, const Index *__restrict__ perm, double *__restrict__ out, Index n) {
-  for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x) out[perm[k]] = in[k];
+__global__ void scatter_kernel(const double *__restrict__ in, const Index *__restrict__ perm, double *__restrict__ out,
+                               Index n) {
+  for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x)
+    out[perm[k]] = in[k];
 }
 
 } // namespace

@@ -61,7 +61,8 @@ public:
 private:
   void allocate(const DeviceGraph &g, const Index *order) {
     const std::size_t n = static_cast<std::size_t>(n_), k = static_cast<std::size_t>(slots_);
-    for (DeviceBuffer<Index> *b : {&root_, &owner_, &slot_, &parent_, &round_, &seq_, &list_len_}) *b = DeviceBuffer<Index>(n, s_);
+    for (DeviceBuffer<Index> *b : {&root_, &owner_, &slot_, &parent_, &round_, &seq_, &list_len_})
+      *b = DeviceBuffer<Index>(n, s_);
     offset_ = DeviceBuffer<Index>(n + 1, s_);
     strength_ = DeviceBuffer<Wide>(n, s_);
     list_begin_ = DeviceBuffer<Wide>(n, s_);
@@ -80,7 +81,8 @@ private:
     arena_w_[0] = DeviceBuffer<Weight>(static_cast<std::size_t>(arena_capacity_), s_);
     state_ = DeviceBuffer<rabbitpp_ops::RoundState>(1, s_);
     PGK_CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, sizeof(rabbitpp_ops::RoundState), s_));
-    PGK_CUDA_CHECK(cudaMemcpyAsync(strength_.data(), g.strength.data(), sizeof(Wide) * n, cudaMemcpyDeviceToDevice, s_));
+    PGK_CUDA_CHECK(
+        cudaMemcpyAsync(strength_.data(), g.strength.data(), sizeof(Wide) * n, cudaMemcpyDeviceToDevice, s_));
 
     r_.n = n_, r_.batch = slots_, r_.total = g.total;
     r_.g_rowptr = g.rowptr.data(), r_.g_colidx = g.colidx.data(), r_.g_weight = g.weight.data(), r_.order = order;
@@ -99,7 +101,8 @@ private:
   // bound nnz(G): a round usually gathers far fewer, so they are sized by the rounds seen).
   void reserve_entries(Index count) {
     if (count <= entry_reserved_) return;
-    entry_reserved_ = static_cast<Index>(std::min<long long>(entry_capacity_, static_cast<long long>(count) + count / 2));
+    entry_reserved_ =
+        static_cast<Index>(std::min<long long>(entry_capacity_, static_cast<long long>(count) + count / 2));
     const std::size_t entries = static_cast<std::size_t>(entry_reserved_);
     head_ = DeviceBuffer<Index>(entries, s_);
     for (int i = 0; i < 2; ++i) {
@@ -126,8 +129,8 @@ private:
     if (st.error == 1) throw std::logic_error("rabbitpp gpu: the list arena overflowed (internal error)");
     if (st.error != 0) throw std::logic_error("rabbitpp gpu: the merges of a round formed a cycle (internal error)");
     if (st.gathered > entry_capacity_)
-      throw std::logic_error("rabbitpp gpu: a round gathered " + std::to_string(st.gathered) + " entries, more than G's " +
-                             std::to_string(entry_capacity_) + " (internal error)");
+      throw std::logic_error("rabbitpp gpu: a round gathered " + std::to_string(st.gathered) +
+                             " entries, more than G's " + std::to_string(entry_capacity_) + " (internal error)");
     return st;
   }
 
@@ -148,7 +151,9 @@ private:
       cub::DoubleBuffer<Key> keys(keys_[0].data(), keys_[1].data());
       cub::DoubleBuffer<Weight> vals(vals_[0].data(), vals_[1].data());
       const int end_bit = bits_for(static_cast<unsigned long long>(m)) + rbits_; // slot m: the sentinel
-      run_cub([&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, keys, vals, count, 0, end_bit, s_); });
+      run_cub([&](void *t, std::size_t &b) {
+        return cub::DeviceRadixSort::SortPairs(t, b, keys, vals, count, 0, end_bit, s_);
+      });
       ukeys_ = keys.Alternate();
       usums_ = vals.Alternate();
       const Key *sorted_keys = keys.Current();

@@ -69,7 +69,8 @@ void tour(const DeviceDendrogram &d, Index n, DeviceBuffer<Index> &next, DeviceB
   launch(child_key_kernel, n, s, d.parent.data(), d.seq.data(), n, qbits, k0.data(), v0.data());
   cub::DoubleBuffer<Key> keys(k0.data(), k1.data());
   cub::DoubleBuffer<Index> kids(v0.data(), v1.data());
-  temp.run([&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, keys, kids, n, 0, end_bit, s); });
+  temp.run(
+      [&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, keys, kids, n, 0, end_bit, s); });
   PGK_CUDA_CHECK(cudaMemsetAsync(first_child.data(), 0xff, sizeof(Index) * (un + 1), s));
   launch(link_kernel, n, s, keys.Current(), kids.Current(), n, qbits, first_child.data(), next_sibling.data());
   const Index nodes = 2 * n;
@@ -101,8 +102,8 @@ void rabbit_permutation_device(const DeviceDendrogram &d, Index n, DeviceBuffer<
   DeviceBuffer<Index> seg[2] = {DeviceBuffer<Index>(uc, s), DeviceBuffer<Index>(uc, s)};
   DeviceBuffer<Index> seg_next[2] = {DeviceBuffer<Index>(uc, s), DeviceBuffer<Index>(uc, s)};
   launch(place_splitter_kernel, nodes, s, nodes, head.data(), num, splitter.data());
-  launch(walk_kernel, count, s, next.data(), num, splitter.data(), head.data(), nodes, count, owner.data(), local.data(),
-         seg[0].data(), seg_next[0].data());
+  launch(walk_kernel, count, s, next.data(), num, splitter.data(), head.data(), nodes, count, owner.data(),
+         local.data(), seg[0].data(), seg_next[0].data());
   const int steps = ceil_log2(count);
   for (int t = 0; t < steps; ++t) {
     const int a = t % 2, b = 1 - a;

@@ -84,7 +84,8 @@ PGK_RB_HD void rank_jump(const Index *count_in, const Index *next_in, Index *cou
 
 // v's place: the leave-nodes before 2v + 1 = (n - those from its splitter to the end) + those
 // before it in its segment.
-PGK_RB_HD void place_vertex(const Index *owner, const Index *local, const Index *suffix, Index n, Index v, Index *perm) {
+PGK_RB_HD void place_vertex(const Index *owner, const Index *local, const Index *suffix, Index n, Index v,
+                            Index *perm) {
   const Index k = 2 * v + 1;
   perm[n - suffix[owner[k]] + local[k]] = v;
 }

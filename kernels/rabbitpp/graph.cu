@@ -41,9 +41,7 @@ __global__ void check_rows_kernel(CsrView a, CsrRecord *rec) {
   }
 }
 
-__global__ void diagonal_kernel(CsrView a, Index *adiag) {
-  PGK_RB_FOR(i, a.nrows) adiag[i] = diagonal_flag(a, i);
-}
+__global__ void diagonal_kernel(CsrView a, Index *adiag) { PGK_RB_FOR(i, a.nrows) adiag[i] = diagonal_flag(a, i); }
 
 __global__ void degree_kernel(const Index *s_rowptr, const Index *adiag, Index n, Index *count) {
   PGK_RB_FOR(i, n + 1) graph_degree(s_rowptr, adiag, n, i, count);
@@ -79,9 +77,7 @@ __global__ void degree_keys_kernel(const Index *g_rowptr, Index n, UIndex *keys,
   }
 }
 
-__global__ void position_kernel(const Index *order, Index n, Index *pos) {
-  PGK_RB_FOR(p, n) pos[order[p]] = p;
-}
+__global__ void position_kernel(const Index *order, Index n, Index *pos) { PGK_RB_FOR(p, n) pos[order[p]] = p; }
 
 std::string str(long long x) { return std::to_string(x); }
 
@@ -93,7 +89,8 @@ CsrRecord check_input(const CsrView &a, cudaStream_t s) {
   launch_one(init_record_kernel, s, a, rec.data());
   launch_warps(check_rows_kernel, n, s, a, rec.data());
   const CsrRecord h = read_scalar(rec.data(), s);
-  if (h.rowptr0 != 0) throw std::invalid_argument("rabbitpp: malformed CSR: rowptr[0] is " + str(h.rowptr0) + ", not 0");
+  if (h.rowptr0 != 0)
+    throw std::invalid_argument("rabbitpp: malformed CSR: rowptr[0] is " + str(h.rowptr0) + ", not 0");
   if (h.first_decrease < n)
     throw std::invalid_argument("rabbitpp: malformed CSR: rowptr decreases at row " + str(h.first_decrease));
   if (h.first_bad_column < n)
@@ -164,7 +161,8 @@ void processing_order_device(const DeviceGraph &g, DeviceDendrogram &d, CubTemp 
   cub::DoubleBuffer<UIndex> keys(k0.data(), k1.data());
   cub::DoubleBuffer<Index> vals(ids.data(), d.order.data());
   const int end_bit = bits_for(static_cast<unsigned long long>(n));
-  temp.run([&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, keys, vals, n, 0, end_bit, s); });
+  temp.run(
+      [&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, keys, vals, n, 0, end_bit, s); });
   if (vals.Current() != d.order.data())
     PGK_CUDA_CHECK(cudaMemcpyAsync(d.order.data(), vals.Current(), sizeof(Index) * un, cudaMemcpyDeviceToDevice, s));
   launch(position_kernel, n, s, d.order.data(), n, d.pos.data());

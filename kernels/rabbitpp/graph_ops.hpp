@@ -79,6 +79,8 @@ PGK_RB_HD Wide vertex_strength(const CsrView &a, const Index *adiag, const Index
 
 // The processing order's sort key: the degree in G (a stable sort keeps ids ascending).
 using UIndex = std::make_unsigned_t<Index>;
-PGK_RB_HD UIndex degree_key(const Index *g_rowptr, Index i) { return static_cast<UIndex>(g_rowptr[i + 1] - g_rowptr[i]); }
+PGK_RB_HD UIndex degree_key(const Index *g_rowptr, Index i) {
+  return static_cast<UIndex>(g_rowptr[i + 1] - g_rowptr[i]);
+}
 
 } // namespace pgk::cuda::rabbitpp_ops

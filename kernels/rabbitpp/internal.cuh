@@ -17,11 +17,11 @@
 #include "src/rabbitpp/rabbitpp.hpp"
 
 // Grid-stride loops over items and over warps (one warp per item; the warp's lanes agree on it).
-#define PGK_RB_FOR(i, count)                                                                                  \
-  for (::pgk::Index i = ::pgk::Index(blockIdx.x) * ::pgk::Index(blockDim.x) + ::pgk::Index(threadIdx.x);    \
-       i < (count); i += ::pgk::Index(gridDim.x) * ::pgk::Index(blockDim.x))
-#define PGK_RB_FOR_WARP(w, count)                                                                             \
-  for (::pgk::Index w = (::pgk::Index(blockIdx.x) * ::pgk::Index(blockDim.x) + ::pgk::Index(threadIdx.x)) / 32; \
+#define PGK_RB_FOR(i, count)                                                                                           \
+  for (::pgk::Index i = ::pgk::Index(blockIdx.x) * ::pgk::Index(blockDim.x) + ::pgk::Index(threadIdx.x); i < (count);  \
+       i += ::pgk::Index(gridDim.x) * ::pgk::Index(blockDim.x))
+#define PGK_RB_FOR_WARP(w, count)                                                                                      \
+  for (::pgk::Index w = (::pgk::Index(blockIdx.x) * ::pgk::Index(blockDim.x) + ::pgk::Index(threadIdx.x)) / 32;        \
        w < (count); w += ::pgk::Index(gridDim.x) * ::pgk::Index(blockDim.x) / 32)
 
 namespace pgk::cuda::rabbitpp_detail {

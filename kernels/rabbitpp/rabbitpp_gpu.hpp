@@ -48,7 +48,8 @@ namespace pgk::cuda {
 // vertex, the list arena (8 bytes x (2 nnz(G) + 1024), a second one after its first compaction)
 // and the gathered entries of the largest round (28 bytes each, at most nnz(G)).
 // Work per round: O(n) for four passes over the vertices, O(T log) for the T gathered entries
-// (one radix sort and a reduction by key), O(K) for the decisions; one host synchronization. An error stops the count where it is thrown.
+// (one radix sort and a reduction by key), O(K) for the decisions; one host synchronization. An error stops the count
+// where it is thrown.
 std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, void *stream,
                                 rabbitpp::Info *info = nullptr);
 

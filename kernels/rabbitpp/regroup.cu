@@ -21,8 +21,8 @@ using UIndex = std::make_unsigned_t<Index>;
 
 // One warp per vertex: the lanes test 32 entries of its row at a time and stop at the first chunk
 // with an edge leaving the community (a hub's long row is shared, and usually left early).
-__global__ void flags_kernel(const Index *g_rowptr, const Index *g_colidx, const Index *com, const Index *indeg, Index n,
-                             Index nnz, Index *insular, Index *hub) {
+__global__ void flags_kernel(const Index *g_rowptr, const Index *g_colidx, const Index *com, const Index *indeg,
+                             Index n, Index nnz, Index *insular, Index *hub) {
   const int lane = threadIdx.x % 32;
   PGK_RB_FOR_WARP(v, n) {
     const Index c = com[v], end = g_rowptr[v + 1];
@@ -53,7 +53,8 @@ __global__ void community_sums_kernel(const Index *g_rowptr, const Index *g_coli
   PGK_RB_FOR_WARP(v, n) {
     const Index c = com[v];
     Wide inside = 0;
-    for (Index e = g_rowptr[v] + lane; e < g_rowptr[v + 1]; e += 32) inside += weight_inside(g_colidx, g_weight, com, c, e);
+    for (Index e = g_rowptr[v] + lane; e < g_rowptr[v + 1]; e += 32)
+      inside += weight_inside(g_colidx, g_weight, com, c, e);
     for (int offset = 16; offset > 0; offset /= 2) inside += __shfl_down_sync(0xffffffffu, inside, offset);
     if (lane == 0) add_to_community(sums, c, inside, g_strength[v]);
   }
@@ -79,8 +80,8 @@ VertexFlags vertex_flags(const DeviceGraph &g, const Index *com, CubTemp &temp) 
   VertexFlags f;
   f.insular = DeviceBuffer<Index>(static_cast<std::size_t>(g.n), s);
   f.hub = DeviceBuffer<Index>(static_cast<std::size_t>(g.n), s);
-  launch_warps(flags_kernel, g.n, s, g.rowptr.data(), g.colidx.data(), com, g.indeg.data(), g.n, g.nnz_a, f.insular.data(),
-         f.hub.data());
+  launch_warps(flags_kernel, g.n, s, g.rowptr.data(), g.colidx.data(), com, g.indeg.data(), g.n, g.nnz_a,
+               f.insular.data(), f.hub.data());
   return f;
 }
 
@@ -108,14 +109,16 @@ void figures_device(const CsrView &a, const DeviceGraph &g, const VertexFlags &f
   const std::size_t un = static_cast<std::size_t>(n);
   DeviceBuffer<CommunitySums> sums(un, s), tops(un, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(sums.data(), 0, sizeof(CommunitySums) * un, s));
-  launch_warps(community_sums_kernel, n, s, g.rowptr.data(), g.colidx.data(), g.weight.data(), g.strength.data(), com, n,
-         sums.data());
+  launch_warps(community_sums_kernel, n, s, g.rowptr.data(), g.colidx.data(), g.weight.data(), g.strength.data(), com,
+               n, sums.data());
   DeviceBuffer<FigureRecord> rec(1, s);
   FigureRecord *r = rec.data();
   const CommunitySums *in = sums.data();
   CommunitySums *out = tops.data();
   // Communities in ascending top id (the select keeps the order).
-  temp.run([&](void *t, std::size_t &b) { return cub::DeviceSelect::If(t, b, in, out, &r->communities, n, HasMembers{}, s); });
+  temp.run([&](void *t, std::size_t &b) {
+    return cub::DeviceSelect::If(t, b, in, out, &r->communities, n, HasMembers{}, s);
+  });
   const Index *insular = flags.insular.data(), *hub = flags.hub.data();
   temp.run([&](void *t, std::size_t &b) { return cub::DeviceReduce::Sum(t, b, insular, &r->insular, n, s); });
   temp.run([&](void *t, std::size_t &b) { return cub::DeviceReduce::Sum(t, b, hub, &r->hubs, n, s); });
@@ -124,7 +127,8 @@ void figures_device(const CsrView &a, const DeviceGraph &g, const VertexFlags &f
   launch(row_length_kernel, n, s, a, l0.data());
   cub::DoubleBuffer<UIndex> len(l0.data(), l1.data());
   const int end_bit = bits_for(static_cast<unsigned long long>(n));
-  temp.run([&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortKeysDescending(t, b, len, n, 0, end_bit, s); });
+  temp.run(
+      [&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortKeysDescending(t, b, len, n, 0, end_bit, s); });
   const Index top = (n + 9) / 10;
   const UIndex *longest = len.Current();
   temp.run([&](void *t, std::size_t &b) { return cub::DeviceReduce::Sum(t, b, longest, &r->in_top, top, s); });

@@ -7,7 +7,9 @@
 namespace pgk::cuda::rabbitpp_ops {
 
 // Entry e of G (in the row of a vertex of community c) leads outside c.
-PGK_RB_HD bool leads_outside(const Index *g_colidx, const Index *com, Index c, Index e) { return com[g_colidx[e]] != c; }
+PGK_RB_HD bool leads_outside(const Index *g_colidx, const Index *com, Index c, Index e) {
+  return com[g_colidx[e]] != c;
+}
 
 // 1 if every neighbour of v in G lies in v's community (a vertex without neighbours is insular).
 // (The device scans a row with a warp: regroup.cu, flags_kernel.)

@@ -25,8 +25,7 @@ __global__ void order_blocks_kernel(const Index *members, const Index *perm, Ind
     slots[2 * k] = i0;
     slots[2 * k + 1] = i1;
     pos[i0] = 2 * k;
-    if (i1 >= 0)
-      pos[i1] = 2 * k + 1;
+    if (i1 >= 0) pos[i1] = 2 * k + 1;
   }
 }
 
@@ -38,8 +37,7 @@ __global__ void init_blocks(const Index *slots, Index nb, double *lower, double 
       diag[4 * k + q] = 0;
       upper[4 * k + q] = 0;
     }
-    if (slots[2 * k + 1] < 0)
-      diag[4 * k + 3] = 1.0;
+    if (slots[2 * k + 1] < 0) diag[4 * k + 3] = 1.0;
   }
 }
 
@@ -65,8 +63,7 @@ __global__ void scatter_rows(CsrView a, const Index *pos, const Index *path_head
     for (Index e = a.rowptr[i] + lane; e < a.rowptr[i + 1]; e += 32) {
       const Index j = a.colidx[e];
       const double v = a.values ? a.values[e] : 1.0;
-      if (!isfinite(v))
-        atomicMin(bad, static_cast<unsigned long long>(e)); // the first entry in row-major order
+      if (!isfinite(v)) atomicMin(bad, static_cast<unsigned long long>(e)); // the first entry in row-major order
       const Index pj = pos[j];
       const Index l = pj >> 1, c = pj & 1;
       const Index q = 4 * k + 2 * r + c;
@@ -84,10 +81,8 @@ __global__ void scatter_rows(CsrView a, const Index *pos, const Index *path_head
       if (Coverage && j != i) {
         const double m = fabs(v);
         s.total += m;
-        if (kept)
-          s.kept += m;
-        if (j == i - 1 || j == i + 1)
-          s.ident += m;
+        if (kept) s.kept += m;
+        if (j == i - 1 || j == i + 1) s.ident += m;
       }
     }
     if (Coverage) {
@@ -97,8 +92,7 @@ __global__ void scatter_rows(CsrView a, const Index *pos, const Index *path_head
         s.kept += __shfl_xor_sync(0xffffffffu, s.kept, d);
         s.ident += __shfl_xor_sync(0xffffffffu, s.ident, d);
       }
-      if (lane == 0)
-        row_sums[i] = s;
+      if (lane == 0) row_sums[i] = s;
     }
   }
 }
@@ -106,18 +100,15 @@ __global__ void scatter_rows(CsrView a, const Index *pos, const Index *path_head
 } // namespace
 
 void order_blocks(const Index *members, const Index *perm, Index nb, Index *slots, Index *pos, cudaStream_t s) {
-  if (nb == 0)
-    return;
+  if (nb == 0) return;
   order_blocks_kernel<<<grid_for(nb, kThreads, kMaxBlocks), kThreads, 0, s>>>(members, perm, nb, slots, pos);
   PGK_CUDA_CHECK_LAUNCH();
 }
 
 void assemble(const CsrView &a, const Index *slots, const Index *pos, const Index *path_head, Index nb, double *lower,
               double *diag, double *upper, Coverage *cov, DeviceBuffer<unsigned char> &scratch, cudaStream_t s) {
-  if (cov)
-    *cov = Coverage();
-  if (nb == 0)
-    return;
+  if (cov) *cov = Coverage();
+  if (nb == 0) return;
   init_blocks<<<grid_for(nb, kThreads, kMaxBlocks), kThreads, 0, s>>>(slots, nb, lower, diag, upper);
   PGK_CUDA_CHECK_LAUNCH();
   const auto n = static_cast<std::size_t>(a.nrows);
@@ -129,8 +120,7 @@ void assemble(const CsrView &a, const Index *slots, const Index *pos, const Inde
   const int grid_warps = grid_for(32LL * a.nrows, kThreads, kMaxBlocks); // a warp per row
   if (cov)
     scatter_rows<true><<<grid_warps, kThreads, 0, s>>>(a, pos, path_head, lower, diag, upper, bad.data(), row_sums);
-  else
-    scatter_rows<false><<<grid_warps, kThreads, 0, s>>>(a, pos, path_head, lower, diag, upper, bad.data(), nullptr);
+  else scatter_rows<false><<<grid_warps, kThreads, 0, s>>>(a, pos, path_head, lower, diag, upper, bad.data(), nullptr);
   PGK_CUDA_CHECK_LAUNCH();
   if (cov) {
     // CUB's device reduction has a fixed shape for a given size: run-to-run deterministic.
@@ -152,7 +142,8 @@ void assemble(const CsrView &a, const Index *slots, const Index *pos, const Inde
     // Error path only: name (row, column) like check_matrix.
     std::vector<Index> rp(n + 1);
     copy_to_host(rp.data(), a.rowptr, sizeof(Index) * (n + 1), s);
-    const Index row = static_cast<Index>(std::upper_bound(rp.begin(), rp.end(), static_cast<Index>(e)) - rp.begin()) - 1;
+    const Index row =
+        static_cast<Index>(std::upper_bound(rp.begin(), rp.end(), static_cast<Index>(e)) - rp.begin()) - 1;
     const Index col = read_scalar(a.colidx + e, s);
     const double v = read_scalar(a.values + e, s);
     throw std::domain_error("trilf assemble_block: non-finite value " + std::to_string(v) + " at (" +

@@ -173,7 +173,8 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
   double *vo = vout.data();
   // Keys are unique within a segment, so stable or not, the result is one permutation.
   cub_call(scratch, [&](void *t, std::size_t &b) {
-    return cub::DeviceSegmentedSort::SortPairs(t, b, ki, ko, vi, vo, static_cast<long long>(len), nc, offp, offp + 1, s);
+    return cub::DeviceSegmentedSort::SortPairs(t, b, ki, ko, vi, vo, static_cast<long long>(len), nc, offp, offp + 1,
+                                               s);
   });
   PGK_CUDA_CHECK(cudaMemsetAsync(pos.data() + len, 0, sizeof(Index), s));
   const int grid_warps = grid_for(32LL * nc, kThreads, kMaxBlocks); // a warp per coarse row

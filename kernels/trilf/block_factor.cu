@@ -59,8 +59,7 @@ __device__ inline unsigned long long fail_key(Index k, unsigned long long code) 
 __global__ void factor_paths(Index nb, const Index *path_head, double tau, double *lower, double *diag, double *upper,
                              double *neg_mult, double *inv_out, double *back, unsigned long long *counters) {
   for (Index start = blockIdx.x * Index(blockDim.x) + threadIdx.x; start < nb; start += Index(gridDim.x) * blockDim.x) {
-    if (path_head[start] != start)
-      continue;
+    if (path_head[start] != start) continue;
     unsigned long long splits = 0, replaced = 0;
     M2 inv_prev{{0, 0, 0, 0}};
     Index k = start;
@@ -73,10 +72,10 @@ __global__ void factor_paths(Index nb, const Index *path_head, double tau, doubl
       double r[2];
       for (int s = 0; s < 2; ++s) {
         const int a = 2 * s, b = a + 1;
-        r[s] = __dadd_rn(__dadd_rn(__dadd_rn(__dadd_rn(__dadd_rn(fabs(L.v[a]), fabs(L.v[b])), fabs(D.v[a])),
-                                             fabs(D.v[b])),
-                                   fabs(U.v[a])),
-                         fabs(U.v[b]));
+        r[s] =
+            __dadd_rn(__dadd_rn(__dadd_rn(__dadd_rn(__dadd_rn(fabs(L.v[a]), fabs(L.v[b])), fabs(D.v[a])), fabs(D.v[b])),
+                                fabs(U.v[a])),
+                      fabs(U.v[b]));
       }
       const double thresh = __dmul_rn(__dmul_rn(tau, r[0]), r[1]);
       M2 m{{0, 0, 0, 0}}, update{{0, 0, 0, 0}};
@@ -89,8 +88,7 @@ __global__ void factor_paths(Index nb, const Index *path_head, double tau, doubl
         update = mul(m, load(upper, k - 1));
       }
       M2 p;
-      for (int q = 0; q < 4; ++q)
-        p.v[q] = __dsub_rn(D.v[q], update.v[q]);
+      for (int q = 0; q < 4; ++q) p.v[q] = __dsub_rn(D.v[q], update.v[q]);
       if (!(fabs(det(p)) > thresh) && !is_zero(update)) { // split the coarse path before k
         store(lower, k, M2{{0, 0, 0, 0}});
         store(upper, k - 1, M2{{0, 0, 0, 0}});
@@ -102,8 +100,7 @@ __global__ void factor_paths(Index nb, const Index *path_head, double tau, doubl
         p = M2{{D.v[0], 0, 0, D.v[3]}};
         for (int s = 0; s < 2; ++s) {
           double &d = p.v[3 * s];
-          if (fabs(d) <= __dmul_rn(tau, r[s]))
-            d = r[s] > 0 ? (d < 0 ? -r[s] : r[s]) : 1.0;
+          if (fabs(d) <= __dmul_rn(tau, r[s])) d = r[s] > 0 ? (d < 0 ? -r[s] : r[s]) : 1.0;
         }
         store(diag, k, p);
         ++replaced;
@@ -122,27 +119,24 @@ __global__ void factor_paths(Index nb, const Index *path_head, double tau, doubl
     }
     if (k > start) // the path's last block (or the one before a failure): U~ = 0 at a path end
       store(back, k - 1, neg(mul(inv_prev, load(upper, k - 1))));
-    if (splits)
-      atomicAdd(counters + 1, splits);
-    if (replaced)
-      atomicAdd(counters + 2, replaced);
+    if (splits) atomicAdd(counters + 1, splits);
+    if (replaced) atomicAdd(counters + 2, replaced);
   }
 }
 
 } // namespace
 
-FactorCounts factor(Index nb, const Index *path_head, const Index *slots, double rel_tol, double *lower,
-                    double *diag, double *upper, double *neg_mult, double *inv, double *back,
-                    DeviceBuffer<unsigned char> &scratch, cudaStream_t s) {
+FactorCounts factor(Index nb, const Index *path_head, const Index *slots, double rel_tol, double *lower, double *diag,
+                    double *upper, double *neg_mult, double *inv, double *back, DeviceBuffer<unsigned char> &scratch,
+                    cudaStream_t s) {
   FactorCounts fc;
-  if (nb == 0)
-    return fc;
+  if (nb == 0) return fc;
   scratch.allocate(3 * sizeof(unsigned long long));
   auto *counters = reinterpret_cast<unsigned long long *>(scratch.data());
   const unsigned long long init[3] = {~0ull, 0, 0};
   copy_to_device(counters, init, sizeof init, s);
-  factor_paths<<<grid_for(nb, 128, kMaxBlocks), 128, 0, s>>>(nb, path_head, rel_tol, lower, diag, upper, neg_mult,
-                                                              inv, back, counters);
+  factor_paths<<<grid_for(nb, 128, kMaxBlocks), 128, 0, s>>>(nb, path_head, rel_tol, lower, diag, upper, neg_mult, inv,
+                                                             back, counters);
   PGK_CUDA_CHECK_LAUNCH();
   unsigned long long h[3];
   copy_to_host(h, counters, sizeof h, s);
@@ -150,7 +144,7 @@ FactorCounts factor(Index nb, const Index *path_head, const Index *slots, double
     const Index k = static_cast<Index>((h[0] & ((1ull << 62) - 1)) >> 2);
     const unsigned long long code = h[0] & 3;
     const Index row = read_scalar(slots + 2 * k, s);
-    const char *what = code == kNonFinite ? "non-finite entry of T"
+    const char *what = code == kNonFinite    ? "non-finite entry of T"
                        : code == kMultiplier ? "multiplier overflows"
                                              : "pivot block overflows";
     throw std::domain_error(std::string("trilf factor_block: ") + what + " at block " + std::to_string(k) +

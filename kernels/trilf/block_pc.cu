@@ -89,25 +89,22 @@ void BlockPipeline::setup(const CsrView &a, const CsrView &w, const pgk::trilf::
   info.longest = corder_.longest;
 
   const auto nb4 = 4 * static_cast<std::size_t>(nb_);
-  for (DeviceBuffer<double> *b : {&lower_, &diag_, &upper_, &neg_mult_, &inv_, &back_})
-    b->allocate(nb4);
+  for (DeviceBuffer<double> *b : {&lower_, &diag_, &upper_, &neg_mult_, &inv_, &back_}) b->allocate(nb4);
   tmp_.allocate(2 * static_cast<std::size_t>(nb_));
   tiles_.allocate(blk::scan_workspace_bytes(nb_));
   assemble_and_factor(a, true, stream, info, times);
   ready_ = true;
 }
 
-void BlockPipeline::update_values(const CsrView &a, void *stream, pgk::trilf::SetupInfo &info,
-                                  TrilfPhaseTimes &times) {
-  if (a.nrows != n_)
-    throw std::invalid_argument("trilf: update_values with a matrix of another size");
+void BlockPipeline::update_values(const CsrView &a, void *stream, pgk::trilf::SetupInfo &info, TrilfPhaseTimes &times) {
+  if (a.nrows != n_) throw std::invalid_argument("trilf: update_values with a matrix of another size");
   ready_ = false;
   assemble_and_factor(a, false, stream, info, times);
   ready_ = true;
 }
 
-void BlockPipeline::assemble_and_factor(const CsrView &a, bool with_coverage, void *stream,
-                                        pgk::trilf::SetupInfo &info, TrilfPhaseTimes &times) {
+void BlockPipeline::assemble_and_factor(const CsrView &a, bool with_coverage, void *stream, pgk::trilf::SetupInfo &info,
+                                        TrilfPhaseTimes &times) {
   const auto s = static_cast<cudaStream_t>(stream);
   EventTimer ev(3);
   ev.record(0, s);
@@ -132,17 +129,15 @@ void BlockPipeline::assemble_and_factor(const CsrView &a, bool with_coverage, vo
 }
 
 void BlockPipeline::apply(const double *r, double *z, void *stream) const {
-  if (!ready_)
-    throw std::logic_error("trilf block: apply before a successful setup");
-  blk::solve(false, nb_, slots_.data(), neg_mult_.data(), inv_.data(), back_.data(), r, z, tmp_.data(),
-             tiles_.data(), static_cast<cudaStream_t>(stream));
+  if (!ready_) throw std::logic_error("trilf block: apply before a successful setup");
+  blk::solve(false, nb_, slots_.data(), neg_mult_.data(), inv_.data(), back_.data(), r, z, tmp_.data(), tiles_.data(),
+             static_cast<cudaStream_t>(stream));
 }
 
 void BlockPipeline::apply_transpose(const double *r, double *z, void *stream) const {
-  if (!ready_)
-    throw std::logic_error("trilf block: apply before a successful setup");
-  blk::solve(true, nb_, slots_.data(), neg_mult_.data(), inv_.data(), back_.data(), r, z, tmp_.data(),
-             tiles_.data(), static_cast<cudaStream_t>(stream));
+  if (!ready_) throw std::logic_error("trilf block: apply before a successful setup");
+  blk::solve(true, nb_, slots_.data(), neg_mult_.data(), inv_.data(), back_.data(), r, z, tmp_.data(), tiles_.data(),
+             static_cast<cudaStream_t>(stream));
 }
 
 std::vector<Index> BlockPipeline::slots(void *stream) const { return slots_.download(stream); }
@@ -153,8 +148,7 @@ std::vector<Index> BlockPipeline::path_start(void *stream) const {
   const std::vector<Index> head = corder_.path_head.download(stream);
   std::vector<Index> ps;
   for (Index k = 0; k < nb_; ++k)
-    if (head[static_cast<std::size_t>(k)] == k)
-      ps.push_back(k);
+    if (head[static_cast<std::size_t>(k)] == k) ps.push_back(k);
   ps.push_back(nb_);
   return ps;
 }
@@ -185,8 +179,7 @@ pgk::trilf::BlockTridiagonalFactor BlockPipeline::factor(void *stream) const {
   pgk::trilf::BlockTridiagonalFactor f;
   f.slots = slots_.download(stream);
   f.mult = neg_mult_.download(stream);
-  for (double &m : f.mult)
-    m = -m;
+  for (double &m : f.mult) m = -m;
   f.inv_pivot = inv_.download(stream);
   f.effective.lower = lower_.download(stream);
   f.effective.diag = diag_.download(stream);

@@ -20,8 +20,8 @@
 
 #include "src/common/csr.hpp"
 #include "src/trilf/block.hpp"
-#include "kernels/trilf/pc_gpu.hpp"        // TrilfPhaseTimes
-#include "src/trilf/pc.hpp"         // Options, SetupInfo
+#include "kernels/trilf/pc_gpu.hpp"     // TrilfPhaseTimes
+#include "src/trilf/pc.hpp"             // Options, SetupInfo
 #include "kernels/trilf/primitives.hpp" // DeviceBuffer, DeviceFactor, DevicePathOrder, ...
 
 #include <vector>
@@ -42,8 +42,7 @@ public:
              pgk::trilf::SetupInfo &info, TrilfPhaseTimes &times);
   // Same pattern, new values: re-assembles and refactors (info.splits/replaced, times.assemble
   // and times.lu are updated). Synchronizes `stream`.
-  void update_values(const CsrView &a, void *stream, pgk::trilf::SetupInfo &info,
-                     TrilfPhaseTimes &times);
+  void update_values(const CsrView &a, void *stream, pgk::trilf::SetupInfo &info, TrilfPhaseTimes &times);
 
   // z = M^-1 r and z = M^-T r, original ordering, device pointers, r != z. Asynchronous; no
   // host <-> device copy.
@@ -64,20 +63,20 @@ public:
   pgk::trilf::BlockTridiagonalFactor factor(void *stream) const;
 
 private:
-  void assemble_and_factor(const CsrView &a, bool with_coverage, void *stream,
-                           pgk::trilf::SetupInfo &info, TrilfPhaseTimes &times);
+  void assemble_and_factor(const CsrView &a, bool with_coverage, void *stream, pgk::trilf::SetupInfo &info,
+                           TrilfPhaseTimes &times);
 
   pgk::trilf::PivotOptions pivot_;
   Index n_ = 0, nb_ = 0, nnz_ = 0;
   bool ready_ = false;
   // Pairing and coarse graph.
-  DeviceFactor pairing_;                      // n = 1: partner
-  DeviceBuffer<Index> coarse_of_, members_;   // as pgk::trilf::Pairing
-  DeviceBuffer<Index> crow_, ccol_;           // coarse graph (CSR)
+  DeviceFactor pairing_;                    // n = 1: partner
+  DeviceBuffer<Index> coarse_of_, members_; // as pgk::trilf::Pairing
+  DeviceBuffer<Index> crow_, ccol_;         // coarse graph (CSR)
   DeviceBuffer<double> cval_;
   // Coarse path order and block order.
-  DevicePathOrder corder_;                    // perm, path_head per block
-  DeviceBuffer<Index> slots_, pos_;           // 2 per block / slot of every row
+  DevicePathOrder corder_;          // perm, path_head per block
+  DeviceBuffer<Index> slots_, pos_; // 2 per block / slot of every row
   // Factor, in place on T: lower/diag/upper become T~ (BlockTridiagonalFactor::effective).
   DeviceBuffer<double> lower_, diag_, upper_;
   DeviceBuffer<double> neg_mult_, inv_, back_; // -M_k, D'_k^-1, -D'_k^-1 U~_k (4 per block)
@@ -85,7 +84,7 @@ private:
   // apply workspace: 2 doubles per block, and the per-tile aggregates of the scans.
   mutable DeviceBuffer<double> tmp_;
   mutable DeviceBuffer<unsigned char> tiles_;
-  DeviceBuffer<unsigned char> scratch_;       // CUB temporaries, flags (setup only)
+  DeviceBuffer<unsigned char> scratch_; // CUB temporaries, flags (setup only)
 };
 
 } // namespace pgk::cuda::trilf

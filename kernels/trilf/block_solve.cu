@@ -39,10 +39,8 @@ __device__ inline Aff identity() { return Aff{{1, 0, 0, 1}, {0, 0}, kIdentity}; 
 // e first, then l.
 struct Compose {
   __device__ Aff operator()(const Aff &e, const Aff &l) const {
-    if (l.kind == kIdentity)
-      return e;
-    if (e.kind == kIdentity || l.kind == kConstant)
-      return l;
+    if (l.kind == kIdentity) return e;
+    if (e.kind == kIdentity || l.kind == kConstant) return l;
     Aff r;
     r.c[0] = l.a[0] * e.c[0] + l.a[1] * e.c[1] + l.c[0];
     r.c[1] = l.a[2] * e.c[0] + l.a[3] * e.c[1] + l.c[1];
@@ -81,10 +79,8 @@ struct ForwardSrc {
   bool transpose;
   __device__ Aff operator()(Index k) const {
     double m[4] = {0, 0, 0, 0};
-    if (!transpose)
-      load4(mat, k, m, false);
-    else if (k > 0)
-      load4(mat, k - 1, m, true);
+    if (!transpose) load4(mat, k, m, false);
+    else if (k > 0) load4(mat, k - 1, m, true);
     const Index s1 = slots[2 * k + 1];
     return make(m, r[slots[2 * k]], s1 >= 0 ? r[s1] : 0.0);
   }
@@ -108,10 +104,8 @@ struct BackwardSrc {
   __device__ Aff operator()(Index i) const {
     const Index k = nb - 1 - i;
     double m[4] = {0, 0, 0, 0};
-    if (!transpose)
-      load4(mat, k, m, false);
-    else if (k + 1 < nb)
-      load4(mat, k + 1, m, true);
+    if (!transpose) load4(mat, k, m, false);
+    else if (k + 1 < nb) load4(mat, k + 1, m, true);
     const double2 c = reinterpret_cast<const double2 *>(tmp)[k];
     return make(m, c.x, c.y);
   }
@@ -142,8 +136,7 @@ template <class Src> __device__ Aff load_tile(const Src &src, Index n, Aff (&buf
   __syncthreads();
   Aff x = identity();
   const Compose op;
-  for (int q = 0; q < kItems; ++q)
-    x = op(x, buf[threadIdx.x * kItems + q]);
+  for (int q = 0; q < kItems; ++q) x = op(x, buf[threadIdx.x * kItems + q]);
   return x;
 }
 
@@ -153,8 +146,7 @@ template <class Src> __global__ __launch_bounds__(kScanThreads) void tile_reduce
   const Aff x = load_tile(src, n, buf);
   Aff incl, total;
   TileScan(ts).InclusiveScan(x, incl, Compose(), total);
-  if (threadIdx.x == 0)
-    tiles[blockIdx.x] = total;
+  if (threadIdx.x == 0) tiles[blockIdx.x] = total;
 }
 
 // One CTA: tiles[j] <- composite of tiles 0..j-1 (identity for j = 0).
@@ -165,8 +157,7 @@ __global__ __launch_bounds__(kTopThreads) void tile_prefixes(Aff *tiles, Index n
   const Index lo = threadIdx.x * per, hi = lo + per < ntiles ? lo + per : ntiles;
   const Compose op;
   Aff x = identity();
-  for (Index j = lo; j < hi; ++j)
-    x = op(x, tiles[j]);
+  for (Index j = lo; j < hi; ++j) x = op(x, tiles[j]);
   Aff run;
   TopScan(ts).ExclusiveScan(x, run, identity(), op);
   for (Index j = lo; j < hi; ++j) {
@@ -204,8 +195,7 @@ __global__ __launch_bounds__(kScanThreads) void tile_apply(Src src, Dst dst, Ind
   const Index base = Index(blockIdx.x) * kTile;
   for (int q = 0; q < kItems; ++q) {
     const int idx = q * kScanThreads + threadIdx.x;
-    if (base + idx < n)
-      dst(base + idx, out[idx].x, out[idx].y);
+    if (base + idx < n) dst(base + idx, out[idx].x, out[idx].y);
   }
 }
 
@@ -221,15 +211,11 @@ template <class Src, class Dst> void scan(const Src &src, const Dst &dst, Index 
 
 } // namespace
 
-std::size_t scan_workspace_bytes(Index nb) {
-  return static_cast<std::size_t>((nb + kTile - 1) / kTile) * sizeof(Aff);
-}
+std::size_t scan_workspace_bytes(Index nb) { return static_cast<std::size_t>((nb + kTile - 1) / kTile) * sizeof(Aff); }
 
-void solve(bool transpose, Index nb, const Index *slots, const double *neg_mult, const double *inv,
-           const double *back, const double *r, double *z, double *tmp, unsigned char *tiles_bytes,
-           cudaStream_t s) {
-  if (nb == 0)
-    return;
+void solve(bool transpose, Index nb, const Index *slots, const double *neg_mult, const double *inv, const double *back,
+           const double *r, double *z, double *tmp, unsigned char *tiles_bytes, cudaStream_t s) {
+  if (nb == 0) return;
   Aff *tiles = reinterpret_cast<Aff *>(tiles_bytes);
   scan(ForwardSrc{transpose ? back : neg_mult, slots, r, transpose}, ForwardDst{inv, tmp, transpose}, nb, tiles, s);
   scan(BackwardSrc{transpose ? neg_mult : back, tmp, nb, transpose}, BackwardDst{slots, z, nb}, nb, tiles, s);

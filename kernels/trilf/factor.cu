@@ -32,9 +32,7 @@ __device__ inline bool charge_of(std::uint64_t key, Index v, double p) {
 
 // Candidate order: a before b iff (w_a > w_b) or (w_a == w_b and col_a < col_b). Empty
 // entries carry w = -1 (every candidate has w > 0) and the largest column.
-__device__ inline bool better(double wa, Index ca, double wb, Index cb) {
-  return wa > wb || (wa == wb && ca < cb);
-}
+__device__ inline bool better(double wa, Index ca, double wb, Index cb) { return wa > wb || (wa == wb && ca < cb); }
 
 constexpr Index kNoCol = static_cast<Index>(~(static_cast<unsigned long long>(1) << (8 * sizeof(Index) - 1)));
 
@@ -169,7 +167,7 @@ template <int N> __global__ void confirm_kernel(Index nv, const Index *proposed,
       }
     }
     if (!changed) continue;
-    // Canonical order: ascending, -1 last (odd-even transposition sort, registers only).
+      // Canonical order: ascending, -1 last (odd-even transposition sort, registers only).
 #pragma unroll
     for (int r = 0; r < N; ++r)
 #pragma unroll
@@ -188,7 +186,8 @@ template <int N> __global__ void confirm_kernel(Index nv, const Index *proposed,
 
 __global__ void count_slots(const Index *nbr, std::size_t n, unsigned long long *out) {
   unsigned long long c = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     c += nbr[i] >= 0;
   // integer sums: order does not matter
   for (int off = 16; off > 0; off /= 2) c += __shfl_xor_sync(0xffffffffu, c, off);
@@ -220,8 +219,7 @@ void round_n(const CsrView &w, int sub, Index *c, Index *p, bool charged, std::u
   }
 }
 
-template <int N>
-void confirm_n(Index nv, const Index *p, Index *c, cudaStream_t s) {
+template <int N> void confirm_n(Index nv, const Index *p, Index *c, cudaStream_t s) {
   confirm_kernel<N><<<grid_for(nv, kThreads, kMaxBlocks), kThreads, 0, s>>>(nv, p, c);
   PGK_CUDA_CHECK_LAUNCH();
 }
@@ -243,7 +241,7 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
   out.nbr.allocate(slots);
   if (slots) PGK_CUDA_CHECK(cudaMemsetAsync(out.nbr.data(), 0xff, sizeof(Index) * slots, s)); // all -1
   if (nv == 0) { // the reference's loop with nothing to propose: charged rounds run, the first
-                  // uncharged round finds no proposal and stops
+                 // uncharged round finds no proposal and stops
     for (int k = 0; k < opt.rounds; ++k) {
       out.rounds_run = k + 1;
       if (!pgk::trilf::is_charged_round(opt, k)) {
@@ -259,8 +257,7 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
   for (int k = 0; k < opt.rounds; ++k) {
     const bool charged = pgk::trilf::is_charged_round(opt, k);
     // The per-round part of the charge hash (charge_positive's `key`), on the host.
-    const std::uint64_t key =
-        pgk::trilf::mix64(opt.seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(k) + 1));
+    const std::uint64_t key = pgk::trilf::mix64(opt.seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(k) + 1));
     if (!charged) PGK_CUDA_CHECK(cudaMemsetAsync(made.data(), 0, sizeof(int), s));
     Index *c = out.nbr.data(), *p = proposed.data();
     int *mk = charged ? nullptr : made.data();
@@ -293,7 +290,8 @@ void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, Dev
   }
   DeviceBuffer<unsigned long long> twice(1, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(twice.data(), 0, sizeof(unsigned long long), s));
-  count_slots<<<grid_for(static_cast<long long>(slots), kThreads, 2048), kThreads, 0, s>>>(out.nbr.data(), slots, twice.data());
+  count_slots<<<grid_for(static_cast<long long>(slots), kThreads, 2048), kThreads, 0, s>>>(out.nbr.data(), slots,
+                                                                                           twice.data());
   PGK_CUDA_CHECK_LAUNCH();
   out.edges = static_cast<Index>(twice.get(0, s) / 2);
 }

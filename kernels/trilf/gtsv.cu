@@ -69,18 +69,24 @@ void GtsvSolver::setup(const DeviceTridiagonal &t, bool pivoting, void *stream) 
   const auto un = static_cast<std::size_t>(n_);
   for (DeviceBuffer<double> *b : {&dl_, &d_, &du_, &dlt_, &dut_, &x_}) b->allocate(un);
   if (n_ < 3) return;
-  effective_kernel<<<grid_for(n_, 256, 65535), 256, 0, s>>>(n_, t.lower.data(), t.diag.data(), t.upper.data(), t.mult.data(),
-                                              t.pivot.data(), dl_.data(), d_.data(), du_.data(), dlt_.data(),
-                                              dut_.data());
+  effective_kernel<<<grid_for(n_, 256, 65535), 256, 0, s>>>(n_, t.lower.data(), t.diag.data(), t.upper.data(),
+                                                            t.mult.data(), t.pivot.data(), dl_.data(), d_.data(),
+                                                            du_.data(), dlt_.data(), dut_.data());
   PGK_CUDA_CHECK_LAUNCH();
   const int m = static_cast<int>(n_);
   std::size_t bytes = 0, bytes_t = 0;
   if (pivoting_) {
-    check_cusparse(cusparseDgtsv2_bufferSizeExt(h, m, 1, dl_.data(), d_.data(), du_.data(), x_.data(), m, &bytes), "gtsv2 buffer size");
-    check_cusparse(cusparseDgtsv2_bufferSizeExt(h, m, 1, dlt_.data(), d_.data(), dut_.data(), x_.data(), m, &bytes_t), "gtsv2 buffer size");
+    check_cusparse(cusparseDgtsv2_bufferSizeExt(h, m, 1, dl_.data(), d_.data(), du_.data(), x_.data(), m, &bytes),
+                   "gtsv2 buffer size");
+    check_cusparse(cusparseDgtsv2_bufferSizeExt(h, m, 1, dlt_.data(), d_.data(), dut_.data(), x_.data(), m, &bytes_t),
+                   "gtsv2 buffer size");
   } else {
-    check_cusparse(cusparseDgtsv2_nopivot_bufferSizeExt(h, m, 1, dl_.data(), d_.data(), du_.data(), x_.data(), m, &bytes), "gtsv2_nopivot buffer size");
-    check_cusparse(cusparseDgtsv2_nopivot_bufferSizeExt(h, m, 1, dlt_.data(), d_.data(), dut_.data(), x_.data(), m, &bytes_t), "gtsv2_nopivot buffer size");
+    check_cusparse(
+        cusparseDgtsv2_nopivot_bufferSizeExt(h, m, 1, dl_.data(), d_.data(), du_.data(), x_.data(), m, &bytes),
+        "gtsv2_nopivot buffer size");
+    check_cusparse(
+        cusparseDgtsv2_nopivot_bufferSizeExt(h, m, 1, dlt_.data(), d_.data(), dut_.data(), x_.data(), m, &bytes_t),
+        "gtsv2_nopivot buffer size");
   }
   buffer_.allocate(bytes > bytes_t ? bytes : bytes_t);
   PGK_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -99,7 +105,8 @@ bool GtsvSolver::solve(const DevicePathOrder &order, const double *r, double *z,
   if (pivoting_)
     check_cusparse(cusparseDgtsv2(h, m, 1, dl, d_.data(), du, x_.data(), m, buffer_.data()), "cusparseDgtsv2");
   else
-    check_cusparse(cusparseDgtsv2_nopivot(h, m, 1, dl, d_.data(), du, x_.data(), m, buffer_.data()), "cusparseDgtsv2_nopivot");
+    check_cusparse(cusparseDgtsv2_nopivot(h, m, 1, dl, d_.data(), du, x_.data(), m, buffer_.data()),
+                   "cusparseDgtsv2_nopivot");
   scatter_kernel<<<grid_for(n_, 256, 65535), 256, 0, s>>>(n_, order.perm.data(), x_.data(), z);
   PGK_CUDA_CHECK_LAUNCH();
   return true;

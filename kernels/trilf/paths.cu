@@ -50,9 +50,7 @@ using namespace detail;
 // the code fits 32 bits (lo < 2^31).
 using Code = std::conditional_t<sizeof(Index) == 4, unsigned int, unsigned long long>;
 constexpr Code kNoCode = ~Code(0);
-__device__ inline bool key_less(double wa, Code ca, double wb, Code cb) {
-  return wa < wb || (wa == wb && ca < cb);
-}
+__device__ inline bool key_less(double wa, Code ca, double wb, Code cb) { return wa < wb || (wa == wb && ca < cb); }
 
 // The whole state of a splitter in one aligned record (32 bytes with 32-bit indices: one
 // sector), so a step reads one record per splitter and one per target.
@@ -260,8 +258,7 @@ struct PathScan {
     st[c].q[i] = q;
     st[c].r[i] = k;
   }
-  __device__ static void jump(Index v, int i, const PathState &sv, const PathState &sx, PathState &o,
-                              bool &changed) {
+  __device__ static void jump(Index v, int i, const PathState &sv, const PathState &sx, PathState &o, bool &changed) {
     const int j = sx.q[0] != v ? 0 : 1;
     o.q[i] = sx.q[j];
     o.r[i] = sv.r[i] + sx.r[j];
@@ -359,7 +356,8 @@ Index break_cycles(DeviceFactor &f, const CsrView &w, void *stream) {
   cyc_cut<<<grid, kThreads, 0, s>>>(nv, nbr, ranked.flag.data(), ranked.comp.data(), near.data(), ranked.result(),
                                     f.nbr.data(), cycles.data());
   PGK_CUDA_CHECK_LAUNCH();
-  cyc_lonely<<<grid, kThreads, 0, s>>>(nv, nbr, ranked.flag.data(), near.data(), ek.data(), f.nbr.data(), cycles.data());
+  cyc_lonely<<<grid, kThreads, 0, s>>>(nv, nbr, ranked.flag.data(), near.data(), ek.data(), f.nbr.data(),
+                                       cycles.data());
   PGK_CUDA_CHECK_LAUNCH();
   const Index broken = static_cast<Index>(cycles.get(0, s));
   f.edges -= broken;

@@ -27,7 +27,7 @@ struct TrilfDevice::Impl {
   DeviceBuffer<Index> factor_copy; // the [0,2]-factor before cycle breaking (tests)
   DevicePathOrder order;
   DeviceTridiagonal t;
-  mutable ScanWorkspace ws; // apply scratch (one apply at a time per object)
+  mutable ScanWorkspace ws;             // apply scratch (one apply at a time per object)
   std::unique_ptr<BlockPipeline> block; // the 2x2 block variant (opt.block) instead of the above
   TrilfSolver solver = TrilfSolver::Scan;
   std::unique_ptr<GtsvSolver> gtsv; // when solver != Scan
@@ -79,8 +79,8 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   const std::size_t slots = m.factor.nbr.size();
   m.factor_copy.allocate(slots);
   if (slots)
-    PGK_CUDA_CHECK(cudaMemcpyAsync(m.factor_copy.data(), m.factor.nbr.data(), sizeof(Index) * slots,
-                                   cudaMemcpyDeviceToDevice, s));
+    PGK_CUDA_CHECK(
+        cudaMemcpyAsync(m.factor_copy.data(), m.factor.nbr.data(), sizeof(Index) * slots, cudaMemcpyDeviceToDevice, s));
   const Index factor_edges = m.factor.edges;
   const Index broken = break_cycles(m.factor, w.view, stream);
   ev.record(3, s);

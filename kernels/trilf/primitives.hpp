@@ -25,8 +25,7 @@ struct DeviceWeightGraph {
 };
 // Checks A like pgk::trilf::check_matrix (NaN/Inf -> std::domain_error naming (row, col)).
 // Reads (n > 0): nnz of A and the pass's counters; 4 more for a nonsymmetric pattern.
-void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightGraph &out,
-                        void *stream);
+void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightGraph &out, void *stream);
 
 // [0,n]-factor of a weight graph (Algorithm 2): equals pgk::trilf::parallel_factor.
 // Reads (nvertices > 0): nnz of w, one flag per uncharged round run, the edge count.
@@ -38,8 +37,7 @@ struct DeviceFactor {
   bool maximal = false;
   Index edges = 0; // undirected edges
 };
-void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, DeviceFactor &out,
-                     void *stream);
+void parallel_factor(const CsrView &w, const pgk::trilf::FactorOptions &opt, DeviceFactor &out, void *stream);
 
 // Cycle breaking by the bidirectional scan (Algorithm 3 with the min-edge-key operator):
 // f.n == 2, in place; equals pgk::trilf::break_cycles. Returns the number of cycles broken.

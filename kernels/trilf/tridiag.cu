@@ -166,7 +166,7 @@ __global__ void factor_kernel(Index n, const Index *path_head, const double *low
         mult[k] = m;
         pivot[k] = d;
         if (split) ueff[k - 1] = 0; // T~ lost the coupling (k-1, k)
-        ueff[k] = up[c];             // 0 at a path end (assembly)
+        ueff[k] = up[c];            // 0 at a path end (assembly)
         dprev = d;
         uprev = up[c];
       }
@@ -262,8 +262,8 @@ struct BackwardT { // L^T x = w, scattered to z
 };
 
 template <class Op>
-__global__ void __launch_bounds__(kScanThreads) tile_scan(Op op, Index n, double *agg_a, double *agg_b, Index *fixlen,
-                                                          double *sens) {
+__global__ void __launch_bounds__(kScanThreads)
+    tile_scan(Op op, Index n, double *agg_a, double *agg_b, Index *fixlen, double *sens) {
   using Exchange = cub::BlockExchange<double, kScanThreads, kScanItems>;
   using Scan = cub::BlockScan<Affine, kScanThreads>;
   using Count = cub::BlockReduce<Index, kScanThreads>;
@@ -323,8 +323,8 @@ __global__ void __launch_bounds__(kScanThreads) tile_scan(Op op, Index n, double
 
 // carry[i] = value after tiles 0..i-1, i.e. B of their composition (x_{-1} = 0). One block,
 // chunks in order with a running prefix: deterministic.
-__global__ void __launch_bounds__(kScanThreads) tile_carries(Index ntiles, const double *agg_a, const double *agg_b,
-                                                             double *carry) {
+__global__ void __launch_bounds__(kScanThreads)
+    tile_carries(Index ntiles, const double *agg_a, const double *agg_b, double *carry) {
   using Scan = cub::BlockScan<Affine, kScanThreads>;
   __shared__ typename Scan::TempStorage temp;
   Affine prefix{1.0, 0.0};
@@ -357,8 +357,8 @@ template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, c
   if (ntiles < 2) return;
   tile_carries<<<1, kScanThreads, 0, s>>>(ntiles, ws.agg_a.data(), ws.agg_b.data(), ws.carry.data());
   PGK_CUDA_CHECK_LAUNCH();
-  fix_tiles<Op><<<static_cast<unsigned>(ntiles - 1), 128, 0, s>>>(op, n, ws.fixlen.data(), ws.carry.data(),
-                                                                   ws.sens.data());
+  fix_tiles<Op>
+      <<<static_cast<unsigned>(ntiles - 1), 128, 0, s>>>(op, n, ws.fixlen.data(), ws.carry.data(), ws.sens.data());
   PGK_CUDA_CHECK_LAUNCH();
 }
 

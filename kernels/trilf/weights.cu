@@ -106,7 +106,8 @@ __global__ void fused_pass(CsrView a, const double *r_in, double *r_out, double 
     const Index b = a.rowptr[i], e = a.rowptr[i + 1];
     if (e < b || b < 0 || e > nnz) {
       if (Validate && lane == 0) ++bad_rowptr;
-      if constexpr (Scales) if (lane == 0) r_out[i] = 1.0;
+      if constexpr (Scales)
+        if (lane == 0) r_out[i] = 1.0;
       continue;
     }
     bool uns = false;
@@ -169,8 +170,7 @@ __global__ void fused_pass(CsrView a, const double *r_in, double *r_out, double 
 
 // w on pattern p = pattern(A + A^T) (A not structurally symmetric): a sub-warp per row,
 // both values by binary search in A. Same operations as fused_pass.
-template <int S>
-__global__ void weights_general(CsrView a, CsrView p, const double *r, double *w, int *overflow) {
+template <int S> __global__ void weights_general(CsrView a, CsrView p, const double *r, double *w, int *overflow) {
   const int lane = threadIdx.x % S;
   const Index groups = Index(gridDim.x) * (blockDim.x / S);
   bool ovf = false;
@@ -228,9 +228,9 @@ void launch_general(int lanes, const CsrView &a, const CsrView &p, const double 
 void throw_if_malformed(const char *what, unsigned long long bad_rowptr, unsigned long long bad_colidx,
                         unsigned long long unsorted) {
   if (bad_rowptr || bad_colidx)
-    throw std::invalid_argument(std::string(what) + ": invalid CSR: " + std::to_string(static_cast<long long>(bad_rowptr)) +
-                                " bad row pointers, " + std::to_string(static_cast<long long>(bad_colidx)) +
-                                " column indices out of range");
+    throw std::invalid_argument(
+        std::string(what) + ": invalid CSR: " + std::to_string(static_cast<long long>(bad_rowptr)) +
+        " bad row pointers, " + std::to_string(static_cast<long long>(bad_colidx)) + " column indices out of range");
   if (unsorted)
     throw std::invalid_argument(std::string(what) + ": rows must be sorted and unique: " +
                                 std::to_string(static_cast<long long>(unsorted)) + " rows are not");
@@ -247,7 +247,8 @@ void throw_if_malformed(const char *what, unsigned long long bad_rowptr, unsigne
   PGK_CUDA_CHECK_LAUNCH();
   const std::vector<double> h = bad.download(s);
   throw std::domain_error(std::string(what) + ": non-finite value " + std::to_string(h[2]) + " at (" +
-                          std::to_string(static_cast<long long>(h[0])) + ", " + std::to_string(static_cast<long long>(h[1])) + ")");
+                          std::to_string(static_cast<long long>(h[0])) + ", " +
+                          std::to_string(static_cast<long long>(h[1])) + ")");
 }
 
 } // namespace
@@ -312,8 +313,11 @@ void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightG
     const Index snnz = read_scalar(sym.view().rowptr + n, stream);
     out.rowptr.allocate(static_cast<std::size_t>(n) + 1);
     out.colidx.allocate(static_cast<std::size_t>(snnz));
-    PGK_CUDA_CHECK(cudaMemcpyAsync(out.rowptr.data(), sym.rowptr(), sizeof(Index) * (n + 1), cudaMemcpyDeviceToDevice, s));
-    if (snnz) PGK_CUDA_CHECK(cudaMemcpyAsync(out.colidx.data(), sym.colidx(), sizeof(Index) * snnz, cudaMemcpyDeviceToDevice, s));
+    PGK_CUDA_CHECK(
+        cudaMemcpyAsync(out.rowptr.data(), sym.rowptr(), sizeof(Index) * (n + 1), cudaMemcpyDeviceToDevice, s));
+    if (snnz)
+      PGK_CUDA_CHECK(
+          cudaMemcpyAsync(out.colidx.data(), sym.colidx(), sizeof(Index) * snnz, cudaMemcpyDeviceToDevice, s));
     p.rowptr = out.rowptr.data();
     p.colidx = out.colidx.data();
     out.w = DeviceBuffer<double>(static_cast<std::size_t>(snnz));

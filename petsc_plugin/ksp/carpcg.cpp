@@ -93,7 +93,7 @@ static PetscErrorCode KSPCarpcgCopy(Vec from, Vec to)
 static PetscErrorCode KSPCarpcgDots(KSP_Carpcg *c, PetscBool with_true, PetscReal sums[3], MPI_Comm comm)
 {
   const Vec       u[3] = {c->r, c->r, c->t}, v[3] = {c->r, c->s, c->t};
-  const PetscBool w[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
+  const PetscBool w[3]     = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
   PetscReal       local[3] = {0, 0, 0};
   const PetscInt  n        = with_true ? 3 : 2;
 
@@ -262,8 +262,9 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscFunctionBegin;
   PetscCall(KSPCarpcgRequirePCNone(ksp, PETSC_FALSE)); // before PCSetFromOptions() picks a default
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP carpcg (CARP-CG, CG on the double Kaczmarz sweep) options");
-  PetscCall(PetscOptionsEList("-ksp_carpcg_scheme", "sequential (CGMN), multicolor (exact parallel sweeps), carp (block component averaging), cimmino (the report's GPU mode)", "KSPCARPCG", KSPCarpcgSchemes, 4, KSPCarpcgSchemes[scheme], &scheme, NULL));
-  c->set.scheme = (pgk::carpcg::Scheme)scheme;
+  PetscCall(
+      PetscOptionsEList("-ksp_carpcg_scheme", "sequential (CGMN), multicolor (exact parallel sweeps), carp (block component averaging), cimmino (the report's GPU mode)", "KSPCARPCG", KSPCarpcgSchemes, 4, KSPCarpcgSchemes[scheme], &scheme, NULL));
+  c->set.scheme    = (pgk::carpcg::Scheme)scheme;
   PetscReal lambda = c->set.relaxation();
   PetscBool set;
   PetscCall(PetscOptionsReal("-ksp_carpcg_relax", "Relaxation lambda of the row projections, in (0, 2) (default 1; cimmino: lambda~ > 0, default 0.35)", "KSPCARPCG", lambda, &lambda, &set));
@@ -355,14 +356,14 @@ PETSC_EXTERN PetscErrorCode KSPCreate_Carpcg(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
-  ksp->setupnewmatrix       = PETSC_TRUE; // new values: new row norms, copies and weights
-  ksp->ops->setup           = KSPSetUp_Carpcg;
-  ksp->ops->solve           = KSPSolve_Carpcg;
-  ksp->ops->reset           = KSPReset_Carpcg;
-  ksp->ops->destroy         = KSPDestroy_Carpcg;
-  ksp->ops->setfromoptions  = KSPSetFromOptions_Carpcg;
-  ksp->ops->view            = KSPView_Carpcg;
-  ksp->ops->buildsolution   = KSPBuildSolution_Carpcg;
+  ksp->setupnewmatrix      = PETSC_TRUE; // new values: new row norms, copies and weights
+  ksp->ops->setup          = KSPSetUp_Carpcg;
+  ksp->ops->solve          = KSPSolve_Carpcg;
+  ksp->ops->reset          = KSPReset_Carpcg;
+  ksp->ops->destroy        = KSPDestroy_Carpcg;
+  ksp->ops->setfromoptions = KSPSetFromOptions_Carpcg;
+  ksp->ops->view           = KSPView_Carpcg;
+  ksp->ops->buildsolution  = KSPBuildSolution_Carpcg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

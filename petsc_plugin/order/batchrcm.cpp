@@ -25,13 +25,13 @@ typedef enum { BATCHRCM_AUTO, BATCHRCM_SERIAL, BATCHRCM_CPU, BATCHRCM_GPU } Batc
 static const char *const BatchRCMBackends[] = {"auto", "serial", "cpu", "gpu", "BatchRCMBackend", "BATCHRCM_", NULL};
 
 struct BatchRCMOptions {
-  BatchRCMBackend     backend = BATCHRCM_AUTO;
-  PetscInt            threads = 0; // 0: the cores of this node shared among its ranks
-  PetscInt            min_parallel_nnz = 200000;
+  BatchRCMBackend     backend             = BATCHRCM_AUTO;
+  PetscInt            threads             = 0; // 0: the cores of this node shared among its ranks
+  PetscInt            min_parallel_nnz    = 200000;
   PetscBool           diagonal_in_valence = PETSC_TRUE;
-  PetscBool           view = PETSC_FALSE;
-  pgk::rcm::StartNode start = pgk::rcm::StartNode::Peripheral;
-  PetscInt            given_start = 0;
+  PetscBool           view                = PETSC_FALSE;
+  pgk::rcm::StartNode start               = pgk::rcm::StartNode::Peripheral;
+  PetscInt            given_start         = 0;
 };
 
 static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
@@ -41,7 +41,8 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
 
   PetscFunctionBegin;
   PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, "MatOrdering batchrcm options", "MatGetOrdering");
-  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below the size threshold, else gpu for device data, else cpu)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
+  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below the size threshold, else gpu for device data, else cpu)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend,
+                             (PetscEnum *)&o->backend, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks)", "MATORDERINGBATCHRCM", o->threads, &o->threads, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_parallel_nnz", "auto: below this many nonzeros (local) use the serial backend", "MATORDERINGBATCHRCM", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
   PetscCall(PetscOptionsString("-mat_ordering_batchrcm_start", "Start node: peripheral (repeated BFS, the paper), georgeliu (SPARSPAK fnroot, PETSc's rcm) or a row index", "MATORDERINGBATCHRCM", start, start, sizeof start, &set));
@@ -140,7 +141,8 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   PetscCall(BatchRCMChooseBackend(mat, o, host, &backend));
   PetscCall(MatIsStructurallySymmetricKnown(host.block, &sym_set, &sym));
   if (!sym_set) PetscCall(MatIsStructurallySymmetricKnown(mat, &sym_set, &sym));
-  PetscCheck(o.start != pgk::rcm::StartNode::Given || o.given_start < host.csr.nrows || host.csr.nrows == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_batchrcm_start %" PetscInt_FMT " is not a row of the %" PetscInt_FMT "-row (local) matrix", o.given_start, host.csr.nrows);
+  PetscCheck(o.start != pgk::rcm::StartNode::Given || o.given_start < host.csr.nrows || host.csr.nrows == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-mat_ordering_batchrcm_start %" PetscInt_FMT " is not a row of the %" PetscInt_FMT "-row (local) matrix", o.given_start, host.csr.nrows);
   ropts.start                     = o.start;
   ropts.given_start               = o.given_start;
   ropts.count_diagonal_in_valence = o.diagonal_in_valence ? true : false;

@@ -10,6 +10,9 @@
 
 #if !defined(PGK_HAVE_CUDA)
 namespace pgk::cuda {
-inline std::vector<Index> rcm_gpu(const CsrView &, const rcm::Options &, void *, rcm::Stats *, RcmGpuInfo *) { no_kernels("MatOrdering batchrcm gpu backend"); }
+inline std::vector<Index> rcm_gpu(const CsrView &, const rcm::Options &, void *, rcm::Stats *, RcmGpuInfo *)
+{
+  no_kernels("MatOrdering batchrcm gpu backend");
+}
 } // namespace pgk::cuda
 #endif

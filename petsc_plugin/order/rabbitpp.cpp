@@ -20,7 +20,7 @@
 PetscLogEvent PGK_EVENT_Rabbitpp;
 
 typedef enum { RABBITPP_AUTO, RABBITPP_SERIAL, RABBITPP_CPU, RABBITPP_GPU } RabbitppBackend;
-static const char *const RabbitppBackends[] = {"auto", "serial", "cpu", "gpu", "RabbitppBackend", "RABBITPP_", NULL};
+static const char *const RabbitppBackends[]  = {"auto", "serial", "cpu", "gpu", "RabbitppBackend", "RABBITPP_", NULL};
 static const char *const RabbitppHubScopes[] = {"noninsular", "all", "RabbitppHubScope", "RABBITPP_HUB_", NULL};
 
 struct RabbitppOptions {
@@ -37,7 +37,8 @@ static PetscErrorCode RabbitppGetOptions(Mat mat, PetscBool regroup, RabbitppOpt
 {
   PetscFunctionBegin;
   PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, regroup ? "MatOrdering rabbitpp options" : "MatOrdering rabbit options (shared with rabbitpp)", "MatGetOrdering");
-  PetscCall(PetscOptionsEnum("-mat_ordering_rabbitpp_backend", "Where to compute the ordering: auto (gpu for a current device copy, else cpu; one thread below min_parallel_nnz); every backend gives the same permutation", "MATORDERINGRABBITPP", RabbitppBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
+  PetscCall(PetscOptionsEnum("-mat_ordering_rabbitpp_backend", "Where to compute the ordering: auto (gpu for a current device copy, else cpu; one thread below min_parallel_nnz); every backend gives the same permutation", "MATORDERINGRABBITPP",
+                             RabbitppBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks); never changes the result", "MATORDERINGRABBITPP", o->threads, &o->threads, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_batch", "Vertices per merge round K (0: n/64 clamped to [1, 65536]; 1: the classic serial Rabbit Order); the result depends on K", "MATORDERINGRABBITPP", o->batch, &o->batch, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_min_parallel_nnz", "auto: below this many nonzeros (local) use one thread", "MATORDERINGRABBITPP", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
@@ -58,7 +59,8 @@ static PetscErrorCode RabbitppView(const char *type, const char *backend, const 
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatOrdering %s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, backend %s", type, (PetscInt)nrows, (PetscInt)nnz, backend));
   if (ro.threads > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%d thread%s)", ro.threads, ro.threads > 1 ? "s" : ""));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, ", batch K %" PetscInt_FMT ", %" PetscInt_FMT " rounds, %" PetscInt_FMT " deferrals\n", (PetscInt)ro.batch, (PetscInt)info.rounds, (PetscInt)info.deferred));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  communities %" PetscInt_FMT " (largest %" PetscInt_FMT "), modularity %.4f, insularity %.4f, insular vertices %" PetscInt_FMT ", hubs %" PetscInt_FMT ", skew %.3f\n", (PetscInt)info.communities, (PetscInt)info.largest_community, info.modularity, info.insularity, (PetscInt)info.insular, (PetscInt)info.hubs, info.skew));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  communities %" PetscInt_FMT " (largest %" PetscInt_FMT "), modularity %.4f, insularity %.4f, insular vertices %" PetscInt_FMT ", hubs %" PetscInt_FMT ", skew %.3f\n", (PetscInt)info.communities,
+                        (PetscInt)info.largest_community, info.modularity, info.insularity, (PetscInt)info.insular, (PetscInt)info.hubs, info.skew));
   if (ro.regroup) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  layout %s, hubs from %s vertices\n", ro.insular_first ? "I|H|R" : "H|R|I", ro.hub_scope == pgk::rabbitpp::HubScope::All ? "all" : "non-insular"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time: graph %.3e s, communities %.3e s, numbering %.3e s, regrouping %.3e s, total %.3e s\n", info.seconds_graph, info.seconds_communities, info.seconds_order, info.seconds_regroup, (double)total));
   PetscFunctionReturn(PETSC_SUCCESS);

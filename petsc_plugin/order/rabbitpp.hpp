@@ -11,6 +11,9 @@
 
 #if !defined(PGK_HAVE_CUDA)
 namespace pgk::cuda {
-inline std::vector<Index> rabbitpp_gpu(const CsrView &, const rabbitpp::Options &, void *, rabbitpp::Info *) { no_kernels("MatOrdering rabbitpp gpu backend"); }
+inline std::vector<Index> rabbitpp_gpu(const CsrView &, const rabbitpp::Options &, void *, rabbitpp::Info *)
+{
+  no_kernels("MatOrdering rabbitpp gpu backend");
+}
 } // namespace pgk::cuda
 #endif

@@ -23,15 +23,15 @@
 PetscLogEvent PGK_EVENT_ReorderSymbolic, PGK_EVENT_ReorderNumeric, PGK_EVENT_ReorderApply;
 
 struct PC_Reorder {
-  char                  ordering[256] = MATORDERINGBATCHRCM;
-  KSP                   ksp           = nullptr;
-  Mat                   B             = nullptr;
-  Vec                   xp = nullptr, bp = nullptr;
-  std::vector<PetscInt> perm; // perm[new] = old
-  std::vector<PetscInt> dst;  // A's entry e lands at B's entry dst[e]
-  PetscBool             device = PETSC_FALSE;
-  pgk::Envelope         before, after;
-  PetscLogDouble        t_ordering = 0, t_symbolic = 0, t_numeric = 0;
+  char                                                 ordering[256] = MATORDERINGBATCHRCM;
+  KSP                                                  ksp           = nullptr;
+  Mat                                                  B             = nullptr;
+  Vec                                                  xp = nullptr, bp = nullptr;
+  std::vector<PetscInt>                                perm; // perm[new] = old
+  std::vector<PetscInt>                                dst;  // A's entry e lands at B's entry dst[e]
+  PetscBool                                            device = PETSC_FALSE;
+  pgk::Envelope                                        before, after;
+  PetscLogDouble                                       t_ordering = 0, t_symbolic = 0, t_numeric = 0;
   std::unique_ptr<pgk::cuda::DeviceBuffer<pgk::Index>> d_perm, d_dst; // device copies of perm and dst
 };
 
@@ -65,12 +65,12 @@ static PetscErrorCode PCReorderUploadMaps(PC_Reorder *r)
 
 static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r)
 {
-  Mat            A = pc->pmat;
-  IS             rperm, cperm;
+  Mat             A = pc->pmat;
+  IS              rperm, cperm;
   const PetscInt *idx;
-  PetscInt       n;
-  PetscLogDouble t0, t1, t2;
-  PgkMatCSR      h;
+  PetscInt        n;
+  PetscLogDouble  t0, t1, t2;
+  PgkMatCSR       h;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PGK_EVENT_ReorderSymbolic, pc, 0, 0, 0));
@@ -163,8 +163,8 @@ static PetscErrorCode PCSetUp_Reorder(PC pc)
 // y = P^T solve(B, P x): gather, inner solve, scatter, in the memory the vectors live in.
 static PetscErrorCode PCApplyReorder(PC pc, Vec x, Vec y, PetscBool transpose)
 {
-  PC_Reorder  *r = (PC_Reorder *)pc->data;
-  PetscScalar *xa, *ya, *ba, *pa;
+  PC_Reorder    *r = (PC_Reorder *)pc->data;
+  PetscScalar   *xa, *ya, *ba, *pa;
   const PetscInt n = (PetscInt)r->perm.size();
 
   PetscFunctionBegin;

@@ -1,14 +1,9 @@
-// PC trilf: the linear-forest tridiagonal preconditioner of Klein & Strzodka (ICPP'22).
-// PCSetUp finds the heaviest disjoint paths of the matrix graph (a [0,2]-factor by proposal
-// rounds, cycles broken at their weakest edge), orders the paths so that they become
-// tridiagonal, and factors that tridiagonal matrix T; PCApply is z = Q T^-1 Q^T r.
-//
-// Where it runs: a MATSEQAIJCUSPARSE operator (or the diagonal block of MATMPIAIJCUSPARSE) is
-// handled entirely on the device by kernels/trilf/pc_gpu.hpp, whose results equal the host
-// reference's (src/trilf/pc.hpp), used for every other AIJ operator. In parallel every rank
-// works on its diagonal block (block Jacobi with one trilf per block, no communication).
-// Vectors may live on either side of a device set-up: host vectors are staged through the
-// logged copies of kernels/common/transfer.hpp.
+// PC trilf: the linear-forest tridiagonal preconditioner of Klein & Strzodka (ICPP'22). PCSetUp
+// finds the heaviest disjoint paths of the matrix graph, orders them to be tridiagonal and factors
+// that T; PCApply is z = Q T^-1 Q^T r. A MATSEQAIJCUSPARSE operator (or MPI diagonal block) runs
+// on the device (kernels/trilf/pc_gpu.hpp, results equal to src/trilf/pc.hpp's, used for every
+// other AIJ operator); host vectors are staged through kernels/common/transfer.hpp's logged copies.
+// In parallel every rank works on its diagonal block (block Jacobi, no communication).
 #include "petsc_plugin/sys/pgk_petsc.hpp"
 
 #include <petsc/private/matimpl.h>
@@ -29,17 +24,17 @@ typedef enum { TRILF_SOLVER_SCAN, TRILF_SOLVER_GTSV2 } TrilfSolverType;
 static const char *const TrilfSolverTypes[] = {"scan", "gtsv2", "TrilfSolverType", "TRILF_SOLVER_", NULL};
 
 struct PC_Trilf {
-  pgk::trilf::Options       opt;                  // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
-  PCTrilfWeight             weight      = PC_TRILF_WEIGHT_ABS;
-  PetscBool                 reuse       = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
-  TrilfSolverType           solver      = TRILF_SOLVER_SCAN;
-  PetscBool                 device      = PETSC_FALSE; // where the last setup ran
-  PetscInt                  n           = 0;
-  PetscInt                  setups      = 0, forests = 0;
-  PetscObjectState          nonzerostate = -1;
+  pgk::trilf::Options                         opt; // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
+  PCTrilfWeight                               weight = PC_TRILF_WEIGHT_ABS;
+  PetscBool                                   reuse  = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
+  TrilfSolverType                             solver = TRILF_SOLVER_SCAN;
+  PetscBool                                   device = PETSC_FALSE; // where the last setup ran
+  PetscInt                                    n      = 0;
+  PetscInt                                    setups = 0, forests = 0;
+  PetscObjectState                            nonzerostate = -1;
   std::unique_ptr<pgk::trilf::Preconditioner> host;
   std::unique_ptr<pgk::cuda::TrilfDevice>     dev;
-  Vec                       stage_r = nullptr, stage_z = nullptr; // device copies of host vectors (apply)
+  Vec                                         stage_r = nullptr, stage_z = nullptr; // device copies of host vectors (apply)
 };
 
 static const pgk::trilf::SetupInfo &TrilfInfo(const PC_Trilf *t)
@@ -102,7 +97,8 @@ static PetscErrorCode PCSetUp_Trilf(PC pc)
   t->nonzerostate = A->nonzerostate;
   t->setups++;
   if (!keep) t->forests++;
-  PetscCall(PetscInfo(pc, "trilf %s on the %s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", c_id %.3f, c_pi %.3f, setup %.3f ms\n", keep ? "refactored" : "built", device ? "device" : "host", (PetscInt)TrilfInfo(t).npaths, (PetscInt)TrilfInfo(t).longest, TrilfInfo(t).c_id, TrilfInfo(t).c_pi, keep ? TrilfTimes(t).assemble + TrilfTimes(t).lu : TrilfTimes(t).total()));
+  PetscCall(PetscInfo(pc, "trilf %s on the %s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", c_id %.3f, c_pi %.3f, setup %.3f ms\n", keep ? "refactored" : "built", device ? "device" : "host", (PetscInt)TrilfInfo(t).npaths,
+                      (PetscInt)TrilfInfo(t).longest, TrilfInfo(t).c_id, TrilfInfo(t).c_pi, keep ? TrilfTimes(t).assemble + TrilfTimes(t).lu : TrilfTimes(t).total()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -223,11 +219,11 @@ static PetscErrorCode PCDestroy_Trilf(PC pc)
 
 static PetscErrorCode PCSetFromOptions_Trilf(PC pc, PetscOptionItems PetscOptionsObject)
 {
-  PC_Trilf              *t = (PC_Trilf *)pc->data;
-  pgk::trilf::FactorOptions &f = t->opt.factor;
-  PetscInt               bs = t->opt.block ? 2 : 1, rounds = f.rounds, period = f.charge_period, offset = f.charge_offset, seed = (PetscInt)f.seed;
-  PetscReal              prob = f.charge_prob, tol = t->opt.pivot.rel_tol;
-  PetscBool              set;
+  PC_Trilf                  *t  = (PC_Trilf *)pc->data;
+  pgk::trilf::FactorOptions &f  = t->opt.factor;
+  PetscInt                   bs = t->opt.block ? 2 : 1, rounds = f.rounds, period = f.charge_period, offset = f.charge_offset, seed = (PetscInt)f.seed;
+  PetscReal                  prob = f.charge_prob, tol = t->opt.pivot.rel_tol;
+  PetscBool                  set;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Linear-forest tridiagonal preconditioner (trilf) options");
@@ -240,35 +236,38 @@ static PetscErrorCode PCSetFromOptions_Trilf(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsReal("-pc_trilf_charge_prob", "p: probability of the '+' charge (paper: 0.5)", "PCTRILF", prob, &prob, NULL));
   PetscCall(PetscOptionsInt("-pc_trilf_seed", "Seed of the charge hash (0: the reference setting)", "PCTRILF", seed, &seed, NULL));
   PetscCall(PetscOptionsReal("-pc_trilf_pivot_tol", "A pivot |d| <= tol * (1-norm of its row of T) is tiny: the path is split there, or the pivot replaced", "PCTRILF", tol, &tol, NULL));
-  PetscCall(PetscOptionsEnum("-pc_trilf_solver", "Tridiagonal solve of the apply: scan (factor once in set-up, substitute by affine scans) or cuSPARSE gtsv2 (refactors every apply; device, scalar)", "PCTRILF", TrilfSolverTypes, (PetscEnum)t->solver, (PetscEnum *)&t->solver, NULL));
+  PetscCall(PetscOptionsEnum("-pc_trilf_solver", "Tridiagonal solve of the apply: scan (factor once in set-up, substitute by affine scans) or cuSPARSE gtsv2 (refactors every apply; device, scalar)", "PCTRILF", TrilfSolverTypes, (PetscEnum)t->solver,
+                             (PetscEnum *)&t->solver, NULL));
   PetscCall(PetscOptionsBool("-pc_trilf_reuse_forest", "On SAME_NONZERO_PATTERN keep the forest and refactor the values only", "PCTRILF", t->reuse, &t->reuse, NULL));
   PetscOptionsHeadEnd();
-  PetscCheck(rounds >= 0 && period >= 1 && offset >= 0 && offset < period, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: need iterations >= 0, charge_period >= 1 and 0 <= charge_offset < charge_period; got %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, rounds, period, offset);
+  PetscCheck(rounds >= 0 && period >= 1 && offset >= 0 && offset < period, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "PC trilf: need iterations >= 0, charge_period >= 1 and 0 <= charge_offset < charge_period; got %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, rounds, period, offset);
   PetscCheck(prob >= 0 && prob <= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: -pc_trilf_charge_prob must be in [0, 1], got %g", (double)prob);
   PetscCheck(tol >= 0 && seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: -pc_trilf_pivot_tol and -pc_trilf_seed must be >= 0");
   if (rounds != f.rounds || period != f.charge_period || offset != f.charge_offset || prob != f.charge_prob || (std::uint64_t)seed != f.seed || tol != t->opt.pivot.rel_tol) pc->setupcalled = PETSC_FALSE;
-  f.rounds              = (int)rounds;
-  f.charge_period       = (int)period;
-  f.charge_offset       = (int)offset;
-  f.charge_prob         = prob;
-  f.seed                = (std::uint64_t)seed;
-  t->opt.pivot.rel_tol  = tol;
+  f.rounds             = (int)rounds;
+  f.charge_period      = (int)period;
+  f.charge_offset      = (int)offset;
+  f.charge_prob        = prob;
+  f.seed               = (std::uint64_t)seed;
+  t->opt.pivot.rel_tol = tol;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
 {
-  PC_Trilf   *t = (PC_Trilf *)pc->data;
-  PetscBool   iascii;
-  PetscMPIInt size;
-  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
-  const pgk::trilf::FactorOptions &f = t->opt.factor;
+  PC_Trilf                        *t = (PC_Trilf *)pc->data;
+  PetscBool                        iascii;
+  PetscMPIInt                      size;
+  MPI_Comm                         comm = PetscObjectComm((PetscObject)pc);
+  const pgk::trilf::FactorOptions &f    = t->opt.factor;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, weights %s, reuse forest %s, solver %s\n", t->opt.block ? "2x2 block tridiagonal (pairs, then paths of pairs)" : "tridiagonal on a linear forest", PCTrilfWeights[t->weight], t->reuse ? "yes" : "no", TrilfSolverTypes[t->solver]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, weights %s, reuse forest %s, solver %s\n", t->opt.block ? "2x2 block tridiagonal (pairs, then paths of pairs)" : "tridiagonal on a linear forest", PCTrilfWeights[t->weight], t->reuse ? "yes" : "no",
+                                   TrilfSolverTypes[t->solver]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor rounds M=%d, charge period m=%d, offset k_m=%d, p=%g, seed %llu; pivot tolerance %g\n", f.rounds, f.charge_period, f.charge_offset, f.charge_prob, (unsigned long long)f.seed, t->opt.pivot.rel_tol));
   const PetscBool ready = TrilfReady(t);
   PetscInt        anyready, ready_i = ready ? 1 : 0;
@@ -276,13 +275,13 @@ static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
   if (!anyready) PetscFunctionReturn(PETSC_SUCCESS);
 
   // Per rank figures, summed / ranged over the ranks (each rank holds one diagonal block).
-  const pgk::trilf::SetupInfo  &in = TrilfInfo(t);
-  const pgk::trilf::PhaseTimes &tm = TrilfTimes(t);
-  const pgk::trilf::ForestStats &fs = t->opt.block ? in.block.coarse : in.forest;
-  PetscInt  isum[7] = {(PetscInt)in.npaths, (PetscInt)fs.factor_edges, (PetscInt)fs.cycles_broken, (PetscInt)in.splits, (PetscInt)in.replaced, (PetscInt)in.block.pairs, (PetscInt)in.block.ghosts}, gsum[7];
-  PetscInt  imax[2] = {(PetscInt)in.longest, (PetscInt)fs.rounds_run}, gmax[2];
-  PetscReal cov[4] = {-in.c_id, in.c_id, -in.c_pi, in.c_pi}, gcov[4];
-  PetscReal tms[7] = {tm.weights, tm.factor, tm.cycles, tm.paths, tm.assemble, tm.lu, tm.total()}, gtms[7];
+  const pgk::trilf::SetupInfo   &in      = TrilfInfo(t);
+  const pgk::trilf::PhaseTimes  &tm      = TrilfTimes(t);
+  const pgk::trilf::ForestStats &fs      = t->opt.block ? in.block.coarse : in.forest;
+  PetscInt                       isum[7] = {(PetscInt)in.npaths, (PetscInt)fs.factor_edges, (PetscInt)fs.cycles_broken, (PetscInt)in.splits, (PetscInt)in.replaced, (PetscInt)in.block.pairs, (PetscInt)in.block.ghosts}, gsum[7];
+  PetscInt                       imax[2] = {(PetscInt)in.longest, (PetscInt)fs.rounds_run}, gmax[2];
+  PetscReal                      cov[4]  = {-in.c_id, in.c_id, -in.c_pi, in.c_pi}, gcov[4];
+  PetscReal                      tms[7]  = {tm.weights, tm.factor, tm.cycles, tm.paths, tm.assemble, tm.lu, tm.total()}, gtms[7];
   PetscCallMPI(MPIU_Allreduce(isum, gsum, 7, MPIU_INT, MPI_SUM, comm));
   PetscCallMPI(MPIU_Allreduce(imax, gmax, 2, MPIU_INT, MPI_MAX, comm));
   PetscCallMPI(MPIU_Allreduce(cov, gcov, 4, MPIU_REAL, MPI_MAX, comm));
@@ -294,9 +293,11 @@ static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f..%.4f (tridiagonal part in the original order), c_pi %.4f..%.4f (kept by trilf)\n", -gcov[0], gcov[1], -gcov[2], gcov[3]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f (tridiagonal part in the original order), c_pi %.4f (kept by trilf)\n", in.c_id, in.c_pi));
   if (t->opt.block) PetscCall(PetscViewerASCIIPrintf(viewer, "pairs %" PetscInt_FMT ", unpaired rows (ghost-padded) %" PetscInt_FMT "\n", gsum[5], gsum[6]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT " %s; [0,2]-factor %" PetscInt_FMT " edges in %" PetscInt_FMT " rounds, %" PetscInt_FMT " cycles broken\n", t->opt.block ? "paths of pairs" : "linear forest", gsum[0], gmax[0], t->opt.block ? "blocks" : "rows", gsum[1], gmax[1], gsum[2]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT " %s; [0,2]-factor %" PetscInt_FMT " edges in %" PetscInt_FMT " rounds, %" PetscInt_FMT " cycles broken\n",
+                                   t->opt.block ? "paths of pairs" : "linear forest", gsum[0], gmax[0], t->opt.block ? "blocks" : "rows", gsum[1], gmax[1], gsum[2]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pivots: %" PetscInt_FMT " paths split at a tiny pivot, %" PetscInt_FMT " pivots replaced\n", gsum[3], gsum[4]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "last setup%s (ms): weights %.3f, factor %.3f, cycles %.3f, paths %.3f, assemble %.3f, lu %.3f, total %.3f; forest built %" PetscInt_FMT " of %" PetscInt_FMT " setups\n", size > 1 ? " (slowest rank)" : "", gtms[0], gtms[1], gtms[2], gtms[3], gtms[4], gtms[5], gtms[6], t->forests, t->setups));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last setup%s (ms): weights %.3f, factor %.3f, cycles %.3f, paths %.3f, assemble %.3f, lu %.3f, total %.3f; forest built %" PetscInt_FMT " of %" PetscInt_FMT " setups\n", size > 1 ? " (slowest rank)" : "",
+                                   gtms[0], gtms[1], gtms[2], gtms[3], gtms[4], gtms[5], gtms[6], t->forests, t->setups));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -328,30 +329,30 @@ static PetscErrorCode PCTrilfGetInfo_Trilf(PC pc, PCTrilfInfo *info)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(info, sizeof *info));
   if (!TrilfReady(t)) PetscFunctionReturn(PETSC_SUCCESS);
-  const pgk::trilf::SetupInfo  &in = TrilfInfo(t);
-  const pgk::trilf::PhaseTimes &tm = TrilfTimes(t);
+  const pgk::trilf::SetupInfo   &in = TrilfInfo(t);
+  const pgk::trilf::PhaseTimes  &tm = TrilfTimes(t);
   const pgk::trilf::ForestStats &fs = t->opt.block ? in.block.coarse : in.forest;
-  info->on_device     = t->device;
-  info->rows          = t->n;
-  info->npaths        = in.npaths;
-  info->longest       = in.longest;
-  info->factor_edges  = fs.factor_edges;
-  info->forest_edges  = fs.forest_edges;
-  info->cycles_broken = fs.cycles_broken;
-  info->rounds_run    = fs.rounds_run;
-  info->pairs         = in.block.pairs;
-  info->splits        = in.splits;
-  info->replaced      = in.replaced;
-  info->c_id          = in.c_id;
-  info->c_pi          = in.c_pi;
-  info->t_weights     = tm.weights;
-  info->t_factor      = tm.factor;
-  info->t_cycles      = tm.cycles;
-  info->t_paths       = tm.paths;
-  info->t_assemble    = tm.assemble;
-  info->t_lu          = tm.lu;
-  info->forests       = t->forests;
-  info->setups        = t->setups;
+  info->on_device                   = t->device;
+  info->rows                        = t->n;
+  info->npaths                      = in.npaths;
+  info->longest                     = in.longest;
+  info->factor_edges                = fs.factor_edges;
+  info->forest_edges                = fs.forest_edges;
+  info->cycles_broken               = fs.cycles_broken;
+  info->rounds_run                  = fs.rounds_run;
+  info->pairs                       = in.block.pairs;
+  info->splits                      = in.splits;
+  info->replaced                    = in.replaced;
+  info->c_id                        = in.c_id;
+  info->c_pi                        = in.c_pi;
+  info->t_weights                   = tm.weights;
+  info->t_factor                    = tm.factor;
+  info->t_cycles                    = tm.cycles;
+  info->t_paths                     = tm.paths;
+  info->t_assemble                  = tm.assemble;
+  info->t_lu                        = tm.lu;
+  info->forests                     = t->forests;
+  info->setups                      = t->setups;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

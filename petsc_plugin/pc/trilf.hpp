@@ -11,16 +11,43 @@
 #if !defined(PGK_HAVE_CUDA)
 namespace pgk::cuda {
 struct TrilfDevice::Impl {};
-inline TrilfDevice::TrilfDevice() = default;
+inline TrilfDevice::TrilfDevice()  = default;
 inline TrilfDevice::~TrilfDevice() = default;
-inline void TrilfDevice::setup(const CsrView &, const pgk::trilf::Options &, void *) { no_kernels("PC trilf device set-up"); }
-inline void TrilfDevice::update_values(const CsrView &, void *) { no_kernels("PC trilf device set-up"); }
-inline void TrilfDevice::set_solver(TrilfSolver, void *) { no_kernels("PC trilf device solver"); }
-inline TrilfSolver TrilfDevice::solver() const { return TrilfSolver::Scan; }
-inline void TrilfDevice::apply(const double *, double *, void *) const { no_kernels("PC trilf device apply"); }
-inline void TrilfDevice::apply_transpose(const double *, double *, void *) const { no_kernels("PC trilf device apply"); }
-inline bool TrilfDevice::ready() const { return false; }
-inline const pgk::trilf::SetupInfo &TrilfDevice::info() const { no_kernels("PC trilf device info"); }
-inline const TrilfPhaseTimes &TrilfDevice::times() const { no_kernels("PC trilf device times"); }
+inline void TrilfDevice::setup(const CsrView &, const pgk::trilf::Options &, void *)
+{
+  no_kernels("PC trilf device set-up");
+}
+inline void TrilfDevice::update_values(const CsrView &, void *)
+{
+  no_kernels("PC trilf device set-up");
+}
+inline void TrilfDevice::set_solver(TrilfSolver, void *)
+{
+  no_kernels("PC trilf device solver");
+}
+inline TrilfSolver TrilfDevice::solver() const
+{
+  return TrilfSolver::Scan;
+}
+inline void TrilfDevice::apply(const double *, double *, void *) const
+{
+  no_kernels("PC trilf device apply");
+}
+inline void TrilfDevice::apply_transpose(const double *, double *, void *) const
+{
+  no_kernels("PC trilf device apply");
+}
+inline bool TrilfDevice::ready() const
+{
+  return false;
+}
+inline const pgk::trilf::SetupInfo &TrilfDevice::info() const
+{
+  no_kernels("PC trilf device info");
+}
+inline const TrilfPhaseTimes &TrilfDevice::times() const
+{
+  no_kernels("PC trilf device times");
+}
 } // namespace pgk::cuda
 #endif

@@ -80,9 +80,9 @@ static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
   PetscCheck(isseqaij || iscusparse, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petscgpukit needs MATAIJ or MATAIJCUSPARSE (sequential or MPI); got %s. Use -mat_type aij / aijcusparse or MatConvert()", ((PetscObject)A)->type_name);
   PetscCall(MatGetLocalSize(A, &m, &n));
-  c->block        = A;
-  c->csr.nrows    = m;
-  c->csr.ncols    = n;
+  c->block         = A;
+  c->csr.nrows     = m;
+  c->csr.ncols     = n;
   PetscBool device = PETSC_FALSE;
   if (iscusparse) {
     if (policy == PGK_MEM_DEVICE) device = PETSC_TRUE;
@@ -179,8 +179,8 @@ PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *c)
   PetscFunctionBegin;
   (void)A;
   if (c->restore_rowij) {
-    PetscInt       nrow;
-    PetscBool      done;
+    PetscInt        nrow;
+    PetscBool       done;
     const PetscInt *i = c->csr.rowptr, *j = c->csr.colidx;
     PetscCall(MatRestoreRowIJ(c->block, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
   }
@@ -249,10 +249,10 @@ PetscErrorCode PgkMatCSRRequire(Mat A, const PgkMatCSR *c, int requirements, con
   PetscCall(PgkMatCSRCheck(c, &k));
   // Structure defects cannot come from PETSc's own assembly; they mean corrupted arrays.
   PetscCheck(k.structure_ok(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: corrupted CSR (%lld bad row pointers, %lld bad column indices, %lld unsorted rows)", who, k.bad_rowptr, k.bad_colidx, k.unsorted_rows);
-  if (requirements & PGK_REQUIRE_FINITE)
-    PetscCheck(k.nonfinite == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "%s: the matrix has %lld NaN or Inf entries (local rows from %" PetscInt_FMT ")", who, k.nonfinite, c->rstart);
+  if (requirements & PGK_REQUIRE_FINITE) PetscCheck(k.nonfinite == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "%s: the matrix has %lld NaN or Inf entries (local rows from %" PetscInt_FMT ")", who, k.nonfinite, c->rstart);
   if (requirements & PGK_REQUIRE_DIAGONAL)
-    PetscCheck(k.missing_diagonal == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s: %lld rows have no stored diagonal entry (local rows from %" PetscInt_FMT "); insert explicit zeros or use a different preconditioner", who, k.missing_diagonal, c->rstart);
+    PetscCheck(k.missing_diagonal == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s: %lld rows have no stored diagonal entry (local rows from %" PetscInt_FMT "); insert explicit zeros or use a different preconditioner", who, k.missing_diagonal,
+               c->rstart);
   (void)A;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -264,28 +264,16 @@ PetscErrorCode PgkVecGetArray(Vec v, PgkAccess access, PetscMemType want, PetscS
   PetscFunctionBegin;
   if (want == PETSC_MEMTYPE_HOST) {
     switch (access) {
-    case PGK_ACCESS_READ:
-      PetscCall(VecGetArrayRead(v, (const PetscScalar **)a));
-      break;
-    case PGK_ACCESS_WRITE:
-      PetscCall(VecGetArrayWrite(v, a));
-      break;
-    case PGK_ACCESS_READ_WRITE:
-      PetscCall(VecGetArray(v, a));
-      break;
+    case PGK_ACCESS_READ: PetscCall(VecGetArrayRead(v, (const PetscScalar **)a)); break;
+    case PGK_ACCESS_WRITE: PetscCall(VecGetArrayWrite(v, a)); break;
+    case PGK_ACCESS_READ_WRITE: PetscCall(VecGetArray(v, a)); break;
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   switch (access) {
-  case PGK_ACCESS_READ:
-    PetscCall(VecGetArrayReadAndMemType(v, (const PetscScalar **)a, &got));
-    break;
-  case PGK_ACCESS_WRITE:
-    PetscCall(VecGetArrayWriteAndMemType(v, a, &got));
-    break;
-  case PGK_ACCESS_READ_WRITE:
-    PetscCall(VecGetArrayAndMemType(v, a, &got));
-    break;
+  case PGK_ACCESS_READ: PetscCall(VecGetArrayReadAndMemType(v, (const PetscScalar **)a, &got)); break;
+  case PGK_ACCESS_WRITE: PetscCall(VecGetArrayWriteAndMemType(v, a, &got)); break;
+  case PGK_ACCESS_READ_WRITE: PetscCall(VecGetArrayAndMemType(v, a, &got)); break;
   }
   if (PetscMemTypeHost(got)) {
     PetscCall(PgkVecRestoreArray(v, access, want, a));
@@ -299,27 +287,15 @@ PetscErrorCode PgkVecRestoreArray(Vec v, PgkAccess access, PetscMemType want, Pe
   PetscFunctionBegin;
   if (want == PETSC_MEMTYPE_HOST) {
     switch (access) {
-    case PGK_ACCESS_READ:
-      PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)a));
-      break;
-    case PGK_ACCESS_WRITE:
-      PetscCall(VecRestoreArrayWrite(v, a));
-      break;
-    case PGK_ACCESS_READ_WRITE:
-      PetscCall(VecRestoreArray(v, a));
-      break;
+    case PGK_ACCESS_READ: PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)a)); break;
+    case PGK_ACCESS_WRITE: PetscCall(VecRestoreArrayWrite(v, a)); break;
+    case PGK_ACCESS_READ_WRITE: PetscCall(VecRestoreArray(v, a)); break;
     }
   } else {
     switch (access) {
-    case PGK_ACCESS_READ:
-      PetscCall(VecRestoreArrayReadAndMemType(v, (const PetscScalar **)a));
-      break;
-    case PGK_ACCESS_WRITE:
-      PetscCall(VecRestoreArrayWriteAndMemType(v, a));
-      break;
-    case PGK_ACCESS_READ_WRITE:
-      PetscCall(VecRestoreArrayAndMemType(v, a));
-      break;
+    case PGK_ACCESS_READ: PetscCall(VecRestoreArrayReadAndMemType(v, (const PetscScalar **)a)); break;
+    case PGK_ACCESS_WRITE: PetscCall(VecRestoreArrayWriteAndMemType(v, a)); break;
+    case PGK_ACCESS_READ_WRITE: PetscCall(VecRestoreArrayAndMemType(v, a)); break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

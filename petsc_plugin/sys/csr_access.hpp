@@ -16,9 +16,9 @@ typedef enum {
 
 struct PgkMatCSR {
   pgk::CsrView csr{};                       // full row pointer; MPI: the local diagonal block
-  PetscMemType mtype = PETSC_MEMTYPE_HOST;  // where csr's arrays live
-  PetscInt rstart = 0;                      // first local row in the global numbering
-  Mat block = nullptr;                      // borrowed: the sequential matrix the arrays belong to
+  PetscMemType mtype  = PETSC_MEMTYPE_HOST; // where csr's arrays live
+  PetscInt     rstart = 0;                  // first local row in the global numbering
+  Mat          block  = nullptr;            // borrowed: the sequential matrix the arrays belong to
   // private: what Restore must undo
   PetscBool restore_rowij = PETSC_FALSE, restore_host_values = PETSC_FALSE, restore_device = PETSC_FALSE;
 };

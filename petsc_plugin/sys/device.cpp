@@ -5,7 +5,7 @@
 #include <thread>
 
 #if defined(PGK_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
+#  include <petscdevice_cuda.h>
 #endif
 
 namespace {

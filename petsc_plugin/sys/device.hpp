@@ -18,12 +18,12 @@
 #include <string>
 
 #if defined(PGK_HAVE_CUDA)
-  #include "kernels/common/device_buffer.hpp" // DeviceBuffer
-  #include "kernels/common/kernels.hpp"    // check_csr
-  #include "kernels/common/permute.hpp"    // gather, scatter
-  #include "kernels/common/transfer.hpp"   // copy_to_device, copy_to_host (logged)
+#  include "kernels/common/device_buffer.hpp" // DeviceBuffer
+#  include "kernels/common/kernels.hpp"       // check_csr
+#  include "kernels/common/permute.hpp"       // gather, scatter
+#  include "kernels/common/transfer.hpp"      // copy_to_device, copy_to_host (logged)
 #else
-  #include "src/common/csr_check.hpp"
+#  include "src/common/csr_check.hpp"
 
 namespace pgk::cuda {
 
@@ -35,17 +35,32 @@ namespace pgk::cuda {
 
 template <class T> class DeviceBuffer {
 public:
-  void         allocate(std::size_t) { no_kernels("device buffer"); }
-  T           *data() { return nullptr; }
-  const T     *data() const { return nullptr; }
-  std::size_t  size() const { return 0; }
+  void        allocate(std::size_t) { no_kernels("device buffer"); }
+  T          *data() { return nullptr; }
+  const T    *data() const { return nullptr; }
+  std::size_t size() const { return 0; }
 };
 
-inline void gather(const double *, const Index *, double *, Index, void *) { no_kernels("device gather"); }
-inline void scatter(const double *, const Index *, double *, Index, void *) { no_kernels("device scatter"); }
-inline CsrCheck check_csr(const CsrView &, void *) { no_kernels("device CSR check"); }
-inline void copy_to_device(void *, const void *, std::size_t, void *) { no_kernels("host-to-device copy"); }
-inline void copy_to_host(void *, const void *, std::size_t, void *) { no_kernels("device-to-host copy"); }
+inline void gather(const double *, const Index *, double *, Index, void *)
+{
+  no_kernels("device gather");
+}
+inline void scatter(const double *, const Index *, double *, Index, void *)
+{
+  no_kernels("device scatter");
+}
+inline CsrCheck check_csr(const CsrView &, void *)
+{
+  no_kernels("device CSR check");
+}
+inline void copy_to_device(void *, const void *, std::size_t, void *)
+{
+  no_kernels("host-to-device copy");
+}
+inline void copy_to_host(void *, const void *, std::size_t, void *)
+{
+  no_kernels("device-to-host copy");
+}
 
 } // namespace pgk::cuda
 #endif

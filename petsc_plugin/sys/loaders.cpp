@@ -17,9 +17,9 @@ static PetscBool EndsWith(const char *s, const char *suffix)
 // MatLoad reads in parallel.
 static PetscErrorCode LoadMatrixMarket(MPI_Comm comm, const char path[], const char prefix[], Mat *A)
 {
-  pgk::mm::Data              data;
+  pgk::mm::Data               data;
   std::vector<pgk::mm::Entry> entries;
-  PetscInt                   rstart, rend, cstart, cend;
+  PetscInt                    rstart, rend, cstart, cend;
 
   PetscFunctionBegin;
   {

@@ -22,17 +22,17 @@ extern PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate
 // The exception type picks the code where it says more than the caller's: std::domain_error
 // (NaN/Inf, overflow) is PETSC_ERR_FP, std::invalid_argument (bad input or options)
 // PETSC_ERR_ARG_WRONG; anything else gets `code`.
-#define PgkCallCxx(comm, code, ...)                                                                 \
-  do {                                                                                              \
-    try {                                                                                           \
-      __VA_ARGS__;                                                                                  \
-    } catch (const std::domain_error &pgk_e_) {                                                     \
-      SETERRQ(comm, PETSC_ERR_FP, "%s", pgk_e_.what());                                             \
-    } catch (const std::invalid_argument &pgk_e_) {                                                 \
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s", pgk_e_.what());                                      \
-    } catch (const std::exception &pgk_e_) {                                                        \
-      SETERRQ(comm, code, "%s", pgk_e_.what());                                                     \
-    }                                                                                               \
+#define PgkCallCxx(comm, code, ...)                                                                                                                                                                                                                      \
+  do {                                                                                                                                                                                                                                                   \
+    try {                                                                                                                                                                                                                                                \
+      __VA_ARGS__;                                                                                                                                                                                                                                       \
+    } catch (const std::domain_error &pgk_e_) {                                                                                                                                                                                                          \
+      SETERRQ(comm, PETSC_ERR_FP, "%s", pgk_e_.what());                                                                                                                                                                                                  \
+    } catch (const std::invalid_argument &pgk_e_) {                                                                                                                                                                                                      \
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s", pgk_e_.what());                                                                                                                                                                                           \
+    } catch (const std::exception &pgk_e_) {                                                                                                                                                                                                             \
+      SETERRQ(comm, code, "%s", pgk_e_.what());                                                                                                                                                                                                          \
+    }                                                                                                                                                                                                                                                    \
   } while (0)
 
 // Registration of each type, defined in its type file and called through the registration

@@ -13,11 +13,11 @@ struct TypeEntry {
 };
 
 const TypeEntry kTypes[] = {
-  {"MatOrdering", MATORDERINGBATCHRCM, PgkRegisterOrderingBatchRCM, "Reverse Cuthill-McKee where the matrix lives (serial, all cores or GPU; one permutation)"},
-  {"MatOrdering", MATORDERINGRABBITPP, PgkRegisterOrderingRabbitpp, "Rabbit Order communities + RABBIT++ regrouping (and \"rabbit\" without it), for SpMV locality; serial, all cores or GPU, one permutation"},
-  {"PC", PCREORDER, PgkRegisterPCReorder, "solve with the operator permuted by any MatOrdering, on the device for device matrices"},
-  {"PC", PCTRILF, PgkRegisterPCTrilf, "linear-forest tridiagonal preconditioner (Klein & Strzodka), host or device"},
-  {"KSP", KSPCARPCG, PgkRegisterKSPCarpcg, "CARP-CG: CG on the double Kaczmarz sweep (sequential, multicolor, carp, cimmino), host, MPI"},
+    {"MatOrdering", MATORDERINGBATCHRCM, PgkRegisterOrderingBatchRCM, "Reverse Cuthill-McKee where the matrix lives (serial, all cores or GPU; one permutation)"},
+    {"MatOrdering", MATORDERINGRABBITPP, PgkRegisterOrderingRabbitpp, "Rabbit Order communities + RABBIT++ regrouping (and \"rabbit\" without it), for SpMV locality; serial, all cores or GPU, one permutation"},
+    {"PC", PCREORDER, PgkRegisterPCReorder, "solve with the operator permuted by any MatOrdering, on the device for device matrices"},
+    {"PC", PCTRILF, PgkRegisterPCTrilf, "linear-forest tridiagonal preconditioner (Klein & Strzodka), host or device"},
+    {"KSP", KSPCARPCG, PgkRegisterKSPCarpcg, "CARP-CG: CG on the double Kaczmarz sweep (sequential, multicolor, carp, cimmino), host, MPI"},
 };
 
 } // namespace

@@ -26,26 +26,23 @@ using detail::BatchShared;
 void check_options(const CpuTuning &o) {
   if (o.threads < 0) throw std::invalid_argument("batch rcm: threads must be >= 0");
   if (o.max_batch_nodes < 1) throw std::invalid_argument("batch rcm: max_batch_nodes must be >= 1");
-  if (o.max_batch_valence < 1)
-    throw std::invalid_argument("batch rcm: max_batch_valence must be >= 1");
+  if (o.max_batch_valence < 1) throw std::invalid_argument("batch rcm: max_batch_valence must be >= 1");
   if (o.queue_slots < 2) throw std::invalid_argument("batch rcm: queue_slots must be >= 2");
-  if (o.batches_per_worker < 1)
-    throw std::invalid_argument("batch rcm: batches_per_worker must be >= 1");
+  if (o.batches_per_worker < 1) throw std::invalid_argument("batch rcm: batches_per_worker must be >= 1");
 }
 
 void check_roots(const std::vector<Index> &roots, Index n) {
   for (const Index r : roots)
-    if (r < 0 || r >= n)
-      throw std::invalid_argument("rcm: root " + std::to_string(r) + " is out of range");
+    if (r < 0 || r >= n) throw std::invalid_argument("rcm: root " + std::to_string(r) + " is out of range");
   if (n > 0 && roots.empty())
     throw std::invalid_argument("rcm: the roots reach 0 of " + std::to_string(n) + " vertices");
 }
 
 // The Cuthill-McKee order of a nonempty graph by `threads` workers, each component reversed in
 // place; `components` receives their number.
-std::vector<Index> run_batches(const CsrView &g, const std::vector<Index> &roots,
-                               bool count_diagonal_in_valence, const CpuTuning &bopts,
-                               int threads, std::vector<BatchCounters> &counters, Index &components) {
+std::vector<Index> run_batches(const CsrView &g, const std::vector<Index> &roots, bool count_diagonal_in_valence,
+                               const CpuTuning &bopts, int threads, std::vector<BatchCounters> &counters,
+                               Index &components) {
   const Index n = g.nrows;
   const std::vector<Index> valence = compute_valence(g, count_diagonal_in_valence);
   // At most n batch ids are ever used (every batch but the empty tail dropped at the end
@@ -89,8 +86,8 @@ std::vector<Index> run_batches(const CsrView &g, const std::vector<Index> &roots
   return std::move(sh.perm);
 }
 
-void fill_stats(double seconds, Index components, int threads,
-                const std::vector<BatchCounters> &counters, Stats &stats) {
+void fill_stats(double seconds, Index components, int threads, const std::vector<BatchCounters> &counters,
+                Stats &stats) {
   stats = Stats{};
   stats.ordering_seconds = seconds;
   stats.components = components;
@@ -107,8 +104,8 @@ void fill_stats(double seconds, Index components, int threads,
 
 } // namespace
 
-std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<Index> &roots,
-                                            const Options &opts, Stats *stats) {
+std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<Index> &roots, const Options &opts,
+                                            Stats *stats) {
   const CpuTuning &bopts = opts.cpu;
   const auto t0 = std::chrono::steady_clock::now();
   validate_graph(g);
@@ -122,20 +119,19 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
   std::vector<Index> perm;
   std::vector<BatchCounters> counters(static_cast<std::size_t>(threads));
   Index components = 0;
-  if (n > 0)
-    perm = run_batches(g, roots, opts.count_diagonal_in_valence, bopts, threads, counters, components);
-  else if (!roots.empty())
-    throw std::invalid_argument("rcm: root " + std::to_string(roots[0]) + " is out of range");
+  if (n > 0) perm = run_batches(g, roots, opts.count_diagonal_in_valence, bopts, threads, counters, components);
+  else if (!roots.empty()) throw std::invalid_argument("rcm: root " + std::to_string(roots[0]) + " is out of range");
 
   if (stats)
-    fill_stats(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-               components, threads, counters, *stats);
+    fill_stats(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), components, threads,
+               counters, *stats);
   return perm;
 }
 
 std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, Stats *stats) {
   // The start-node search runs on the same threads as the batches (it dominates end to end).
-  const int threads = opts.cpu.threads > 0 ? opts.cpu.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads =
+      opts.cpu.threads > 0 ? opts.cpu.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return order_with_plan(
       g, opts, stats,
       [&](const CsrView &graph, const std::vector<Index> &roots) {

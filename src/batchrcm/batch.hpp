@@ -39,8 +39,8 @@ public:
 // symmetric. Reads opts.count_diagonal_in_valence and opts.cpu (Options::cpu: threads, batch
 // limits, queue). Workers spin and then yield while they wait (no sleeping), so use at most as
 // many threads as there are cores to spare.
-std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<Index> &roots,
-                                            const Options &opts = {}, Stats *stats = nullptr);
+std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<Index> &roots, const Options &opts = {},
+                                            Stats *stats = nullptr);
 
 // plan_components (roots per Options, on opts.cpu.threads threads) followed by
 // batch_rcm_cpu_from_roots.

@@ -24,8 +24,7 @@ inline std::uint64_t batch_weight(Index valence, std::uint64_t max_batch_valence
 // The number of batches for `nodes` vertices of total weight `weight`: as few as respect
 // both the node limit B and the weight limit T, were the vertices packed optimally. Packed
 // in order the weight limit can be exceeded (the paper accepts that on the CPU; scratch grows).
-inline std::uint64_t batch_count(std::uint64_t nodes, std::uint64_t weight, std::uint64_t B,
-                                 std::uint64_t T) {
+inline std::uint64_t batch_count(std::uint64_t nodes, std::uint64_t weight, std::uint64_t B, std::uint64_t T) {
   if (nodes == 0) return 0;
   return std::max((nodes + B - 1) / B, (weight + T - 1) / T);
 }
@@ -38,8 +37,8 @@ inline std::uint64_t batch_count(std::uint64_t nodes, std::uint64_t weight, std:
 //   the batch weight is below the average W/m still to place (the paper's balancing rule) and
 //   the next vertex still fits under T (so a heavy vertex tends to start a batch of its own).
 template <class WeightOf>
-void split_batches(std::uint64_t nodes, std::uint64_t weight, std::uint64_t count,
-                   std::uint64_t B, std::uint64_t T, WeightOf w, std::vector<std::uint64_t> &bounds) {
+void split_batches(std::uint64_t nodes, std::uint64_t weight, std::uint64_t count, std::uint64_t B, std::uint64_t T,
+                   WeightOf w, std::vector<std::uint64_t> &bounds) {
   bounds.clear();
   bounds.push_back(0);
   std::uint64_t pos = 0, left = nodes, left_weight = weight;
@@ -51,8 +50,7 @@ void split_batches(std::uint64_t nodes, std::uint64_t weight, std::uint64_t coun
     const std::uint64_t target = (left_weight + m - 1) / m; // w < target  <=>  w * m < W
     std::uint64_t take = 0, batch_w = 0;
     while (take < min_take) batch_w += w(pos + take++);
-    while (take < max_take && batch_w < target && batch_w + w(pos + take) <= T)
-      batch_w += w(pos + take++);
+    while (take < max_take && batch_w < target && batch_w + w(pos + take) <= T) batch_w += w(pos + take++);
     pos += take;
     left -= take;
     left_weight -= batch_w;

@@ -35,9 +35,9 @@ struct alignas(64) Slot {
   std::atomic<BatchId> published{kNoBatch}; // b once in_begin/in_end are written
   std::atomic<BatchId> free_for{kNoBatch};
   // Counted payload, written by b-1 before it releases kCounted or kCompleted.
-  Index offset = 0;              // where b's children go in the permutation
-  BatchId followup = 0;          // queue id of the first batch b generates
-  Index combine_nodes = 0;       // overhang: vertices just before `offset` that b must batch
+  Index offset = 0;        // where b's children go in the permutation
+  BatchId followup = 0;    // queue id of the first batch b generates
+  Index combine_nodes = 0; // overhang: vertices just before `offset` that b must batch
   std::uint64_t combine_weight = 0;
   // Parent range in the permutation, written by b's generator before `published`.
   Index in_begin = 0;
@@ -57,24 +57,16 @@ public:
     const BatchId v = (*this)[id].signal.load(std::memory_order_acquire);
     return (v >> 2) == id ? static_cast<unsigned>(v & 3u) : kEmpty;
   }
-  void send_signal(BatchId to, unsigned s) {
-    (*this)[to].signal.store((to << 2) | s, std::memory_order_release);
-  }
-  bool is_published(BatchId id) {
-    return (*this)[id].published.load(std::memory_order_acquire) == id;
-  }
+  void send_signal(BatchId to, unsigned s) { (*this)[to].signal.store((to << 2) | s, std::memory_order_release); }
+  bool is_published(BatchId id) { return (*this)[id].published.load(std::memory_order_acquire) == id; }
   void publish(BatchId id, Index begin, Index end) {
     Slot &s = (*this)[id];
     s.in_begin = begin;
     s.in_end = end;
     s.published.store(id, std::memory_order_release);
   }
-  bool is_free_for(BatchId id) {
-    return (*this)[id].free_for.load(std::memory_order_acquire) == id;
-  }
-  void retire(BatchId id) {
-    (*this)[id].free_for.store(id + size_, std::memory_order_release);
-  }
+  bool is_free_for(BatchId id) { return (*this)[id].free_for.load(std::memory_order_acquire) == id; }
+  void retire(BatchId id) { (*this)[id].free_for.store(id + size_, std::memory_order_release); }
 
 private:
   BatchId size_;

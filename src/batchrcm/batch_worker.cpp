@@ -52,8 +52,7 @@ void back_off(unsigned &idle_rounds) {
 // Discovered signals, and a min can only ever lower the value.
 Mark claim(std::atomic<Mark> &mark, Mark id) {
   Mark cur = mark.load(std::memory_order_relaxed);
-  while (cur > id && !mark.compare_exchange_weak(cur, id, std::memory_order_relaxed)) {
-  }
+  while (cur > id && !mark.compare_exchange_weak(cur, id, std::memory_order_relaxed)) {}
   return cur;
 }
 
@@ -136,8 +135,7 @@ public:
         count(sh, s);
       }
       pause(sh, 4);
-      for (std::size_t i = 0; i < cand_.size(); ++i)
-        sh.perm[static_cast<std::size_t>(out_offset_) + i] = cand_[i].node;
+      for (std::size_t i = 0; i < cand_.size(); ++i) sh.perm[static_cast<std::size_t>(out_offset_) + i] = cand_[i].node;
       if (is_end_) return finish(ring, ctr); // nothing after this batch is needed
       phase_ = Phase::AwaitCompleted;
       [[fallthrough]];
@@ -151,8 +149,7 @@ public:
     case Phase::Generate:
       if (!generate(sh)) break;
       return finish(ring, ctr);
-    case Phase::Idle:
-      return Step::Done;
+    case Phase::Idle: return Step::Done;
     }
     return phase_ != entry ? Step::Advanced : Step::Blocked;
   }
@@ -300,8 +297,7 @@ private:
     // than this batch, or this batch could end up waiting on a batch that waits on it.
     if (next_followup - id_ > ring.size())
       throw BatchQueueOverflow("batch rcm: batch " + std::to_string(id_) + " needs " +
-                               std::to_string(next_followup - id_) +
-                               " queue slots ahead of it but queue_slots is " +
+                               std::to_string(next_followup - id_) + " queue slots ahead of it but queue_slots is " +
                                std::to_string(ring.size()) + "; raise Options::cpu.queue_slots");
     next.combine_nodes = 0;
     next.combine_weight = 0;
@@ -318,14 +314,13 @@ private:
   // root becomes batch b+1, set up like batch 0 (parent range = the root alone).
   void seed_next_component(BatchShared &sh, Index offset) {
     if (sh.next_root >= sh.roots.size())
-      throw std::invalid_argument("rcm: the roots reach " + std::to_string(offset) + " of " +
-                                  std::to_string(sh.n) + " vertices");
+      throw std::invalid_argument("rcm: the roots reach " + std::to_string(offset) + " of " + std::to_string(sh.n) +
+                                  " vertices");
     const Index root = sh.roots[sh.next_root++];
     // Every batch up to this one has finished marking and no later one exists, so a mark
     // here can only come from an earlier component.
     if (sh.mark[root].load(std::memory_order_relaxed) != kUnclaimed)
-      throw std::invalid_argument("rcm: root " + std::to_string(root) +
-                                  " lies in a component that is already ordered");
+      throw std::invalid_argument("rcm: root " + std::to_string(root) + " lies in a component that is already ordered");
     const BatchId s = id_ + 1;
     sh.mark[root].store(static_cast<Mark>(s), std::memory_order_relaxed);
     sh.perm[static_cast<std::size_t>(offset)] = root;

@@ -26,19 +26,18 @@ constexpr Mark kUnclaimed = ~Mark{0};
 
 // Per-worker tallies for Stats, one cache line each.
 struct alignas(64) BatchCounters {
-  std::uint64_t executed = 0, without_rediscovery = 0, rediscovered_before_sort = 0,
-                rediscovered_after_sort = 0, forwarding = 0, dropped = 0;
+  std::uint64_t executed = 0, without_rediscovery = 0, rediscovered_before_sort = 0, rediscovered_after_sort = 0,
+                forwarding = 0, dropped = 0;
 };
 
 // State shared by the workers of one run.
 struct BatchShared {
-  BatchShared(const CsrView &graph, const std::vector<Index> &val, const std::vector<Index> &r,
-              const CpuTuning &o, BatchId ring_slots)
-      : g(graph), valence(val.data()), n(graph.nrows),
-        B(static_cast<std::uint64_t>(o.max_batch_nodes)),
+  BatchShared(const CsrView &graph, const std::vector<Index> &val, const std::vector<Index> &r, const CpuTuning &o,
+              BatchId ring_slots)
+      : g(graph), valence(val.data()), n(graph.nrows), B(static_cast<std::uint64_t>(o.max_batch_nodes)),
         T(static_cast<std::uint64_t>(o.max_batch_valence)), stress(o.stress_seed), ring(ring_slots),
-        mark(new std::atomic<Mark>[static_cast<std::size_t>(graph.nrows)]),
-        perm(static_cast<std::size_t>(graph.nrows)), roots(r) {
+        mark(new std::atomic<Mark>[static_cast<std::size_t>(graph.nrows)]), perm(static_cast<std::size_t>(graph.nrows)),
+        roots(r) {
     for (Index i = 0; i < n; ++i) mark[i].store(kUnclaimed, std::memory_order_relaxed);
   }
 
@@ -57,7 +56,7 @@ struct BatchShared {
   std::uint64_t stress;
   Ring ring;
   std::unique_ptr<std::atomic<Mark>[]> mark; // smallest batch id that claimed the vertex
-  std::vector<Index> perm;                      // Cuthill-McKee order; disjoint writes
+  std::vector<Index> perm;                   // Cuthill-McKee order; disjoint writes
   std::atomic<BatchId> next_ticket{0};
   std::atomic<BatchId> end_id{kNoBatch}; // the batch whose output completed the permutation
   std::atomic<bool> abort{false};

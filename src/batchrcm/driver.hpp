@@ -18,7 +18,9 @@ namespace pgk::rcm {
 template <class Core>
 std::vector<Index> order_with_plan(const CsrView &g, const Options &opts, Stats *stats, Core &&core, int threads = 1) {
   using clock = std::chrono::steady_clock;
-  const auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const auto seconds = [](clock::time_point a, clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
   const auto t0 = clock::now();
   Csr sym;
   CsrView graph = g;

@@ -7,8 +7,8 @@ namespace pgk::rcm {
 
 void validate_graph(const CsrView &g) {
   if (g.nrows != g.ncols)
-    throw std::invalid_argument("rcm: the matrix must be square (" + std::to_string(g.nrows) +
-                                " x " + std::to_string(g.ncols) + ")");
+    throw std::invalid_argument("rcm: the matrix must be square (" + std::to_string(g.nrows) + " x " +
+                                std::to_string(g.ncols) + ")");
   if (g.nrows < 0) throw std::invalid_argument("rcm: negative dimension");
   if (g.nrows == 0) return;
   if (!g.rowptr) throw std::invalid_argument("rcm: null row pointer");

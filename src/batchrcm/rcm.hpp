@@ -57,7 +57,7 @@ struct GpuTuning {
   // Ring of batch records (64 bytes each); 0 picks min(n + #components + 2, 2^20), which never
   // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).
   std::size_t queue_slots = 0;
-  int max_blocks = 0; // caps the persistent grids (batch kernel, BFS); 0: occupancy x multiprocessors
+  int max_blocks = 0;             // caps the persistent grids (batch kernel, BFS); 0: occupancy x multiprocessors
   double watchdog_seconds = 60.0; // a single wait longer than this aborts (never a hang)
   // Testing only: nonzero inserts pseudo-random sleeps between the steps of each batch so that
   // the speculative paths overlap differently on every seed. Results are unaffected.
@@ -85,12 +85,12 @@ struct Stats {
   Index components = 0;
   // Batch backends only.
   // Every executed batch took exactly one of the three discovery paths of Alg. 5.
-  std::uint64_t batches_executed = 0;            // taken from the queue and run to the end
-  std::uint64_t batches_without_rediscovery = 0; // predecessors had all discovered before it began
+  std::uint64_t batches_executed = 0;                 // taken from the queue and run to the end
+  std::uint64_t batches_without_rediscovery = 0;      // predecessors had all discovered before it began
   std::uint64_t batches_rediscovered_before_sort = 0; // ... had by the end of its discovery
   std::uint64_t batches_rediscovered_after_sort = 0;  // waited for Discovered after sorting
-  std::uint64_t batches_forwarding_overhang = 0; // output too small, passed on to the next batch
-  std::uint64_t batches_dropped = 0;             // taken after the permutation was complete
+  std::uint64_t batches_forwarding_overhang = 0;      // output too small, passed on to the next batch
+  std::uint64_t batches_dropped = 0;                  // taken after the permutation was complete
   int threads = 0;
 };
 

@@ -25,11 +25,9 @@ std::vector<Index> serial_rcm_from_roots(const CsrView &g, const std::vector<Ind
   // not yet collected.
   Index tail = 0;
   for (const Index root : roots) {
-    if (root < 0 || root >= n)
-      throw std::invalid_argument("rcm: root " + std::to_string(root) + " is out of range");
+    if (root < 0 || root >= n) throw std::invalid_argument("rcm: root " + std::to_string(root) + " is out of range");
     if (visited[static_cast<std::size_t>(root)])
-      throw std::invalid_argument("rcm: root " + std::to_string(root) +
-                                  " lies in a component that is already ordered");
+      throw std::invalid_argument("rcm: root " + std::to_string(root) + " lies in a component that is already ordered");
     const Index begin = tail;
     visited[static_cast<std::size_t>(root)] = 1;
     perm[static_cast<std::size_t>(tail++)] = root;
@@ -47,8 +45,8 @@ std::vector<Index> serial_rcm_from_roots(const CsrView &g, const std::vector<Ind
     std::reverse(perm.begin() + begin, perm.begin() + tail); // per-component reversal
   }
   if (tail != n)
-    throw std::invalid_argument("rcm: the roots reach " + std::to_string(tail) + " of " +
-                                std::to_string(n) + " vertices");
+    throw std::invalid_argument("rcm: the roots reach " + std::to_string(tail) + " of " + std::to_string(n) +
+                                " vertices");
   return perm;
 }
 

@@ -14,8 +14,7 @@ namespace pgk::rcm {
 // component is ordered by Alg. 1 and reversed in place. Throws std::invalid_argument if a root
 // is out of range or lies in a component already ordered, or if the roots leave a vertex
 // unordered. Returns perm[new] = old. Reads opts.count_diagonal_in_valence only.
-std::vector<Index> serial_rcm_from_roots(const CsrView &g, const std::vector<Index> &roots,
-                                         const Options &opts = {});
+std::vector<Index> serial_rcm_from_roots(const CsrView &g, const std::vector<Index> &roots, const Options &opts = {});
 
 // plan_components (roots per Options) followed by serial_rcm_from_roots.
 std::vector<Index> serial_rcm(const CsrView &g, const Options &opts = {}, Stats *stats = nullptr);

@@ -22,11 +22,11 @@ public:
     Index last_begin = 0; // the last level is queue_[last_begin, count)
   };
 
-  RootFinder(const CsrView &g, const std::vector<Index> &valence, bool count_diagonal,
-             const char *excluded, LevelPool *pool = nullptr, Index min_parallel_level = 0)
+  RootFinder(const CsrView &g, const std::vector<Index> &valence, bool count_diagonal, const char *excluded,
+             LevelPool *pool = nullptr, Index min_parallel_level = 0)
       : g_(g), valence_(valence), count_diagonal_(count_diagonal), excluded_(excluded),
-        queue_(static_cast<std::size_t>(g.nrows)), seen_(static_cast<std::size_t>(g.nrows), 0),
-        pool_(pool), min_parallel_level_(min_parallel_level) {
+        queue_(static_cast<std::size_t>(g.nrows)), seen_(static_cast<std::size_t>(g.nrows), 0), pool_(pool),
+        min_parallel_level_(min_parallel_level) {
     if (pool_) local_.resize(static_cast<std::size_t>(pool_->threads()));
   }
 
@@ -134,7 +134,8 @@ private:
           std::uint32_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
           if (cur == stamp) continue;
           if (excluded_ && excluded_[nb]) continue;
-          if (__atomic_compare_exchange_n(slot, &cur, stamp, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) out.push_back(nb);
+          if (__atomic_compare_exchange_n(slot, &cur, stamp, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            out.push_back(nb);
         }
       }
     });
@@ -173,8 +174,7 @@ private:
 void check_vertex(const CsrView &g, Index v, const char *what) {
   if (v < 0 || v >= g.nrows)
     throw std::invalid_argument(std::string("rcm: ") + what + " " + std::to_string(v) +
-                                " is not a vertex of a graph with " + std::to_string(g.nrows) +
-                                " vertices");
+                                " is not a vertex of a graph with " + std::to_string(g.nrows) + " vertices");
 }
 
 } // namespace
@@ -193,8 +193,7 @@ Index find_start_node(const CsrView &g, Index seed, StartNode method, bool count
   return method == StartNode::GeorgeLiu ? f.george_liu(seed) : f.peripheral(seed);
 }
 
-ComponentPlan plan_components(const CsrView &g, const Options &opts, int threads,
-                              Index min_parallel_level) {
+ComponentPlan plan_components(const CsrView &g, const Options &opts, int threads, Index min_parallel_level) {
   validate_graph(g);
   ComponentPlan plan;
   const Index n = g.nrows;

@@ -39,7 +39,6 @@ struct ComponentPlan {
 // GeorgeLiu when opts.start is GeorgeLiu and with Peripheral otherwise.
 // threads > 1 expands BFS levels of at least min_parallel_level vertices on that many threads
 // (Peripheral and Given only): the same plan, faster on large graphs.
-ComponentPlan plan_components(const CsrView &g, const Options &opts, int threads = 1,
-                              Index min_parallel_level = 4096);
+ComponentPlan plan_components(const CsrView &g, const Options &opts, int threads = 1, Index min_parallel_level = 4096);
 
 } // namespace pgk::rcm

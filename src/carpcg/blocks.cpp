@@ -10,7 +10,7 @@
 namespace pgk::carpcg {
 
 std::vector<Index> contiguous_blocks(Index nrows, Index nblocks) {
-  const Index        t = std::max<Index>(1, std::min<Index>(nblocks, std::max<Index>(nrows, 1)));
+  const Index t = std::max<Index>(1, std::min<Index>(nblocks, std::max<Index>(nrows, 1)));
   std::vector<Index> block(static_cast<std::size_t>(nrows));
   for (Index k = 0; k < t; ++k) {
     // 64-bit products: n * t may exceed Index.
@@ -39,7 +39,7 @@ BlockPlan::BlockPlan(const CsrView &a, const std::vector<double> &norms2, const 
   local_col_.assign(static_cast<std::size_t>(a.nnz_host()), 0);
   multiplicity_.assign(static_cast<std::size_t>(a.ncols), 0);
   std::vector<Index> slot(static_cast<std::size_t>(a.ncols), -1);
-  std::size_t        widest = 0;
+  std::size_t widest = 0;
   for (Block &blk : blocks_) {
     for (const Index i : blk.rows)
       for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) blk.cols.push_back(a.colidx[e]);

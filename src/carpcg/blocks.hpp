@@ -28,8 +28,7 @@ public:
   BlockPlan() = default;
   // block_of_row: a block id in [0, nblocks) per row of a; norms2 from row_norms2(a) (rows with
   // norms2 == 0 are left out). Throws std::invalid_argument on a bad block id or size.
-  BlockPlan(const CsrView &a, const std::vector<double> &norms2, const std::vector<Index> &block_of_row,
-            Index nblocks);
+  BlockPlan(const CsrView &a, const std::vector<double> &norms2, const std::vector<Index> &block_of_row, Index nblocks);
 
   Index nblocks() const { return static_cast<Index>(blocks_.size()); }
 
@@ -41,8 +40,8 @@ public:
   // rows (ascending: forward; descending: backward) with right-hand side b (nullptr: 0), and
   // adds its copy to acc; acc[j] = 0 where no block touches j. a and norms2 must be the ones
   // the plan was built from; acc has a.ncols entries and may not alias x.
-  void sweep_sum(const CsrView &a, const double *norms2, const double *b, double lambda, bool backward,
-                 const double *x, double *acc) const;
+  void sweep_sum(const CsrView &a, const double *norms2, const double *b, double lambda, bool backward, const double *x,
+                 double *acc) const;
 
   // Rows and columns of block k (for tests and -ksp_view figures).
   const std::vector<Index> &rows(Index k) const { return blocks_[k].rows; }
@@ -53,9 +52,9 @@ private:
     std::vector<Index> rows; // ascending
     std::vector<Index> cols; // ascending, distinct: the block-local numbering
   };
-  std::vector<Block>          blocks_;
-  std::vector<Index>          local_col_; // per stored entry: its column's number in its row's block
-  std::vector<Index>          multiplicity_;
+  std::vector<Block> blocks_;
+  std::vector<Index> local_col_; // per stored entry: its column's number in its row's block
+  std::vector<Index> multiplicity_;
   mutable std::vector<double> copy_; // one block's copy (the widest block)
 };
 

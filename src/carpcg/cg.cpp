@@ -57,7 +57,7 @@ public:
   // Records the true residual of x at iteration k; true when it meets rtol.
   bool check(int k, const double *x) {
     residual(op_.matrix(), b_, x, t_.data());
-    const double rn  = std::sqrt(weighted_dot(t_.data(), t_.data(), nullptr, n_));
+    const double rn = std::sqrt(weighted_dot(t_.data(), t_.data(), nullptr, n_));
     const double rel = bnorm_ > 0 ? rn / bnorm_ : rn;
     st_.checked_at.push_back(k);
     st_.true_residuals.push_back(rel);
@@ -83,14 +83,14 @@ public:
   double bnorm() const { return bnorm_; }
 
 private:
-  const DoubleSweep  &op_;
-  const double       *b_;
+  const DoubleSweep &op_;
+  const double *b_;
   const SolveOptions &o_;
-  SolveStats         &st_;
-  Index               n_;
-  const double       *w_;
-  double              bnorm_ = 0;
-  Vector              t_;
+  SolveStats &st_;
+  Index n_;
+  const double *w_;
+  double bnorm_ = 0;
+  Vector t_;
 };
 
 void axpy(Vector &y, double a, const Vector &x) {
@@ -107,14 +107,20 @@ void axpy(double *y, double a, const Vector &x) {
 void solve_standard(Solver &s, double *x, std::size_t n, int max_it) {
   Vector r(n), p(n), q(n);
   s.initial_residual(x, p);
-  r        = p;
+  r = p;
   double rr = s.dot(r, r);
   s.record_initial(rr);
   for (int k = 1; k <= max_it; ++k) {
     s.apply_m(p, q);
     const double pq = s.dot(p, q);
-    if (!std::isfinite(pq)) { s.stop(Stop::NotFinite); return; }
-    if (pq <= 0) { s.stop(Stop::Breakdown); return; }
+    if (!std::isfinite(pq)) {
+      s.stop(Stop::NotFinite);
+      return;
+    }
+    if (pq <= 0) {
+      s.stop(Stop::Breakdown);
+      return;
+    }
     const double alpha = rr / pq;
     axpy(x, alpha, p);
     axpy(r, -alpha, q);
@@ -132,21 +138,33 @@ void solve_single_reduction(Solver &s, double *x, std::size_t n, int max_it) {
   s.apply_m(r, sv);
   double gamma = s.dot(r, r), delta = s.dot(r, sv);
   s.record_initial(gamma);
-  if (!std::isfinite(gamma) || !std::isfinite(delta)) { s.stop(Stop::NotFinite); return; }
-  if (gamma == 0 || delta <= 0) { s.stop(Stop::Breakdown); return; }
+  if (!std::isfinite(gamma) || !std::isfinite(delta)) {
+    s.stop(Stop::NotFinite);
+    return;
+  }
+  if (gamma == 0 || delta <= 0) {
+    s.stop(Stop::Breakdown);
+    return;
+  }
   double alpha = gamma / delta;
-  p            = r;
-  q            = sv;
+  p = r;
+  q = sv;
   for (int k = 1; k <= max_it; ++k) {
     axpy(x, alpha, p);
     axpy(r, -alpha, q);
     s.apply_m(r, sv);
     const double gamma_new = s.dot(r, r), delta_new = s.dot(r, sv);
     if (s.after_iteration(k, x, gamma_new)) return;
-    if (!std::isfinite(delta_new)) { s.stop(Stop::NotFinite); return; }
-    const double beta  = gamma_new / gamma;
+    if (!std::isfinite(delta_new)) {
+      s.stop(Stop::NotFinite);
+      return;
+    }
+    const double beta = gamma_new / gamma;
     const double denom = delta_new - beta * gamma_new / alpha;
-    if (gamma_new == 0 || denom <= 0) { s.stop(Stop::Breakdown); return; }
+    if (gamma_new == 0 || denom <= 0) {
+      s.stop(Stop::Breakdown);
+      return;
+    }
     alpha = gamma_new / denom;
     aypx(p, beta, r);
     aypx(q, beta, sv);
@@ -159,9 +177,9 @@ void solve_single_reduction(Solver &s, double *x, std::size_t n, int max_it) {
 SolveStats solve(const DoubleSweep &op, const double *b, double *x, const SolveOptions &o) {
   if (o.true_residual_interval < 1) throw std::invalid_argument("carpcg: the true residual interval must be >= 1");
   if (o.max_it < 0) throw std::invalid_argument("carpcg: max_it must be >= 0");
-  SolveStats       st;
-  const long long  before = op.applications();
-  Solver           s(op, b, o, st);
+  SolveStats st;
+  const long long before = op.applications();
+  Solver s(op, b, o, st);
   const std::size_t n = static_cast<std::size_t>(op.size());
   if (!std::isfinite(s.bnorm())) throw std::domain_error("carpcg: the right-hand side has NaN or Inf entries");
   if (s.bnorm() == 0) { // the solution is 0: nothing to iterate on

@@ -38,22 +38,22 @@ enum class Stop {
 const char *stop_name(Stop s);
 
 struct SolveOptions {
-  double    rtol                   = 1e-9;
-  int       max_it                 = 100000;
-  int       true_residual_interval = 1; // >= 1; the last iteration is always checked
-  CgVariant variant                = CgVariant::Standard;
+  double rtol = 1e-9;
+  int max_it = 100000;
+  int true_residual_interval = 1; // >= 1; the last iteration is always checked
+  CgVariant variant = CgVariant::Standard;
   // Called after every iteration k >= 1 with the iterate x_k (tests compare iterates).
   std::function<void(int, const double *)> on_iterate;
 };
 
 struct SolveStats {
-  int       iterations        = 0;
-  Stop      stop              = Stop::MaxIterations;
-  double    relative_residual = 0;    // ||b - A x|| / ||b|| at the last check (||b|| = 0: absolute)
-  std::vector<int>    checked_at;     // iterations whose true residual was computed (0 first)
+  int iterations = 0;
+  Stop stop = Stop::MaxIterations;
+  double relative_residual = 0;       // ||b - A x|| / ||b|| at the last check (||b|| = 0: absolute)
+  std::vector<int> checked_at;        // iterations whose true residual was computed (0 first)
   std::vector<double> true_residuals; // relative, one per checked_at entry
   std::vector<double> cg_residuals;   // ||r_k||_W of the CG residual, k = 0..iterations
-  long long           double_sweeps = 0;
+  long long double_sweeps = 0;
 };
 
 // Solves A x = b with x as the initial guess (overwritten by the result); A is op.matrix().

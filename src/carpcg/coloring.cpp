@@ -13,7 +13,7 @@ Coloring distance2_coloring(const CsrView &a) {
   // The rows of every column, ascending (the transposed pattern): row i conflicts with the
   // earlier rows k < i found in the columns of row i.
   const Csr at = transpose(CsrView{a.nrows, a.ncols, a.rowptr, a.colidx, nullptr});
-  std::vector<int>   color(static_cast<std::size_t>(a.nrows), -1);
+  std::vector<int> color(static_cast<std::size_t>(a.nrows), -1);
   std::vector<Index> seen; // seen[c] == i + 1: colour c is taken by a neighbour of row i
   for (Index i = 0; i < a.nrows; ++i) {
     for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
@@ -52,7 +52,7 @@ Coloring coloring_from_colors(std::vector<int> color, int ncolors) {
 bool is_distance2_coloring(const CsrView &a, const Coloring &c) {
   if (c.color.size() != static_cast<std::size_t>(a.nrows)) return false;
   std::vector<Index> owner(static_cast<std::size_t>(a.ncols), -1); // row of this colour using column j
-  std::vector<int>   stamp(static_cast<std::size_t>(a.ncols), -1);
+  std::vector<int> stamp(static_cast<std::size_t>(a.ncols), -1);
   for (int col = 0; col < c.ncolors; ++col) {
     for (Index t = c.class_ptr[col]; t < c.class_ptr[col + 1]; ++t) {
       const Index i = c.rows[t];

@@ -12,8 +12,8 @@
 namespace pgk::carpcg {
 
 struct Coloring {
-  int                ncolors = 0;
-  std::vector<int>   color;     // per row, in [0, ncolors)
+  int ncolors = 0;
+  std::vector<int> color;       // per row, in [0, ncolors)
   std::vector<Index> class_ptr; // ncolors + 1 offsets into rows
   std::vector<Index> rows;      // the rows grouped by colour, ascending within a colour
 

@@ -120,8 +120,8 @@ private:
       y[j] = m > 0 ? acc_[static_cast<std::size_t>(j)] / static_cast<double>(m) : x[j];
     }
   }
-  BlockPlan                   plan_;
-  std::vector<double>         weights_;
+  BlockPlan plan_;
+  std::vector<double> weights_;
   mutable std::vector<double> acc_, mid_;
 };
 

@@ -35,7 +35,7 @@ namespace pgk::carpcg {
 enum class Scheme { Sequential, Multicolor, Carp, Cimmino };
 
 const char *scheme_name(Scheme s);
-Scheme      parse_scheme(const std::string &name); // throws std::invalid_argument
+Scheme parse_scheme(const std::string &name); // throws std::invalid_argument
 
 // The relaxation each scheme uses unless told otherwise: 1 (the report's CGMNC), and 0.35 for
 // cimmino (the report's lambda~).
@@ -43,11 +43,11 @@ double default_relaxation(Scheme s);
 
 struct OperatorOptions {
   Scheme scheme = Scheme::Sequential;
-  double lambda = 1.0;                 // relaxation; cimmino: the report's lambda~
-  Index  blocks = 1;                   // carp: number of contiguous row blocks
-  std::vector<Index> block_of_row;     // carp: an explicit assignment instead (one id per row)
-  std::vector<Index> order;            // sequential: the row order (empty: natural)
-  bool   weighted_dot = true;          // carp: W = diag(|L_j|); false: Euclidean dots (wrong, for study)
+  double lambda = 1.0;             // relaxation; cimmino: the report's lambda~
+  Index blocks = 1;                // carp: number of contiguous row blocks
+  std::vector<Index> block_of_row; // carp: an explicit assignment instead (one id per row)
+  std::vector<Index> order;        // sequential: the row order (empty: natural)
+  bool weighted_dot = true;        // carp: W = diag(|L_j|); false: Euclidean dots (wrong, for study)
 };
 
 class DoubleSweep {
@@ -71,10 +71,10 @@ protected:
   // Throws std::invalid_argument for a non-square matrix or lambda out of range for the
   // scheme, std::domain_error for NaN/Inf entries (row_norms2).
   DoubleSweep(const CsrView &a, double lambda, bool kaczmarz);
-  CsrView                   a_;
-  std::vector<double>       norms2_;
-  double                    lambda_;
-  mutable long long         applications_ = 0;
+  CsrView a_;
+  std::vector<double> norms2_;
+  double lambda_;
+  mutable long long applications_ = 0;
   const std::vector<double> no_weights_;
 };
 
@@ -82,7 +82,7 @@ protected:
 std::unique_ptr<DoubleSweep> make_double_sweep(const CsrView &a, const OperatorOptions &o);
 
 // The colouring and the block plan figures of an operator, where the scheme has them.
-const Coloring *coloring_of(const DoubleSweep &op);            // multicolor, else nullptr
+const Coloring *coloring_of(const DoubleSweep &op);               // multicolor, else nullptr
 const std::vector<Index> *multiplicity_of(const DoubleSweep &op); // carp |L_j|, else nullptr
 
 } // namespace pgk::carpcg

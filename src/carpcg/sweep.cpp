@@ -14,7 +14,7 @@ namespace {
 inline void project_row(const CsrView &a, Index i, double norm2, double bi, double lambda, double *x,
                         const UpdateLog &log) {
   const Index lo = a.rowptr[i], hi = a.rowptr[i + 1];
-  double      dot = 0;
+  double dot = 0;
   for (Index k = lo; k < hi; ++k) dot += a.values[k] * x[a.colidx[k]];
   const double coef = lambda * ((bi - dot) / norm2);
   if (!log.delta) {
@@ -22,7 +22,7 @@ inline void project_row(const CsrView &a, Index i, double norm2, double bi, doub
     return;
   }
   for (Index k = lo; k < hi; ++k) {
-    const Index  j = a.colidx[k];
+    const Index j = a.colidx[k];
     const double u = coef * a.values[k];
     x[j] += u;
     if (j >= log.first) log.delta[j - log.first] += u;
@@ -37,8 +37,8 @@ std::vector<double> row_norms2(const CsrView &a) {
     double s = 0;
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) {
       if (!std::isfinite(a.values[k]))
-        throw std::domain_error("carpcg: the matrix has a NaN or Inf entry in row " + std::to_string(i) +
-                                " (column " + std::to_string(a.colidx[k]) + ")");
+        throw std::domain_error("carpcg: the matrix has a NaN or Inf entry in row " + std::to_string(i) + " (column " +
+                                std::to_string(a.colidx[k]) + ")");
       s += a.values[k] * a.values[k];
     }
     if (!std::isfinite(s))
@@ -49,11 +49,11 @@ std::vector<double> row_norms2(const CsrView &a) {
   return norms;
 }
 
-void sweep(const CsrView &a, const double *norms2, const double *b, double lambda, const Index *rows,
-           Index count, bool backward, double *x, UpdateLog log) {
+void sweep(const CsrView &a, const double *norms2, const double *b, double lambda, const Index *rows, Index count,
+           bool backward, double *x, UpdateLog log) {
   for (Index t = 0; t < count; ++t) {
     const Index pos = backward ? count - 1 - t : t;
-    const Index i   = rows ? rows[pos] : pos;
+    const Index i = rows ? rows[pos] : pos;
     const double n2 = norms2[i];
     if (n2 == 0) continue; // a zero row (sweep.hpp)
     project_row(a, i, n2, b ? b[i] : 0.0, lambda, x, log);
@@ -66,7 +66,7 @@ void cimmino_pass(const CsrView &a, const double *norms2, const double *b, doubl
     const double n2 = norms2[i];
     if (n2 == 0) continue;
     const Index lo = a.rowptr[i], hi = a.rowptr[i + 1];
-    double      dot = 0;
+    double dot = 0;
     for (Index k = lo; k < hi; ++k) dot += a.values[k] * x[a.colidx[k]];
     const double coef = lambda * (((b ? b[i] : 0.0) - dot) / n2);
     for (Index k = lo; k < hi; ++k) acc[a.colidx[k]] += coef * a.values[k];

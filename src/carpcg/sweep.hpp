@@ -34,15 +34,14 @@ struct UpdateLog {
 // KSWP (backward = false) or BKSWP over the rows rows[0..count) (nullptr: the rows
 // [0, count)), on x indexed by a's column indices. b == nullptr: right-hand side 0. norms2 from
 // row_norms2(a); rows with norms2[i] == 0 are skipped.
-void sweep(const CsrView &a, const double *norms2, const double *b, double lambda, const Index *rows,
-           Index count, bool backward, double *x, UpdateLog log = {});
+void sweep(const CsrView &a, const double *norms2, const double *b, double lambda, const Index *rows, Index count,
+           bool backward, double *x, UpdateLog log = {});
 
 // The Cimmino-type pass of the report's GPU code (the digest's section 1, "what the code does"):
 // every row reads the same frozen x, and
 //     acc_j += coef_i a_ij,  coef_i = lambda * ((b_i - a_i . x) / |a_i|^2)
 // for all rows i in natural order (the report's atomicAdd, in a fixed order). acc is not cleared.
-void cimmino_pass(const CsrView &a, const double *norms2, const double *b, double lambda, const double *x,
-                  double *acc);
+void cimmino_pass(const CsrView &a, const double *norms2, const double *b, double lambda, const double *x, double *acc);
 
 // r = b - A x over the rows of a (b == nullptr: 0), storage order.
 void residual(const CsrView &a, const double *b, const double *x, double *r);

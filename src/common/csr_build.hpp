@@ -16,8 +16,8 @@ namespace pgk {
 // `values` empty builds a pattern (Csr::values empty). Throws std::invalid_argument on
 // mismatched array lengths or an index outside the matrix, std::length_error if the entry
 // count does not fit in Index.
-Csr csr_from_coo(Index nrows, Index ncols, const std::vector<Index> &rows,
-                 const std::vector<Index> &cols, const std::vector<double> &values);
+Csr csr_from_coo(Index nrows, Index ncols, const std::vector<Index> &rows, const std::vector<Index> &cols,
+                 const std::vector<double> &values);
 
 // Pattern of A + A^T (values empty), sorted and unique. Accepts unsorted rows and
 // duplicates. Used to turn a directed random graph into an undirected one.

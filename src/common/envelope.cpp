@@ -8,7 +8,8 @@ namespace pgk {
 Envelope envelope(const CsrView &a, const std::vector<Index> &perm) {
   Envelope e;
   const bool identity = perm.empty();
-  if (!identity && static_cast<Index>(perm.size()) != a.nrows) throw std::invalid_argument("envelope: permutation size differs from the row count");
+  if (!identity && static_cast<Index>(perm.size()) != a.nrows)
+    throw std::invalid_argument("envelope: permutation size differs from the row count");
   std::vector<Index> inverse;
   if (!identity) {
     inverse.assign(a.nrows, 0);

@@ -8,10 +8,12 @@ namespace pgk {
 
 PermutedPattern permute_pattern_symmetric(const CsrView &a, const std::vector<Index> &perm) {
   const Index n = a.nrows;
-  if (a.ncols != n || static_cast<Index>(perm.size()) != n) throw std::invalid_argument("permute_pattern_symmetric: needs a square matrix and a permutation of its rows");
+  if (a.ncols != n || static_cast<Index>(perm.size()) != n)
+    throw std::invalid_argument("permute_pattern_symmetric: needs a square matrix and a permutation of its rows");
   std::vector<Index> inverse(n, -1);
   for (Index k = 0; k < n; ++k) {
-    if (perm[k] < 0 || perm[k] >= n || inverse[perm[k]] != -1) throw std::invalid_argument("permute_pattern_symmetric: not a permutation");
+    if (perm[k] < 0 || perm[k] >= n || inverse[perm[k]] != -1)
+      throw std::invalid_argument("permute_pattern_symmetric: not a permutation");
     inverse[perm[k]] = k;
   }
   PermutedPattern r;

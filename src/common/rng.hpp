@@ -37,13 +37,11 @@ public:
   // multiply-shift would need a 128-bit product, which standard C++ does not have.
   // Expected draws per call are below 2. bound == 0 returns 0 without drawing.
   std::uint64_t bounded(std::uint64_t bound) noexcept {
-    if (bound == 0)
-      return 0;
+    if (bound == 0) return 0;
     const std::uint64_t threshold = (0 - bound) % bound; // == 2^64 mod bound
     for (;;) {
       const std::uint64_t r = next_u64();
-      if (r >= threshold)
-        return r % bound;
+      if (r >= threshold) return r % bound;
     }
   }
 

@@ -1,8 +1,8 @@
 // A small pool of worker threads for the multicore backends: workers stay alive for a whole
 // computation and spin briefly between steps, so a parallel step costs two handshakes instead of
 // thread starts (an ordering runs hundreds or thousands of steps); a worker that waits longer
-// sleeps on a condition variable, so an oversubscribed machine is not slowed down. Callers write results to disjoint places or
-// combine them in a fixed order, so results never depend on the thread count or the schedule.
+// sleeps on a condition variable, so an oversubscribed machine is not slowed down. Callers write results to disjoint
+// places or combine them in a fixed order, so results never depend on the thread count or the schedule.
 #pragma once
 
 #include <algorithm>

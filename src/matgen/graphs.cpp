@@ -43,14 +43,12 @@ Csr spd_from_edges(Index n, const std::vector<Edge> &edges, SplitMix64 &rng) {
   a.nrows = n;
   a.ncols = n;
   a.rowptr.assign(static_cast<std::size_t>(n) + 1, 0);
-  for (Index i = 0; i < n; ++i)
-    a.rowptr[i + 1] = 1; // diagonal
+  for (Index i = 0; i < n; ++i) a.rowptr[i + 1] = 1; // diagonal
   for (const auto &[u, v] : edges) {
     ++a.rowptr[u + 1];
     ++a.rowptr[v + 1];
   }
-  for (Index i = 0; i < n; ++i)
-    a.rowptr[i + 1] += a.rowptr[i];
+  for (Index i = 0; i < n; ++i) a.rowptr[i + 1] += a.rowptr[i];
   a.colidx.resize(total);
   a.values.resize(total);
 
@@ -64,20 +62,15 @@ Csr spd_from_edges(Index n, const std::vector<Edge> &edges, SplitMix64 &rng) {
   // Lower part, then diagonal, then upper part: with the edges sorted by (first, second)
   // each row receives its columns in increasing order in every pass.
   SplitMix64 lower = rng;
-  for (const auto &[u, v] : edges)
-    put(v, u, -static_cast<double>(draw(lower)) * 0x1.0p-20);
-  for (Index i = 0; i < n; ++i)
-    put(i, i, 0.0); // filled below
-  for (const auto &[u, v] : edges)
-    put(u, v, -static_cast<double>(draw(rng)) * 0x1.0p-20);
+  for (const auto &[u, v] : edges) put(v, u, -static_cast<double>(draw(lower)) * 0x1.0p-20);
+  for (Index i = 0; i < n; ++i) put(i, i, 0.0); // filled below
+  for (const auto &[u, v] : edges) put(u, v, -static_cast<double>(draw(rng)) * 0x1.0p-20);
   for (Index i = 0; i < n; ++i) {
     std::uint64_t row_sum = 0;
     Index diag = a.rowptr[i];
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) {
-      if (a.colidx[k] == i)
-        diag = k;
-      else
-        row_sum += static_cast<std::uint64_t>(-a.values[k] * 0x1.0p20); // exact: k * 2^-20
+      if (a.colidx[k] == i) diag = k;
+      else row_sum += static_cast<std::uint64_t>(-a.values[k] * 0x1.0p20); // exact: k * 2^-20
     }
     a.values[diag] = 1.0 + static_cast<double>(row_sum) * 0x1.0p-20;
   }
@@ -91,8 +84,7 @@ namespace {
 // symmetrisation the average degree is about deg (a little less: repeats merge). Drawing
 // per vertex rather than per edge bounds the minimum degree away from 0 for deg >= 2.
 void add_random_edges(Index offset, Index n, Index deg, SplitMix64 &rng, std::vector<Edge> &edges) {
-  if (n < 2)
-    return;
+  if (n < 2) return;
   for (Index i = 0; i < n; ++i) {
     const Index draws = std::min<Index>(deg / 2 + (deg % 2 != 0 && i % 2 != 0 ? 1 : 0), n - 1);
     for (Index t = 0; t < draws; ++t) {
@@ -159,8 +151,7 @@ Csr hubrow(const Params &p) {
     std::vector<Index> others;
     others.reserve(static_cast<std::size_t>(p.n) - 1);
     for (Index v = 0; v < p.n; ++v) {
-      if (v != hub)
-        others.push_back(v);
+      if (v != hub) others.push_back(v);
     }
     // The hub's neighbours: the first hubdeg of a partial Fisher-Yates shuffle.
     SplitMix64 pick = stream(p, kPermutationStream);
@@ -171,8 +162,7 @@ Csr hubrow(const Params &p) {
         std::swap(others[t], others[j]);
       }
     }
-    for (Index t = 0; t < p.hubdeg; ++t)
-      edges.emplace_back(std::min(hub, others[t]), std::max(hub, others[t]));
+    for (Index t = 0; t < p.hubdeg; ++t) edges.emplace_back(std::min(hub, others[t]), std::max(hub, others[t]));
   }
   sort_unique(edges);
   SplitMix64 values = stream(p, kValueStream);
@@ -198,12 +188,10 @@ PowerlawLayout powerlaw_layout(const Params &p) {
   const Index communities = used_communities(p);
   PowerlawLayout l;
   l.community_start.resize(static_cast<std::size_t>(communities) + 1);
-  for (Index c = 0; c <= communities; ++c)
-    l.community_start[c] = part_start(p.n, communities, c);
+  for (Index c = 0; c <= communities; ++c) l.community_start[c] = part_start(p.n, communities, c);
   l.community_of_slot.resize(static_cast<std::size_t>(p.n));
   for (Index c = 0; c < communities; ++c) {
-    for (Index s = l.community_start[c]; s < l.community_start[c + 1]; ++s)
-      l.community_of_slot[s] = c;
+    for (Index s = l.community_start[c]; s < l.community_start[c + 1]; ++s) l.community_of_slot[s] = c;
   }
   l.vertex_of_slot.resize(static_cast<std::size_t>(p.n));
   std::iota(l.vertex_of_slot.begin(), l.vertex_of_slot.end(), Index{0});
@@ -221,8 +209,7 @@ PowerlawLayout powerlaw_layout(const Params &p) {
 // Chung-Lu graph, some low-weight vertices get no edge at all (only their diagonal).
 Csr powerlaw(const Params &p) {
   const PowerlawLayout l = powerlaw_layout(p);
-  const auto alpha_q24 =
-      static_cast<std::uint64_t>(static_cast<double>(1u << 24) / (p.gamma - 1.0));
+  const auto alpha_q24 = static_cast<std::uint64_t>(static_cast<double>(1u << 24) / (p.gamma - 1.0));
   std::vector<std::uint64_t> cum(static_cast<std::size_t>(p.n) + 1, 0);
   for (Index s = 0; s < p.n; ++s) {
     const Index rank = s - l.community_start[l.community_of_slot[s]];
@@ -233,13 +220,11 @@ Csr powerlaw(const Params &p) {
   // Slot drawn with probability proportional to its weight among slots [lo, hi).
   auto sample = [&](Index lo, Index hi) {
     const std::uint64_t u = cum[lo] + rng.bounded(cum[hi] - cum[lo]);
-    return static_cast<Index>(std::upper_bound(cum.begin() + lo + 1, cum.begin() + hi + 1, u) -
-                              cum.begin() - 1);
+    return static_cast<Index>(std::upper_bound(cum.begin() + lo + 1, cum.begin() + hi + 1, u) - cum.begin() - 1);
   };
 
   // Products and quotients only, then an exact rounding: no contraction can differ.
-  const auto edges_total =
-      static_cast<std::int64_t>(std::llround(static_cast<double>(p.n) * p.avgdeg / 2.0));
+  const auto edges_total = static_cast<std::int64_t>(std::llround(static_cast<double>(p.n) * p.avgdeg / 2.0));
   const std::int64_t edges_cross =
       used_communities(p) > 1 ? std::llround(static_cast<double>(edges_total) * p.mixing) : 0;
   constexpr int kTries = 32;
@@ -250,8 +235,7 @@ Csr powerlaw(const Params &p) {
     const Index c = l.community_of_slot[s];
     const Index lo = l.community_start[c], hi = l.community_start[c + 1];
     const bool cross = e < edges_cross;
-    if (!cross && hi - lo < 2)
-      continue;
+    if (!cross && hi - lo < 2) continue;
     for (int t = 0; t < kTries; ++t) {
       const Index other = cross ? sample(0, p.n) : sample(lo, hi);
       if (cross ? l.community_of_slot[other] != c : other != s) {
@@ -273,8 +257,7 @@ Csr powerlaw(const Params &p) {
 // reveals the next bit.
 std::uint64_t log2_q24(std::uint64_t x) {
   int k = 63;
-  while ((x >> k) == 0)
-    --k;
+  while ((x >> k) == 0) --k;
   std::uint64_t y = k <= 31 ? x << (31 - k) : x >> (k - 31); // Q31, in [2^31, 2^32)
   std::uint64_t frac = 0;
   for (int bit = 23; bit >= 0; --bit) {
@@ -302,8 +285,7 @@ std::uint64_t exp2_neg_frac_q31(std::uint64_t f) {
   }();
   std::uint64_t m = std::uint64_t{1} << 31;
   for (int j = 0; j < 24; ++j) {
-    if ((f >> (23 - j)) & 1)
-      m = (m * roots[j]) >> 31; // < 2^62
+    if ((f >> (23 - j)) & 1) m = (m * roots[j]) >> 31; // < 2^62
   }
   return m;
 }
@@ -330,32 +312,22 @@ Csr graph_matrix(const Params &p) {
     SplitMix64 values = stream(p, kValueStream);
     return spd_from_edges(p.n, edges, values);
   }
-  case Kind::Disconnected:
-    return disconnected(p);
-  case Kind::Hubrow:
-    return hubrow(p);
-  case Kind::Powerlaw:
-    return powerlaw(p);
-  case Kind::Rgg2d:
-    return rgg2d_matrix(p);
-  case Kind::Communities:
-    return communities_matrix(p);
-  default:
-    throw std::logic_error("graph_matrix: not a random graph kind");
+  case Kind::Disconnected: return disconnected(p);
+  case Kind::Hubrow: return hubrow(p);
+  case Kind::Powerlaw: return powerlaw(p);
+  case Kind::Rgg2d: return rgg2d_matrix(p);
+  case Kind::Communities: return communities_matrix(p);
+  default: throw std::logic_error("graph_matrix: not a random graph kind");
   }
 }
 
 std::vector<Index> graph_communities(const Params &p) {
-  if (p.kind == Kind::Disconnected)
-    return disconnected_communities(p);
-  if (p.kind == Kind::Communities)
-    return communities_planted(p);
-  if (p.kind != Kind::Powerlaw)
-    throw std::logic_error("graph_communities: kind has no planted communities");
+  if (p.kind == Kind::Disconnected) return disconnected_communities(p);
+  if (p.kind == Kind::Communities) return communities_planted(p);
+  if (p.kind != Kind::Powerlaw) throw std::logic_error("graph_communities: kind has no planted communities");
   const PowerlawLayout l = powerlaw_layout(p);
   std::vector<Index> community(static_cast<std::size_t>(p.n));
-  for (Index s = 0; s < p.n; ++s)
-    community[l.vertex_of_slot[s]] = l.community_of_slot[s];
+  for (Index s = 0; s < p.n; ++s) community[l.vertex_of_slot[s]] = l.community_of_slot[s];
   return community;
 }
 

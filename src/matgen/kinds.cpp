@@ -44,10 +44,16 @@ std::vector<KindDef> grid_kinds() {
        {{"peclet", "100"}},
        "-Lap u + b.grad u, b = peclet (1, 0.5, 0.25), first-order upwind: nonsymmetric "
        "M-matrix"},
-      {"fem2d", Kind::Fem2d, 2, {{"side", "1"}, {"reaction", "1"}},
+      {"fem2d",
+       Kind::Fem2d,
+       2,
+       {{"side", "1"}, {"reaction", "1"}},
        "P1 FEM, -Lap u + reaction u on [0,side]^2, nx x ny vertices, cells cut along (1,1): 7 points, "
        "boundary rows identity and eliminated from the others (SPD; the CARP-CG report's problem class)"},
-      {"helmholtz2d", Kind::Helmholtz2d, 2, {{"kh", "0.1"}, {"peclet", "0"}},
+      {"helmholtz2d",
+       Kind::Helmholtz2d,
+       2,
+       {{"kh", "0.1"}, {"peclet", "0"}},
        "-Lap u - k^2 u + peclet (1, 0.5).grad u, 5-point central, Dirichlet, times h^2: 4 - kh^2 / -1 -+ c/2: "
        "symmetric indefinite once (n+1) kh > pi sqrt(2), nonsymmetric for peclet != 0"},
   };
@@ -74,12 +80,7 @@ std::vector<KindDef> graph_kinds() {
       {"powerlaw",
        Kind::Powerlaw,
        0,
-       {{"n", nullptr},
-        {"communities", "16"},
-        {"avgdeg", "10"},
-        {"gamma", "2.5"},
-        {"mixing", "0.1"},
-        {"seed", "1"}},
+       {{"n", nullptr}, {"communities", "16"}, {"avgdeg", "10"}, {"gamma", "2.5"}, {"mixing", "0.1"}, {"seed", "1"}},
        "Chung-Lu power-law graph with planted communities scattered in index space"},
       {"rgg2d",
        Kind::Rgg2d,

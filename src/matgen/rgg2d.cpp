@@ -17,10 +17,8 @@ namespace {
 // Largest s with s^2 <= v (v <= 2^62). The double square root is only a first guess.
 std::uint64_t isqrt(std::uint64_t v) {
   auto s = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(v)));
-  while (s > 0 && s * s > v)
-    --s;
-  while ((s + 1) * (s + 1) <= v)
-    ++s;
+  while (s > 0 && s * s > v) --s;
+  while ((s + 1) * (s + 1) <= v) ++s;
   return s;
 }
 
@@ -32,8 +30,7 @@ std::uint64_t isqrt(std::uint64_t v) {
 // or through the half stencil of cell offsets (+1, 0), (-1, +1), (0, +1), (+1, +1), which
 // meets every adjacent pair of cells once. Expected work O(n (1 + deg)).
 template <class F> void rgg2d_pairs(const std::vector<Point2> &pts, std::uint64_t r2, F &&f) {
-  if (pts.size() < 2)
-    return;
+  if (pts.size() < 2) return;
   const std::uint64_t r_floor = isqrt(r2);
   const std::uint64_t r_ceil = r_floor * r_floor == r2 ? r_floor : r_floor + 1;
   std::uint64_t g = r_ceil > 0 ? (std::uint64_t{1} << 30) / r_ceil : std::uint64_t{1} << 30;
@@ -50,15 +47,12 @@ template <class F> void rgg2d_pairs(const std::vector<Point2> &pts, std::uint64_
   };
   const auto cells = static_cast<std::size_t>(g * g);
   std::vector<std::size_t> start(cells + 1, 0);
-  for (const Point2 &q : pts)
-    ++start[cell(q) + 1];
-  for (std::size_t c = 0; c < cells; ++c)
-    start[c + 1] += start[c];
+  for (const Point2 &q : pts) ++start[cell(q) + 1];
+  for (std::size_t c = 0; c < cells; ++c) start[c + 1] += start[c];
   std::vector<Entry> sorted(pts.size());
   {
     std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (std::size_t v = 0; v < pts.size(); ++v)
-      sorted[next[cell(pts[v])]++] = {pts[v], static_cast<Index>(v)};
+    for (std::size_t v = 0; v < pts.size(); ++v) sorted[next[cell(pts[v])]++] = {pts[v], static_cast<Index>(v)};
   }
 
   auto test = [r2, &f](const Entry &a, const Entry &b) {
@@ -81,10 +75,8 @@ template <class F> void rgg2d_pairs(const std::vector<Point2> &pts, std::uint64_
         up_hi = start[row + std::min(cx + 1, g - 1) + 1];
       }
       for (std::size_t i = lo; i < hi; ++i) {
-        for (std::size_t j = i + 1; j < right_end; ++j)
-          test(sorted[i], sorted[j]);
-        for (std::size_t j = up_lo; j < up_hi; ++j)
-          test(sorted[i], sorted[j]);
+        for (std::size_t j = i + 1; j < right_end; ++j) test(sorted[i], sorted[j]);
+        for (std::size_t j = up_lo; j < up_hi; ++j) test(sorted[i], sorted[j]);
       }
     }
   }
@@ -95,26 +87,21 @@ template <class F> void rgg2d_pairs(const std::vector<Point2> &pts, std::uint64_
 // O(n + edges) time and memory.
 std::vector<Edge> rgg2d_edges(const Params &p) {
   const std::vector<Point2> pts = rgg2d_points(p);
-  const std::uint64_t r2 =
-      rgg2d_radius2(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.deg));
+  const std::uint64_t r2 = rgg2d_radius2(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.deg));
   // Room for the expected n (n - 1) / 2 * pi R^2 / 2^60 pairs and a margin. The estimate
   // only sizes the allocation (pages never written cost nothing); the list grows as usual
   // if the graph is denser.
-  const double pairs =
-      static_cast<double>(p.n) * static_cast<double>(std::max<Index>(p.n - 1, 0)) / 2;
+  const double pairs = static_cast<double>(p.n) * static_cast<double>(std::max<Index>(p.n - 1, 0)) / 2;
   const double expected = pairs * std::min(1.0, static_cast<double>(r2) * 0x1.0p-60 * 3.1416);
   std::vector<Edge> found;
   found.reserve(static_cast<std::size_t>(std::min(expected * 1.05 + 64, pairs)));
   rgg2d_pairs(pts, r2, [&found](Index u, Index v) { found.emplace_back(u, v); });
 
   std::vector<std::size_t> offset(static_cast<std::size_t>(p.n) + 1, 0);
-  for (const Edge &e : found)
-    ++offset[static_cast<std::size_t>(e.first) + 1];
-  for (std::size_t v = 0; v < static_cast<std::size_t>(p.n); ++v)
-    offset[v + 1] += offset[v];
+  for (const Edge &e : found) ++offset[static_cast<std::size_t>(e.first) + 1];
+  for (std::size_t v = 0; v < static_cast<std::size_t>(p.n); ++v) offset[v + 1] += offset[v];
   std::vector<Edge> edges(found.size());
-  for (const Edge &e : found)
-    edges[offset[static_cast<std::size_t>(e.first)]++] = e;
+  for (const Edge &e : found) edges[offset[static_cast<std::size_t>(e.first)]++] = e;
   // offset[v] is now the end of v's run, i.e. the start of v + 1's.
   for (std::size_t v = 0, begin = 0; v < static_cast<std::size_t>(p.n); begin = offset[v++])
     std::sort(edges.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -136,16 +123,14 @@ std::vector<Point2> rgg2d_points(const Params &p) {
 
 std::uint64_t rgg2d_radius2(std::uint64_t n, std::uint64_t deg) {
   constexpr std::uint64_t kAll = std::uint64_t{1} << 61;
-  if (n == 0)
-    return 0;
+  if (n == 0) return 0;
   if (deg >= 7 * n) // 7 * 113 / 355 > 2: saturated anyway
     return kAll;
   // floor(num * 2^60 / den) bit by bit; num < 7 * 113 * 2^48 and den = 355 n < 2^57, so
   // the remainder, below den, can be doubled without overflow.
   const std::uint64_t num = 113 * deg, den = 355 * n;
   const std::uint64_t whole = num / den;
-  if (whole >= 2)
-    return kAll;
+  if (whole >= 2) return kAll;
   std::uint64_t q = whole << 60, rem = num % den;
   for (int bit = 59; bit >= 0; --bit) {
     rem <<= 1;

@@ -21,8 +21,7 @@ constexpr std::size_t kIndexMax = static_cast<std::size_t>(std::numeric_limits<I
 
 // Rows [begin, end) of an ncols-column matrix; row_fn(row, emit) calls emit(col, value)
 // in increasing col order.
-template <class RowFn>
-Csr build_rows(Index ncols, Index begin, Index end, std::size_t per_row, RowFn &&row_fn) {
+template <class RowFn> Csr build_rows(Index ncols, Index begin, Index end, std::size_t per_row, RowFn &&row_fn) {
   Csr a;
   a.nrows = end - begin;
   a.ncols = ncols;
@@ -37,8 +36,7 @@ Csr build_rows(Index ncols, Index begin, Index end, std::size_t per_row, RowFn &
   for (Index i = 0; i < a.nrows; ++i) {
     row_fn(begin + i, emit);
     if (a.colidx.size() > kIndexMax)
-      throw std::overflow_error("generator: nnz of rows [" + std::to_string(begin) + ", " +
-                                std::to_string(end) +
+      throw std::overflow_error("generator: nnz of rows [" + std::to_string(begin) + ", " + std::to_string(end) +
                                 ") exceeds the Index range; build with PGK_INDEX_64 or "
                                 "generate fewer rows at a time");
     a.rowptr[i + 1] = static_cast<Index>(a.colidx.size());
@@ -50,9 +48,7 @@ struct Grid {
   Index nx, ny, nz;
 
   Index index(Index x, Index y, Index z) const { return x + nx * (y + ny * z); }
-  bool inside(Index x, Index y, Index z) const {
-    return x >= 0 && x < nx && y >= 0 && y < ny && z >= 0 && z < nz;
-  }
+  bool inside(Index x, Index y, Index z) const { return x >= 0 && x < nx && y >= 0 && y < ny && z >= 0 && z < nz; }
 };
 
 // Scalar stencils on at most 3x3x3 points: weight(dx, dy, dz, &w) says whether the
@@ -67,8 +63,7 @@ Csr point_stencil_rows(const Grid &g, Index begin, Index end, std::size_t per_ro
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
           double w = 0;
-          if (g.inside(x + dx, y + dy, z + dz) && weight(dx, dy, dz, &w))
-            emit(g.index(x + dx, y + dy, z + dz), w);
+          if (g.inside(x + dx, y + dy, z + dz) && weight(dx, dy, dz, &w)) emit(g.index(x + dx, y + dy, z + dz), w);
         }
   });
 }
@@ -102,10 +97,8 @@ public:
     std::int64_t lo = 0, hi = diagonals_ - 1; // the last diagonal k with before(k) <= row
     while (lo < hi) {
       const std::int64_t mid = lo + (hi - lo + 1) / 2;
-      if (before(mid) <= row)
-        lo = mid;
-      else
-        hi = mid - 1;
+      if (before(mid) <= row) lo = mid;
+      else hi = mid - 1;
     }
     x = static_cast<Index>(first_x(lo) + (row - before(lo)));
     y = static_cast<Index>(x - (lo - (ny_ - 1)));
@@ -144,14 +137,11 @@ Csr aniso3_rows(const Params &p, Index begin, Index end) {
     int count = 0;
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
-        if (g.inside(x + dx, y + dy, 0))
-          entries[count++] = {number.index(x + dx, y + dy), aniso_weight(2, dx, dy)};
+        if (g.inside(x + dx, y + dy, 0)) entries[count++] = {number.index(x + dx, y + dy), aniso_weight(2, dx, dy)};
       }
     for (int i = 1; i < count; ++i) // insertion sort by column (distinct): nine entries at most
-      for (int j = i; j > 0 && entries[j].first < entries[j - 1].first; --j)
-        std::swap(entries[j], entries[j - 1]);
-    for (int i = 0; i < count; ++i)
-      emit(entries[i].first, entries[i].second);
+      for (int j = i; j > 0 && entries[j].first < entries[j - 1].first; --j) std::swap(entries[j], entries[j - 1]);
+    for (int i = 0; i < count; ++i) emit(entries[i].first, entries[i].second);
   });
 }
 
@@ -183,8 +173,7 @@ Csr convdiff_rows(const Params &p, int dims, Index begin, Index end) {
       *w = diag;
       return true;
     }
-    if (nonzero != 1)
-      return false;
+    if (nonzero != 1) return false;
     // Upstream neighbour: the one the wind blows from.
     const bool upstream = (c[axis] > 0 && off[axis] < 0) || (c[axis] < 0 && off[axis] > 0);
     *w = upstream ? -1.0 - std::fabs(c[axis]) : -1.0;
@@ -219,13 +208,11 @@ Csr elast3d_rows(const Params &p, Index begin, Index end) {
     for (int dz = -1; dz <= 1; ++dz)
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
-          if (!g.inside(x + dx, y + dy, z + dz))
-            continue;
+          if (!g.inside(x + dx, y + dy, z + dz)) continue;
           const int off[3] = {dx, dy, dz};
           int axes[3], nonzero = 0;
           for (int d = 0; d < 3; ++d) {
-            if (off[d] != 0)
-              axes[nonzero++] = d;
+            if (off[d] != 0) axes[nonzero++] = d;
           }
           const Index base = 3 * g.index(x + dx, y + dy, z + dz);
           if (nonzero == 0) {
@@ -235,10 +222,8 @@ Csr elast3d_rows(const Params &p, Index begin, Index end) {
           } else if (nonzero == 2) {
             const int d = axes[0], e = axes[1];
             const double v = off[d] * off[e] > 0 ? -quarter : quarter;
-            if (comp == d)
-              emit(base + e, v);
-            else if (comp == e)
-              emit(base + d, v);
+            if (comp == d) emit(base + e, v);
+            else if (comp == e) emit(base + d, v);
           }
         }
   });
@@ -254,7 +239,7 @@ Csr elast3d_rows(const Params &p, Index begin, Index end) {
 // rows (g = 0), so the matrix stays symmetric (SPD for c >= 0), like the report's matrices.
 // Only divisions and products feed m, and 12m is summed, so no FMA contraction changes a bit.
 Csr fem2d_rows(const Params &p, Index begin, Index end) {
-  const Grid   g{p.nx, p.ny, 1};
+  const Grid g{p.nx, p.ny, 1};
   const double hx = p.nx > 1 ? p.side / static_cast<double>(p.nx - 1) : p.side;
   const double hy = p.ny > 1 ? p.side / static_cast<double>(p.ny - 1) : p.side;
   const double a = hy / hx, b = hx / hy, m = p.reaction * hx * hy / 24;
@@ -282,7 +267,7 @@ Csr fem2d_rows(const Params &p, Index begin, Index end) {
 // towards -e_d, -1 + c_d/2 towards +e_d, with c_d = peclet w_d h_d, h_d = 1/(n_d + 1). kh^2 is
 // rounded before the subtraction (std::fma with a zero addend), so no contraction can fuse it.
 Csr helmholtz2d_rows(const Params &p, Index begin, Index end) {
-  const Grid   g{p.nx, p.ny, 1};
+  const Grid g{p.nx, p.ny, 1};
   const double diag = 4.0 - std::fma(p.kh, p.kh, 0.0);
   const double half_x = p.peclet / static_cast<double>(p.nx + 1) / 2;
   const double half_y = p.peclet * 0.5 / static_cast<double>(p.ny + 1) / 2;
@@ -303,12 +288,11 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
   case Kind::Lap2d5:
   case Kind::Lap3d7: {
     const double diag = p.kind == Kind::Lap2d5 ? 4.0 : 6.0;
-    return point_stencil_rows(g, begin, end, p.kind == Kind::Lap2d5 ? 5 : 7,
-                              [diag](int dx, int dy, int dz, double *w) {
-                                const int dist = std::abs(dx) + std::abs(dy) + std::abs(dz);
-                                *w = dist == 0 ? diag : -1.0;
-                                return dist <= 1;
-                              });
+    return point_stencil_rows(g, begin, end, p.kind == Kind::Lap2d5 ? 5 : 7, [diag](int dx, int dy, int dz, double *w) {
+      const int dist = std::abs(dx) + std::abs(dy) + std::abs(dz);
+      *w = dist == 0 ? diag : -1.0;
+      return dist <= 1;
+    });
   }
   case Kind::Lap3d27:
     return point_stencil_rows(g, begin, end, 27, [](int dx, int dy, int dz, double *w) {
@@ -316,8 +300,7 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
       return true;
     });
   case Kind::Aniso2d:
-    if (p.variant == 3)
-      return aniso3_rows(p, begin, end);
+    if (p.variant == 3) return aniso3_rows(p, begin, end);
     return point_stencil_rows(g, begin, end, 9, [&p](int dx, int dy, int, double *w) {
       *w = aniso_weight(p.variant, dx, dy);
       return true; // nz == 1: offsets with dz != 0 are never inside the grid
@@ -328,31 +311,23 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
     const double diag = (a[0] + a[0]) + (a[1] + a[1]) + (a[2] + a[2]);
     return point_stencil_rows(g, begin, end, 7, [&a, diag](int dx, int dy, int dz, double *w) {
       const int dist = std::abs(dx) + std::abs(dy) + std::abs(dz);
-      if (dist > 1)
-        return false;
+      if (dist > 1) return false;
       *w = dist == 0 ? diag : -a[dx != 0 ? 0 : dy != 0 ? 1 : 2];
       return true;
     });
   }
-  case Kind::Convdiff2d:
-    return convdiff_rows(p, 2, begin, end);
-  case Kind::Convdiff3d:
-    return convdiff_rows(p, 3, begin, end);
-  case Kind::Elast3d:
-    return elast3d_rows(p, begin, end);
-  case Kind::Fem2d:
-    return fem2d_rows(p, begin, end);
-  case Kind::Helmholtz2d:
-    return helmholtz2d_rows(p, begin, end);
+  case Kind::Convdiff2d: return convdiff_rows(p, 2, begin, end);
+  case Kind::Convdiff3d: return convdiff_rows(p, 3, begin, end);
+  case Kind::Elast3d: return elast3d_rows(p, begin, end);
+  case Kind::Fem2d: return fem2d_rows(p, begin, end);
+  case Kind::Helmholtz2d: return helmholtz2d_rows(p, begin, end);
   case Kind::Path:
     return point_stencil_rows(Grid{p.n, 1, 1}, begin, end, 3, [](int dx, int, int, double *w) {
       *w = dx == 0 ? 2.0 : -1.0;
       return true;
     });
-  case Kind::Empty:
-    return build_rows(p.n, begin, end, 1, [](Index row, auto &emit) { emit(row, 1.0); });
-  default:
-    throw std::logic_error("stencil_rows: not a grid kind");
+  case Kind::Empty: return build_rows(p.n, begin, end, 1, [](Index row, auto &emit) { emit(row, 1.0); });
+  default: throw std::logic_error("stencil_rows: not a grid kind");
   }
 }
 

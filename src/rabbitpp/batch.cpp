@@ -112,7 +112,8 @@ private:
     std::int64_t best_gain = 0, best_w = 0;
     for (const Entry &x : list) {
       const std::int64_t gain = x.w * g_.total - strength_[v] * strength_[x.to];
-      if (gain > best_gain || (gain == best_gain && gain > 0 && x.to < best)) best_gain = gain, best = x.to, best_w = x.w;
+      if (gain > best_gain || (gain == best_gain && gain > 0 && x.to < best))
+        best_gain = gain, best = x.to, best_w = x.w;
     }
     return {best, best_w};
   }
@@ -173,7 +174,8 @@ private:
     pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
       const Index t = target_[s], ts = t >= 0 ? slot_of_[t] : -1;
       if (t < 0) action_[s] = Action::Top;
-      else if (ts >= 0 && target_[ts] == active_[s] && ts < s) action_[s] = Action::Defer; // mutual pair: the later one waits
+      else if (ts >= 0 && target_[ts] == active_[s] && ts < s)
+        action_[s] = Action::Defer; // mutual pair: the later one waits
       else action_[s] = Action::Merge;
     });
     limit_merges_per_target();

@@ -57,7 +57,8 @@ bool structurally_symmetric(const Csr &c, ThreadPool &pool) {
     if (!symmetric.load(std::memory_order_relaxed)) return;
     for (Index k = c.rowptr[i]; k < c.rowptr[i + 1]; ++k) {
       const Index j = c.colidx[k];
-      if (!std::binary_search(c.colidx.begin() + c.rowptr[j], c.colidx.begin() + c.rowptr[j + 1], static_cast<Index>(i))) {
+      if (!std::binary_search(c.colidx.begin() + c.rowptr[j], c.colidx.begin() + c.rowptr[j + 1],
+                              static_cast<Index>(i))) {
         symmetric.store(false, std::memory_order_relaxed);
         return;
       }
@@ -81,9 +82,12 @@ Csr transpose_parallel(const Csr &c, ThreadPool &pool) {
   pool.parallel_for(0, n, 4096, [&](std::int64_t j) { count[j].store(t.rowptr[j], std::memory_order_relaxed); });
   t.colidx.resize(static_cast<std::size_t>(t.rowptr[n]));
   pool.parallel_for(0, n, 1024, [&](std::int64_t i) {
-    for (Index k = c.rowptr[i]; k < c.rowptr[i + 1]; ++k) t.colidx[count[c.colidx[k]].fetch_add(1, std::memory_order_relaxed)] = static_cast<Index>(i);
+    for (Index k = c.rowptr[i]; k < c.rowptr[i + 1]; ++k)
+      t.colidx[count[c.colidx[k]].fetch_add(1, std::memory_order_relaxed)] = static_cast<Index>(i);
   });
-  pool.parallel_for(0, n, 256, [&](std::int64_t j) { std::sort(t.colidx.begin() + t.rowptr[j], t.colidx.begin() + t.rowptr[j + 1]); });
+  pool.parallel_for(0, n, 256, [&](std::int64_t j) {
+    std::sort(t.colidx.begin() + t.rowptr[j], t.colidx.begin() + t.rowptr[j + 1]);
+  });
   return t;
 }
 
@@ -122,7 +126,9 @@ Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmet
     g.rowptr = std::move(c.rowptr);
     g.colidx = std::move(c.colidx);
     g.weight.assign(g.colidx.size(), 2);
-    pool.parallel_for(0, n, 4096, [&](std::int64_t i) { g.strength[i] = 2 * static_cast<std::int64_t>(g.rowptr[i + 1] - g.rowptr[i]); });
+    pool.parallel_for(0, n, 4096, [&](std::int64_t i) {
+      g.strength[i] = 2 * static_cast<std::int64_t>(g.rowptr[i + 1] - g.rowptr[i]);
+    });
   } else {
     const Csr t = transpose_parallel(c, pool);
     std::vector<Index> count(static_cast<std::size_t>(n));

@@ -20,7 +20,8 @@ bool key_less(const Dendrogram &d, Index x, Index y) {
 std::vector<Index> communities_parallel(const Dendrogram &d, ThreadPool &pool) {
   const Index n = static_cast<Index>(d.parent.size());
   std::vector<Index> jump(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
-  pool.parallel_for(0, n, 4096, [&](std::int64_t v) { jump[v] = d.parent[v] >= 0 ? d.parent[v] : static_cast<Index>(v); });
+  pool.parallel_for(0, n, 4096,
+                    [&](std::int64_t v) { jump[v] = d.parent[v] >= 0 ? d.parent[v] : static_cast<Index>(v); });
   for (;;) {
     std::atomic<bool> changed{false};
     pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
@@ -53,7 +54,8 @@ std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, ThreadPool &pool)
   const Index n = a.nrows, nnz = a.rowptr[n];
   std::vector<Index> indeg(static_cast<std::size_t>(n), 0);
   pool.parallel_for(0, n, 1024, [&](std::int64_t i) {
-    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) __atomic_fetch_add(&indeg[a.colidx[k]], Index{1}, __ATOMIC_RELAXED);
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
+      __atomic_fetch_add(&indeg[a.colidx[k]], Index{1}, __ATOMIC_RELAXED);
   });
   std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
   pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
@@ -79,7 +81,8 @@ std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<
   for (Index v = 0; v < n; ++v)
     if (d.parent[v] >= 0) kids[fill[d.parent[v]]++] = v;
   pool.parallel_for(0, n, 1024, [&](std::int64_t v) {
-    std::sort(kids.begin() + first[v], kids.begin() + first[v + 1], [&d](Index x, Index y) { return key_less(d, y, x); });
+    std::sort(kids.begin() + first[v], kids.begin() + first[v + 1],
+              [&d](Index x, Index y) { return key_less(d, y, x); });
   });
   std::sort(tops.begin(), tops.end(), [&d](Index x, Index y) { return key_less(d, x, y); });
   std::vector<Index> offset(tops.size() + 1, 0);
@@ -88,7 +91,8 @@ std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<
   std::atomic<std::size_t> next_top{0}; // dynamic schedule: each community writes its own range
   pool.run([&](int, int) {
     for (std::size_t c; (c = next_top.fetch_add(16)) < tops.size();)
-      for (std::size_t e = std::min(c + 16, tops.size()); c < e; ++c) number_community(tops[c], first, kids, perm.data() + offset[c]);
+      for (std::size_t e = std::min(c + 16, tops.size()); c < e; ++c)
+        number_community(tops[c], first, kids, perm.data() + offset[c]);
   });
   return perm;
 }
@@ -126,7 +130,9 @@ std::vector<Index> regroup_parallel(const CsrView &a, const Graph &g, const std:
 
 std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *info) {
   using clock = std::chrono::steady_clock;
-  const auto seconds = [](clock::time_point x, clock::time_point y) { return std::chrono::duration<double>(y - x).count(); };
+  const auto seconds = [](clock::time_point x, clock::time_point y) {
+    return std::chrono::duration<double>(y - x).count();
+  };
   ThreadPool pool(opt.threads);
   const auto t0 = clock::now();
   const Graph g = build_graph_parallel(a, pool, opt.input_is_symmetric);

@@ -26,7 +26,8 @@ std::vector<Index> rabbit_permutation(const Dendrogram &d) {
     else tops.push_back(v);
   }
   for (Index v = 0; v < n; ++v)
-    std::sort(kids.begin() + first[v], kids.begin() + first[v + 1], [&d](Index x, Index y) { return key_less(d, y, x); });
+    std::sort(kids.begin() + first[v], kids.begin() + first[v + 1],
+              [&d](Index x, Index y) { return key_less(d, y, x); });
   std::sort(tops.begin(), tops.end(), [&d](Index x, Index y) { return key_less(d, x, y); });
   // Post-order DFS with an explicit stack of (vertex, next child).
   std::vector<Index> perm;

@@ -28,8 +28,8 @@ struct Options {
   bool regroup = true;        // false: plain Rabbit Order ("rabbit")
   bool insular_first = false; // layout I|H|R instead of H|R|I
   HubScope hub_scope = HubScope::NonInsular;
-  Index batch = 0;            // K: vertices per merge round (1: the serial Rabbit Order; 0: default_batch(n))
-  int threads = 0;            // multicore backend: worker threads (0: hardware concurrency)
+  Index batch = 0; // K: vertices per merge round (1: the serial Rabbit Order; 0: default_batch(n))
+  int threads = 0; // multicore backend: worker threads (0: hardware concurrency)
   // A promise that A's pattern is structurally symmetric (PETSc's flag): the graph is then A
   // without its diagonal, all weights 2, and the check that costs a search per entry is skipped.
   // The result is the same as without the promise when it holds.

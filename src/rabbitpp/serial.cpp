@@ -94,7 +94,9 @@ Dendrogram detect_communities_serial(const Graph &g) {
 
 std::vector<Index> rabbitpp_serial(const CsrView &a, const Options &opt, Info *info) {
   using clock = std::chrono::steady_clock;
-  const auto seconds = [](clock::time_point x, clock::time_point y) { return std::chrono::duration<double>(y - x).count(); };
+  const auto seconds = [](clock::time_point x, clock::time_point y) {
+    return std::chrono::duration<double>(y - x).count();
+  };
   const auto t0 = clock::now();
   const Graph g = build_graph(a);
   const auto t1 = clock::now();

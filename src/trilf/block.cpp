@@ -24,8 +24,7 @@ Pairing pair_vertices(const CsrView &w, const FactorOptions &opt) {
   // Coarse id = rank of the smaller member among all smaller members (a prefix sum).
   for (Index v = 0; v < nv; ++v) {
     const Index u = p.partner[static_cast<std::size_t>(v)];
-    if (u >= 0 && u < v)
-      continue;
+    if (u >= 0 && u < v) continue;
     p.coarse_of[static_cast<std::size_t>(v)] = p.ncoarse();
     p.members.push_back(v);
     p.members.push_back(u);
@@ -33,8 +32,7 @@ Pairing pair_vertices(const CsrView &w, const FactorOptions &opt) {
   }
   for (Index v = 0; v < nv; ++v) {
     const Index u = p.partner[static_cast<std::size_t>(v)];
-    if (u >= 0 && u < v)
-      p.coarse_of[static_cast<std::size_t>(v)] = p.coarse_of[static_cast<std::size_t>(u)];
+    if (u >= 0 && u < v) p.coarse_of[static_cast<std::size_t>(v)] = p.coarse_of[static_cast<std::size_t>(u)];
   }
   return p;
 }
@@ -52,12 +50,10 @@ Csr coarse_graph(const CsrView &w, const Pairing &p) {
     const Index i1 = p.members[2 * static_cast<std::size_t>(I) + 1];
     nbrs.clear();
     for (const Index i : {i0, i1}) {
-      if (i < 0)
-        continue;
+      if (i < 0) continue;
       for (Index e = w.rowptr[i]; e < w.rowptr[i + 1]; ++e) {
         const Index J = p.coarse_of[static_cast<std::size_t>(w.colidx[e])];
-        if (J != I)
-          nbrs.push_back(J);
+        if (J != I) nbrs.push_back(J);
       }
     }
     std::sort(nbrs.begin(), nbrs.end());
@@ -68,8 +64,7 @@ Csr coarse_graph(const CsrView &w, const Pairing &p) {
       const Index j1 = p.members[2 * static_cast<std::size_t>(J) + 1];
       // The grouping makes w_IJ == w_JI exactly (see the header).
       const double v = (wt(i0, j0) + wt(i1, j1)) + (wt(i0, j1) + wt(i1, j0));
-      if (!(v > 0))
-        continue;
+      if (!(v > 0)) continue;
       c.colidx.push_back(J);
       c.values.push_back(v);
     }
@@ -123,8 +118,7 @@ std::vector<Index> slot_positions(const BlockOrder &o, Index n, const char *what
   Index seen = 0;
   for (std::size_t s = 0; s < o.slots.size(); ++s) {
     const Index i = o.slots[s];
-    if (i < 0)
-      continue;
+    if (i < 0) continue;
     if (i >= n || pos[static_cast<std::size_t>(i)] >= 0)
       throw std::invalid_argument(std::string(what) + ": slots are not a permutation");
     pos[static_cast<std::size_t>(i)] = static_cast<Index>(s);
@@ -134,23 +128,18 @@ std::vector<Index> slot_positions(const BlockOrder &o, Index n, const char *what
       o.path_start.back() != o.nblocks())
     throw std::invalid_argument(std::string(what) + ": block order does not match the matrix");
   for (std::size_t b = 0; b < o.slots.size(); b += 2)
-    if (o.slots[b] < 0)
-      throw std::invalid_argument(std::string(what) + ": slot 0 of a block is empty");
+    if (o.slots[b] < 0) throw std::invalid_argument(std::string(what) + ": slot 0 of a block is empty");
   return pos;
 }
 
 using M2 = std::array<double, 4>; // row-major 2x2
 
-M2 load(const std::vector<double> &v, std::size_t k) {
-  return {v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]};
-}
+M2 load(const std::vector<double> &v, std::size_t k) { return {v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]}; }
 void store(std::vector<double> &v, std::size_t k, const M2 &m) {
-  for (int i = 0; i < 4; ++i)
-    v[4 * k + static_cast<std::size_t>(i)] = m[static_cast<std::size_t>(i)];
+  for (int i = 0; i < 4; ++i) v[4 * k + static_cast<std::size_t>(i)] = m[static_cast<std::size_t>(i)];
 }
 M2 mul(const M2 &a, const M2 &b) {
-  return {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
-          a[2] * b[1] + a[3] * b[3]};
+  return {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
 }
 bool is_zero(const M2 &a) { return a[0] == 0 && a[1] == 0 && a[2] == 0 && a[3] == 0; }
 bool finite(const M2 &a) {
@@ -169,11 +158,9 @@ BlockTridiagonal assemble_block(const CsrView &a, const BlockOrder &order) {
   t.diag.assign(4 * nb, 0.0);
   t.upper.assign(4 * nb, 0.0);
   std::vector<char> starts(nb + 1, 0);
-  for (const Index s : order.path_start)
-    starts[static_cast<std::size_t>(s)] = 1;
+  for (const Index s : order.path_start) starts[static_cast<std::size_t>(s)] = 1;
   for (std::size_t k = 0; k < nb; ++k)
-    if (order.slots[2 * k + 1] < 0)
-      t.diag[4 * k + 3] = 1.0; // ghost equation
+    if (order.slots[2 * k + 1] < 0) t.diag[4 * k + 3] = 1.0; // ghost equation
   for (Index i = 0; i < n; ++i) {
     const auto pi = static_cast<std::size_t>(pos[static_cast<std::size_t>(i)]);
     const std::size_t k = pi / 2, r = pi % 2;
@@ -181,29 +168,23 @@ BlockTridiagonal assemble_block(const CsrView &a, const BlockOrder &order) {
       const auto pj = static_cast<std::size_t>(pos[static_cast<std::size_t>(a.colidx[e])]);
       const std::size_t l = pj / 2, c = pj % 2;
       const double v = a.values ? a.values[e] : 1.0;
-      if (l == k)
-        t.diag[4 * k + 2 * r + c] += v;
-      else if (l + 1 == k && !starts[k])
-        t.lower[4 * k + 2 * r + c] += v;
-      else if (l == k + 1 && !starts[k + 1])
-        t.upper[4 * k + 2 * r + c] += v;
+      if (l == k) t.diag[4 * k + 2 * r + c] += v;
+      else if (l + 1 == k && !starts[k]) t.lower[4 * k + 2 * r + c] += v;
+      else if (l == k + 1 && !starts[k + 1]) t.upper[4 * k + 2 * r + c] += v;
     }
   }
   return t;
 }
 
-BlockTridiagonalFactor factor_block(const BlockTridiagonal &t, const BlockOrder &order,
-                                    const PivotOptions &opt) {
+BlockTridiagonalFactor factor_block(const BlockTridiagonal &t, const BlockOrder &order, const PivotOptions &opt) {
   const auto nb = static_cast<std::size_t>(t.nblocks());
-  if (t.lower.size() != 4 * nb || t.upper.size() != 4 * nb || t.diag.size() != 4 * nb ||
-      order.slots.size() != 2 * nb)
+  if (t.lower.size() != 4 * nb || t.upper.size() != 4 * nb || t.diag.size() != 4 * nb || order.slots.size() != 2 * nb)
     throw std::invalid_argument("trilf factor_block: sizes differ");
   if (!(opt.rel_tol >= 0 && opt.rel_tol < 1))
     throw std::invalid_argument("trilf factor_block: rel_tol must lie in [0, 1)");
   auto fail = [&](const char *what, std::size_t k) {
-    throw std::domain_error(std::string("trilf factor_block: ") + what + " at block " +
-                            std::to_string(k) + " (original row " +
-                            std::to_string(order.slots[2 * k]) + ")");
+    throw std::domain_error(std::string("trilf factor_block: ") + what + " at block " + std::to_string(k) +
+                            " (original row " + std::to_string(order.slots[2 * k]) + ")");
   };
   for (std::size_t k = 0; k < nb; ++k)
     if (!finite(load(t.lower, k)) || !finite(load(t.diag, k)) || !finite(load(t.upper, k)))
@@ -222,8 +203,7 @@ BlockTridiagonalFactor factor_block(const BlockTridiagonal &t, const BlockOrder 
     double r[2];
     for (int s = 0; s < 2; ++s) {
       const auto a = static_cast<std::size_t>(2 * s), b = a + 1;
-      r[s] = std::fabs(L[a]) + std::fabs(L[b]) + std::fabs(D[a]) + std::fabs(D[b]) +
-             std::fabs(U[a]) + std::fabs(U[b]);
+      r[s] = std::fabs(L[a]) + std::fabs(L[b]) + std::fabs(D[a]) + std::fabs(D[b]) + std::fabs(U[a]) + std::fabs(U[b]);
     }
     auto tiny = [&](const M2 &p) {
       const double det = p[0] * p[3] - p[1] * p[2];
@@ -233,13 +213,11 @@ BlockTridiagonalFactor factor_block(const BlockTridiagonal &t, const BlockOrder 
     const M2 Le = load(f.effective.lower, k);
     if (k > 0 && !is_zero(Le)) {
       m = mul(Le, load(f.inv_pivot, k - 1));
-      if (!finite(m))
-        fail("multiplier overflows", k);
+      if (!finite(m)) fail("multiplier overflows", k);
       update = mul(m, load(f.effective.upper, k - 1));
     }
     M2 p = D;
-    for (int i = 0; i < 4; ++i)
-      p[static_cast<std::size_t>(i)] -= update[static_cast<std::size_t>(i)];
+    for (int i = 0; i < 4; ++i) p[static_cast<std::size_t>(i)] -= update[static_cast<std::size_t>(i)];
     if (tiny(p) && !is_zero(update)) {
       store(f.effective.lower, k, M2{0, 0, 0, 0});
       store(f.effective.upper, k - 1, M2{0, 0, 0, 0});
@@ -252,16 +230,14 @@ BlockTridiagonalFactor factor_block(const BlockTridiagonal &t, const BlockOrder 
       p = M2{D[0], 0, 0, D[3]};
       for (int s = 0; s < 2; ++s) {
         double &d = p[static_cast<std::size_t>(3 * s)];
-        if (std::fabs(d) <= tau * r[s])
-          d = r[s] > 0 ? (d < 0 ? -r[s] : r[s]) : 1.0;
+        if (std::fabs(d) <= tau * r[s]) d = r[s] > 0 ? (d < 0 ? -r[s] : r[s]) : 1.0;
       }
       store(f.effective.diag, k, p);
       ++f.replaced;
     }
     const double det = p[0] * p[3] - p[1] * p[2];
     const M2 inv{p[3] / det, -p[1] / det, -p[2] / det, p[0] / det};
-    if (!finite(inv) || det == 0)
-      fail("pivot block overflows", k);
+    if (!finite(inv) || det == 0) fail("pivot block overflows", k);
     store(f.mult, k, m);
     store(f.inv_pivot, k, inv);
   }
@@ -270,12 +246,10 @@ BlockTridiagonalFactor factor_block(const BlockTridiagonal &t, const BlockOrder 
 
 void solve_block(const BlockTridiagonalFactor &f, const double *b, double *x) {
   const std::size_t nb = static_cast<std::size_t>(f.nblocks());
-  if (nb == 0)
-    return;
+  if (nb == 0) return;
   std::vector<double> y(2 * nb, 0.0);
   for (std::size_t s = 0; s < 2 * nb; ++s)
-    if (f.slots[s] >= 0)
-      y[s] = b[f.slots[s]];
+    if (f.slots[s] >= 0) y[s] = b[f.slots[s]];
   const double *m = f.mult.data(), *iv = f.inv_pivot.data(), *u = f.effective.upper.data();
   for (std::size_t k = 1; k < nb; ++k) { // L z = y
     const double *mk = m + 4 * k;
@@ -295,18 +269,15 @@ void solve_block(const BlockTridiagonalFactor &f, const double *b, double *x) {
     y[2 * k + 1] = ik[2] * r0 + ik[3] * r1;
   }
   for (std::size_t s = 0; s < 2 * nb; ++s)
-    if (f.slots[s] >= 0)
-      x[f.slots[s]] = y[s];
+    if (f.slots[s] >= 0) x[f.slots[s]] = y[s];
 }
 
 void solve_block_transpose(const BlockTridiagonalFactor &f, const double *b, double *x) {
   const std::size_t nb = static_cast<std::size_t>(f.nblocks());
-  if (nb == 0)
-    return;
+  if (nb == 0) return;
   std::vector<double> y(2 * nb, 0.0);
   for (std::size_t s = 0; s < 2 * nb; ++s)
-    if (f.slots[s] >= 0)
-      y[s] = b[f.slots[s]];
+    if (f.slots[s] >= 0) y[s] = b[f.slots[s]];
   const double *m = f.mult.data(), *iv = f.inv_pivot.data(), *u = f.effective.upper.data();
   for (std::size_t k = 0; k < nb; ++k) { // U^T w = y; U^T's lower blocks are U~_{k-1}^T
     double r0 = y[2 * k], r1 = y[2 * k + 1];
@@ -326,8 +297,7 @@ void solve_block_transpose(const BlockTridiagonalFactor &f, const double *b, dou
     y[2 * k + 1] -= mk[1] * x0 + mk[3] * x1;
   }
   for (std::size_t s = 0; s < 2 * nb; ++s)
-    if (f.slots[s] >= 0)
-      x[f.slots[s]] = y[s];
+    if (f.slots[s] >= 0) x[f.slots[s]] = y[s];
 }
 
 } // namespace pgk::trilf

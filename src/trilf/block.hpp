@@ -75,8 +75,7 @@ struct BlockStats {
 
 // weight_graph -> pair_vertices -> coarse_graph -> parallel_factor(n=2) -> break_cycles ->
 // order_paths -> order_blocks. opt.max_degree is ignored (1, then 2).
-BlockOrder block_linear_forest(const CsrView &a, const FactorOptions &opt,
-                               BlockStats *stats = nullptr);
+BlockOrder block_linear_forest(const CsrView &a, const FactorOptions &opt, BlockStats *stats = nullptr);
 
 // 2x2 blocks, row-major: X[4k + 2r + c] is entry (r, c) of block k.
 struct BlockTridiagonal {

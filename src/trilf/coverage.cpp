@@ -14,11 +14,9 @@ template <class Keep> double share(const CsrView &a, Keep keep) {
   for (Index i = 0; i < a.nrows; ++i)
     for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
       const Index j = a.colidx[e];
-      if (j == i)
-        continue;
+      if (j == i) continue;
       total += mag(a, e);
-      if (keep(i, j))
-        kept += mag(a, e);
+      if (keep(i, j)) kept += mag(a, e);
     }
   return total > 0 ? kept / total : 1.0;
 }
@@ -29,8 +27,7 @@ double offdiagonal_weight(const CsrView &a) {
   double total = 0;
   for (Index i = 0; i < a.nrows; ++i)
     for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e)
-      if (a.colidx[e] != i)
-        total += mag(a, e);
+      if (a.colidx[e] != i) total += mag(a, e);
   return total;
 }
 
@@ -44,8 +41,7 @@ double coverage_neighbours(const CsrView &a, const std::vector<Index> &nbr, int 
   return share(a, [&](Index i, Index j) {
     const Index *s = nbr.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
     for (int k = 0; k < n; ++k)
-      if (s[k] == j)
-        return true;
+      if (s[k] == j) return true;
     return false;
   });
 }
@@ -56,8 +52,8 @@ double coverage(const CsrView &a, const PathOrder &order) {
   // path_of[k]: index of the path holding permuted position k.
   std::vector<Index> path_of(order.perm.size());
   for (Index p = 0; p < order.npaths(); ++p)
-    for (Index k = order.path_start[static_cast<std::size_t>(p)];
-         k < order.path_start[static_cast<std::size_t>(p) + 1]; ++k)
+    for (Index k = order.path_start[static_cast<std::size_t>(p)]; k < order.path_start[static_cast<std::size_t>(p) + 1];
+         ++k)
       path_of[static_cast<std::size_t>(k)] = p;
   return share(a, [&](Index i, Index j) {
     const Index ki = order.iperm[static_cast<std::size_t>(i)];
@@ -77,17 +73,15 @@ double coverage(const CsrView &a, const BlockOrder &order) {
     }
   std::vector<Index> path_of(static_cast<std::size_t>(order.nblocks()));
   for (Index p = 0; p < order.npaths(); ++p)
-    for (Index k = order.path_start[static_cast<std::size_t>(p)];
-         k < order.path_start[static_cast<std::size_t>(p) + 1]; ++k)
+    for (Index k = order.path_start[static_cast<std::size_t>(p)]; k < order.path_start[static_cast<std::size_t>(p) + 1];
+         ++k)
       path_of[static_cast<std::size_t>(k)] = p;
   for (const Index b : block_of)
-    if (b < 0)
-      throw std::invalid_argument("trilf coverage: block order misses a row");
+    if (b < 0) throw std::invalid_argument("trilf coverage: block order misses a row");
   return share(a, [&](Index i, Index j) {
     const Index bi = block_of[static_cast<std::size_t>(i)];
     const Index bj = block_of[static_cast<std::size_t>(j)];
-    if (bi == bj)
-      return true;
+    if (bi == bj) return true;
     return (bi - bj == 1 || bj - bi == 1) &&
            path_of[static_cast<std::size_t>(bi)] == path_of[static_cast<std::size_t>(bj)];
   });

@@ -29,12 +29,8 @@ double coverage_identity(const CsrView &a);
 
 // c_pi of any symmetric neighbour list with `n` slots per vertex (-1 = none).
 double coverage_neighbours(const CsrView &a, const std::vector<Index> &nbr, int n);
-inline double coverage(const CsrView &a, const Factor &f) {
-  return coverage_neighbours(a, f.nbr, f.n);
-}
-inline double coverage(const CsrView &a, const LinearForest &f) {
-  return coverage_neighbours(a, f.nbr, 2);
-}
+inline double coverage(const CsrView &a, const Factor &f) { return coverage_neighbours(a, f.nbr, f.n); }
+inline double coverage(const CsrView &a, const LinearForest &f) { return coverage_neighbours(a, f.nbr, 2); }
 
 // Share captured by the off-diagonals of the tridiagonal T built on `order`; equals
 // coverage(a, forest) for the forest the order came from.

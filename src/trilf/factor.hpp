@@ -63,9 +63,7 @@ struct FactorOptions {
 // 0 <= k_m < m and 0 <= p <= 1.
 void validate(const FactorOptions &opt);
 
-inline bool is_charged_round(const FactorOptions &opt, int k) {
-  return k % opt.charge_period != opt.charge_offset;
-}
+inline bool is_charged_round(const FactorOptions &opt, int k) { return k % opt.charge_period != opt.charge_offset; }
 
 // splitmix64's output function (Steele, Lea & Flood; Vigna's constants): a bijection of
 // 64-bit words with good avalanche, 3 multiplies, trivially portable to CUDA.
@@ -82,8 +80,7 @@ inline std::uint64_t mix64(std::uint64_t z) {
 // The double on the left is exact (53 bits scaled by a power of two), so the comparison is
 // the same on every platform.
 inline bool charge_positive(std::uint64_t seed, int k, Index v, double p) {
-  const std::uint64_t key =
-      mix64(seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(k) + 1));
+  const std::uint64_t key = mix64(seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(k) + 1));
   const std::uint64_t h = mix64(key + 0xD1B54A32D192ED03ull * (static_cast<std::uint64_t>(v) + 1));
   return static_cast<double>(h >> 11) * 0x1.0p-53 < p;
 }
@@ -105,8 +102,7 @@ struct Factor {
 // vertex (as Factor::nbr). charges: nullptr in an uncharged round, else one byte per vertex,
 // nonzero = '+'. proposed (out): n slots per vertex, the new targets best first, -1 padded.
 // Returns the number of proposals made.
-Index propose(const CsrView &w, int n, const Index *confirmed, const std::uint8_t *charges,
-              Index *proposed);
+Index propose(const CsrView &w, int n, const Index *confirmed, const std::uint8_t *charges, Index *proposed);
 
 // Mutual confirmation: confirmed[v] gains every j in proposed[v] with v in proposed[j];
 // slots are then re-sorted ascending. Returns the number of new undirected edges.

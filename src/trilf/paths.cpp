@@ -17,34 +17,27 @@ void check_symmetric(const std::vector<Index> &nbr, Index nv, const char *what) 
     const Index a = nbr[2 * static_cast<std::size_t>(v)];
     const Index b = nbr[2 * static_cast<std::size_t>(v) + 1];
     for (const Index j : {a, b}) {
-      if (j < 0)
-        continue;
+      if (j < 0) continue;
       if (j >= nv || j == v)
-        throw std::invalid_argument(std::string(what) + ": bad neighbour of vertex " +
-                                    std::to_string(v));
-      if (nbr[2 * static_cast<std::size_t>(j)] != v &&
-          nbr[2 * static_cast<std::size_t>(j) + 1] != v)
-        throw std::invalid_argument(std::string(what) + ": edge (" + std::to_string(v) + ", " +
-                                    std::to_string(j) + ") is not symmetric");
+        throw std::invalid_argument(std::string(what) + ": bad neighbour of vertex " + std::to_string(v));
+      if (nbr[2 * static_cast<std::size_t>(j)] != v && nbr[2 * static_cast<std::size_t>(j) + 1] != v)
+        throw std::invalid_argument(std::string(what) + ": edge (" + std::to_string(v) + ", " + std::to_string(j) +
+                                    ") is not symmetric");
     }
-    if (a >= 0 && a == b)
-      throw std::invalid_argument(std::string(what) + ": repeated neighbour");
+    if (a >= 0 && a == b) throw std::invalid_argument(std::string(what) + ": repeated neighbour");
   }
 }
 
 inline Index deg2(const std::vector<Index> &nbr, Index v) {
-  return (nbr[2 * static_cast<std::size_t>(v)] >= 0) +
-         (nbr[2 * static_cast<std::size_t>(v) + 1] >= 0);
+  return (nbr[2 * static_cast<std::size_t>(v)] >= 0) + (nbr[2 * static_cast<std::size_t>(v) + 1] >= 0);
 }
 
 // The neighbour of v other than `from` (-1 for none). Works for from == -1 (first slot).
 inline Index other(const std::vector<Index> &nbr, Index v, Index from) {
   const Index a = nbr[2 * static_cast<std::size_t>(v)];
   const Index b = nbr[2 * static_cast<std::size_t>(v) + 1];
-  if (a >= 0 && a != from)
-    return a;
-  if (b >= 0 && b != from)
-    return b;
+  if (a >= 0 && a != from) return a;
+  if (b >= 0 && b != from) return b;
   return -1;
 }
 
@@ -62,14 +55,12 @@ void drop(std::vector<Index> &nbr, Index v, Index j) {
 
 Index LinearForest::edges() const {
   Index twice = 0;
-  for (const Index j : nbr)
-    twice += j >= 0;
+  for (const Index j : nbr) twice += j >= 0;
   return twice / 2;
 }
 
 LinearForest break_cycles(const Factor &f, const CsrView &w) {
-  if (f.n != 2)
-    throw std::invalid_argument("trilf break_cycles: factor must have n = 2");
+  if (f.n != 2) throw std::invalid_argument("trilf break_cycles: factor must have n = 2");
   const Index nv = f.nvertices;
   if (w.nrows != nv || f.nbr.size() != 2 * static_cast<std::size_t>(nv))
     throw std::invalid_argument("trilf break_cycles: sizes differ");
@@ -79,8 +70,7 @@ LinearForest break_cycles(const Factor &f, const CsrView &w) {
   std::vector<char> seen(static_cast<std::size_t>(nv), 0);
   // Paths first: every vertex reachable from an end (degree <= 1) is not on a cycle.
   for (Index v = 0; v < nv; ++v) {
-    if (seen[static_cast<std::size_t>(v)] || deg2(out.nbr, v) > 1)
-      continue;
+    if (seen[static_cast<std::size_t>(v)] || deg2(out.nbr, v) > 1) continue;
     for (Index prev = -1, cur = v; cur >= 0;) {
       seen[static_cast<std::size_t>(cur)] = 1;
       const Index next = other(out.nbr, cur, prev);
@@ -90,11 +80,8 @@ LinearForest break_cycles(const Factor &f, const CsrView &w) {
   }
   // What is left has degree 2 everywhere: disjoint cycles (length >= 3: no multi-edges).
   for (Index v = 0; v < nv; ++v) {
-    if (seen[static_cast<std::size_t>(v)])
-      continue;
-    auto key = [&](Index a, Index b) {
-      return std::make_tuple(edge_weight(w, a, b), std::min(a, b), std::max(a, b));
-    };
+    if (seen[static_cast<std::size_t>(v)]) continue;
+    auto key = [&](Index a, Index b) { return std::make_tuple(edge_weight(w, a, b), std::min(a, b), std::max(a, b)); };
     auto best = key(v, other(out.nbr, v, -1));
     Index prev = -1, cur = v;
     do {
@@ -122,8 +109,7 @@ PathOrder order_paths(const LinearForest &forest) {
   // Ascending v: the first end met of each path is its smaller end, i.e. its ID, and paths
   // appear in ascending ID order; walking from there numbers positions from that end.
   for (Index v = 0; v < nv; ++v) {
-    if (o.iperm[static_cast<std::size_t>(v)] >= 0 || deg2(forest.nbr, v) > 1)
-      continue;
+    if (o.iperm[static_cast<std::size_t>(v)] >= 0 || deg2(forest.nbr, v) > 1) continue;
     for (Index prev = -1, cur = v; cur >= 0;) {
       o.iperm[static_cast<std::size_t>(cur)] = static_cast<Index>(o.perm.size());
       o.perm.push_back(cur);
@@ -141,8 +127,7 @@ PathOrder order_paths(const LinearForest &forest) {
 }
 
 LinearForest extract_linear_forest(const CsrView &a, const FactorOptions &opt, ForestStats *stats) {
-  if (opt.max_degree != 2)
-    throw std::invalid_argument("trilf extract_linear_forest: max_degree must be 2");
+  if (opt.max_degree != 2) throw std::invalid_argument("trilf extract_linear_forest: max_degree must be 2");
   const Csr w = weight_graph(a, opt.weight);
   const Factor f = parallel_factor(view_of(w), opt);
   LinearForest forest = break_cycles(f, view_of(w));

@@ -57,7 +57,6 @@ struct ForestStats {
 };
 
 // weight_graph(a, opt.weight) -> parallel_factor (opt.max_degree must be 2) -> break_cycles.
-LinearForest extract_linear_forest(const CsrView &a, const FactorOptions &opt,
-                                   ForestStats *stats = nullptr);
+LinearForest extract_linear_forest(const CsrView &a, const FactorOptions &opt, ForestStats *stats = nullptr);
 
 } // namespace pgk::trilf

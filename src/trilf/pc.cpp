@@ -53,8 +53,7 @@ Preconditioner::Preconditioner(const CsrView &a, const Options &opt) : opt_(opt)
 }
 
 void Preconditioner::update_values(const CsrView &a) {
-  if (a.nrows != n_)
-    throw std::invalid_argument("trilf: update_values with a matrix of another size");
+  if (a.nrows != n_) throw std::invalid_argument("trilf: update_values with a matrix of another size");
   auto t0 = std::chrono::steady_clock::now();
   if (opt_.block) {
     const BlockTridiagonal t = assemble_block(a, border_);
@@ -74,17 +73,13 @@ void Preconditioner::update_values(const CsrView &a) {
 }
 
 void Preconditioner::apply(const double *r, double *z) const {
-  if (opt_.block)
-    solve_block(blockf_, r, z);
-  else
-    solve(scalar_, r, z);
+  if (opt_.block) solve_block(blockf_, r, z);
+  else solve(scalar_, r, z);
 }
 
 void Preconditioner::apply_transpose(const double *r, double *z) const {
-  if (opt_.block)
-    solve_block_transpose(blockf_, r, z);
-  else
-    solve_transpose(scalar_, r, z);
+  if (opt_.block) solve_block_transpose(blockf_, r, z);
+  else solve_transpose(scalar_, r, z);
 }
 
 } // namespace pgk::trilf

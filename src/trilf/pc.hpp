@@ -26,7 +26,7 @@ struct SetupInfo {
   Index longest = 0;              // vertices (blocks) in the longest path
   Index splits = 0, replaced = 0; // pivot fallbacks of the last factorization
   double c_id = 0;                // coverage of the original tridiagonal part
-  double c_pi = 0;              // coverage of the preconditioner (forest, or block tridiagonal)
+  double c_pi = 0;                // coverage of the preconditioner (forest, or block tridiagonal)
 };
 
 // Wall-clock of each setup phase in milliseconds. Block variant: `factor` covers pairing,
@@ -57,7 +57,7 @@ public:
   void apply_transpose(const double *r, double *z) const;
 
   const SetupInfo &info() const { return info_; }
-  const PhaseTimes &times() const { return times_; } // of the last setup / update_values
+  const PhaseTimes &times() const { return times_; }        // of the last setup / update_values
   const PathOrder &order() const { return order_; }         // scalar variant
   const BlockOrder &block_order() const { return border_; } // block variant
   Index size() const { return n_; }

@@ -22,43 +22,33 @@ Tridiagonal assemble(const CsrView &a, const PathOrder &order) {
   t.upper.assign(un, 0.0);
   // Neighbours in the permutation that lie on the same path.
   std::vector<char> starts(un + 1, 0);
-  for (const Index s : order.path_start)
-    starts[static_cast<std::size_t>(s)] = 1;
+  for (const Index s : order.path_start) starts[static_cast<std::size_t>(s)] = 1;
   for (Index k = 0; k < n; ++k) {
     const Index i = order.perm[static_cast<std::size_t>(k)];
-    const Index prev =
-        starts[static_cast<std::size_t>(k)] ? -1 : order.perm[static_cast<std::size_t>(k) - 1];
-    const Index next =
-        starts[static_cast<std::size_t>(k) + 1] ? -1 : order.perm[static_cast<std::size_t>(k) + 1];
+    const Index prev = starts[static_cast<std::size_t>(k)] ? -1 : order.perm[static_cast<std::size_t>(k) - 1];
+    const Index next = starts[static_cast<std::size_t>(k) + 1] ? -1 : order.perm[static_cast<std::size_t>(k) + 1];
     // One pass over row i, as the device's one-thread-per-nonzero scatter does.
     for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
       const Index j = a.colidx[e];
       const double v = a.values ? a.values[e] : 1.0;
-      if (j == i)
-        t.diag[static_cast<std::size_t>(k)] += v;
-      else if (j == prev)
-        t.lower[static_cast<std::size_t>(k)] += v;
-      else if (j == next)
-        t.upper[static_cast<std::size_t>(k)] += v;
+      if (j == i) t.diag[static_cast<std::size_t>(k)] += v;
+      else if (j == prev) t.lower[static_cast<std::size_t>(k)] += v;
+      else if (j == next) t.upper[static_cast<std::size_t>(k)] += v;
     }
   }
   return t;
 }
 
-TridiagonalFactor factor(const Tridiagonal &t, const std::vector<Index> &perm,
-                         const PivotOptions &opt) {
+TridiagonalFactor factor(const Tridiagonal &t, const std::vector<Index> &perm, const PivotOptions &opt) {
   const Index n = t.size();
   const auto un = static_cast<std::size_t>(n);
   if (t.lower.size() != un || t.upper.size() != un)
     throw std::invalid_argument("trilf factor: lower/diag/upper sizes differ");
-  if (!is_permutation(perm, n))
-    throw std::invalid_argument("trilf factor: perm is not a permutation of 0..N-1");
-  if (!(opt.rel_tol >= 0 && opt.rel_tol < 1))
-    throw std::invalid_argument("trilf factor: rel_tol must lie in [0, 1)");
+  if (!is_permutation(perm, n)) throw std::invalid_argument("trilf factor: perm is not a permutation of 0..N-1");
+  if (!(opt.rel_tol >= 0 && opt.rel_tol < 1)) throw std::invalid_argument("trilf factor: rel_tol must lie in [0, 1)");
   auto fail = [&](const char *what, Index k) {
-    throw std::domain_error(std::string("trilf factor: ") + what + " at permuted row " +
-                            std::to_string(k) + " (original row " +
-                            std::to_string(perm[static_cast<std::size_t>(k)]) + ")");
+    throw std::domain_error(std::string("trilf factor: ") + what + " at permuted row " + std::to_string(k) +
+                            " (original row " + std::to_string(perm[static_cast<std::size_t>(k)]) + ")");
   };
   for (std::size_t k = 0; k < un; ++k)
     if (!std::isfinite(t.lower[k]) || !std::isfinite(t.diag[k]) || !std::isfinite(t.upper[k]))
@@ -79,8 +69,7 @@ TridiagonalFactor factor(const Tridiagonal &t, const std::vector<Index> &perm,
     double m = 0, update = 0;
     if (k > 0 && low[k] != 0) {
       m = low[k] / f.pivot[k - 1];
-      if (!std::isfinite(m))
-        fail("multiplier overflows", static_cast<Index>(k));
+      if (!std::isfinite(m)) fail("multiplier overflows", static_cast<Index>(k));
       update = m * up[k - 1];
     }
     double d = dia[k] - update;
@@ -98,8 +87,7 @@ TridiagonalFactor factor(const Tridiagonal &t, const std::vector<Index> &perm,
       dia[k] = d;
       ++f.replaced;
     }
-    if (!std::isfinite(d))
-      fail("pivot overflows", static_cast<Index>(k));
+    if (!std::isfinite(d)) fail("pivot overflows", static_cast<Index>(k));
     f.mult[k] = m;
     f.pivot[k] = d;
   }
@@ -108,34 +96,28 @@ TridiagonalFactor factor(const Tridiagonal &t, const std::vector<Index> &perm,
 
 void solve_permuted(const TridiagonalFactor &f, double *y) {
   const std::size_t n = f.pivot.size();
-  if (n == 0)
-    return;
+  if (n == 0) return;
   const double *m = f.mult.data(), *p = f.pivot.data(), *u = f.effective.upper.data();
   for (std::size_t k = 1; k < n; ++k) // L z = y
     y[k] -= m[k] * y[k - 1];
   y[n - 1] /= p[n - 1]; // U x = z
-  for (std::size_t k = n - 1; k-- > 0;)
-    y[k] = (y[k] - u[k] * y[k + 1]) / p[k];
+  for (std::size_t k = n - 1; k-- > 0;) y[k] = (y[k] - u[k] * y[k + 1]) / p[k];
 }
 
 void solve(const TridiagonalFactor &f, const double *b, double *x) {
   const std::size_t n = f.pivot.size();
   std::vector<double> y(n);
-  for (std::size_t k = 0; k < n; ++k)
-    y[k] = b[f.perm[k]];
+  for (std::size_t k = 0; k < n; ++k) y[k] = b[f.perm[k]];
   solve_permuted(f, y.data());
-  for (std::size_t k = 0; k < n; ++k)
-    x[f.perm[k]] = y[k];
+  for (std::size_t k = 0; k < n; ++k) x[f.perm[k]] = y[k];
 }
 
 void solve_permuted_transpose(const TridiagonalFactor &f, double *y) {
   const std::size_t n = f.pivot.size();
-  if (n == 0)
-    return;
+  if (n == 0) return;
   const double *m = f.mult.data(), *p = f.pivot.data(), *u = f.effective.upper.data();
   y[0] /= p[0]; // U^T w = y: row k is u_{k-1} w_{k-1} + d'_k w_k
-  for (std::size_t k = 1; k < n; ++k)
-    y[k] = (y[k] - u[k - 1] * y[k - 1]) / p[k];
+  for (std::size_t k = 1; k < n; ++k) y[k] = (y[k] - u[k - 1] * y[k - 1]) / p[k];
   for (std::size_t k = n - 1; k-- > 0;) // L^T x = w: row k is x_k + m_{k+1} x_{k+1}
     y[k] -= m[k + 1] * y[k + 1];
 }
@@ -143,21 +125,17 @@ void solve_permuted_transpose(const TridiagonalFactor &f, double *y) {
 void solve_transpose(const TridiagonalFactor &f, const double *b, double *x) {
   const std::size_t n = f.pivot.size();
   std::vector<double> y(n);
-  for (std::size_t k = 0; k < n; ++k)
-    y[k] = b[f.perm[k]];
+  for (std::size_t k = 0; k < n; ++k) y[k] = b[f.perm[k]];
   solve_permuted_transpose(f, y.data());
-  for (std::size_t k = 0; k < n; ++k)
-    x[f.perm[k]] = y[k];
+  for (std::size_t k = 0; k < n; ++k) x[f.perm[k]] = y[k];
 }
 
 void multiply(const Tridiagonal &t, const double *x, double *y) {
   const std::size_t n = t.diag.size();
   for (std::size_t k = 0; k < n; ++k) {
     double s = t.diag[k] * x[k];
-    if (k > 0)
-      s += t.lower[k] * x[k - 1];
-    if (k + 1 < n)
-      s += t.upper[k] * x[k + 1];
+    if (k > 0) s += t.lower[k] * x[k - 1];
+    if (k + 1 < n) s += t.upper[k] * x[k + 1];
     y[k] = s;
   }
 }

@@ -12,29 +12,23 @@ namespace pgk::trilf {
 const char *to_string(Weight w) { return w == Weight::Scaled ? "scaled" : "abs"; }
 
 Weight parse_weight(const std::string &name) {
-  if (name == "abs")
-    return Weight::Abs;
-  if (name == "scaled")
-    return Weight::Scaled;
+  if (name == "abs") return Weight::Abs;
+  if (name == "scaled") return Weight::Scaled;
   throw std::invalid_argument("trilf: unknown weight '" + name + "' (abs, scaled)");
 }
 
 void check_matrix(const CsrView &a, const char *what) {
   std::string why;
-  if (!validate_csr(a, &why))
-    throw std::invalid_argument(std::string(what) + ": invalid CSR: " + why);
-  if (a.nrows != a.ncols)
-    throw std::invalid_argument(std::string(what) + ": matrix is not square");
+  if (!validate_csr(a, &why)) throw std::invalid_argument(std::string(what) + ": invalid CSR: " + why);
+  if (a.nrows != a.ncols) throw std::invalid_argument(std::string(what) + ": matrix is not square");
   if (!rows_sorted_unique(a, &why))
     throw std::invalid_argument(std::string(what) + ": rows must be sorted and unique: " + why);
-  if (!a.values)
-    return;
+  if (!a.values) return;
   for (Index i = 0; i < a.nrows; ++i)
     for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e)
       if (!std::isfinite(a.values[e]))
-        throw std::domain_error(std::string(what) + ": non-finite value " +
-                                std::to_string(a.values[e]) + " at (" + std::to_string(i) + ", " +
-                                std::to_string(a.colidx[e]) + ")");
+        throw std::domain_error(std::string(what) + ": non-finite value " + std::to_string(a.values[e]) + " at (" +
+                                std::to_string(i) + ", " + std::to_string(a.colidx[e]) + ")");
 }
 
 namespace {
@@ -46,10 +40,8 @@ std::vector<double> sqrt_scales(const CsrView &a) {
     double diag = 0, offmax = 0;
     for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
       const double v = a.values ? std::fabs(a.values[e]) : 1.0;
-      if (a.colidx[e] == i)
-        diag = v;
-      else
-        offmax = std::max(offmax, v);
+      if (a.colidx[e] == i) diag = v;
+      else offmax = std::max(offmax, v);
     }
     const double s = diag != 0 ? diag : (offmax != 0 ? offmax : 1.0);
     r[static_cast<std::size_t>(i)] = std::sqrt(s);
@@ -68,8 +60,7 @@ Csr weight_graph(const CsrView &a, Weight wkind) {
   x.rowptr.assign(static_cast<std::size_t>(n) + 1, 0);
   for (Index i = 0; i < n; ++i) {
     for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
-      if (a.colidx[e] == i)
-        continue;
+      if (a.colidx[e] == i) continue;
       x.colidx.push_back(a.colidx[e]);
       x.values.push_back(a.values ? std::fabs(a.values[e]) : 1.0);
     }
@@ -102,10 +93,8 @@ Csr weight_graph(const CsrView &a, Weight wkind) {
         xji = xt.values[q++];
       }
       double v = xij + xji; // commutative: w_ij == w_ji bit for bit
-      if (wkind == Weight::Scaled)
-        v = v / (r[static_cast<std::size_t>(i)] * r[static_cast<std::size_t>(j)]);
-      if (!(v > 0))
-        continue; // stored zeros and underflow are not edges
+      if (wkind == Weight::Scaled) v = v / (r[static_cast<std::size_t>(i)] * r[static_cast<std::size_t>(j)]);
+      if (!(v > 0)) continue; // stored zeros and underflow are not edges
       w.colidx.push_back(j);
       w.values.push_back(v);
     }
@@ -114,8 +103,7 @@ Csr weight_graph(const CsrView &a, Weight wkind) {
   // Overflow of a sum of two finite values would give +Inf: report it rather than let an
   // infinite weight win every comparison silently.
   for (std::size_t e = 0; e < w.values.size(); ++e)
-    if (!std::isfinite(w.values[e]))
-      throw std::domain_error("trilf weights: edge weight overflows");
+    if (!std::isfinite(w.values[e])) throw std::domain_error("trilf weights: edge weight overflows");
   return w;
 }
 

@@ -19,7 +19,7 @@ bool g_small = [] {
   return env && std::strcmp(env, "small") == 0;
 }();
 
-constexpr Traits kMatrix{true, true, true};      // values, sorted unique rows, symmetric pattern
+constexpr Traits kMatrix{true, true, true}; // values, sorted unique rows, symmetric pattern
 constexpr Traits kNonsymmetric{true, true, false};
 constexpr Traits kSuitePattern{false, false, true}; // rows may be shuffled or hold duplicates
 
@@ -30,34 +30,83 @@ struct SpecItem {
 };
 const SpecItem kSpecs[] = {
     // sizes n = 0, 1, 2, 3 and self loops only ("empty" is the identity)
-    {"empty:n=0", true}, {"empty:n=1", true}, {"empty:n=2", true}, {"empty:n=4", true}, {"empty:n=7", false},
-    {"empty:n=9", true}, {"empty:n=100", false}, {"empty:n=3000", false},
-    {"path:n=1", true}, {"path:n=2", true}, {"path:n=3", true}, {"path:n=70", true}, {"path:n=1000", false},
-    {"path:n=1001", false}, {"path:n=2001", true}, {"path:n=4097", false}, {"path:n=5000", false},
+    {"empty:n=0", true},
+    {"empty:n=1", true},
+    {"empty:n=2", true},
+    {"empty:n=4", true},
+    {"empty:n=7", false},
+    {"empty:n=9", true},
+    {"empty:n=100", false},
+    {"empty:n=3000", false},
+    {"path:n=1", true},
+    {"path:n=2", true},
+    {"path:n=3", true},
+    {"path:n=70", true},
+    {"path:n=1000", false},
+    {"path:n=1001", false},
+    {"path:n=2001", true},
+    {"path:n=4097", false},
+    {"path:n=5000", false},
     {"path:n=200001", false},
     // meshes
-    {"lap2d5:n=12", true}, {"lap2d5:n=15", true}, {"lap2d5:n=33", false}, {"lap2d5:n=40", false},
-    {"lap2d5:n=150", false}, {"lap2d5:n=301", false},
-    {"lap3d7:n=8", true}, {"lap3d7:n=9", true}, {"lap3d7:n=12", false}, {"lap3d7:n=20", false}, {"lap3d7:n=30", false},
-    {"lap3d27:n=6", false}, {"lap3d27:n=16", false},
-    {"elast3d:n=5", false}, {"elast3d:n=6", false}, {"elast3d:n=7", false}, {"elast3d:n=7,lambda=10", false},
+    {"lap2d5:n=12", true},
+    {"lap2d5:n=15", true},
+    {"lap2d5:n=33", false},
+    {"lap2d5:n=40", false},
+    {"lap2d5:n=150", false},
+    {"lap2d5:n=301", false},
+    {"lap3d7:n=8", true},
+    {"lap3d7:n=9", true},
+    {"lap3d7:n=12", false},
+    {"lap3d7:n=20", false},
+    {"lap3d7:n=30", false},
+    {"lap3d27:n=6", false},
+    {"lap3d27:n=16", false},
+    {"elast3d:n=5", false},
+    {"elast3d:n=6", false},
+    {"elast3d:n=7", false},
+    {"elast3d:n=7,lambda=10", false},
     {"elast3d:n=14", false},
-    {"aniso2d:n=10,variant=2", true}, {"aniso2d:n=25,variant=3", false}, {"aniso2d:n=31,variant=1", false},
-    {"aniso2d:n=40,variant=1", false}, {"aniso2d:n=40,variant=2", false}, {"aniso2d:nx=37,ny=29,variant=3", false},
-    {"aniso2d:nx=40,ny=27,variant=2", false}, {"aniso3d:n=10", false},
-    {"convdiff2d:n=9", true}, {"convdiff2d:n=9,peclet=30", true}, {"convdiff2d:n=25,peclet=50", false},
-    {"convdiff2d:n=30,peclet=3", false}, {"convdiff2d:n=40", false}, {"convdiff3d:n=9,peclet=20", false},
+    {"aniso2d:n=10,variant=2", true},
+    {"aniso2d:n=25,variant=3", false},
+    {"aniso2d:n=31,variant=1", false},
+    {"aniso2d:n=40,variant=1", false},
+    {"aniso2d:n=40,variant=2", false},
+    {"aniso2d:nx=37,ny=29,variant=3", false},
+    {"aniso2d:nx=40,ny=27,variant=2", false},
+    {"aniso3d:n=10", false},
+    {"convdiff2d:n=9", true},
+    {"convdiff2d:n=9,peclet=30", true},
+    {"convdiff2d:n=25,peclet=50", false},
+    {"convdiff2d:n=30,peclet=3", false},
+    {"convdiff2d:n=40", false},
+    {"convdiff3d:n=9,peclet=20", false},
     {"convdiff3d:n=12", false},
     // random graphs: hubs, power laws, geometric, disconnected parts
-    {"random:n=501,deg=5", true}, {"random:n=2000,deg=7", false}, {"random:n=3000,deg=7", false},
-    {"random:n=3001,deg=6", false}, {"random:n=3000,deg=9,seed=4", false}, {"random:n=40000,deg=12,seed=9", false},
-    {"hubrow:n=301", true}, {"hubrow:n=400", true}, {"hubrow:n=2300,hubdeg=2299", true}, {"hubrow:n=2999", false},
-    {"hubrow:n=3000", false}, {"hubrow:n=5000", false}, {"hubrow:n=5000,hubdeg=4999", false},
+    {"random:n=501,deg=5", true},
+    {"random:n=2000,deg=7", false},
+    {"random:n=3000,deg=7", false},
+    {"random:n=3001,deg=6", false},
+    {"random:n=3000,deg=9,seed=4", false},
+    {"random:n=40000,deg=12,seed=9", false},
+    {"hubrow:n=301", true},
+    {"hubrow:n=400", true},
+    {"hubrow:n=2300,hubdeg=2299", true},
+    {"hubrow:n=2999", false},
+    {"hubrow:n=3000", false},
+    {"hubrow:n=5000", false},
+    {"hubrow:n=5000,hubdeg=4999", false},
     {"hubrow:n=20000,deg=6,seed=3", false},
-    {"powerlaw:n=4000", false}, {"powerlaw:n=4001", false}, {"powerlaw:n=5000", false},
-    {"powerlaw:n=30000,seed=5", false}, {"rgg2d:n=3000", false},
-    {"disconnected:n=400,parts=5", true}, {"disconnected:n=500,parts=4", false}, {"disconnected:n=999,parts=7", false},
-    {"disconnected:n=2000,parts=5", false}, {"disconnected:n=2001,parts=5", false},
+    {"powerlaw:n=4000", false},
+    {"powerlaw:n=4001", false},
+    {"powerlaw:n=5000", false},
+    {"powerlaw:n=30000,seed=5", false},
+    {"rgg2d:n=3000", false},
+    {"disconnected:n=400,parts=5", true},
+    {"disconnected:n=500,parts=4", false},
+    {"disconnected:n=999,parts=7", false},
+    {"disconnected:n=2000,parts=5", false},
+    {"disconnected:n=2001,parts=5", false},
     {"disconnected:n=20000,parts=11,deg=3", false},
 };
 
@@ -88,18 +137,23 @@ template <class F> void add(std::vector<CorpusEntry> &v, std::string name, bool 
 void add_trilf(std::vector<CorpusEntry> &v) {
   using namespace graphs;
   add(v, "random ties n=300", true, kMatrix, 1e-12, [] { return random_matrix(300, 4, 3, true, true, 2, 1.0); });
-  add(v, "random nonsym n=200", true, kNonsymmetric, 1e-12, [] { return random_matrix(200, 4, 4, false, false, 0, 1.0); });
+  add(v, "random nonsym n=200", true, kNonsymmetric, 1e-12,
+      [] { return random_matrix(200, 4, 4, false, false, 0, 1.0); });
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     add(v, "random ties seed " + std::to_string(seed), false, kMatrix, 1e-12,
         [seed] { return random_matrix(1500, 4, seed, true, true, static_cast<int>(seed % 3 + 1), 1.0); });
     add(v, "random cont seed " + std::to_string(seed), false, seed % 2 == 0 ? kMatrix : kNonsymmetric, 1e-12,
         [seed] { return random_matrix(1500, 5, seed, seed % 2 == 0, seed % 3 == 0, 0, 1.0); });
   }
-  add(v, "random nonsym ties", false, kNonsymmetric, 1e-12, [] { return random_matrix(2000, 3, 9, false, false, 2, 1.0); });
+  add(v, "random nonsym ties", false, kNonsymmetric, 1e-12,
+      [] { return random_matrix(2000, 3, 9, false, false, 2, 1.0); });
   add(v, "rings 3..33", true, kMatrix, 1e-12, [] { return rings({3, 4, 5, 8, 16, 17, 32, 33}, 1, 0); });
-  add(v, "rings pow2", false, kMatrix, 1e-12, [] { return rings({2 + 1, 4, 8, 16, 32, 64, 128, 256, 512, 1024}, 3, 0); });
-  add(v, "rings mixed", false, kMatrix, 1e-12,
-      [] { return rings({3, 5, 7, 9, 31, 33, 63, 65, 100, 1000, 1023, 1025}, 4, 0); });
+  add(v, "rings pow2", false, kMatrix, 1e-12, [] {
+    return rings({2 + 1, 4, 8, 16, 32, 64, 128, 256, 512, 1024}, 3, 0);
+  });
+  add(v, "rings mixed", false, kMatrix, 1e-12, [] {
+    return rings({3, 5, 7, 9, 31, 33, 63, 65, 100, 1000, 1023, 1025}, 4, 0);
+  });
   add(v, "rings ties", false, kMatrix, 1e-12, [] { return rings({3, 4, 6, 12, 24, 48, 96, 97}, 5, 1); });
   add(v, "rings ties2", false, kMatrix, 1e-12, [] { return rings({5, 6, 7, 8, 9, 10, 11, 12, 13}, 6, 2); });
   add(v, "one big ring", false, kMatrix, 1e-12, [] { return rings({5000}, 7, 3); });

@@ -48,7 +48,9 @@ Csr build(Index n, const Edges &edges, SplitMix64 &rng, Flags f) {
   return g;
 }
 
-Index below(SplitMix64 &rng, Index n) { return n <= 0 ? 0 : static_cast<Index>(rng.bounded(static_cast<std::uint64_t>(n))); }
+Index below(SplitMix64 &rng, Index n) {
+  return n <= 0 ? 0 : static_cast<Index>(rng.bounded(static_cast<std::uint64_t>(n)));
+}
 
 Edges random_edges(Index n, Index m, SplitMix64 &rng) {
   Edges e;
@@ -225,8 +227,8 @@ Csr from_entries(Index n, const std::set<std::pair<Index, Index>> &entries, cons
 
 } // namespace
 
-Csr random_matrix(Index n, int deg, std::uint64_t seed, bool sym_pattern, bool sym_values, int levels,
-                  double dominance, int zero_diag) {
+Csr random_matrix(Index n, int deg, std::uint64_t seed, bool sym_pattern, bool sym_values, int levels, double dominance,
+                  int zero_diag) {
   SplitMix64 rng(seed);
   std::set<std::pair<Index, Index>> e;
   for (Index i = 0; i < n; ++i) {
@@ -245,8 +247,9 @@ Csr random_matrix(Index n, int deg, std::uint64_t seed, bool sym_pattern, bool s
       vals.push_back(0);
       continue;
     }
-    const std::uint64_t key = sym_values ? (static_cast<std::uint64_t>(std::min(i, j)) << 32) ^ static_cast<std::uint64_t>(std::max(i, j))
-                                         : (static_cast<std::uint64_t>(i) << 32) ^ static_cast<std::uint64_t>(j);
+    const std::uint64_t key =
+        sym_values ? (static_cast<std::uint64_t>(std::min(i, j)) << 32) ^ static_cast<std::uint64_t>(std::max(i, j))
+                   : (static_cast<std::uint64_t>(i) << 32) ^ static_cast<std::uint64_t>(j);
     SplitMix64 h(seed * 0x9E3779B97F4A7C15ull + key);
     const std::uint64_t u = h.next_u64();
     const double mag = levels > 0 ? static_cast<double>(1 + u % static_cast<std::uint64_t>(levels))
@@ -274,7 +277,8 @@ Csr rings(const std::vector<Index> &lengths, std::uint64_t seed, int levels) {
   for (Index l : lengths) {
     for (Index k = 0; k < l; ++k) {
       const Index i = base + k, j = base + (k + 1) % l;
-      const double v = levels > 0 ? -static_cast<double>(1 + rng.bounded(static_cast<std::uint64_t>(levels))) : -(0.1 + rng.uniform());
+      const double v = levels > 0 ? -static_cast<double>(1 + rng.bounded(static_cast<std::uint64_t>(levels)))
+                                  : -(0.1 + rng.uniform());
       w.push_back({{std::min(i, j), std::max(i, j)}, v});
     }
     base += l;

@@ -23,8 +23,8 @@ Csr star_with_tail();
 // Random matrix with values: deg partners per row; levels > 0 gives |a| in {1..levels} (ties);
 // sym_pattern / sym_values; dominance scales the diagonal against the row sum; zero_diag > 0:
 // every zero_diag-th row has a 0 diagonal.
-Csr random_matrix(Index n, int deg, std::uint64_t seed, bool sym_pattern, bool sym_values, int levels,
-                  double dominance, int zero_diag = 0);
+Csr random_matrix(Index n, int deg, std::uint64_t seed, bool sym_pattern, bool sym_values, int levels, double dominance,
+                  int zero_diag = 0);
 // Disjoint rings of the given lengths (every vertex of degree 2); levels > 0: weights in {1..levels}.
 Csr rings(const std::vector<Index> &lengths, std::uint64_t seed, int levels);
 // 1D chain, off-diagonals +-1, diagonals from {0, +-1, 2, 1e-20}: pivot splits and replacements.
@@ -37,12 +37,12 @@ Csr zero_diagonal_every(Csr a, Index every);
 Csr all_ones(Csr a);
 
 // Edge cases.
-Csr all_rows_empty(Index n);                    // n rows, no entries at all
+Csr all_rows_empty(Index n);                                   // n rows, no entries at all
 Csr without_vertices(const Csr &a, Index every, Index offset); // rows and columns v % every == offset emptied
-Csr isolated_vertices(const Csr &a, Index every); // off-diagonals of v % every == 0 dropped (diagonal kept)
-Csr self_loops_only(Index n);                   // diagonal only, mixed signs and magnitudes
-Csr star(Index n);                              // vertex 0 coupled to every other vertex
-Csr lower_bidiagonal(Index n);                  // structurally nonsymmetric
+Csr isolated_vertices(const Csr &a, Index every);        // off-diagonals of v % every == 0 dropped (diagonal kept)
+Csr self_loops_only(Index n);                            // diagonal only, mixed signs and magnitudes
+Csr star(Index n);                                       // vertex 0 coupled to every other vertex
+Csr lower_bidiagonal(Index n);                           // structurally nonsymmetric
 Csr drop_offdiagonals(const Csr &a, std::uint64_t seed); // a quarter of the off-diagonals dropped: nonsymmetric
 
 } // namespace pgk::test::graphs

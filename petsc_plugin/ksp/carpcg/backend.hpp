@@ -25,17 +25,14 @@ struct CarpcgSettings {
   PetscBool           colors_view  = PETSC_FALSE;
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
-  bool      operator==(const CarpcgSettings &o) const
-  {
-    return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view;
-  }
+  bool      operator==(const CarpcgSettings &o) const { return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view; }
 };
 
 // The sweeps of one scheme on one operator. All vectors are created by create_vec() (the
 // backend's layout and memory). Every call is collective on the operator's communicator.
 class CarpcgBackend {
 public:
-  virtual ~CarpcgBackend() = default;
+  virtual ~CarpcgBackend()                  = default;
   virtual PetscErrorCode create_vec(Vec *v) = 0;
   // y = DCSWP(x; b), b == NULL: 0 (the scheme's forward sweep, averaging, backward sweep,
   // averaging). x and y are distinct.

@@ -70,7 +70,7 @@ PetscErrorCode HostBackend::build_extended(Mat A)
   ext_.rowptr.assign((size_t)n_ + 1, 0);
   const pgk::CsrView d = dc.csr;
   for (PetscInt i = 0; i < n_; ++i) {
-    PetscInt e = d.rowptr[i], f = mpi ? oc.csr.rowptr[i] : 0;
+    PetscInt       e = d.rowptr[i], f = mpi ? oc.csr.rowptr[i] : 0;
     const PetscInt eend = d.rowptr[i + 1], fend = mpi ? oc.csr.rowptr[i + 1] : 0;
     while (e < eend || f < fend) { // both parts are sorted by global column
       const bool take_diag = f >= fend || (e < eend && rstart_ + d.colidx[e] < garray[oc.csr.colidx[f]]);
@@ -98,7 +98,7 @@ PetscErrorCode HostBackend::check_values()
   PetscFunctionBegin;
   norms2_.assign((size_t)n_, 0.0);
   for (PetscInt i = 0; i < n_; ++i) {
-    double s = 0;
+    double s   = 0;
     bool   bad = false;
     for (PetscInt k = ext_.rowptr[i]; k < ext_.rowptr[i + 1]; ++k) {
       bad = bad || !std::isfinite(ext_.values[k]);

@@ -36,7 +36,7 @@ public:
 
 private:
   Vec          vec_ = nullptr, local_ = nullptr;
-  PetscScalar *a_   = nullptr;
+  PetscScalar *a_ = nullptr;
 };
 
 class HostBackend : public CarpcgBackend {
@@ -65,28 +65,28 @@ private:
   PetscErrorCode cimmino_half(Vec x, const PetscScalar *b, Vec y);
   pgk::CsrView   ext() const { return pgk::view_of(ext_); }
 
-  CarpcgSettings set_;
-  PetscReal      lambda_;
-  MPI_Comm       comm_    = MPI_COMM_NULL;
-  PetscMPIInt    size_    = 1;
-  PetscInt       n_       = 0, nghost_ = 0, N_ = 0, rstart_ = 0;
-  PetscInt       nnz_all_ = 0;
-  pgk::Csr       ext_;    // rows over [owned | ghosts]
+  CarpcgSettings        set_;
+  PetscReal             lambda_;
+  MPI_Comm              comm_ = MPI_COMM_NULL;
+  PetscMPIInt           size_ = 1;
+  PetscInt              n_ = 0, nghost_ = 0, N_ = 0, rstart_ = 0;
+  PetscInt              nnz_all_ = 0;
+  pgk::Csr              ext_;    // rows over [owned | ghosts]
   std::vector<PetscInt> ghosts_; // global index of each ghost
   std::vector<double>   norms2_;
-  Vec tmpl_ = nullptr, mid_ = nullptr;          // plain vectors of the layout
-  Vec z_ = nullptr, acc_ = nullptr, delta_ = nullptr; // ghosted
-  char mat_type_[64] = "";
-  PetscBool device_matrix_ = PETSC_FALSE;
+  Vec                   tmpl_ = nullptr, mid_ = nullptr;                // plain vectors of the layout
+  Vec                   z_ = nullptr, acc_ = nullptr, delta_ = nullptr; // ghosted
+  char                  mat_type_[64]  = "";
+  PetscBool             device_matrix_ = PETSC_FALSE;
   // carp
   pgk::carpcg::BlockPlan plan_;
   std::vector<double>    mult_, weights_; // owned: |L_j| (0: untouched) and the dot weights
   PetscInt               max_mult_ = 0, shared_count_ = 0, blocks_all_ = 0;
   // multicolor
-  pgk::carpcg::Coloring  coloring_; // this rank's rows in the global colour classes
-  std::vector<int>       exchange_;    // per colour: some row of it touches a shared unknown
-  std::vector<PetscInt>  shared_;      // owned unknowns that are ghosts elsewhere
-  std::vector<PetscInt>  class_sizes_; // rows per colour over all ranks
+  pgk::carpcg::Coloring coloring_;    // this rank's rows in the global colour classes
+  std::vector<int>      exchange_;    // per colour: some row of it touches a shared unknown
+  std::vector<PetscInt> shared_;      // owned unknowns that are ghosts elsewhere
+  std::vector<PetscInt> class_sizes_; // rows per colour over all ranks
 };
 
 } // namespace pgk_carpcg

@@ -158,9 +158,9 @@ PetscErrorCode HostBackend::sweep_multicolor(const PetscScalar *b, Vec y)
   for (int pass = 0; pass < 2; ++pass) {
     const bool backward = pass == 1;
     for (int t = 0; t < nc; ++t) {
-      const int      c        = backward ? nc - 1 - t : t;
-      const bool     exchange = size_ > 1 && exchange_[c];
-      LocalForm      z, d;
+      const int  c        = backward ? nc - 1 - t : t;
+      const bool exchange = size_ > 1 && exchange_[c];
+      LocalForm  z, d;
       PetscCall(z.get(z_));
       if (exchange) PetscCall(d.get(delta_));
       const pgk::carpcg::UpdateLog log = exchange ? pgk::carpcg::UpdateLog{n_, d.data() + n_} : pgk::carpcg::UpdateLog{};
@@ -178,9 +178,7 @@ PetscErrorCode HostBackend::view(PetscViewer viewer)
 {
   PetscFunctionBegin;
   switch (set_.scheme) {
-  case Scheme::Sequential:
-    PetscCall(PetscViewerASCIIPrintf(viewer, "scheme sequential: CGMN, KSWP then BKSWP over the rows in natural order\n"));
-    break;
+  case Scheme::Sequential: PetscCall(PetscViewerASCIIPrintf(viewer, "scheme sequential: CGMN, KSWP then BKSWP over the rows in natural order\n")); break;
   case Scheme::Multicolor: {
     const int nc = coloring_.ncolors;
     PetscInt  lo = nc ? class_sizes_[0] : 0, hi = lo, ex = 0;
@@ -189,12 +187,12 @@ PetscErrorCode HostBackend::view(PetscViewer viewer)
     if (size_ > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "global colouring on %d ranks (gathered on rank 0 at set-up); ghost updates exchanged after %" PetscInt_FMT " of %d colours per sweep direction\n", size_, ex, nc));
   } break;
   case Scheme::Carp:
-    PetscCall(PetscViewerASCIIPrintf(viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging%s\n", blocks_all_, set_.blocks, size_ > 1 ? " across ranks by the MatMult scatter (reverse ADD, divide by |L_j|, forward INSERT)" : ""));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n", set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult_, shared_count_));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging%s\n", blocks_all_, set_.blocks,
+                                     size_ > 1 ? " across ranks by the MatMult scatter (reverse ADD, divide by |L_j|, forward INSERT)" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
+                                     set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult_, shared_count_));
     break;
-  case Scheme::Cimmino:
-    PetscCall(PetscViewerASCIIPrintf(viewer, "scheme cimmino: the report's GPU mode, every row projects from the same frozen x, twice (lambda~ scales each pass)\n"));
-    break;
+  case Scheme::Cimmino: PetscCall(PetscViewerASCIIPrintf(viewer, "scheme cimmino: the report's GPU mode, every row projects from the same frozen x, twice (lambda~ scales each pass)\n")); break;
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "relaxation lambda = %g; swept on the host, %" PetscInt_FMT " stored entries on %d rank%s\n", (double)lambda_, nnz_all_, size_, size_ > 1 ? "s" : ""));
   if (device_matrix_) PetscCall(PetscViewerASCIIPrintf(viewer, "operator %s: read from PETSc's host copy of the matrix (a logged GpuToCpu when the device copy is newer); the device schemes are not there yet\n", mat_type_));

@@ -64,7 +64,7 @@ struct Graph {
     const bool small = pgk::test::small_corpus();
     base.count_diagonal_in_valence = variant % 3 != 1;
     base.gpu.watchdog_seconds = small ? 60 : 10; // small graphs finish in milliseconds; a hang fails fast
-    if (small) base.gpu.max_blocks = 8;           // sanitizers: few resident blocks, still concurrent
+    if (small) base.gpu.max_blocks = 8;          // sanitizers: few resident blocks, still concurrent
     if (variant % 5 == 3 && g.nrows > 0) {
       base.start = rcm::StartNode::Given;
       base.given_start = static_cast<Index>((variant * 2654435761u) % static_cast<unsigned>(g.nrows));
@@ -123,8 +123,7 @@ protected:
     rcm::Stats st;
     pgk::cuda::RcmGpuInfo info;
     try {
-      const std::vector<Index> got =
-          pgk::cuda::rcm_gpu_from_roots(g.view(), g.plan.roots, o, nullptr, &st, &info);
+      const std::vector<Index> got = pgk::cuda::rcm_gpu_from_roots(g.view(), g.plan.roots, o, nullptr, &st, &info);
       tally.record(info, st);
       EXPECT_TRUE(pgk::test::SameIndices(got, g.ref, "from_roots permutation"));
     } catch (const rcm::BatchQueueOverflow &e) {
@@ -228,7 +227,8 @@ template <class Ex, class F> void expect_throw(const char *needle, F f) {
     f();
     ADD_FAILURE() << "no exception (expected one containing '" << needle << "')";
   } catch (const Ex &e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message '" << e.what() << "' lacks '" << needle << "'";
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
+        << "message '" << e.what() << "' lacks '" << needle << "'";
   } catch (const std::exception &e) {
     ADD_FAILURE() << "wrong exception: " << e.what();
   }

@@ -21,12 +21,13 @@ using pgk::Index;
 std::string counts(const pgk::CsrCheck &c) {
   std::ostringstream os;
   os << "(bad_rowptr " << c.bad_rowptr << ", bad_colidx " << c.bad_colidx << ", unsorted " << c.unsorted_rows
-     << ", nonfinite " << c.nonfinite << ", empty " << c.empty_rows << ", missing diagonal " << c.missing_diagonal << ")";
+     << ", nonfinite " << c.nonfinite << ", empty " << c.empty_rows << ", missing diagonal " << c.missing_diagonal
+     << ")";
   return os.str();
 }
 
-const char *const kDefects[] = {"none", "NaN value", "-Inf value", "column out of range", "unsorted or duplicate column",
-                                "pattern (no values)"};
+const char *const kDefects[] = {
+    "none", "NaN value", "-Inf value", "column out of range", "unsorted or duplicate column", "pattern (no values)"};
 
 // Plants defect `defect` at a random entry; false when the matrix cannot hold it (no entries,
 // or a value defect on a pattern).
@@ -40,9 +41,9 @@ bool plant(Csr &a, int defect, pgk::SplitMix64 &rng) {
   switch (defect) {
   case 1: a.values[k] = std::numeric_limits<double>::quiet_NaN(); break;
   case 2: a.values[k] = -std::numeric_limits<double>::infinity(); break;
-  case 3: a.colidx[k] = a.ncols + 3; break;                            // out of range
+  case 3: a.colidx[k] = a.ncols + 3; break;                           // out of range
   case 4: a.colidx[k] = a.colidx[k] > 0 ? a.colidx[k] - 1 : 1; break; // unsorted or duplicate
-  default: a.values.clear(); break;                                    // a pattern: no values to check
+  default: a.values.clear(); break;                                   // a pattern: no values to check
   }
   return true;
 }

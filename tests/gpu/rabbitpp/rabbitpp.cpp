@@ -102,7 +102,8 @@ std::vector<rb::Options> option_sets(Index batch) {
   std::vector<rb::Options> out{options(batch, false, false, rb::HubScope::NonInsular)};
   for (bool first : {false, true})
     for (rb::HubScope scope : {rb::HubScope::NonInsular, rb::HubScope::All})
-      if (!pgk::test::small_corpus() || first == (scope == rb::HubScope::All)) out.push_back(options(batch, true, first, scope));
+      if (!pgk::test::small_corpus() || first == (scope == rb::HubScope::All))
+        out.push_back(options(batch, true, first, scope));
   return out;
 }
 
@@ -181,7 +182,8 @@ TEST_F(GpuRabbitpp, PermutationMatchesMulticore) {
     for (Index batch : g.batches()) {
       const bool all_sets = batch == 0 || batch == 7 || pgk::test::small_corpus();
       const std::vector<rb::Options> sets =
-          all_sets ? option_sets(batch) : std::vector<rb::Options>{options(batch, true, false, rb::HubScope::NonInsular)};
+          all_sets ? option_sets(batch)
+                   : std::vector<rb::Options>{options(batch, true, false, rb::HubScope::NonInsular)};
       for (const rb::Options &o : sets) {
         SCOPED_TRACE(describe(o, g.g.n));
         const std::vector<Index> got = pgk::cuda::rabbitpp_gpu(g.view(), o, nullptr);
@@ -270,7 +272,8 @@ template <class Ex> void expect_refused(const Csr &a, const std::string &needle)
     pgk::cuda::rabbitpp_gpu(d.view, rb::Options{}, nullptr);
     ADD_FAILURE() << "no exception (expected one containing '" << needle << "')";
   } catch (const Ex &e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message '" << e.what() << "' lacks '" << needle << "'";
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
+        << "message '" << e.what() << "' lacks '" << needle << "'";
   } catch (const std::exception &e) {
     ADD_FAILURE() << "wrong exception: " << e.what();
   }
@@ -284,7 +287,8 @@ TEST_F(GpuRabbitppErrors, NonSquare) {
 }
 
 TEST_F(GpuRabbitppErrors, UnsortedRowNamed) {
-  expect_refused<std::invalid_argument>(raw(4, 4, {0, 1, 3, 4, 5}, {0, 2, 0, 2, 3}), "row 1 of the device matrix is not sorted");
+  expect_refused<std::invalid_argument>(raw(4, 4, {0, 1, 3, 4, 5}, {0, 2, 0, 2, 3}),
+                                        "row 1 of the device matrix is not sorted");
 }
 
 TEST_F(GpuRabbitppErrors, DuplicateNamed) {
@@ -292,7 +296,8 @@ TEST_F(GpuRabbitppErrors, DuplicateNamed) {
 }
 
 TEST_F(GpuRabbitppErrors, ColumnOutOfRange) {
-  expect_refused<std::invalid_argument>(raw(4, 4, {0, 1, 2, 3, 4}, {0, 1, 9, 3}), "malformed CSR: row 2: column index outside");
+  expect_refused<std::invalid_argument>(raw(4, 4, {0, 1, 2, 3, 4}, {0, 1, 9, 3}),
+                                        "malformed CSR: row 2: column index outside");
 }
 
 TEST_F(GpuRabbitppErrors, RowPointerDecreases) {

@@ -114,7 +114,8 @@ void compare_info(const tl::SetupInfo &d, const tl::SetupInfo &h) {
 // (ghost rows: x = 0, not compared). The bound, residual <= 1e-6, only excludes solves that
 // failed outright (the pivot chains with tau = 0: residuals 0.4 and 11): path:n=200001 (1.6e-9)
 // and the zero-diagonal convection matrix with tau = 0 (8e-9) were always compared, and agree.
-bool block_solve_accurate(const tl::BlockTridiagonalFactor &f, const std::vector<double> &b, const std::vector<double> &x) {
+bool block_solve_accurate(const tl::BlockTridiagonalFactor &f, const std::vector<double> &b,
+                          const std::vector<double> &x) {
   const Index nb = f.nblocks();
   auto xs = [&](Index k, int s) {
     const Index row = f.slots[2 * k + s];
@@ -193,7 +194,8 @@ void check_rerun_and_update(const CorpusEntry &e, const tl::Options &opt, Device
   for (std::size_t k = 0; k < b.values.size(); ++k) b.values[k] *= 1.0 + 0.25 * std::sin(static_cast<double>(k));
   const pgk::test::DeviceCsr db(b);
   dev.bp.update_values(db.view, nullptr, dev.info, dev.times);
-  const tl::BlockTridiagonalFactor fb = tl::factor_block(tl::assemble_block(pgk::view_of(b), ref.ord), ref.ord, opt.pivot);
+  const tl::BlockTridiagonalFactor fb =
+      tl::factor_block(tl::assemble_block(pgk::view_of(b), ref.ord), ref.ord, opt.pivot);
   {
     SCOPED_TRACE("after update_values");
     compare_factor(dev.bp.factor(nullptr), fb);
@@ -251,7 +253,8 @@ class GpuTrilfBlock : public pgk::test::GpuTest, public ::testing::WithParamInte
 TEST_P(GpuTrilfBlock, MatchesReference) {
   const bool full = !pgk::test::small_corpus() || GetParam().full_when_small;
   g_ill = 0;
-  const int n = pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { run_case(e, GetParam().opt, full); });
+  const int n =
+      pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { run_case(e, GetParam().opt, full); });
   std::printf("block %s: %d matrices (%d with an ill-conditioned T: apply not compared with the host)\n",
               GetParam().name.c_str(), n, g_ill);
 }
@@ -285,10 +288,12 @@ protected:
 
 TEST_F(GpuTrilfBlockErrors, NanInSetup) {
   const pgk::test::DeviceCsr dbad(bad);
-  expect_domain([&] {
-    dt::DeviceWeightGraph wg;
-    dt::build_weight_graph(dbad.view, opt.factor.weight, wg, nullptr);
-  }, "non-finite");
+  expect_domain(
+      [&] {
+        dt::DeviceWeightGraph wg;
+        dt::build_weight_graph(dbad.view, opt.factor.weight, wg, nullptr);
+      },
+      "non-finite");
 }
 
 TEST_F(GpuTrilfBlockErrors, NanInUpdateValues) {

@@ -74,7 +74,9 @@ TEST_P(GpuTrilfWeights, MatchReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuTrilfWeights, ::testing::Values(tl::Weight::Abs, tl::Weight::Scaled),
-                         [](const ::testing::TestParamInfo<tl::Weight> &p) { return std::string(tl::to_string(p.param)); });
+                         [](const ::testing::TestParamInfo<tl::Weight> &p) {
+                           return std::string(tl::to_string(p.param));
+                         });
 
 // The factor options of a factor test: the weight kind, and the defaults or a charged variant.
 struct FactorCase {
@@ -239,7 +241,8 @@ class GpuTrilfPipeline : public pgk::test::GpuTest, public ::testing::WithParamI
 
 TEST_P(GpuTrilfPipeline, MatchesReference) {
   g_ill = 0;
-  const int n = pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { check_pipeline(e, GetParam().opt, true); });
+  const int n =
+      pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { check_pipeline(e, GetParam().opt, true); });
   std::printf("pipeline %s: %d matrices (%d setups with an ill-conditioned T: apply not compared with the host)\n",
               GetParam().name.c_str(), n, g_ill);
 }
@@ -252,7 +255,8 @@ class GpuTrilfPipelinePattern : public pgk::test::GpuTest {};
 
 TEST_F(GpuTrilfPipelinePattern, MatchesReference) {
   g_ill = 0;
-  const int n = pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { check_pipeline(e, tl::Options(), false); });
+  const int n =
+      pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { check_pipeline(e, tl::Options(), false); });
   std::printf("pipeline on patterns: %d matrices (%d ill-conditioned)\n", n, g_ill);
 }
 

@@ -75,10 +75,9 @@ TEST_P(GpuTrilfErrors, NonFiniteUpdate) {
   expect_same_error(*want, [&] { dev.update_values(d.view, nullptr); });
 }
 
-INSTANTIATE_TEST_SUITE_P(Where, GpuTrilfErrors, ::testing::Values(0, 1, 2),
-                         [](const ::testing::TestParamInfo<int> &p) {
-                           return std::string(p.param == 0 ? "nan" : p.param == 1 ? "inf" : "nan_last_entry");
-                         });
+INSTANTIATE_TEST_SUITE_P(Where, GpuTrilfErrors, ::testing::Values(0, 1, 2), [](const ::testing::TestParamInfo<int> &p) {
+  return std::string(p.param == 0 ? "nan" : p.param == 1 ? "inf" : "nan_last_entry");
+});
 
 class GpuTrilfRefused : public pgk::test::GpuTest {};
 
@@ -142,7 +141,8 @@ TEST_P(GpuTrilfBlockViaDevice, MatchesReference) {
   EXPECT_TRUE(pgk::test::Close(device_apply(dev, r, true), zt, 1e-12, "apply_transpose"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Matrices, GpuTrilfBlockViaDevice, ::testing::Values("lap2d5:n=5", "elast3d:n=4", "convdiff2d:n=9"),
+INSTANTIATE_TEST_SUITE_P(Matrices, GpuTrilfBlockViaDevice,
+                         ::testing::Values("lap2d5:n=5", "elast3d:n=4", "convdiff2d:n=9"),
                          [](const ::testing::TestParamInfo<const char *> &p) {
                            std::string s = p.param;
                            for (char &c : s)
@@ -194,8 +194,9 @@ TEST_F(GpuTrilfGtsv, ApplyMatchesReference) {
     EXPECT_TRUE(pgk::test::Close(z, x, tol, "gtsv2 apply"));
     EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, true), xt, tol, "gtsv2 apply_transpose"));
   });
-  std::printf("gtsv2: %d matrices (%d with an ill-conditioned T: not compared; %d that cuSPARSE's gtsv2 does not solve)\n", n,
-              ill, cusparse_failed);
+  std::printf(
+      "gtsv2: %d matrices (%d with an ill-conditioned T: not compared; %d that cuSPARSE's gtsv2 does not solve)\n", n,
+      ill, cusparse_failed);
   EXPECT_LE(cusparse_failed, 3) << "more matrices than the three known ones where gtsv2's solution is not one of T~";
 }
 

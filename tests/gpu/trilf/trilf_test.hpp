@@ -77,10 +77,8 @@ template <class Pc> std::vector<double> device_apply(const Pc &pc, const std::ve
   DeviceBuffer<double> dr, dz;
   dr.upload(r.data(), n, nullptr);
   dz.allocate(n);
-  if (transpose)
-    pc.apply_transpose(dr.data(), dz.data(), nullptr);
-  else
-    pc.apply(dr.data(), dz.data(), nullptr);
+  if (transpose) pc.apply_transpose(dr.data(), dz.data(), nullptr);
+  else pc.apply(dr.data(), dz.data(), nullptr);
   return download(dz.data(), n);
 }
 
@@ -95,13 +93,14 @@ struct Reference {
   pgk::trilf::Preconditioner pc;
   Reference(const pgk::CsrView &av, const pgk::trilf::Options &opt)
       : w(pgk::trilf::weight_graph(av, opt.factor.weight)), f(pgk::trilf::parallel_factor(pgk::view_of(w), opt.factor)),
-        forest(pgk::trilf::break_cycles(f, pgk::view_of(w))), order(pgk::trilf::order_paths(forest)), t(pgk::trilf::assemble(av, order)),
-        tf(pgk::trilf::factor(t, order.perm, opt.pivot)), pc(av, opt) {}
+        forest(pgk::trilf::break_cycles(f, pgk::view_of(w))), order(pgk::trilf::order_paths(forest)),
+        t(pgk::trilf::assemble(av, order)), tf(pgk::trilf::factor(t, order.perm, opt.pivot)), pc(av, opt) {}
 };
 
 // Whether the host's solve x of T~ x = b is accurate (residual <= 1e-10): with tau = 0 a pivot
 // chain keeps pivots like 1e-20, and two correct solvers then disagree completely.
-inline double solve_residual(const pgk::trilf::TridiagonalFactor &tf, const std::vector<double> &b, const std::vector<double> &x) {
+inline double solve_residual(const pgk::trilf::TridiagonalFactor &tf, const std::vector<double> &b,
+                             const std::vector<double> &x) {
   const std::size_t n = b.size();
   std::vector<double> xp(n), bp(n), res(n);
   for (std::size_t k = 0; k < n; ++k) {
@@ -112,7 +111,8 @@ inline double solve_residual(const pgk::trilf::TridiagonalFactor &tf, const std:
   return rel_diff(res, bp);
 }
 
-inline bool host_solve_accurate(const pgk::trilf::TridiagonalFactor &tf, const std::vector<double> &b, const std::vector<double> &x) {
+inline bool host_solve_accurate(const pgk::trilf::TridiagonalFactor &tf, const std::vector<double> &b,
+                                const std::vector<double> &x) {
   const std::size_t n = b.size();
   std::vector<double> xp(n), bp(n), res(n);
   for (std::size_t k = 0; k < n; ++k) {

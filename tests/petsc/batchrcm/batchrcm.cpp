@@ -62,8 +62,8 @@ static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, Pet
     for (std::size_t h = 0; h < order.size(); ++h)
       for (PetscInt e = g.rowptr[order[h]]; e < g.rowptr[order[h] + 1]; ++e)
         if (level[g.colidx[e]] < 0) {
-          level[g.colidx[e]] = level[order[h]] + 1;
-          order.push_back(g.colidx[e]);
+                     level[g.colidx[e]] = level[order[h]] + 1;
+                     order.push_back(g.colidx[e]);
         }
     return level[order.back()] + 1;
   };
@@ -88,7 +88,7 @@ static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, Pet
       const PetscInt levels = bfs(root, order);
       ++passes;
       if (previous > 0 && levels <= previous) break;
-      previous = levels;
+      previous      = levels;
       PetscInt best = -1;
       for (PetscInt v : order)
         if (level[v] == levels - 1 && (best < 0 || valence[v] < valence[best] || (valence[v] == valence[best] && v < best))) best = v;
@@ -104,7 +104,7 @@ static PetscInt PeripheralRounds(const pgk::CsrView &g, bool count_diagonal, Pet
 static PetscErrorCode OrdersOnDevice(Mat A, PetscBool *device)
 {
   char      backend[16] = "auto", start[64] = "peripheral";
-  PetscInt  min_nnz     = 200000;
+  PetscInt  min_nnz = 200000;
   PgkMatCSR csr;
 
   PetscFunctionBegin;
@@ -149,9 +149,9 @@ static PetscErrorCode ExpectedDeviceTransfers(Mat A, PetscLogDouble *gtoc)
   PetscCall(PgkMatGetCSRStructureHost(A, &csr));
   PetscCall(MatIsStructurallySymmetricKnown(csr.block, &sym_set, &sym)); // the plugin's test, in its order
   if (!sym_set) PetscCall(MatIsStructurallySymmetricKnown(A, &sym_set, &sym));
-  const bool     known_symmetric = sym_set && sym;
-  pgk::Csr       symmetrized;
-  pgk::CsrView   g = csr.csr;
+  const bool   known_symmetric = sym_set && sym;
+  pgk::Csr     symmetrized;
+  pgk::CsrView g = csr.csr;
   if (!known_symmetric) {
     symmetrized = pgk::rcm::symmetrize_pattern(csr.csr);
     g           = pgk::view_of(symmetrized);
@@ -164,7 +164,7 @@ static PetscErrorCode ExpectedDeviceTransfers(Mat A, PetscLogDouble *gtoc)
   o.given_start               = given >= 0 ? given : 0;
   o.count_diagonal_in_valence = diag ? true : false;
   PetscCheck(n == 0 || roots == pgk::rcm::plan_components(g, o).roots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] the recount of the peripheral search ends at other roots than plan_components", PetscGlobalRank);
-  bool           chained = false; // a component of two or more vertices
+  bool chained = false; // a component of two or more vertices
   for (PetscInt i = 0; i < n && !chained; ++i)
     for (PetscInt e = g.rowptr[i]; e < g.rowptr[i + 1]; ++e) chained |= g.colidx[e] != i;
   *gtoc = n == 0 ? 0 : (known_symmetric ? 0 : 2) + 2 + (g.nnz_host() > 0 ? 1 : 0) + 3 + (R > 0 ? R + 1 : 0) + 1 + (chained ? 1 : 0) + 1;
@@ -259,7 +259,8 @@ int main(int argc, char **argv)
   if (on_device || std::strcmp(start_option, "georgeliu")) PetscCall(ExpectedDeviceTransfers(A, &per_ordering)); // the recount runs on the host tests too
   if (!on_device) per_ordering = 0;
   const PetscLogDouble perm_bytes = (PetscLogDouble)(repeat * sizeof(PetscInt) * got.size());
-  PetscCheck(ctog == 0 && gtoc == repeat * per_ordering, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers ctog=%g gtoc=%g, expected ctog=0 gtoc=%g (%" PetscInt_FMT " orderings on the %s)", PetscGlobalRank, ctog, gtoc, repeat * per_ordering, repeat, on_device ? "device" : "host");
+  PetscCheck(ctog == 0 && gtoc == repeat * per_ordering, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers ctog=%g gtoc=%g, expected ctog=0 gtoc=%g (%" PetscInt_FMT " orderings on the %s)", PetscGlobalRank, ctog, gtoc, repeat * per_ordering, repeat,
+             on_device ? "device" : "host");
   PetscCheck(!on_device || got.empty() || (gtoc_bytes >= perm_bytes && gtoc_bytes < perm_bytes + 1024.0 * repeat), PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %g bytes came back for %g bytes of permutations", PetscGlobalRank, gtoc_bytes, perm_bytes);
   PetscCall(Reference(A, ref));
   PetscCheck(got == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "batchrcm differs from the serial reference (%zu vs %zu entries)", got.size(), ref.size());
@@ -268,7 +269,10 @@ int main(int argc, char **argv)
   PetscCall(Bandwidth(A, {}, &bw0));
   PetscCall(Bandwidth(A, got, &bw1));
   PetscCall(Bandwidth(A, petsc_rcm, &bw2));
-  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %" PetscInt_FMT " rows: identical to the reference in %" PetscInt_FMT " runs; bandwidth natural %" PetscInt_FMT ", batchrcm %" PetscInt_FMT ", PETSc rcm %" PetscInt_FMT "; transfers ctog=%g gtoc=%g as listed (%g bytes back)\n", PetscGlobalRank, (PetscInt)got.size(), repeat, bw0, bw1, bw2, ctog, gtoc, gtoc_bytes));
+  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD,
+                                    "[%d] %" PetscInt_FMT " rows: identical to the reference in %" PetscInt_FMT " runs; bandwidth natural %" PetscInt_FMT ", batchrcm %" PetscInt_FMT ", PETSc rcm %" PetscInt_FMT
+                                    "; transfers ctog=%g gtoc=%g as listed (%g bytes back)\n",
+                                    PetscGlobalRank, (PetscInt)got.size(), repeat, bw0, bw1, bw2, ctog, gtoc, gtoc_bytes));
   PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_batchrcm: all checks passed\n"));
   PetscCall(MatDestroy(&A));

@@ -83,11 +83,11 @@ static PetscErrorCode BuildCase(const char *which, const char *spec, Mat *A)
 // The reference solve on the whole matrix (every rank), in the KSP's settings.
 static PetscErrorCode ReferenceSolve(const char *spec, Mat A, KSP ksp, std::vector<double> *xref, PetscInt *its)
 {
-  char        scheme[32] = "carp";
-  PetscReal   lambda = PETSC_DETERMINE, rtol;
-  PetscInt    blocks = 1, interval = 10, maxit;
-  PetscBool   weighted = PETSC_TRUE;
-  PetscMPIInt size;
+  char            scheme[32] = "carp";
+  PetscReal       lambda     = PETSC_DETERMINE, rtol;
+  PetscInt        blocks = 1, interval = 10, maxit;
+  PetscBool       weighted = PETSC_TRUE;
+  PetscMPIInt     size;
   const PetscInt *ranges;
 
   PetscFunctionBegin;
@@ -98,7 +98,7 @@ static PetscErrorCode ReferenceSolve(const char *spec, Mat A, KSP ksp, std::vect
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ksp_carpcg_weighted_dot", &weighted, NULL));
   PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, &maxit));
   PetscCheck(interval == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-reference compares with -ksp_carpcg_true_residual_interval 1 (the reference checks the true residual on schedule only)");
-  const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
+  const pgk::Csr               a = pgk::gen::generate(pgk::gen::parse_spec(spec));
   pgk::carpcg::OperatorOptions o;
   o.scheme       = pgk::carpcg::parse_scheme(scheme);
   o.lambda       = lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(o.scheme) : lambda;
@@ -110,8 +110,8 @@ static PetscErrorCode ReferenceSolve(const char *spec, Mat A, KSP ksp, std::vect
     const std::vector<pgk::Index> local = pgk::carpcg::contiguous_blocks(ranges[r + 1] - ranges[r], blocks);
     for (const pgk::Index k : local) o.block_of_row.push_back(r * blocks + k);
   }
-  auto                     op = pgk::carpcg::make_double_sweep(pgk::view_of(a), o);
-  std::vector<double>      xe(a.nrows), b(a.nrows, 0.0);
+  auto                op = pgk::carpcg::make_double_sweep(pgk::view_of(a), o);
+  std::vector<double> xe(a.nrows), b(a.nrows, 0.0);
   for (PetscInt i = 0; i < a.nrows; ++i) xe[i] = (double)((i * 7919) % 101) / 101.0 - 0.5;
   for (PetscInt i = 0; i < a.nrows; ++i)
     for (PetscInt k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) b[i] += a.values[k] * xe[a.colidx[k]];
@@ -253,7 +253,8 @@ int main(int argc, char **argv)
   PetscCall(MatMult(A, x, xe));
   PetscCall(VecAYPX(xe, -1.0, b));
   PetscCall(VecNorm(xe, NORM_2, &res));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "carpcg on %s (%s, N = %" PetscInt_FMT "): %s after %" PetscInt_FMT " iterations, true relative residual %.2e, relative error %.2e\n", spec, which, N, KSPConvergedReasons[reason], its, (double)(bnorm > 0 ? res / bnorm : res), (double)(xnorm > 0 ? err / xnorm : err)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "carpcg on %s (%s, N = %" PetscInt_FMT "): %s after %" PetscInt_FMT " iterations, true relative residual %.2e, relative error %.2e\n", spec, which, N, KSPConvergedReasons[reason], its,
+                        (double)(bnorm > 0 ? res / bnorm : res), (double)(xnorm > 0 ? err / xnorm : err)));
   PetscCheck(!expect_conv || reason > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "carpcg did not converge");
   PetscCheck(!expect_div || reason < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "carpcg did not stop with a divergence reason");
   if (reference) PetscCall(CompareWithReference(spec, A, ksp, x));

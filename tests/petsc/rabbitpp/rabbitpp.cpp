@@ -21,8 +21,8 @@ static const char help[] = "MatOrdering rabbitpp / rabbit through MatGetOrdering
 // The options as MatOrdering rabbitpp reads them, for the reference.
 static PetscErrorCode ReferenceOptions(PetscBool regroup, PetscInt n, pgk::rabbitpp::Options *o)
 {
-  PetscInt  batch = 0, scope = 0;
-  PetscBool first = PETSC_FALSE;
+  PetscInt          batch = 0, scope = 0;
+  PetscBool         first    = PETSC_FALSE;
   const char *const scopes[] = {"noninsular", "all"};
 
   PetscFunctionBegin;
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 {
   Mat                   A;
   char                  which[32] = "ok", type[32] = "rabbitpp";
-  PetscInt              repeat    = 1;
+  PetscInt              repeat = 1;
   std::vector<PetscInt> ref, first;
 
   PetscFunctionBeginUser;
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&y));
   }
-  Mat block = A;
+  Mat         block = A;
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscInt rstart = 0; // the reference reads the local diagonal block (PgkMatGetCSRStructureHost)
@@ -139,10 +139,10 @@ int main(int argc, char **argv)
   PetscLogDouble ctog = 0, gtoc = 0, gtoc_bytes = 0; // of the MatGetOrdering calls only
   PetscInt       rounds = 0;
   for (PetscInt r = 0; r < repeat; ++r) {
-    IS              rperm, cperm;
-    const PetscInt *p;
-    PetscInt        n;
-    PetscBool       same;
+    IS                   rperm, cperm;
+    const PetscInt      *p;
+    PetscInt             n;
+    PetscBool            same;
     const PetscLogDouble ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct, gtoc_bytes0 = petsc_gtoc_sz;
     PetscCall(MatGetOrdering(A, type, &rperm, &cperm));
     ctog += petsc_ctog_ct - ctog0;
@@ -165,15 +165,17 @@ int main(int argc, char **argv)
   }
   // Exactly the listed transfers per ordering on the device (ExpectedDeviceTransfers), none on the
   // host; in bytes, the permutations and the scalar records (about 64 bytes a round).
-  PetscBool      on_device = PETSC_FALSE;
+  PetscBool      on_device    = PETSC_FALSE;
   PetscLogDouble per_ordering = 0;
   if (!std::strcmp(which, "ok")) PetscCall(OrdersOnDevice(A, &on_device));
   if (on_device) PetscCall(ExpectedDeviceTransfers((PetscInt)ref.size(), rounds, &per_ordering));
   const PetscLogDouble perm_bytes = (PetscLogDouble)(repeat * sizeof(PetscInt) * ref.size());
   const PetscLogDouble slack      = (PetscLogDouble)repeat * (128.0 * (PetscLogDouble)(rounds + 8) + 32.0 * (PetscLogDouble)ref.size());
-  PetscCheck(ctog == 0 && gtoc == repeat * per_ordering, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers ctog=%g gtoc=%g, expected ctog=0 gtoc=%g (%" PetscInt_FMT " orderings on the %s, %" PetscInt_FMT " rounds)", PetscGlobalRank, ctog, gtoc, repeat * per_ordering, repeat, on_device ? "device" : "host", rounds);
+  PetscCheck(ctog == 0 && gtoc == repeat * per_ordering, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers ctog=%g gtoc=%g, expected ctog=0 gtoc=%g (%" PetscInt_FMT " orderings on the %s, %" PetscInt_FMT " rounds)", PetscGlobalRank, ctog, gtoc,
+             repeat * per_ordering, repeat, on_device ? "device" : "host", rounds);
   PetscCheck(!on_device || ref.empty() || (gtoc_bytes >= perm_bytes && gtoc_bytes <= perm_bytes + slack), PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %g bytes came back for %g bytes of permutations", PetscGlobalRank, gtoc_bytes, perm_bytes);
-  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %s: %zu rows, identical to the reference in %" PetscInt_FMT " run(s); transfers ctog=%g gtoc=%g as listed (%" PetscInt_FMT " rounds, %g bytes back)\n", PetscGlobalRank, type, ref.size(), repeat, ctog, gtoc, rounds, gtoc_bytes));
+  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %s: %zu rows, identical to the reference in %" PetscInt_FMT " run(s); transfers ctog=%g gtoc=%g as listed (%" PetscInt_FMT " rounds, %g bytes back)\n", PetscGlobalRank, type, ref.size(),
+                                    repeat, ctog, gtoc, rounds, gtoc_bytes));
   PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(MatDestroy(&A));

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     const PetscLogDouble ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct;
     PetscCall(PgkMatGetCSR(A, policy, &csr));
     PetscCall(PgkMatCSRCheck(&csr, &got));
-    Mat block = csr.block;
+    Mat                block = csr.block;
     const PetscMemType mtype = csr.mtype;
     // Empty rows (-sparse_rows) have no diagonal by construction: only finiteness is required there.
     PetscCall(PgkMatCSRRequire(A, &csr, sparse ? PGK_REQUIRE_FINITE : PGK_REQUIRE_FINITE | PGK_REQUIRE_DIAGONAL, "test_csr_access"));
@@ -116,7 +116,8 @@ int main(int argc, char **argv)
     PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] pass %d memtype %s transfers during access: ctog=%g gtoc=%g as listed\n", PetscGlobalRank, pass, PetscMemTypeHost(mtype) ? "host" : "device", ctog, gtoc));
     if (expect[0]) PetscCheck(!std::strcmp(expect, PetscMemTypeHost(mtype) ? "host" : "device"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "memtype is not %s", expect);
     PetscCall(ReferenceCounts(block, &ref));
-    PetscCheck(got.empty_rows == ref.empty_rows && got.missing_diagonal == ref.missing_diagonal && got.nonfinite == ref.nonfinite && got.structure_ok(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "check counts differ from the reference: empty %lld/%lld diag %lld/%lld nonfinite %lld/%lld", got.empty_rows, ref.empty_rows, got.missing_diagonal, ref.missing_diagonal, got.nonfinite, ref.nonfinite);
+    PetscCheck(got.empty_rows == ref.empty_rows && got.missing_diagonal == ref.missing_diagonal && got.nonfinite == ref.nonfinite && got.structure_ok(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "check counts differ from the reference: empty %lld/%lld diag %lld/%lld nonfinite %lld/%lld", got.empty_rows, ref.empty_rows, got.missing_diagonal, ref.missing_diagonal, got.nonfinite, ref.nonfinite);
     PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] pass %d counts match the reference: empty rows %lld, missing diagonal %lld\n", PetscGlobalRank, pass, got.empty_rows, got.missing_diagonal));
   }
   PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));

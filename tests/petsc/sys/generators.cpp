@@ -32,7 +32,7 @@ static PetscErrorCode CheckOne(const char *spec)
     PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
   }
   const pgk::gen::Shape shape = pgk::gen::describe(pgk::gen::parse_spec(spec));
-  PetscBool sym = PETSC_FALSE;
+  PetscBool             sym   = PETSC_FALSE;
   PetscCall(MatIsSymmetric(A, 0.0, &sym));
   PetscCheck(!shape.symmetric || sym, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: documented symmetric but is not", spec);
   PetscInt bs;
@@ -53,7 +53,22 @@ int main(int argc, char **argv)
   std::vector<std::string> specs;
   if (one) specs.push_back(spec);
   else
-    specs = {"lap2d5:nx=13,ny=7", "lap3d7:n=6", "lap3d27:nx=5,ny=4,nz=3", "elast3d:n=4", "aniso2d:n=9,variant=1", "aniso2d:n=9,variant=2", "aniso2d:n=9,variant=3", "convdiff2d:n=9", "convdiff3d:n=5", "random:n=300,deg=6,seed=3", "disconnected:n=200,parts=5", "hubrow:n=300", "powerlaw:n=500,communities=8", "path:n=17", "empty:n=5", "lap3d7:n=1"};
+    specs = {"lap2d5:nx=13,ny=7",
+             "lap3d7:n=6",
+             "lap3d27:nx=5,ny=4,nz=3",
+             "elast3d:n=4",
+             "aniso2d:n=9,variant=1",
+             "aniso2d:n=9,variant=2",
+             "aniso2d:n=9,variant=3",
+             "convdiff2d:n=9",
+             "convdiff3d:n=5",
+             "random:n=300,deg=6,seed=3",
+             "disconnected:n=200,parts=5",
+             "hubrow:n=300",
+             "powerlaw:n=500,communities=8",
+             "path:n=17",
+             "empty:n=5",
+             "lap3d7:n=1"};
   for (const auto &s : specs) PetscCall(CheckOne(s.c_str()));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_generators_petsc: %d specifications checked\n", (int)specs.size()));
   PetscCall(PetscFinalize());

@@ -156,7 +156,7 @@ static PetscErrorCode ExpectedSetupTransfers(Mat A, PetscBool new_forest, PetscL
   const bool     symmetric = PatternSymmetric(c.csr);
   PetscCall(PgkMatRestoreCSR(A, &c));
   const pgk::trilf::SetupInfo &ri = ref->info();
-  *ctog = opt.block && n > 0 ? 1 : 0;
+  *ctog                           = opt.block && n > 0 ? 1 : 0;
   if (n == 0) *gtoc = 0;
   else if (!new_forest) *gtoc = 3;
   else if (!opt.block) *gtoc = 1 + 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.forest.rounds_run) + 2 + 3 + 1 + 1;
@@ -196,8 +196,8 @@ static PetscErrorCode CompareWithReference(PC pc, Mat A, Vec r, Vec z, const cha
   std::unique_ptr<pgk::trilf::Preconditioner> ref;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ref = std::make_unique<pgk::trilf::Preconditioner>(c.csr, opt));
   PetscCall(PgkMatRestoreCSR(A, &c));
-  const PetscInt     n = ref->size();
-  const PetscScalar *ra;
+  const PetscInt           n = ref->size();
+  const PetscScalar       *ra;
   std::vector<PetscScalar> rh(n), zr(n), zt(n);
   PetscCall(VecGetArrayRead(r, &ra));
   std::copy(ra, ra + n, rh.begin());
@@ -210,15 +210,22 @@ static PetscErrorCode CompareWithReference(PC pc, Mat A, Vec r, Vec z, const cha
   PetscCall(PCApplyTranspose(pc, r, z));
   PetscCall(RelativeDifference(z, zt, &relt));
   PetscCall(PCTrilfGetInfo(pc, &info));
-  const pgk::trilf::SetupInfo &ri = ref->info();
+  const pgk::trilf::SetupInfo   &ri = ref->info();
   const pgk::trilf::ForestStats &fs = opt.block ? ri.block.coarse : ri.forest;
-  PetscCheck(info.npaths == ri.npaths && info.longest == ri.longest && info.cycles_broken == fs.cycles_broken && info.factor_edges == fs.factor_edges && info.splits == ri.splits && info.replaced == ri.replaced && info.pairs == ri.block.pairs, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "[%d] %s: forest figures differ from the reference: paths %" PetscInt_FMT "/%lld longest %" PetscInt_FMT "/%lld cycles %" PetscInt_FMT "/%lld edges %" PetscInt_FMT "/%lld splits %" PetscInt_FMT "/%lld replaced %" PetscInt_FMT "/%lld", PetscGlobalRank, stage, info.npaths, (long long)ri.npaths, info.longest, (long long)ri.longest, info.cycles_broken, (long long)fs.cycles_broken, info.factor_edges, (long long)fs.factor_edges, info.splits, (long long)ri.splits, info.replaced, (long long)ri.replaced);
+  PetscCheck(info.npaths == ri.npaths && info.longest == ri.longest && info.cycles_broken == fs.cycles_broken && info.factor_edges == fs.factor_edges && info.splits == ri.splits && info.replaced == ri.replaced && info.pairs == ri.block.pairs,
+             PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "[%d] %s: forest figures differ from the reference: paths %" PetscInt_FMT "/%lld longest %" PetscInt_FMT "/%lld cycles %" PetscInt_FMT "/%lld edges %" PetscInt_FMT "/%lld splits %" PetscInt_FMT "/%lld replaced %" PetscInt_FMT "/%lld",
+             PetscGlobalRank, stage, info.npaths, (long long)ri.npaths, info.longest, (long long)ri.longest, info.cycles_broken, (long long)fs.cycles_broken, info.factor_edges, (long long)fs.factor_edges, info.splits, (long long)ri.splits,
+             info.replaced, (long long)ri.replaced);
   // Coverage is a ratio of sums over all entries: the device sums in another order, so the
   // last bits differ (host sequential summation alone is accurate to ~1e-12 here).
-  PetscCheck(std::fabs(info.c_id - ri.c_id) <= 1e-9 * ri.c_id && std::fabs(info.c_pi - ri.c_pi) <= 1e-9 * ri.c_pi, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %s: coverage differs: c_id %.17g/%.17g c_pi %.17g/%.17g", PetscGlobalRank, stage, info.c_id, ri.c_id, info.c_pi, ri.c_pi);
+  PetscCheck(std::fabs(info.c_id - ri.c_id) <= 1e-9 * ri.c_id && std::fabs(info.c_pi - ri.c_pi) <= 1e-9 * ri.c_pi, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %s: coverage differs: c_id %.17g/%.17g c_pi %.17g/%.17g", PetscGlobalRank, stage, info.c_id,
+             ri.c_id, info.c_pi, ri.c_pi);
   PetscCheck(rel <= 1e-12 && relt <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: apply differs from the reference: %.3e (transpose %.3e)", stage, rel, relt);
-  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %s on the %s: %" PetscInt_FMT " rows, %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", cycles broken %" PetscInt_FMT ", splits %" PetscInt_FMT ", replaced %" PetscInt_FMT ", c_id %.4f, c_pi %.4f, forests %" PetscInt_FMT " of %" PetscInt_FMT " setups\n", PetscGlobalRank, stage, info.on_device ? "device" : "host", info.rows, info.npaths, info.longest, info.cycles_broken, info.splits, info.replaced, info.c_id, info.c_pi, info.forests, info.setups));
+  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD,
+                                    "[%d] %s on the %s: %" PetscInt_FMT " rows, %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", cycles broken %" PetscInt_FMT ", splits %" PetscInt_FMT ", replaced %" PetscInt_FMT
+                                    ", c_id %.4f, c_pi %.4f, forests %" PetscInt_FMT " of %" PetscInt_FMT " setups\n",
+                                    PetscGlobalRank, stage, info.on_device ? "device" : "host", info.rows, info.npaths, info.longest, info.cycles_broken, info.splits, info.replaced, info.c_id, info.c_pi, info.forests, info.setups));
   PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: apply equals the reference (max rel. diff %.2e, transpose %.2e)\n", stage, rel, relt));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -337,7 +344,7 @@ int main(int argc, char **argv)
   PetscCall(CompareWithReference(pc, A, r, z, "same pattern"));
 
   if (ksptype[0]) {
-    PetscInt its_trilf, its_jacobi;
+    PetscInt           its_trilf, its_jacobi;
     KSPConvergedReason reason;
     PetscCall(KSPSetType(ksp, ksptype));
     PetscCall(MatMult(A, r, b)); // exact solution r

@@ -9,9 +9,19 @@
 #include "src/batchrcm/start_node.hpp"
 
 namespace {
-const char *kSpecs[] = {"lap3d7:n=14", "lap2d5:nx=60,ny=9", "elast3d:n=5", "random:n=3000,deg=4,seed=5", "random:n=2000,deg=1,seed=2",
-                        "disconnected:n=2500,parts=11", "hubrow:n=3000", "powerlaw:n=6000,communities=9", "rgg2d:n=5000,deg=6",
-                        "path:n=300", "empty:n=7", "empty:n=0", "lap2d5:nx=1,ny=1"};
+const char *kSpecs[] = {"lap3d7:n=14",
+                        "lap2d5:nx=60,ny=9",
+                        "elast3d:n=5",
+                        "random:n=3000,deg=4,seed=5",
+                        "random:n=2000,deg=1,seed=2",
+                        "disconnected:n=2500,parts=11",
+                        "hubrow:n=3000",
+                        "powerlaw:n=6000,communities=9",
+                        "rgg2d:n=5000,deg=6",
+                        "path:n=300",
+                        "empty:n=7",
+                        "empty:n=0",
+                        "lap2d5:nx=1,ny=1"};
 }
 
 TEST(RcmParallelStart, SamePlanAsSerialForAnyThreadCount) {

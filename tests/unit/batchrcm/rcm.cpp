@@ -111,8 +111,9 @@ Edges preferential(Index n, Index links, SplitMix &rng) {
   Edges e;
   for (Index v = 1; v < n; ++v)
     for (Index k = 0; k < links; ++k) {
-      Index t = e.empty() || rng.chance(20) ? rng.below(v) : (rng.chance(50) ? e[rng.below(static_cast<Index>(e.size()))].first
-                                                                              : e[rng.below(static_cast<Index>(e.size()))].second);
+      Index t = e.empty() || rng.chance(20) ? rng.below(v)
+                                            : (rng.chance(50) ? e[rng.below(static_cast<Index>(e.size()))].first
+                                                              : e[rng.below(static_cast<Index>(e.size()))].second);
       if (t >= v) t = rng.below(v);
       e.push_back({v, t});
     }
@@ -205,8 +206,7 @@ Csr suite_graph(int id) {
   case 6: // small dense
     n = 1 + rng.below(40);
     e = complete(n);
-    if (n > 2)
-      e.erase(std::remove_if(e.begin(), e.end(), [&](auto &) { return rng.chance(30); }), e.end());
+    if (n > 2) e.erase(std::remove_if(e.begin(), e.end(), [&](auto &) { return rng.chance(30); }), e.end());
     break;
   case 7: // path or cycle
     n = 1 + rng.below(200);
@@ -263,17 +263,15 @@ rcm::Options valence_rule(bool count_diagonal) {
 
 std::string describe(int id, const rcm::CpuTuning &b) {
   return "graph " + std::to_string(id) + " threads " + std::to_string(b.threads) + " B " +
-         std::to_string(b.max_batch_nodes) + " T " + std::to_string(b.max_batch_valence) +
-         " slots " + std::to_string(b.queue_slots) + " per-worker " +
-         std::to_string(b.batches_per_worker) + " stress " + std::to_string(b.stress_seed);
+         std::to_string(b.max_batch_nodes) + " T " + std::to_string(b.max_batch_valence) + " slots " +
+         std::to_string(b.queue_slots) + " per-worker " + std::to_string(b.batches_per_worker) + " stress " +
+         std::to_string(b.stress_seed);
 }
 
 // A small fixed graph worked by hand (no diagonal):
 //   0: 1 2 3   1: 0 4 5   2: 0   3: 0 6   4: 1   5: 1 6   6: 3 5
 // valences 3 3 1 2 1 2 2.
-std::vector<std::vector<Index>> hand_rows() {
-  return {{1, 2, 3}, {0, 4, 5}, {0}, {0, 6}, {1}, {1, 6}, {3, 5}};
-}
+std::vector<std::vector<Index>> hand_rows() { return {{1, 2, 3}, {0, 4, 5}, {0}, {0, 6}, {1}, {1, 6}, {3, 5}}; }
 
 } // namespace
 
@@ -307,16 +305,14 @@ TEST(RcmSerial, TieKeepsRowPositionAndDiagonalIsAParameter) {
   rows[3] = {0, 3, 6}; // diagonal on vertex 3: valence 3 when counted
   const Csr g = from_rows(rows);
   // Counted: children of 0 are 1(v3) 2(v1) 3(v3) -> 2, then the tie 1 before 3 (row order).
-  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(g), {0}),
-            (std::vector<Index>{6, 5, 4, 3, 1, 2, 0}));
+  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(g), {0}), (std::vector<Index>{6, 5, 4, 3, 1, 2, 0}));
   // Not counted: as without the diagonal.
   EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(g), {0}, valence_rule(false)),
             (std::vector<Index>{5, 4, 6, 1, 3, 2, 0}));
   // Reordering the row of 0 reorders the tie.
   rows[0] = {3, 2, 1};
   // Now 0's children are 3(v3) 2(v1) 1(v3) -> 2 3 1, so 6 (child of 3) precedes 4 and 5.
-  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(from_rows(rows)), {0}),
-            (std::vector<Index>{5, 4, 6, 1, 3, 2, 0}));
+  EXPECT_EQ(rcm::serial_rcm_from_roots(view_of(from_rows(rows)), {0}), (std::vector<Index>{5, 4, 6, 1, 3, 2, 0}));
 }
 
 TEST(RcmSerial, ComponentsInOrderOfSmallestIdReversedEachInPlace) {
@@ -388,8 +384,7 @@ TEST(RcmSerial, ExcludedMaskRestrictsTheSearch) {
   const Index r = rcm::find_start_node(view_of(g), 3, rcm::StartNode::Peripheral, true, &mask);
   EXPECT_TRUE(r == 0 || r == 5) << r;
   EXPECT_EQ(rcm::find_start_node(view_of(g), 3, rcm::StartNode::Given), 3);
-  EXPECT_THROW(rcm::find_start_node(view_of(g), 6, rcm::StartNode::Peripheral, true, &mask),
-               std::invalid_argument);
+  EXPECT_THROW(rcm::find_start_node(view_of(g), 6, rcm::StartNode::Peripheral, true, &mask), std::invalid_argument);
 }
 
 TEST(RcmSerial, GeorgeLiuAndPeripheralBothGiveValidOrders) {
@@ -506,7 +501,8 @@ TEST(RcmBatchPlan, ExactCountNonEmptyAndWithinNodeLimit) {
     for (auto &x : w) sum += (x = rcm::detail::batch_weight(rng.below(rng.chance(10) ? 200 : 12), T));
     const std::uint64_t count = rcm::detail::batch_count(nodes, sum, B, T);
     ASSERT_LE(count, nodes);
-    rcm::detail::split_batches(nodes, sum, count, B, T, [&](std::uint64_t i) { return w[i]; }, bounds);
+    rcm::detail::split_batches(
+        nodes, sum, count, B, T, [&](std::uint64_t i) { return w[i]; }, bounds);
     ASSERT_EQ(bounds.size(), count + 1);
     ASSERT_EQ(bounds.front(), 0u);
     ASSERT_EQ(bounds.back(), nodes);
@@ -523,8 +519,8 @@ TEST(RcmBatchPlan, HeavyVertexGetsItsOwnBatch) {
   const std::vector<std::uint64_t> w = {1, 1, 1, 100, 1, 1};
   // Weight clamped to T = 100: total 105 -> 2 batches; the heavy vertex does not join the
   // light ones before it (it would pass T), so it opens the second batch.
-  rcm::detail::split_batches(6, 105, rcm::detail::batch_count(6, 105, 512, 100), 512, 100,
-                             [&](std::uint64_t i) { return w[i]; }, bounds);
+  rcm::detail::split_batches(
+      6, 105, rcm::detail::batch_count(6, 105, 512, 100), 512, 100, [&](std::uint64_t i) { return w[i]; }, bounds);
   EXPECT_EQ(bounds, (std::vector<std::uint64_t>{0, 3, 6}));
 }
 
@@ -546,16 +542,15 @@ TEST(RcmBatchCpu, MatchesReferenceOnRandomSuite) {
     for (int t : thread_counts) {
       rcm::CpuTuning b;
       b.threads = t;
-      b.max_batch_nodes = 2 + (id + t) % 7;              // 2..8: many batches, overhangs
-      b.max_batch_valence = 1 + (id * 7 + t) % 24;       // small: heavy-vertex batches
+      b.max_batch_nodes = 2 + (id + t) % 7;        // 2..8: many batches, overhangs
+      b.max_batch_valence = 1 + (id * 7 + t) % 24; // small: heavy-vertex batches
       b.batches_per_worker = 1 + (id + t) % 3;
       if (t > 1) b.stress_seed = static_cast<std::uint64_t>(id * 16 + t); // make batches overlap
       rcm::Stats st;
       const auto perm = rcm::batch_rcm_cpu_from_roots(view_of(g), plan.roots, cpu_tuned(b, o), &st);
       ASSERT_EQ(perm, ref) << describe(id, b);
       EXPECT_EQ(st.components, static_cast<Index>(plan.roots.size()));
-      EXPECT_EQ(st.batches_executed, st.batches_without_rediscovery +
-                                         st.batches_rediscovered_before_sort +
+      EXPECT_EQ(st.batches_executed, st.batches_without_rediscovery + st.batches_rediscovered_before_sort +
                                          st.batches_rediscovered_after_sort);
       total.batches_executed += st.batches_executed;
       total.batches_without_rediscovery += st.batches_without_rediscovery;
@@ -570,9 +565,8 @@ TEST(RcmBatchCpu, MatchesReferenceOnRandomSuite) {
   // Which paths ran depends on timing (reported, not asserted); overhangs do not.
   std::cout << "[ paths    ] executed " << total.batches_executed << ", no rediscovery "
             << total.batches_without_rediscovery << ", rediscovered before sort "
-            << total.batches_rediscovered_before_sort << ", after sort "
-            << total.batches_rediscovered_after_sort << ", overhangs "
-            << total.batches_forwarding_overhang << ", dropped " << total.batches_dropped << "\n";
+            << total.batches_rediscovered_before_sort << ", after sort " << total.batches_rediscovered_after_sort
+            << ", overhangs " << total.batches_forwarding_overhang << ", dropped " << total.batches_dropped << "\n";
   EXPECT_GT(total.batches_forwarding_overhang, 0u);
 }
 
@@ -608,7 +602,8 @@ TEST(RcmBatchCpu, LargerGraphsManyThreads) {
         b.max_batch_nodes = B;
         b.max_batch_valence = 8 * B;
         rcm::Stats st;
-        ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b), &st), ref) << "n " << g.nrows << " t " << t << " B " << B;
+        ASSERT_EQ(rcm::batch_rcm_cpu(view_of(g), cpu_tuned(b), &st), ref)
+            << "n " << g.nrows << " t " << t << " B " << B;
         EXPECT_GT(st.batches_executed, 0u);
         EXPECT_GE(st.ordering_seconds, 0.0);
         EXPECT_GE(st.start_node_seconds, 0.0);

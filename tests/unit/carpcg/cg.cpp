@@ -21,13 +21,13 @@ TEST(Cgmn, MulticolorIteratesEqualSequentialInTheColouredOrder) {
   for (const char *spec : {"fem2d:n=20", "convdiff2d:n=18,peclet=500", "helmholtz2d:n=15,kh=0.5,peclet=20"}) {
     for (const CgVariant v : {CgVariant::Standard, CgVariant::SingleReduction}) {
       SCOPED_TRACE(std::string(spec) + (v == CgVariant::Standard ? " standard" : " single reduction"));
-      const Csr  a  = make(spec);
-      auto       mc = make_double_sweep(view_of(a), options(Scheme::Multicolor));
+      const Csr a = make(spec);
+      auto mc = make_double_sweep(view_of(a), options(Scheme::Multicolor));
       OperatorOptions so = options(Scheme::Sequential);
-      so.order           = coloring_of(*mc)->order();
+      so.order = coloring_of(*mc)->order();
       std::vector<Vector> xm, xs;
-      SolveOptions        opt;
-      opt.variant    = v;
+      SolveOptions opt;
+      opt.variant = v;
       opt.on_iterate = [&xm, &a](int, const double *x) { xm.emplace_back(x, x + a.nrows); };
       const SolveStats sm = solve_scheme(a, options(Scheme::Multicolor), opt);
       opt.on_iterate = [&xs, &a](int, const double *x) { xs.emplace_back(x, x + a.nrows); };
@@ -46,17 +46,17 @@ TEST(Cgmn, MulticolorIteratesEqualSequentialInTheColouredOrder) {
 // report's mesh). Here, on 1444 unknowns: W-dots converge; Euclidean dots do not within twice as
 // many iterations (standard CG) or break down (single reduction).
 TEST(Carp, WeightedDotsConvergeWhereEuclideanDotsDoNot) {
-  const Csr       a = make("fem2d:n=38");
+  const Csr a = make("fem2d:n=38");
   OperatorOptions o = options(Scheme::Carp, 1.0, 8);
-  SolveOptions    so;
+  SolveOptions so;
   so.variant = CgVariant::Standard;
-  Vector           x;
+  Vector x;
   const SolveStats w = solve_scheme(a, o, so, &x);
   EXPECT_EQ(w.stop, Stop::Converged);
   EXPECT_LT(w.iterations, 500);
   EXPECT_LT(relative_error(x, exact_solution(a.nrows)), 1e-6);
   o.weighted_dot = false;
-  so.max_it      = 2 * w.iterations;
+  so.max_it = 2 * w.iterations;
   const SolveStats e = solve_scheme(a, o, so);
   EXPECT_EQ(e.stop, Stop::MaxIterations);
   EXPECT_GT(e.relative_residual, 1e-9);
@@ -73,7 +73,7 @@ TEST(Carp, WeightedDotsConvergeWhereEuclideanDotsDoNot) {
 // cedriczeiter/DPHPC-2024-Kaczmarz, not stored here.)
 int dense_cimmino_iterations(const Csr &a, const Vector &b, double lt) {
   const std::size_t n = static_cast<std::size_t>(a.nrows);
-  Dense             ad(n, Vector(n, 0.0)), s(n, Vector(n, 0.0)), m(n, Vector(n, 0.0));
+  Dense ad(n, Vector(n, 0.0)), s(n, Vector(n, 0.0)), m(n, Vector(n, 0.0));
   for (Index i = 0; i < a.nrows; ++i)
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) ad[i][a.colidx[k]] += a.values[k];
   Vector d(n);
@@ -96,21 +96,21 @@ int dense_cimmino_iterations(const Csr &a, const Vector &b, double lt) {
     return y;
   };
   const Vector sg = mul(s, g);
-  Vector       r(n), x(n, 0.0);
+  Vector r(n), x(n, 0.0);
   for (std::size_t i = 0; i < n; ++i) r[i] = g[i] + sg[i];
   Vector p = r;
   double rr = 0, bn = 0;
   for (std::size_t i = 0; i < n; ++i) rr += r[i] * r[i], bn += b[i] * b[i];
   for (int it = 1; it < 100000; ++it) {
     const Vector sp = mul(s, p), ssp = mul(s, sp);
-    Vector       q(n);
-    double       pq = 0;
+    Vector q(n);
+    double pq = 0;
     for (std::size_t i = 0; i < n; ++i) q[i] = p[i] - ssp[i], pq += p[i] * q[i];
     const double alpha = rr / pq;
-    double       rn    = 0;
+    double rn = 0;
     for (std::size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i], rn += r[i] * r[i];
     const Vector ax = mul(ad, x);
-    double       res = 0;
+    double res = 0;
     for (std::size_t i = 0; i < n; ++i) res += (b[i] - ax[i]) * (b[i] - ax[i]);
     if (std::sqrt(res / bn) <= 1e-9) return it;
     for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + rn / rr * p[i];
@@ -122,9 +122,9 @@ int dense_cimmino_iterations(const Csr &a, const Vector &b, double lt) {
 TEST(Cimmino, MatchesTheDenseModelOfTheReportsCode) {
   for (const char *spec : {"fem2d:n=12", "fem2d:nx=11,ny=13,side=3", "convdiff2d:n=9,peclet=50"}) {
     SCOPED_TRACE(spec);
-    const Csr    a = make(spec);
+    const Csr a = make(spec);
     const Vector b = times(a, exact_solution(a.nrows));
-    const int    dense = dense_cimmino_iterations(a, b, 0.35);
+    const int dense = dense_cimmino_iterations(a, b, 0.35);
     const SolveStats st = solve_scheme(a, options(Scheme::Cimmino), SolveOptions{});
     EXPECT_EQ(st.stop, Stop::Converged);
     EXPECT_NEAR(st.iterations, dense, 1); // the same method; rounding may move the crossing by one
@@ -140,11 +140,11 @@ TEST(Cgmn, StandardAndSingleReductionAgree) {
   for (const char *spec : {"fem2d:n=25", "convdiff2d:n=25,peclet=2000", "helmholtz2d:n=25,kh=0.3,peclet=40"}) {
     for (const Scheme s : {Scheme::Sequential, Scheme::Carp, Scheme::Cimmino}) {
       SCOPED_TRACE(std::string(spec) + " " + scheme_name(s));
-      const Csr    a = make(spec);
-      Vector       x1, x2;
+      const Csr a = make(spec);
+      Vector x1, x2;
       SolveOptions so;
       const SolveStats s1 = solve_scheme(a, options(s, -1, 4), so, &x1);
-      so.variant          = CgVariant::SingleReduction;
+      so.variant = CgVariant::SingleReduction;
       const SolveStats s2 = solve_scheme(a, options(s, -1, 4), so, &x2);
       EXPECT_EQ(s1.stop, Stop::Converged);
       EXPECT_EQ(s2.stop, Stop::Converged);
@@ -157,13 +157,14 @@ TEST(Cgmn, StandardAndSingleReductionAgree) {
 
 // Gordon & Gordon's target: nonsymmetric and indefinite systems.
 TEST(CarpCg, ConvergesOnIndefiniteAndConvectionDominatedSystems) {
-  for (const char *spec : {"helmholtz2d:n=40,kh=0.4", "helmholtz2d:n=40,kh=0.4,peclet=60", "convdiff2d:n=40,peclet=10000"}) {
+  for (const char *spec :
+       {"helmholtz2d:n=40,kh=0.4", "helmholtz2d:n=40,kh=0.4,peclet=60", "convdiff2d:n=40,peclet=10000"}) {
     for (const Scheme s : {Scheme::Multicolor, Scheme::Carp}) {
       SCOPED_TRACE(std::string(spec) + " " + scheme_name(s));
-      const Csr    a = make(spec);
-      Vector       x;
+      const Csr a = make(spec);
+      Vector x;
       SolveOptions so;
-      so.variant          = CgVariant::SingleReduction;
+      so.variant = CgVariant::SingleReduction;
       const SolveStats st = solve_scheme(a, options(s, 1.0, 4), so, &x);
       EXPECT_EQ(st.stop, Stop::Converged);
       EXPECT_LE(st.relative_residual, 1e-9);
@@ -173,11 +174,11 @@ TEST(CarpCg, ConvergesOnIndefiniteAndConvectionDominatedSystems) {
 }
 
 TEST(CarpCg, TrueResidualIntervalAndHistory) {
-  const Csr    a = make("fem2d:n=15");
+  const Csr a = make("fem2d:n=15");
   SolveOptions so;
   const SolveStats every = solve_scheme(a, options(Scheme::Carp, 1.0, 3), so);
   so.true_residual_interval = 10;
-  const SolveStats tenth    = solve_scheme(a, options(Scheme::Carp, 1.0, 3), so);
+  const SolveStats tenth = solve_scheme(a, options(Scheme::Carp, 1.0, 3), so);
   EXPECT_EQ(tenth.iterations % 10, 0);
   EXPECT_GE(tenth.iterations, every.iterations);
   EXPECT_LT(tenth.iterations, every.iterations + 10);
@@ -199,14 +200,14 @@ TEST(CarpCg, ZeroRowsAndInconsistentSystems) {
     so.max_it = 300;
     EXPECT_EQ(solve_scheme(a, options(s, -1, 3), so, nullptr, &b).stop, Stop::Converged);
     Vector bad = b;
-    bad[0]     = 1;
+    bad[0] = 1;
     const SolveStats st = solve_scheme(a, options(s, -1, 3), so, nullptr, &bad);
     EXPECT_NE(st.stop, Stop::Converged);
     EXPECT_LE(st.iterations, 300);
   }
   // Two equal rows with different right-hand sides.
-  const Csr    twin = csr_from_coo(3, 3, {0, 0, 1, 1, 2}, {0, 1, 0, 1, 2}, {1, 1, 1, 1, 2});
-  const Vector bt   = {1, 2, 3};
+  const Csr twin = csr_from_coo(3, 3, {0, 0, 1, 1, 2}, {0, 1, 0, 1, 2}, {1, 1, 1, 1, 2});
+  const Vector bt = {1, 2, 3};
   SolveOptions so;
   so.max_it = 50;
   EXPECT_NE(solve_scheme(twin, options(Scheme::Carp), so, nullptr, &bt).stop, Stop::Converged);
@@ -214,21 +215,21 @@ TEST(CarpCg, ZeroRowsAndInconsistentSystems) {
 
 TEST(CarpCg, TinyAndDegenerateInputs) {
   const Csr empty = make("empty:n=0");
-  Vector    none;
+  Vector none;
   EXPECT_EQ(solve_scheme(empty, options(Scheme::Carp), SolveOptions{}, nullptr, &none).iterations, 0);
-  const Csr    one = csr_from_coo(1, 1, {0}, {0}, {4});
-  const Vector b1  = {2};
-  Vector       x;
+  const Csr one = csr_from_coo(1, 1, {0}, {0}, {4});
+  const Vector b1 = {2};
+  Vector x;
   for (const Scheme s : {Scheme::Sequential, Scheme::Multicolor, Scheme::Carp}) {
     const SolveStats st = solve_scheme(one, options(s), SolveOptions{}, &x, &b1);
     EXPECT_EQ(st.stop, Stop::Converged);
     EXPECT_EQ(st.iterations, 1);
     EXPECT_DOUBLE_EQ(x[0], 0.5);
   }
-  const Csr    a = make("fem2d:n=6");
+  const Csr a = make("fem2d:n=6");
   const Vector zero(36, 0.0);
-  Vector       nan = zero;
-  nan[3]           = std::numeric_limits<double>::quiet_NaN();
+  Vector nan = zero;
+  nan[3] = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(solve_scheme(a, options(Scheme::Carp), SolveOptions{}, &x, &zero).iterations, 0);
   EXPECT_EQ(x, zero);
   EXPECT_THROW(solve_scheme(a, options(Scheme::Carp), SolveOptions{}, &x, &nan), std::domain_error);

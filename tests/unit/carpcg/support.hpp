@@ -13,7 +13,7 @@
 namespace pgk::carpcg::test {
 
 using Vector = std::vector<double>;
-using Dense  = std::vector<Vector>;
+using Dense = std::vector<Vector>;
 
 inline Csr make(const std::string &spec) { return gen::generate(gen::parse_spec(spec)); }
 
@@ -41,8 +41,8 @@ inline OperatorOptions options(Scheme s, double lambda = -1, Index blocks = 1) {
 // M = I - Q as a dense matrix: column j is e_j - DKSWP(e_j; 0).
 inline Dense dense_m(const DoubleSweep &op) {
   const std::size_t n = static_cast<std::size_t>(op.size());
-  Dense             m(n, Vector(n, 0.0));
-  Vector            e(n, 0.0), y(n);
+  Dense m(n, Vector(n, 0.0));
+  Vector e(n, 0.0), y(n);
   for (std::size_t j = 0; j < n; ++j) {
     e[j] = 1;
     op.apply(e.data(), nullptr, y.data());
@@ -58,7 +58,7 @@ inline double w_asymmetry(const Dense &m, const Vector &w) {
   for (std::size_t i = 0; i < m.size(); ++i)
     for (std::size_t j = 0; j < m.size(); ++j) {
       const double wi = w.empty() ? 1.0 : w[i], wj = w.empty() ? 1.0 : w[j];
-      diff  = std::max(diff, std::fabs(wi * m[i][j] - wj * m[j][i]));
+      diff = std::max(diff, std::fabs(wi * m[i][j] - wj * m[j][i]));
       scale = std::max(scale, std::fabs(wi * m[i][j]));
     }
   return scale > 0 ? diff / scale : diff;
@@ -73,10 +73,10 @@ inline double max_abs_diff(const Vector &a, const Vector &b) {
 // Solves A x = A x_e from x = 0 with a scheme; returns the statistics, x in *x.
 inline SolveStats solve_scheme(const Csr &a, const OperatorOptions &o, SolveOptions so, Vector *x = nullptr,
                                const Vector *rhs = nullptr) {
-  const Vector b  = rhs ? *rhs : times(a, exact_solution(a.nrows));
-  auto         op = make_double_sweep(view_of(a), o);
-  Vector       xs(static_cast<std::size_t>(a.nrows), 0.0);
-  SolveStats   st = solve(*op, b.data(), xs.data(), so);
+  const Vector b = rhs ? *rhs : times(a, exact_solution(a.nrows));
+  auto op = make_double_sweep(view_of(a), o);
+  Vector xs(static_cast<std::size_t>(a.nrows), 0.0);
+  SolveStats st = solve(*op, b.data(), xs.data(), so);
   if (x) *x = xs;
   return st;
 }

@@ -18,7 +18,7 @@ Csr small_system() {
 }
 
 TEST(Sweep, OneProjectionSatisfiesItsRowWithUnitRelaxation) {
-  const Csr    a     = small_system();
+  const Csr a = small_system();
   const Vector norms = row_norms2(view_of(a));
   EXPECT_EQ(norms, (Vector{5, 9.25, 17}));
   const Vector b = {1, 2, 3};
@@ -33,11 +33,11 @@ TEST(Sweep, OneProjectionSatisfiesItsRowWithUnitRelaxation) {
 
 TEST(Sweep, ZeroRowsAreSkippedAndNanIsAnError) {
   // Row 1 is stored with explicit zeros only, row 2 has no entries: both skipped.
-  const Csr    a     = csr_from_coo(3, 3, {0, 0, 1, 1}, {0, 1, 0, 2}, {1, 1, 0, 0});
+  const Csr a = csr_from_coo(3, 3, {0, 0, 1, 1}, {0, 1, 0, 2}, {1, 1, 0, 0});
   const Vector norms = row_norms2(view_of(a));
   EXPECT_EQ(norms, (Vector{2, 0, 0}));
   const Vector b = {4, 7, 9};
-  Vector       x = {1, 1, 1};
+  Vector x = {1, 1, 1};
   sweep(view_of(a), norms.data(), b.data(), 1.0, nullptr, 3, false, x.data());
   EXPECT_EQ(x, (Vector{2, 2, 1}));
   for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
@@ -49,7 +49,7 @@ TEST(Sweep, ZeroRowsAreSkippedAndNanIsAnError) {
 }
 
 TEST(Sweep, BackwardIsTheReverseOrderAndTheUpdateLogRecordsGhosts) {
-  const Csr    a     = make("convdiff2d:n=4");
+  const Csr a = make("convdiff2d:n=4");
   const Vector norms = row_norms2(view_of(a));
   std::vector<Index> reversed(16);
   for (Index i = 0; i < 16; ++i) reversed[i] = 15 - i;
@@ -66,7 +66,7 @@ TEST(Coloring, DistanceTwoGreedyAndDeterministic) {
   for (const char *spec : {"fem2d:n=12", "helmholtz2d:n=9,peclet=3", "convdiff2d:n=7", "random:n=200,deg=5",
                            "hubrow:n=60", "empty:n=5", "path:n=1"}) {
     SCOPED_TRACE(spec);
-    const Csr      a = make(spec);
+    const Csr a = make(spec);
     const Coloring c = distance2_coloring(view_of(a));
     EXPECT_TRUE(is_distance2_coloring(view_of(a), c));
     EXPECT_EQ(c.rows.size(), static_cast<std::size_t>(a.nrows));
@@ -99,16 +99,16 @@ TEST(Coloring, DistanceTwoGreedyAndDeterministic) {
 TEST(Blocks, ContiguousPlanMultiplicityAndCopies) {
   EXPECT_EQ(contiguous_blocks(7, 3), (std::vector<Index>{0, 0, 1, 1, 2, 2, 2}));
   EXPECT_EQ(contiguous_blocks(2, 5), (std::vector<Index>{0, 1}));
-  const Csr      a = make("path:n=6");
-  const Vector   norms = row_norms2(view_of(a));
+  const Csr a = make("path:n=6");
+  const Vector norms = row_norms2(view_of(a));
   const BlockPlan plan(view_of(a), norms, contiguous_blocks(6, 2), 2);
   EXPECT_EQ(plan.cols(0), (std::vector<Index>{0, 1, 2, 3}));
   EXPECT_EQ(plan.cols(1), (std::vector<Index>{2, 3, 4, 5}));
   EXPECT_EQ(plan.multiplicity(), (std::vector<Index>{1, 1, 2, 2, 1, 1}));
   // One block's sum is its own sweep.
   const BlockPlan one(view_of(a), norms, contiguous_blocks(6, 1), 1);
-  const Vector    b = {1, 2, 3, 4, 5, 6};
-  Vector          x(6, 0.5), acc(6), seq = x;
+  const Vector b = {1, 2, 3, 4, 5, 6};
+  Vector x(6, 0.5), acc(6), seq = x;
   one.sweep_sum(view_of(a), norms.data(), b.data(), 1.0, false, x.data(), acc.data());
   sweep(view_of(a), norms.data(), b.data(), 1.0, nullptr, 6, false, seq.data());
   EXPECT_EQ(acc, seq);
@@ -121,19 +121,20 @@ TEST(Operators, WSymmetricPositiveSemidefinite) {
   const Csr a = make("convdiff2d:nx=7,ny=6,peclet=300"); // nonsymmetric A
   struct Case {
     Scheme s;
-    Index  blocks;
+    Index blocks;
   };
   for (const Case k : {Case{Scheme::Sequential, 1}, Case{Scheme::Multicolor, 1}, Case{Scheme::Carp, 1},
                        Case{Scheme::Carp, 5}, Case{Scheme::Cimmino, 1}}) {
     SCOPED_TRACE(std::string(scheme_name(k.s)) + " blocks " + std::to_string(k.blocks));
-    auto        op = make_double_sweep(view_of(a), options(k.s, -1, k.blocks));
-    const Dense m  = dense_m(*op);
+    auto op = make_double_sweep(view_of(a), options(k.s, -1, k.blocks));
+    const Dense m = dense_m(*op);
     EXPECT_LT(w_asymmetry(m, op->weights()), 1e-13);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const Vector v = exact_solution(a.nrows + static_cast<Index>(seed)); // any fixed vector
-      double       q = 0;
+      double q = 0;
       for (std::size_t i = 0; i < m.size(); ++i)
-        for (std::size_t j = 0; j < m.size(); ++j) q += v[i] * (op->weights().empty() ? 1.0 : op->weights()[i]) * m[i][j] * v[j];
+        for (std::size_t j = 0; j < m.size(); ++j)
+          q += v[i] * (op->weights().empty() ? 1.0 : op->weights()[i]) * m[i][j] * v[j];
       EXPECT_GT(q, 0.0);
     }
     if (k.s == Scheme::Carp && k.blocks > 1) {
@@ -144,10 +145,10 @@ TEST(Operators, WSymmetricPositiveSemidefinite) {
 }
 
 TEST(Operators, DoubleSweepIsAffine) {
-  const Csr    a = make("helmholtz2d:n=6,kh=0.9,peclet=10");
+  const Csr a = make("helmholtz2d:n=6,kh=0.9,peclet=10");
   const Vector b = times(a, exact_solution(36)), x = exact_solution(37);
   for (const Scheme s : {Scheme::Sequential, Scheme::Multicolor, Scheme::Carp, Scheme::Cimmino}) {
-    auto   op = make_double_sweep(view_of(a), options(s, -1, 3));
+    auto op = make_double_sweep(view_of(a), options(s, -1, 3));
     Vector yxb(36), yx0(36), y0b(36), zero(36, 0.0);
     op->apply(x.data(), b.data(), yxb.data());
     op->apply(x.data(), nullptr, yx0.data());
@@ -158,10 +159,10 @@ TEST(Operators, DoubleSweepIsAffine) {
 
 TEST(Operators, CarpWithOneBlockIsSequentialAndBadOptionsAreRefused) {
   const Csr a = make("fem2d:n=9");
-  auto      seq = make_double_sweep(view_of(a), options(Scheme::Sequential));
-  auto      carp = make_double_sweep(view_of(a), options(Scheme::Carp));
+  auto seq = make_double_sweep(view_of(a), options(Scheme::Sequential));
+  auto carp = make_double_sweep(view_of(a), options(Scheme::Carp));
   const Vector x = exact_solution(81), b = times(a, x);
-  Vector       y1(81), y2(81), zero(81, 0.0);
+  Vector y1(81), y2(81), zero(81, 0.0);
   seq->apply(zero.data(), b.data(), y1.data());
   carp->apply(zero.data(), b.data(), y2.data());
   EXPECT_EQ(y1, y2);
@@ -169,7 +170,7 @@ TEST(Operators, CarpWithOneBlockIsSequentialAndBadOptionsAreRefused) {
   EXPECT_THROW(make_double_sweep(view_of(a), options(Scheme::Sequential, 2.5)), std::invalid_argument);
   EXPECT_NO_THROW(make_double_sweep(view_of(a), options(Scheme::Cimmino, 3.0)));
   OperatorOptions negative = options(Scheme::Cimmino);
-  negative.lambda          = -0.35;
+  negative.lambda = -0.35;
   EXPECT_THROW(make_double_sweep(view_of(a), negative), std::invalid_argument);
   EXPECT_THROW(parse_scheme("jacobi"), std::invalid_argument);
   EXPECT_EQ(parse_scheme("multicolor"), Scheme::Multicolor);

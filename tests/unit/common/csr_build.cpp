@@ -99,8 +99,7 @@ TEST(Transpose, RectangularWithValues) {
   EXPECT_EQ(t.ncols, 2);
   const Dense d = to_dense(a), dt = to_dense(t);
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 3; ++j)
-      EXPECT_EQ(d[i][j], dt[j][i]);
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(d[i][j], dt[j][i]);
   EXPECT_TRUE(test::same_csr(transpose(view_of(t)), a));
 }
 
@@ -213,8 +212,7 @@ TEST(BandwidthProfile, HandComputedExamples) {
   EXPECT_EQ(profile(view_of(tri)), 5);
 
   // Arrow with the dense row last: row 5 reaches column 0 -> profile 5, bandwidth 5.
-  const Csr arrow =
-      csr_from_coo(6, 6, {0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5}, {0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 5}, {});
+  const Csr arrow = csr_from_coo(6, 6, {0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5}, {0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 5}, {});
   EXPECT_EQ(bandwidth(view_of(arrow)), 5);
   EXPECT_EQ(profile(view_of(arrow)), 5);
 
@@ -244,8 +242,7 @@ TEST(PermuteSymmetric, MatchesDefinition) {
   EXPECT_EQ(b.nnz(), a.nnz());
   const Dense da = to_dense(a), db = to_dense(b);
   for (Index k = 0; k < 4; ++k)
-    for (Index l = 0; l < 4; ++l)
-      EXPECT_EQ(db[k][l], da[perm[k]][perm[l]]) << k << "," << l;
+    for (Index l = 0; l < 4; ++l) EXPECT_EQ(db[k][l], da[perm[k]][perm[l]]) << k << "," << l;
 
   EXPECT_TRUE(test::same_csr(permute_symmetric(a, {0, 1, 2, 3}), a));
 

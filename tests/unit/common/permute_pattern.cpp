@@ -7,7 +7,8 @@
 
 TEST(PermutePattern, ScatterOfValuesEqualsPermuteSymmetric) {
   pgk::SplitMix64 rng(11);
-  for (const char *spec : {"lap3d7:n=5", "elast3d:n=3", "convdiff2d:n=7", "random:n=300,deg=6", "empty:n=1", "empty:n=0"}) {
+  for (const char *spec :
+       {"lap3d7:n=5", "elast3d:n=3", "convdiff2d:n=7", "random:n=300,deg=6", "empty:n=1", "empty:n=0"}) {
     const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
     std::vector<pgk::Index> perm(a.nrows);
     for (pgk::Index i = 0; i < a.nrows; ++i) perm[i] = i;

@@ -37,8 +37,7 @@ TEST(SplitMix64, BoundedStaysInRangeAndCoversIt) {
     for (int i = 0; i < 2000; ++i) {
       const std::uint64_t r = rng.bounded(bound);
       ASSERT_LT(r, bound);
-      if (r < seen.size())
-        seen[r] = 1;
+      if (r < seen.size()) seen[r] = 1;
     }
     if (bound <= 10) {
       EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(bound));
@@ -47,30 +46,25 @@ TEST(SplitMix64, BoundedStaysInRangeAndCoversIt) {
   EXPECT_EQ(rng.bounded(0), 0u);
   // Bounds near 2^64 exercise the rejection branch.
   const std::uint64_t huge = (std::uint64_t{1} << 63) + 12345;
-  for (int i = 0; i < 100; ++i)
-    EXPECT_LT(rng.bounded(huge), huge);
+  for (int i = 0; i < 100; ++i) EXPECT_LT(rng.bounded(huge), huge);
 }
 
 TEST(SplitMix64, BoundedIsRoughlyUniform) {
   SplitMix64 rng(99);
   std::vector<int> count(6, 0);
   const int draws = 60000;
-  for (int i = 0; i < draws; ++i)
-    ++count[rng.bounded(6)];
-  for (const int c : count)
-    EXPECT_NEAR(c, draws / 6, 500); // about 5 standard deviations
+  for (int i = 0; i < draws; ++i) ++count[rng.bounded(6)];
+  for (const int c : count) EXPECT_NEAR(c, draws / 6, 500); // about 5 standard deviations
 }
 
 TEST(SplitMix64, GoldenBoundedSequence) {
   // Pins the rejection method: any change to it would silently change every generator.
   SplitMix64 rng(2024);
   std::vector<std::uint64_t> got;
-  for (int i = 0; i < 8; ++i)
-    got.push_back(rng.bounded(1000));
+  for (int i = 0; i < 8; ++i) got.push_back(rng.bounded(1000));
   SplitMix64 raw(2024);
   std::vector<std::uint64_t> want;
-  for (int i = 0; i < 8; ++i)
-    want.push_back(raw.next_u64() % 1000); // 2^64 mod 1000 = 616: rejection is rare
+  for (int i = 0; i < 8; ++i) want.push_back(raw.next_u64() % 1000); // 2^64 mod 1000 = 616: rejection is rare
   EXPECT_EQ(got, want);
 }
 
@@ -91,8 +85,7 @@ TEST(Shuffle, IsADeterministicPermutation) {
   EXPECT_EQ(a, b);
   std::vector<int> sorted = a;
   std::sort(sorted.begin(), sorted.end());
-  for (int i = 0; i < 50; ++i)
-    EXPECT_EQ(sorted[i], i);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(sorted[i], i);
   std::vector<int> identity(50);
   std::iota(identity.begin(), identity.end(), 0);
   EXPECT_NE(a, identity);

@@ -31,8 +31,7 @@ Csr make(const std::string &spec) { return generate(parse_spec(spec)); }
 // Value of a(i, j), 0 if not stored.
 double at(const Csr &a, Index i, Index j) {
   for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
-    if (a.colidx[k] == j)
-      return a.values[k];
+    if (a.colidx[k] == j) return a.values[k];
   return 0.0;
 }
 
@@ -40,8 +39,7 @@ bool has_full_diagonal(const Csr &a) {
   for (Index i = 0; i < a.nrows; ++i) {
     const auto first = a.colidx.begin() + a.rowptr[i];
     const auto last = a.colidx.begin() + a.rowptr[i + 1];
-    if (!std::binary_search(first, last, i))
-      return false;
+    if (!std::binary_search(first, last, i)) return false;
   }
   return true;
 }
@@ -51,23 +49,20 @@ bool exactly_symmetric(const Csr &a) { return same_csr(transpose(view_of(a)), a)
 double quadratic_form(const Csr &a, const std::vector<double> &x) {
   double s = 0;
   for (Index i = 0; i < a.nrows; ++i)
-    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
-      s += x[i] * a.values[k] * x[a.colidx[k]];
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) s += x[i] * a.values[k] * x[a.colidx[k]];
   return s;
 }
 
 std::vector<double> random_vector(Index n, std::uint64_t seed) {
   SplitMix64 rng(seed);
   std::vector<double> x(static_cast<std::size_t>(n));
-  for (auto &v : x)
-    v = 2 * rng.uniform() - 1;
+  for (auto &v : x) v = 2 * rng.uniform() - 1;
   return x;
 }
 
 Index max_row_length(const Csr &a) {
   Index m = 0;
-  for (Index i = 0; i < a.nrows; ++i)
-    m = std::max(m, a.rowptr[i + 1] - a.rowptr[i]);
+  for (Index i = 0; i < a.nrows; ++i) m = std::max(m, a.rowptr[i + 1] - a.rowptr[i]);
   return m;
 }
 
@@ -138,8 +133,7 @@ void expect_rejected(const std::string &text, const std::string &needle) {
     parse_spec(text);
     ADD_FAILURE() << "accepted: " << text;
   } catch (const std::invalid_argument &e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
-        << "spec '" << text << "' gave: " << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "spec '" << text << "' gave: " << e.what();
   }
 }
 
@@ -195,8 +189,7 @@ TEST(ParseSpec, SizeOverflowDependsOnIndexWidth) {
     expect_rejected("rgg2d:n=100000,deg=50000", "n * deg exceeds the Index range");
   } else {
     expect_rejected("rgg2d:n=281474976710657", "n must be at most 2^48");
-    EXPECT_EQ(static_cast<std::int64_t>(describe(parse_spec("lap3d7:n=2000")).nrows),
-              std::int64_t{8000000000});
+    EXPECT_EQ(static_cast<std::int64_t>(describe(parse_spec("lap3d7:n=2000")).nrows), std::int64_t{8000000000});
     EXPECT_EQ(static_cast<std::int64_t>(describe(parse_spec("elast3d:n=900")).nrows),
               std::int64_t{3} * 900 * 900 * 900);
   }
@@ -238,9 +231,10 @@ TEST(Describe, ShapeOfEveryKind) {
 }
 
 TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
-  const std::set<std::string> expected = {
-      "lap2d5", "lap3d7",       "lap3d27", "elast3d",  "aniso2d", "aniso3d", "convdiff2d", "convdiff3d",
-      "fem2d",  "helmholtz2d",  "random", "disconnected", "hubrow",  "powerlaw", "rgg2d",   "path",       "empty",      "communities"};
+  const std::set<std::string> expected = {"lap2d5",  "lap3d7",       "lap3d27",    "elast3d",  "aniso2d",
+                                          "aniso3d", "convdiff2d",   "convdiff3d", "fem2d",    "helmholtz2d",
+                                          "random",  "disconnected", "hubrow",     "powerlaw", "rgg2d",
+                                          "path",    "empty",        "communities"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
     listed.insert(k.name);
@@ -329,8 +323,7 @@ TEST(AllKinds, TinySizes) {
 }
 
 TEST(AllKinds, DeterministicForAFixedSpec) {
-  for (const auto &text : all_specs())
-    EXPECT_TRUE(same_csr(make(text), make(text))) << text;
+  for (const auto &text : all_specs()) EXPECT_TRUE(same_csr(make(text), make(text))) << text;
 }
 
 TEST(AllKinds, GoldenFingerprints) {
@@ -355,8 +348,7 @@ TEST(AllKinds, GoldenFingerprints) {
       {"hubrow:n=40,hubdeg=9,seed=4", 14216245419265970479ull},
       {"powerlaw:n=300,seed=8", 10840986521484875594ull},
   };
-  for (const auto &c : cases)
-    EXPECT_EQ(test::fingerprint(make(c.spec)), c.fingerprint) << c.spec;
+  for (const auto &c : cases) EXPECT_EQ(test::fingerprint(make(c.spec)), c.fingerprint) << c.spec;
 }
 
 // ---- stencils --------------------------------------------------------------------------
@@ -380,8 +372,7 @@ TEST(Stencils, NnzFormulas) {
         EXPECT_EQ(make("aniso2d" + g2).nnz(), (3 * nx - 2) * (3 * ny - 2));
         EXPECT_EQ(make("aniso2d" + g2).nnz(), 9 * n2 - 6 * (nx + ny) + 4);
         // elast3d: 3 entries per node, 3 per axis neighbour, 2 per in-plane diagonal one.
-        const Index diag_pairs =
-            4 * ((nx - 1) * (ny - 1) * nz + (nx - 1) * ny * (nz - 1) + nx * (ny - 1) * (nz - 1));
+        const Index diag_pairs = 4 * ((nx - 1) * (ny - 1) * nz + (nx - 1) * ny * (nz - 1) + nx * (ny - 1) * (nz - 1));
         EXPECT_EQ(make("elast3d" + g3).nnz(), 3 * n3 + 3 * 2 * axis_pairs + 2 * diag_pairs);
       }
   for (const Index n : {1, 2, 3, 10}) {
@@ -402,8 +393,7 @@ TEST(Stencils, LaplacianValues) {
   const Csr a = make("lap2d5:nx=4,ny=3");
   const Index c = 1 + 4 * 1; // interior node (1, 1)
   EXPECT_EQ(at(a, c, c), 4.0);
-  for (const Index nb : {c - 4, c - 1, c + 1, c + 4})
-    EXPECT_EQ(at(a, c, nb), -1.0);
+  for (const Index nb : {c - 4, c - 1, c + 1, c + 4}) EXPECT_EQ(at(a, c, nb), -1.0);
   EXPECT_EQ(a.rowptr[c + 1] - a.rowptr[c], 5);
   EXPECT_EQ(a.rowptr[1] - a.rowptr[0], 3); // corner: 2 neighbours dropped
 
@@ -414,8 +404,7 @@ TEST(Stencils, LaplacianValues) {
   EXPECT_EQ(at(d, 13, 13), 26.0);
   EXPECT_EQ(d.rowptr[14] - d.rowptr[13], 27);
   double sum = 0;
-  for (Index k = d.rowptr[13]; k < d.rowptr[14]; ++k)
-    sum += d.values[k];
+  for (Index k = d.rowptr[13]; k < d.rowptr[14]; ++k) sum += d.values[k];
   EXPECT_EQ(sum, 0.0);
   const Csr p = make("path:n=4");
   EXPECT_EQ(at(p, 1, 0), -1.0);
@@ -456,15 +445,14 @@ std::vector<Index> diagonal_numbering(Index nx, Index ny) {
   for (Index d = -(ny - 1); d <= nx - 1; ++d)
     for (Index x = 0; x < nx; ++x) {
       const Index y = x - d;
-      if (y >= 0 && y < ny)
-        perm.push_back(x + nx * y);
+      if (y >= 0 && y < ny) perm.push_back(x + nx * y);
     }
   return perm;
 }
 
 TEST(Stencils, Aniso3IsAniso2AlongItsStrongDiagonals) {
-  for (const auto &[nx, ny] : {std::pair<Index, Index>{1, 1}, {1, 6}, {6, 1}, {2, 2}, {3, 3},
-                               {6, 5}, {5, 6}, {4, 9}, {9, 4}, {60, 60}}) {
+  for (const auto &[nx, ny] :
+       {std::pair<Index, Index>{1, 1}, {1, 6}, {6, 1}, {2, 2}, {3, 3}, {6, 5}, {5, 6}, {4, 9}, {9, 4}, {60, 60}}) {
     const std::string grid = "aniso2d:nx=" + std::to_string(nx) + ",ny=" + std::to_string(ny);
     SCOPED_TRACE(grid);
     const Csr a3 = make(grid + ",variant=3");
@@ -474,14 +462,13 @@ TEST(Stencils, Aniso3IsAniso2AlongItsStrongDiagonals) {
     // The strong couplings now sit next to the main diagonal.
     for (Index i = 0; i < a3.nrows; ++i)
       for (Index k = a3.rowptr[i]; k < a3.rowptr[i + 1]; ++k)
-        if (a3.values[k] == -1.0)
-          EXPECT_EQ(std::abs(a3.colidx[k] - i), 1) << "row " << i;
+        if (a3.values[k] == -1.0) EXPECT_EQ(std::abs(a3.colidx[k] - i), 1) << "row " << i;
   }
 }
 
 TEST(Stencils, AnisoAndLaplaciansArePositiveDefinite) {
-  for (const char *spec : {"aniso2d:n=6,variant=1", "aniso2d:n=6,variant=2",
-                           "aniso2d:n=6,variant=3", "lap2d5:n=5", "lap3d27:n=3"}) {
+  for (const char *spec :
+       {"aniso2d:n=6,variant=1", "aniso2d:n=6,variant=2", "aniso2d:n=6,variant=3", "lap2d5:n=5", "lap3d27:n=3"}) {
     const Csr a = make(spec);
     for (std::uint64_t seed = 1; seed <= 3; ++seed)
       EXPECT_GT(quadratic_form(a, random_vector(a.nrows, seed)), 0.0) << spec;
@@ -498,8 +485,7 @@ TEST(Elast3d, BlockValuesAndSymmetry) {
     EXPECT_EQ(at(a, row, row), 6 * mu + 2 * lm);
     EXPECT_EQ(a.rowptr[row + 1] - a.rowptr[row], 15);
     double sum = 0; // rigid translations are in the kernel of the interior stencil
-    for (Index k = a.rowptr[row]; k < a.rowptr[row + 1]; ++k)
-      sum += a.values[k];
+    for (Index k = a.rowptr[row]; k < a.rowptr[row + 1]; ++k) sum += a.values[k];
     EXPECT_EQ(sum, 0.0);
   }
   // Axis neighbour +x (node 14): -(lambda + 2 mu) for u_x, -mu for u_y, u_z.
@@ -517,21 +503,19 @@ TEST(Elast3d, BlockValuesAndSymmetry) {
 }
 
 TEST(Elast3d, SymmetricPositiveDefinite) {
-  for (const char *spec :
-       {"elast3d:n=3", "elast3d:nx=4,ny=3,nz=2,lambda=10,mu=0.5", "elast3d:n=2,lambda=-0.5,mu=1"}) {
+  for (const char *spec : {"elast3d:n=3", "elast3d:nx=4,ny=3,nz=2,lambda=10,mu=0.5", "elast3d:n=2,lambda=-0.5,mu=1"}) {
     SCOPED_TRACE(spec);
     const Csr a = make(spec);
     EXPECT_TRUE(exactly_symmetric(a));
-    for (std::uint64_t seed = 1; seed <= 5; ++seed)
-      EXPECT_GT(quadratic_form(a, random_vector(a.nrows, seed)), 0.0);
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) EXPECT_GT(quadratic_form(a, random_vector(a.nrows, seed)), 0.0);
     // Smooth fields are the hard case for positivity: a constant displacement.
     EXPECT_GT(quadratic_form(a, std::vector<double>(static_cast<std::size_t>(a.nrows), 1.0)), 0.0);
   }
 }
 
 TEST(Convdiff, UpwindMMatrix) {
-  for (const char *spec : {"convdiff2d:nx=6,ny=5", "convdiff3d:nx=3,ny=4,nz=5,peclet=500",
-                           "convdiff2d:n=5,peclet=-40"}) {
+  for (const char *spec :
+       {"convdiff2d:nx=6,ny=5", "convdiff3d:nx=3,ny=4,nz=5,peclet=500", "convdiff2d:n=5,peclet=-40"}) {
     SCOPED_TRACE(spec);
     const Csr a = make(spec);
     EXPECT_FALSE(exactly_symmetric(a));
@@ -546,8 +530,7 @@ TEST(Convdiff, UpwindMMatrix) {
           off += -a.values[k];
         }
       }
-      for (Index k = t.rowptr[i]; k < t.rowptr[i + 1]; ++k)
-        col_off += t.colidx[k] == i ? 0.0 : -t.values[k];
+      for (Index k = t.rowptr[i]; k < t.rowptr[i + 1]; ++k) col_off += t.colidx[k] == i ? 0.0 : -t.values[k];
       EXPECT_GE(diag, off * (1 - 1e-15));     // row diagonal dominance
       EXPECT_GE(diag, col_off * (1 - 1e-15)); // column diagonal dominance
     }
@@ -587,8 +570,7 @@ TEST(Stencils, Aniso3dCoefficients) {
 // Degree (off-diagonal count) of each row.
 std::vector<Index> degrees(const Csr &a) {
   std::vector<Index> d(static_cast<std::size_t>(a.nrows));
-  for (Index i = 0; i < a.nrows; ++i)
-    d[i] = a.rowptr[i + 1] - a.rowptr[i] - 1;
+  for (Index i = 0; i < a.nrows; ++i) d[i] = a.rowptr[i + 1] - a.rowptr[i] - 1;
   return d;
 }
 
@@ -636,8 +618,7 @@ Index component_count(const Csr &a) {
   std::vector<Index> parent(static_cast<std::size_t>(a.nrows));
   std::iota(parent.begin(), parent.end(), Index{0});
   auto find = [&](Index v) {
-    while (parent[v] != v)
-      v = parent[v] = parent[parent[v]];
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
     return v;
   };
   Index count = a.nrows;
@@ -690,8 +671,7 @@ TEST(Hubrow, HubRowIsDense) {
   EXPECT_EQ(a.rowptr[hub + 1] - a.rowptr[hub], 301); // joined to every other vertex
   EXPECT_TRUE(exactly_symmetric(a));
   expect_spd_values(a);
-  for (Index i = 0; i < a.nrows; ++i)
-    EXPECT_NE(at(a, i, hub), 0.0);
+  for (Index i = 0; i < a.nrows; ++i) EXPECT_NE(at(a, i, hub), 0.0);
   EXPECT_LT(average(degrees(a)), 4 + 2 + 0.5);
 
   const Csr b = make("hubrow:n=301,deg=0,hubdeg=37");
@@ -718,10 +698,8 @@ TEST(Powerlaw, DegreesCommunitiesAndMixing) {
   const std::vector<Index> comm = planted_communities(spec);
   ASSERT_EQ(comm.size(), 5000u);
   std::vector<Index> size(16, 0);
-  for (const Index c : comm)
-    ++size[c];
-  for (const Index s : size)
-    EXPECT_TRUE(s == 312 || s == 313);
+  for (const Index c : comm) ++size[c];
+  for (const Index s : size) EXPECT_TRUE(s == 312 || s == 313);
   Index intra = 0, total = 0;
   for (Index i = 0; i < a.nrows; ++i)
     for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
@@ -783,8 +761,7 @@ TEST(Powerlaw, NoMixingMeansNoCrossEdges) {
   const Csr a = generate(spec);
   const std::vector<Index> comm = planted_communities(spec);
   for (Index i = 0; i < a.nrows; ++i)
-    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
-      ASSERT_EQ(comm[i], comm[a.colidx[k]]);
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) ASSERT_EQ(comm[i], comm[a.colidx[k]]);
   // Full mixing: only cross edges.
   const Spec all = parse_spec("powerlaw:n=800,communities=5,mixing=1");
   const Csr b = generate(all);
@@ -837,26 +814,23 @@ TEST(Rgg2d, RadiusFormula) {
   // R^2 = deg 2^60 / (pi n); 355/113 is pi to 8.5e-8.
   for (const std::uint64_t n : {2ull, 7ull, 1000ull, 20000ull, 8000000ull, 1ull << 48})
     for (const std::uint64_t deg : {1ull, 3ull, 8ull, 50ull}) {
-      const double want =
-          std::ldexp(static_cast<double>(deg) / (3.14159265358979 * static_cast<double>(n)), 60);
+      const double want = std::ldexp(static_cast<double>(deg) / (3.14159265358979 * static_cast<double>(n)), 60);
       const auto got = static_cast<double>(rgg2d_radius2(n, deg));
       EXPECT_NEAR(got, std::min(want, std::ldexp(1.0, 61)), 2e-7 * want + 1.0) << n << " " << deg;
     }
   // Monotone in deg, and exact long division: 2^60 * 113 / 355 for deg == n.
-  EXPECT_EQ(rgg2d_radius2(5, 5),
-            ((std::uint64_t{1} << 60) / 355) * 113 + ((std::uint64_t{1} << 60) % 355) * 113 / 355);
+  EXPECT_EQ(rgg2d_radius2(5, 5), ((std::uint64_t{1} << 60) / 355) * 113 + ((std::uint64_t{1} << 60) % 355) * 113 / 355);
   EXPECT_LT(rgg2d_radius2(100, 3), rgg2d_radius2(100, 4));
 }
 
 TEST(Rgg2d, EdgesAreExactlyThePairsWithinTheRadius) {
-  for (const char *text : {"rgg2d:n=1500", "rgg2d:n=1200,deg=20,seed=7", "rgg2d:n=700,deg=1",
-                           "rgg2d:n=300,deg=0", "rgg2d:n=40,deg=30", "rgg2d:n=30,deg=1000"}) {
+  for (const char *text : {"rgg2d:n=1500", "rgg2d:n=1200,deg=20,seed=7", "rgg2d:n=700,deg=1", "rgg2d:n=300,deg=0",
+                           "rgg2d:n=40,deg=30", "rgg2d:n=30,deg=1000"}) {
     SCOPED_TRACE(text);
     const Spec spec = parse_spec(text);
     const detail::Params p = detail::resolve(spec);
     const std::vector<detail::Point2> pts = detail::rgg2d_points(p);
-    const std::uint64_t r2 =
-        detail::rgg2d_radius2(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.deg));
+    const std::uint64_t r2 = detail::rgg2d_radius2(static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.deg));
     const Csr a = generate(spec);
     ASSERT_TRUE(well_formed(a));
     ASSERT_EQ(pts.size(), static_cast<std::size_t>(a.nrows));
@@ -875,8 +849,7 @@ TEST(Rgg2d, EdgesAreExactlyThePairsWithinTheRadius) {
     // ... and every pair within the radius is stored (brute force over all pairs).
     Index within = 0;
     for (Index i = 0; i < a.nrows; ++i)
-      for (Index j = 0; j < a.nrows; ++j)
-        within += i != j && squared_distance(pts[i], pts[j]) <= r2 ? 1 : 0;
+      for (Index j = 0; j < a.nrows; ++j) within += i != j && squared_distance(pts[i], pts[j]) <= r2 ? 1 : 0;
     EXPECT_EQ(off, within);
   }
   EXPECT_EQ(make("rgg2d:n=30,deg=1000").nnz(), 30 * 30);
@@ -894,8 +867,7 @@ TEST(Rgg2d, SymmetricSpdDegreeAndRandomNumbering) {
   EXPECT_NEAR(average(degrees(make("rgg2d:n=20000,deg=3,seed=5"))), 3.0, 0.25 * 3.0);
   // Geometry is local but the numbering is random: the bandwidth is of the order of n.
   EXPECT_GT(bandwidth(view_of(a)), 20000 / 2);
-  for (std::uint64_t seed = 1; seed <= 3; ++seed)
-    EXPECT_GT(quadratic_form(a, random_vector(a.nrows, seed)), 0.0);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) EXPECT_GT(quadratic_form(a, random_vector(a.nrows, seed)), 0.0);
 }
 
 TEST(Rgg2d, DeterministicSeedsSplitsAndTinySizes) {
@@ -905,8 +877,8 @@ TEST(Rgg2d, DeterministicSeedsSplitsAndTinySizes) {
 
   const Spec spec = parse_spec("rgg2d:n=3001,deg=6,seed=9");
   const Csr whole = generate(spec);
-  for (const auto &[lo, hi] : std::vector<std::pair<Index, Index>>{
-           {0, 3001}, {0, 1000}, {1000, 2999}, {2999, 3001}, {1500, 1500}}) {
+  for (const auto &[lo, hi] :
+       std::vector<std::pair<Index, Index>>{{0, 3001}, {0, 1000}, {1000, 2999}, {2999, 3001}, {1500, 1500}}) {
     const Csr part = generate_rows(spec, lo, hi);
     EXPECT_TRUE(same_csr(part, row_slice(whole, lo, hi))) << lo << " " << hi;
   }

@@ -70,12 +70,10 @@ TEST(MatrixMarketRead, EveryFieldAndSymmetry) {
   EXPECT_EQ(p.entries[0].re, 1.0);
 
   EXPECT_EQ(parse(kRealSymmetric + "2 2 1\n2 1 1\n").header.symmetry, Symmetry::Symmetric);
-  EXPECT_EQ(
-      parse("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 1\n").header.symmetry,
-      Symmetry::SkewSymmetric);
-  EXPECT_EQ(
-      parse("%%MatrixMarket matrix coordinate complex hermitian\n2 2 1\n2 1 1 1\n").header.symmetry,
-      Symmetry::Hermitian);
+  EXPECT_EQ(parse("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 1\n").header.symmetry,
+            Symmetry::SkewSymmetric);
+  EXPECT_EQ(parse("%%MatrixMarket matrix coordinate complex hermitian\n2 2 1\n2 1 1 1\n").header.symmetry,
+            Symmetry::Hermitian);
 }
 
 TEST(MatrixMarketRead, BannerIsCaseInsensitiveAndLayoutIsLenient) {
@@ -121,13 +119,11 @@ TEST(MatrixMarketErrors, Banner) {
   expect_error("%%MatrixMarket matrix coordinate real\n2 2 0\n", 1, "expected 5 words");
   expect_error("%%MatrixMarket matrix coordinate real general extra\n", 1, "found 6");
   expect_error("%%MatrixMarket vector coordinate real general\n", 1, "unknown object 'vector'");
-  expect_error("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 1,
-               "array format not supported");
+  expect_error("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 1, "array format not supported");
   expect_error("%%MatrixMarket matrix sparse real general\n", 1, "unknown format 'sparse'");
   expect_error("%%MatrixMarket matrix coordinate double general\n", 1, "unknown field 'double'");
   expect_error("%%MatrixMarket matrix coordinate real lower\n", 1, "unknown symmetry 'lower'");
-  expect_error("%%MatrixMarket matrix coordinate real hermitian\n", 1,
-               "hermitian symmetry requires the complex field");
+  expect_error("%%MatrixMarket matrix coordinate real hermitian\n", 1, "hermitian symmetry requires the complex field");
   expect_error("%%MatrixMarket matrix coordinate pattern skew-symmetric\n", 1,
                "skew-symmetric symmetry cannot be combined with the pattern field");
 }
@@ -160,8 +156,7 @@ TEST(MatrixMarketErrors, SizesBeyond32BitIndices) {
 TEST(MatrixMarketErrors, EntryCount) {
   expect_error(kRealGeneral + "3 3 2\n1 1 1\n", 4, "file ends after 1 of the 2 entries");
   expect_error(kRealGeneral + "3 3 2\n1 1 1\n% c\n\n", 6, "file ends after 1 of the 2");
-  expect_error(kRealGeneral + "3 3 1\n1 1 1\n% c\n2 2 2\n3 3 3\n", 5,
-               "more entries than the 1 declared");
+  expect_error(kRealGeneral + "3 3 1\n1 1 1\n% c\n2 2 2\n3 3 3\n", 5, "more entries than the 1 declared");
   expect_error(kRealGeneral + "3 3 0\n1 1 1\n", 3, "more entries than the 0 declared");
 }
 
@@ -188,11 +183,9 @@ TEST(MatrixMarketErrors, Values) {
 }
 
 TEST(MatrixMarketErrors, WordCountPerField) {
-  expect_error(kRealGeneral + "2 2 1\n1 1\n", 3,
-               "expected 3 words 'row column value' in a real file, found 2");
+  expect_error(kRealGeneral + "2 2 1\n1 1\n", 3, "expected 3 words 'row column value' in a real file, found 2");
   expect_error(kRealGeneral + "2 2 1\n1 1 1 0\n", 3, "found 4");
-  expect_error("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1\n", 3,
-               "expected 3 words");
+  expect_error("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1\n", 3, "expected 3 words");
   expect_error("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1\n", 3,
                "expected 2 words 'row column' in a pattern file, found 3");
   expect_error("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1\n", 3,
@@ -203,8 +196,7 @@ TEST(MatrixMarketErrors, TriangleRules) {
   expect_error(kRealSymmetric + "3 3 2\n1 1 1\n1 3 1\n", 4,
                "entry (1, 3) lies above the diagonal; a symmetric file stores only the lower "
                "triangle");
-  expect_error("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n2 3\n", 3,
-               "above the diagonal");
+  expect_error("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n2 3\n", 3, "above the diagonal");
   expect_error("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n2 2 0\n", 4,
                "diagonal entry (2, 2) in a skew-symmetric file");
   expect_error("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 1\n1 2 1\n", 3,
@@ -257,15 +249,14 @@ TEST(MatrixMarketExpand, SymmetricMirrorsOffDiagonals) {
 }
 
 TEST(MatrixMarketExpand, SkewNegatesHermitianConjugatesPatternIsOne) {
-  const std::vector<Entry> s =
-      expand(parse("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 3\n"));
+  const std::vector<Entry> s = expand(parse("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 3\n"));
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[1].row, 0);
   EXPECT_EQ(s[1].col, 1);
   EXPECT_EQ(s[1].re, -3.0);
 
-  const std::vector<Entry> h = expand(
-      parse("%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 4 0\n2 1 1 -2\n"));
+  const std::vector<Entry> h =
+      expand(parse("%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 4 0\n2 1 1 -2\n"));
   ASSERT_EQ(h.size(), 3u);
   EXPECT_EQ(h[2].row, 0);
   EXPECT_EQ(h[2].col, 1);
@@ -277,8 +268,7 @@ TEST(MatrixMarketExpand, SkewNegatesHermitianConjugatesPatternIsOne) {
   EXPECT_EQ(sc[1].re, -1.0);
   EXPECT_EQ(sc[1].im, 2.0);
 
-  const std::vector<Entry> p =
-      expand(parse("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n"));
+  const std::vector<Entry> p = expand(parse("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n"));
   ASSERT_EQ(p.size(), 3u);
   for (const Entry &x : p) {
     EXPECT_EQ(x.re, 1.0);
@@ -308,8 +298,7 @@ Csr to_csr(const Data &d) {
 }
 
 TEST(MatrixMarketFiles, GoodSamplesParse) {
-  if (!std::filesystem::is_directory(data_dir()))
-    GTEST_SKIP() << "no " << data_dir() << " (define PGK_TEST_DATA_DIR)";
+  if (!std::filesystem::is_directory(data_dir())) GTEST_SKIP() << "no " << data_dir() << " (define PGK_TEST_DATA_DIR)";
   const Data s = read_file((data_dir() / "sym5_real.mtx").string());
   const Csr a = to_csr(s);
   EXPECT_EQ(a.nrows, 5);
@@ -335,19 +324,16 @@ TEST(MatrixMarketFiles, GoodSamplesParse) {
 }
 
 TEST(MatrixMarketFiles, EveryBadSampleFailsAtItsLine) {
-  if (!std::filesystem::is_directory(data_dir()))
-    GTEST_SKIP() << "no " << data_dir() << " (define PGK_TEST_DATA_DIR)";
+  if (!std::filesystem::is_directory(data_dir())) GTEST_SKIP() << "no " << data_dir() << " (define PGK_TEST_DATA_DIR)";
   const std::map<std::string, std::int64_t> expected_line = {
-      {"bad_array.mtx", 1},           {"bad_banner.mtx", 1},    {"bad_field.mtx", 1},
-      {"bad_index.mtx", 5},           {"bad_size_line.mtx", 3}, {"bad_skew_diagonal.mtx", 5},
-      {"bad_tokens.mtx", 5},          {"bad_too_few.mtx", 7},   {"bad_too_many.mtx", 6},
-      {"bad_upper_symmetric.mtx", 5}, {"bad_value.mtx", 5},
+      {"bad_array.mtx", 1},     {"bad_banner.mtx", 1},          {"bad_field.mtx", 1},  {"bad_index.mtx", 5},
+      {"bad_size_line.mtx", 3}, {"bad_skew_diagonal.mtx", 5},   {"bad_tokens.mtx", 5}, {"bad_too_few.mtx", 7},
+      {"bad_too_many.mtx", 6},  {"bad_upper_symmetric.mtx", 5}, {"bad_value.mtx", 5},
   };
   int seen = 0;
   for (const auto &entry : std::filesystem::directory_iterator(data_dir())) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("bad_", 0) != 0)
-      continue;
+    if (name.rfind("bad_", 0) != 0) continue;
     ++seen;
     SCOPED_TRACE(name);
     try {

@@ -48,13 +48,14 @@ double quadratic_form(const Dense &a, const std::vector<double> &x) {
 // computation of what fem2d documents.
 Dense assemble_p1(Index nx, Index ny, double side, double c) {
   const double hx = side / static_cast<double>(nx - 1), hy = side / static_cast<double>(ny - 1);
-  const Index  n = nx * ny;
-  Dense        a(static_cast<std::size_t>(n), std::vector<double>(static_cast<std::size_t>(n), 0.0));
-  auto         id = [nx](Index x, Index y) { return static_cast<std::size_t>(x + nx * y); };
+  const Index n = nx * ny;
+  Dense a(static_cast<std::size_t>(n), std::vector<double>(static_cast<std::size_t>(n), 0.0));
+  auto id = [nx](Index x, Index y) { return static_cast<std::size_t>(x + nx * y); };
   for (Index y = 0; y + 1 < ny; ++y)
     for (Index x = 0; x + 1 < nx; ++x) {
       const double p[2][3][2] = {{{0, 0}, {hx, 0}, {hx, hy}}, {{0, 0}, {hx, hy}, {0, hy}}};
-      const std::size_t v[2][3] = {{id(x, y), id(x + 1, y), id(x + 1, y + 1)}, {id(x, y), id(x + 1, y + 1), id(x, y + 1)}};
+      const std::size_t v[2][3] = {{id(x, y), id(x + 1, y), id(x + 1, y + 1)},
+                                   {id(x, y), id(x + 1, y + 1), id(x, y + 1)}};
       for (int t = 0; t < 2; ++t) {
         // Gradients of the barycentric functions: grad l_i = rot(p_{i+2} - p_{i+1}) / (2 |T|).
         const double area = 0.5 * std::fabs((p[t][1][0] - p[t][0][0]) * (p[t][2][1] - p[t][0][1]) -
@@ -67,7 +68,8 @@ Dense assemble_p1(Index nx, Index ny, double side, double c) {
         }
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j)
-            a[v[t][i]][v[t][j]] += area * (g[i][0] * g[j][0] + g[i][1] * g[j][1]) + c * area * (i == j ? 2.0 : 1.0) / 12;
+            a[v[t][i]][v[t][j]] +=
+                area * (g[i][0] * g[j][0] + g[i][1] * g[j][1]) + c * area * (i == j ? 2.0 : 1.0) / 12;
       }
     }
   for (Index y = 0; y < ny; ++y)
@@ -82,17 +84,18 @@ Dense assemble_p1(Index nx, Index ny, double side, double c) {
 
 TEST(Fem2d, EqualsElementAssembly) {
   struct Case {
-    Index  nx, ny;
+    Index nx, ny;
     double side, c;
   };
   for (const Case k : {Case{5, 5, 1, 1}, Case{6, 5, 3, 2.5}, Case{7, 4, 0.5, 0}, Case{4, 6, 3, 1000}}) {
     const std::string spec = "fem2d:nx=" + std::to_string(k.nx) + ",ny=" + std::to_string(k.ny) +
                              ",side=" + std::to_string(k.side) + ",reaction=" + std::to_string(k.c);
     SCOPED_TRACE(spec);
-    const Csr   a   = make(spec);
+    const Csr a = make(spec);
     const Dense got = to_dense(a), want = assemble_p1(k.nx, k.ny, k.side, k.c);
     for (std::size_t i = 0; i < got.size(); ++i)
-      for (std::size_t j = 0; j < got.size(); ++j) EXPECT_NEAR(got[i][j], want[i][j], 1e-12 * (1 + k.c)) << i << "," << j;
+      for (std::size_t j = 0; j < got.size(); ++j)
+        EXPECT_NEAR(got[i][j], want[i][j], 1e-12 * (1 + k.c)) << i << "," << j;
     // Stored entries are exactly the nonzeros of the assembly (no explicit zeros but the
     // (1,1) couplings when c = 0, whose mass vanishes).
     for (Index i = 0; i < a.nrows; ++i) EXPECT_LE(a.rowptr[i + 1] - a.rowptr[i], 7);
@@ -116,16 +119,16 @@ TEST(Fem2d, SymmetricPositiveDefiniteWithIdentityBoundaryRows) {
 
 TEST(Fem2d, ValuesOnTheUnitSquare) {
   // h = 1/4, m = h^2 / 24: interior diagonal 4 + 12 m, axis -1 + 2 m, (1,1) couplings 2 m.
-  const Csr    a = make("fem2d:n=5");
+  const Csr a = make("fem2d:n=5");
   const double m = 1.0 / 16 / 24;
-  const Dense  d = to_dense(a);
-  const Index  c = 2 + 5 * 2;
+  const Dense d = to_dense(a);
+  const Index c = 2 + 5 * 2;
   EXPECT_DOUBLE_EQ(d[c][c], 4 + 12 * m);
   EXPECT_DOUBLE_EQ(d[c][c + 1], -1 + 2 * m);
   EXPECT_DOUBLE_EQ(d[c][c - 5], -1 + 2 * m);
   EXPECT_DOUBLE_EQ(d[c][c + 6], 2 * m);
   EXPECT_DOUBLE_EQ(d[c][c - 6], 2 * m);
-  EXPECT_EQ(d[c][c + 4], 0.0); // (-1, +1) is no edge
+  EXPECT_EQ(d[c][c + 4], 0.0);      // (-1, +1) is no edge
   EXPECT_EQ(d[c - 5][c - 10], 0.0); // boundary column dropped
 }
 
@@ -148,7 +151,7 @@ TEST(Helmholtz2d, ValuesSymmetryAndIndefiniteness) {
   std::vector<double> smooth(d.size()), checker(d.size());
   for (Index y = 0; y < 30; ++y)
     for (Index x = 0; x < 30; ++x) {
-      smooth[x + 30 * y]  = std::sin(M_PI * (x + 1) / 31.0) * std::sin(M_PI * (y + 1) / 31.0);
+      smooth[x + 30 * y] = std::sin(M_PI * (x + 1) / 31.0) * std::sin(M_PI * (y + 1) / 31.0);
       checker[x + 30 * y] = (x + y) % 2 ? 1.0 : -1.0;
     }
   EXPECT_LT(quadratic_form(d, smooth), 0.0);
@@ -163,7 +166,7 @@ TEST(Helmholtz2d, ConvectionIsASkewCentralTerm) {
   EXPECT_FALSE(same_csr(transpose(view_of(a)), a));
   const Dense d = to_dense(a), s = to_dense(make("helmholtz2d:nx=9,ny=3,kh=0.5"));
   const double cx = 40.0 / 10, cy = 20.0 / 4;
-  const Index  c  = 4 + 9 * 1;
+  const Index c = 4 + 9 * 1;
   EXPECT_EQ(d[c][c - 1], -1 - cx / 2);
   EXPECT_EQ(d[c][c + 1], -1 + cx / 2);
   EXPECT_EQ(d[c][c - 9], -1 - cy / 2);

@@ -23,7 +23,10 @@ using namespace pgk::rabbitpp;
 Csr messy(Index n, std::uint64_t seed) {
   std::vector<Index> r, c;
   std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-  auto next = [&s]() { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s; };
+  auto next = [&s]() {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    return s;
+  };
   for (Index i = 0; i < n; ++i) {
     if (next() % 7 == 0) continue; // empty row
     const int k = static_cast<int>(next() % 6);
@@ -36,8 +39,9 @@ Csr messy(Index n, std::uint64_t seed) {
 
 std::vector<Csr> corpus() {
   std::vector<Csr> out;
-  for (const char *spec : {"lap2d5:n=17", "lap3d27:n=6", "powerlaw:n=3000,communities=12", "random:n=2000,deg=4", "disconnected:n=1500,parts=9",
-                           "hubrow:n=2000", "rgg2d:n=3000,deg=6", "path:n=50", "empty:n=7", "aniso2d:n=20,variant=2", "convdiff3d:n=7"})
+  for (const char *spec : {"lap2d5:n=17", "lap3d27:n=6", "powerlaw:n=3000,communities=12", "random:n=2000,deg=4",
+                           "disconnected:n=1500,parts=9", "hubrow:n=2000", "rgg2d:n=3000,deg=6", "path:n=50",
+                           "empty:n=7", "aniso2d:n=20,variant=2", "convdiff3d:n=7"})
     out.push_back(pgk::gen::generate(pgk::gen::parse_spec(spec)));
   for (std::uint64_t seed = 1; seed <= 6; ++seed) out.push_back(messy(300 + 97 * static_cast<Index>(seed), seed));
   out.push_back(pgk::csr_from_coo(0, 0, {}, {}, {}));
@@ -93,7 +97,8 @@ TEST(RabbitppBatch, SameResultForEveryThreadCountAndRun) {
       ASSERT_TRUE(pgk::is_permutation(ref, a.nrows));
       for (int threads : {2, 3, 8}) {
         o.threads = threads;
-        EXPECT_EQ(rabbitpp_batch(pgk::view_of(a), o), ref) << "n " << a.nrows << " K " << batch << " threads " << threads;
+        EXPECT_EQ(rabbitpp_batch(pgk::view_of(a), o), ref)
+            << "n " << a.nrows << " K " << batch << " threads " << threads;
       }
     }
 }
@@ -109,7 +114,8 @@ TEST(RabbitppBatch, RegroupParallelEqualsTheReference) {
         o.insular_first = first;
         o.hub_scope = scope;
         pgk::ThreadPool pool(3);
-        EXPECT_EQ(regroup_parallel(pgk::view_of(a), g, com, rabbit, o, pool), regroup(pgk::view_of(a), g, com, rabbit, o));
+        EXPECT_EQ(regroup_parallel(pgk::view_of(a), g, com, rabbit, o, pool),
+                  regroup(pgk::view_of(a), g, com, rabbit, o));
       }
   }
 }
@@ -124,10 +130,12 @@ TEST(RabbitppBatch, QualityMatchesTheSerialReference) {
     Options o;
     o.threads = 4;
     rabbitpp_batch(pgk::view_of(a), o, &batch);
-    EXPECT_GT(batch.modularity, serial.modularity * 0.99) << spec << ": serial " << serial.modularity << " batch " << batch.modularity;
-    std::printf("%s: modularity serial %.4f batch %.4f (K %d, %d rounds, %d deferred), communities %d / %d\n", spec, serial.modularity,
-                batch.modularity, static_cast<int>(default_batch(a.nrows)), static_cast<int>(batch.rounds), static_cast<int>(batch.deferred),
-                static_cast<int>(serial.communities), static_cast<int>(batch.communities));
+    EXPECT_GT(batch.modularity, serial.modularity * 0.99)
+        << spec << ": serial " << serial.modularity << " batch " << batch.modularity;
+    std::printf("%s: modularity serial %.4f batch %.4f (K %d, %d rounds, %d deferred), communities %d / %d\n", spec,
+                serial.modularity, batch.modularity, static_cast<int>(default_batch(a.nrows)),
+                static_cast<int>(batch.rounds), static_cast<int>(batch.deferred), static_cast<int>(serial.communities),
+                static_cast<int>(batch.communities));
   }
 }
 

@@ -83,9 +83,8 @@ rb::Graph emulate_graph(const Csr &a) {
 std::vector<Index> emulate_order(const rb::Graph &g) {
   std::vector<Index> order(g.n);
   std::iota(order.begin(), order.end(), Index{0});
-  std::stable_sort(order.begin(), order.end(), [&](Index x, Index y) {
-    return degree_key(g.rowptr.data(), x) < degree_key(g.rowptr.data(), y);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](Index x, Index y) { return degree_key(g.rowptr.data(), x) < degree_key(g.rowptr.data(), y); });
   return order;
 }
 
@@ -112,7 +111,8 @@ public:
     target_w_.assign(kb, 0), action_.assign(kb, 0), inner_.assign(kb, 0);
     arena_root_.assign(capacity, -1), arena_w_.assign(capacity, 0);
     r_.n = n_, r_.batch = batch_, r_.total = g.total;
-    r_.g_rowptr = g.rowptr.data(), r_.g_colidx = g.colidx.data(), r_.g_weight = g.weight.data(), r_.order = order.data();
+    r_.g_rowptr = g.rowptr.data(), r_.g_colidx = g.colidx.data(), r_.g_weight = g.weight.data(),
+    r_.order = order.data();
     r_.root = root_.data(), r_.owner = owner_.data(), r_.slot = slot_.data(), r_.parent = parent_.data();
     r_.round = round_.data(), r_.seq = seq_.data(), r_.strength = strength_.data();
     r_.list_begin = list_begin_.data(), r_.list_len = list_len_.data(), r_.offset = offset_.data();
@@ -256,7 +256,8 @@ void emulate_numbering(const std::vector<Index> &parent, const std::vector<Index
   std::vector<Key> keys(n);
   std::vector<Index> kids(n), first_child(n + 1, -1), next_sibling(n, -2);
   for (Index i = 0; i < n; ++i) keys[i] = kv[i].first, kids[i] = kv[i].second;
-  for (Index i = 0; i < n; ++i) link_children(keys.data(), kids.data(), n, qbits, i, first_child.data(), next_sibling.data());
+  for (Index i = 0; i < n; ++i)
+    link_children(keys.data(), kids.data(), n, qbits, i, first_child.data(), next_sibling.data());
   const Index nodes = 2 * n;
   std::vector<Index> next(nodes);
   for (Index k = 0; k < nodes; ++k) next[k] = tour_next(parent.data(), first_child.data(), next_sibling.data(), k);
@@ -271,8 +272,8 @@ void emulate_numbering(const std::vector<Index> &parent, const std::vector<Index
   std::vector<Index> seg[2] = {std::vector<Index>(count), std::vector<Index>(count)};
   std::vector<Index> snext[2] = {std::vector<Index>(count), std::vector<Index>(count)};
   for (Index c = 0; c < count; ++c)
-    walk_segment(next.data(), number.data(), splitter.data(), &head, nodes, c, owner.data(), local.data(), seg[0].data(),
-                 snext[0].data());
+    walk_segment(next.data(), number.data(), splitter.data(), &head, nodes, c, owner.data(), local.data(),
+                 seg[0].data(), snext[0].data());
   const int steps = ceil_log2(count);
   for (int t = 0; t < steps; ++t)
     for (Index c = 0; c < count; ++c)
@@ -296,7 +297,8 @@ std::vector<Index> emulate_regroup(const Csr &a, const rb::Graph &g, const std::
   for (Index v = 0; v < n; ++v) hub[v] = hub_flag(indeg.data(), n, a.nnz(), v);
   std::vector<std::pair<std::uint8_t, Index>> kv(n);
   for (Index p = 0; p < n; ++p)
-    kv[p] = {place_at(perm.data(), insular.data(), hub.data(), o.hub_scope == rb::HubScope::All, o.insular_first, p), perm[p]};
+    kv[p] = {place_at(perm.data(), insular.data(), hub.data(), o.hub_scope == rb::HubScope::All, o.insular_first, p),
+             perm[p]};
   std::stable_sort(kv.begin(), kv.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
   std::vector<Index> out(n);
   for (Index p = 0; p < n; ++p) out[p] = kv[p].second;
@@ -335,7 +337,10 @@ std::vector<Index> emulate_regroup(const Csr &a, const rb::Graph &g, const std::
 Csr directed(Index n, std::uint64_t seed) {
   std::vector<Index> r, c;
   std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 7;
-  auto next = [&s]() { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s; };
+  auto next = [&s]() {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    return s;
+  };
   for (Index i = 0; i < n; ++i) {
     if (next() % 5 == 0) continue;
     const int k = static_cast<int>(next() % 5);
@@ -352,15 +357,18 @@ std::vector<std::pair<std::string, Csr>> graphs() {
                            "random:n=1500,deg=4", "disconnected:n=1200,parts=9", "hubrow:n=1500", "rgg2d:n=2000,deg=6",
                            "path:n=300", "path:n=2", "empty:n=7", "lap2d5:n=17", "lap3d27:n=6", "convdiff3d:n=6"})
     out.emplace_back(spec, pgk::gen::generate(pgk::gen::parse_spec(spec)));
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) out.emplace_back("directed " + std::to_string(seed), directed(200 + 173 * static_cast<Index>(seed), seed));
+  for (std::uint64_t seed = 1; seed <= 5; ++seed)
+    out.emplace_back("directed " + std::to_string(seed), directed(200 + 173 * static_cast<Index>(seed), seed));
   out.emplace_back("n = 0", pgk::csr_from_coo(0, 0, {}, {}, {}));
   out.emplace_back("n = 1", pgk::csr_from_coo(1, 1, {0}, {0}, {}));
   out.emplace_back("n = 1, empty", pgk::csr_from_coo(1, 1, {}, {}, {}));
-  out.emplace_back("star", pgk::csr_from_coo(400, 400, std::vector<Index>(399, 0), [] {
-                     std::vector<Index> c(399);
-                     std::iota(c.begin(), c.end(), Index{1});
-                     return c;
-                   }(), {}));
+  out.emplace_back("star", pgk::csr_from_coo(400, 400, std::vector<Index>(399, 0),
+                                             [] {
+                                               std::vector<Index> c(399);
+                                               std::iota(c.begin(), c.end(), Index{1});
+                                               return c;
+                                             }(),
+                                             {}));
   return out;
 }
 
@@ -426,7 +434,8 @@ TEST(RabbitppGpuEmulation, NumberingRegroupingAndFiguresEqualTheReference) {
       SCOPED_TRACE(name + ", K " + std::to_string(batch));
       pgk::ThreadPool pool(1);
       const rb::Dendrogram d = rb::detect_communities_batch(g, batch, pool);
-      const Emulated e = RoundEmulator(g, rb::processing_order(g), batch, 2 * static_cast<Wide>(g.rowptr[g.n]) + 1024).run();
+      const Emulated e =
+          RoundEmulator(g, rb::processing_order(g), batch, 2 * static_cast<Wide>(g.rowptr[g.n]) + 1024).run();
       std::vector<Index> perm, com;
       emulate_numbering(e.d.parent, e.seq, perm, com);
       const std::vector<Index> ref_perm = rb::rabbit_permutation(d), ref_com = rb::community_of(d);

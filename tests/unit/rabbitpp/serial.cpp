@@ -71,7 +71,8 @@ TEST(RabbitppSerial, PathByHand) {
 // Two "K4 minus an edge" joined by two bridges: 10 of 12 undirected edges (20 of 24 stored
 // off-diagonal entries) inside the two communities, the insularity 0.83 of the paper's Fig. 1.
 TEST(RabbitppSerial, Figure1Insularity) {
-  const Csr a = from_edges(8, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {4, 5}, {4, 6}, {4, 7}, {5, 6}, {5, 7}, {2, 6}, {3, 7}});
+  const Csr a =
+      from_edges(8, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {4, 5}, {4, 6}, {4, 7}, {5, 6}, {5, 7}, {2, 6}, {3, 7}});
   Info info;
   Options plain;
   plain.regroup = false; // contiguity holds for the Rabbit order; RABBIT++ then splits off the bridges' ends
@@ -91,7 +92,9 @@ TEST(RabbitppSerial, Figure1Insularity) {
 // The paper's Fig. 5 shape: 9 rows, 28 stored entries, average degree 3.1, two hubs (degree 5).
 // RABBIT++ gives the hubs the ids 0 and 1.
 TEST(RabbitppSerial, Figure5HubsGetIdsZeroAndOne) {
-  const Csr a = from_edges(9, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 3}, {1, 3}, {5, 4}, {5, 6}, {5, 7}, {5, 8}, {4, 6}, {7, 8}, {0, 4}, {0, 5}});
+  const Csr a = from_edges(
+      9,
+      {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 3}, {1, 3}, {5, 4}, {5, 6}, {5, 7}, {5, 8}, {4, 6}, {7, 8}, {0, 4}, {0, 5}});
   ASSERT_EQ(a.nnz(), 28);
   const std::vector<std::uint8_t> hub = hub_flags(pgk::view_of(a));
   EXPECT_EQ(std::count(hub.begin(), hub.end(), 1), 2);
@@ -112,7 +115,9 @@ TEST(RabbitppSerial, NoEdgesGivesTheIdentity) {
 }
 
 TEST(RabbitppSerial, RegroupLayouts) {
-  const Csr a = from_edges(9, {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 3}, {1, 3}, {5, 4}, {5, 6}, {5, 7}, {5, 8}, {4, 6}, {7, 8}, {0, 4}, {0, 5}});
+  const Csr a = from_edges(
+      9,
+      {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 3}, {1, 3}, {5, 4}, {5, 6}, {5, 7}, {5, 8}, {4, 6}, {7, 8}, {0, 4}, {0, 5}});
   Options plain;
   plain.regroup = false;
   const std::vector<Index> rabbit = rabbitpp_serial(pgk::view_of(a), plain);

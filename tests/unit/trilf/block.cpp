@@ -23,8 +23,7 @@ std::vector<Csr> block_matrices() {
     r.negative_diag = seed == 1;
     m.push_back(random_matrix(r));
   }
-  for (const char *s :
-       {"aniso2d:nx=15,ny=11,variant=1", "convdiff2d:n=13,peclet=30", "elast3d:n=4"})
+  for (const char *s : {"aniso2d:nx=15,ny=11,variant=1", "convdiff2d:n=13,peclet=30", "elast3d:n=4"})
     m.push_back(spec(s));
   return m;
 }
@@ -59,9 +58,7 @@ TEST(TrilfPairing, PairsAndCoarseGraphFollowTheDocumentedRules) {
       // Coarse weights: the documented grouping, exactly symmetric.
       const Csr c = coarse_graph(view_of(w), p);
       ASSERT_TRUE(rows_sorted_unique(view_of(c)));
-      auto wt = [&](Index x, Index y) {
-        return x < 0 || y < 0 ? 0.0 : edge_weight(view_of(w), x, y);
-      };
+      auto wt = [&](Index x, Index y) { return x < 0 || y < 0 ? 0.0 : edge_weight(view_of(w), x, y); };
       Index edges = 0;
       for (Index I = 0; I < c.nrows; ++I)
         for (Index e = c.rowptr[I]; e < c.rowptr[I + 1]; ++e) {
@@ -96,8 +93,7 @@ Dense dense_block_matrix(const Csr &a, const BlockOrder &o) {
   const std::size_t ns = o.slots.size();
   std::vector<Index> path_of(static_cast<std::size_t>(o.nblocks()));
   for (Index p = 0; p < o.npaths(); ++p)
-    for (Index k = o.path_start[static_cast<std::size_t>(p)];
-         k < o.path_start[static_cast<std::size_t>(p) + 1]; ++k)
+    for (Index k = o.path_start[static_cast<std::size_t>(p)]; k < o.path_start[static_cast<std::size_t>(p) + 1]; ++k)
       path_of[static_cast<std::size_t>(k)] = p;
   Dense d(ns, std::vector<double>(ns, 0.0));
   for (std::size_t s = 0; s < ns; ++s)
@@ -105,10 +101,8 @@ Dense dense_block_matrix(const Csr &a, const BlockOrder &o) {
       const std::size_t bs = s / 2, bt = t / 2;
       const bool near = bs == bt || ((bs + 1 == bt || bt + 1 == bs) && path_of[bs] == path_of[bt]);
       const Index i = o.slots[s], j = o.slots[t];
-      if (i < 0 || j < 0)
-        d[s][t] = (s == t) ? 1.0 : 0.0; // ghost row/column
-      else if (near)
-        d[s][t] = entry(a, i, j);
+      if (i < 0 || j < 0) d[s][t] = (s == t) ? 1.0 : 0.0; // ghost row/column
+      else if (near) d[s][t] = entry(a, i, j);
     }
   return d;
 }
@@ -127,13 +121,10 @@ TEST(TrilfBlock, AssembleAndSolveMatchTheDenseDefinition) {
       // Every row exactly once; slot 0 is never a ghost; pairs are W-edges.
       std::vector<int> seen(static_cast<std::size_t>(a.nrows), 0);
       for (std::size_t s = 0; s < ord.slots.size(); ++s) {
-        if (ord.slots[s] >= 0)
-          ++seen[static_cast<std::size_t>(ord.slots[s])];
-        else
-          ASSERT_EQ(s % 2, 1u);
+        if (ord.slots[s] >= 0) ++seen[static_cast<std::size_t>(ord.slots[s])];
+        else ASSERT_EQ(s % 2, 1u);
       }
-      for (const int c : seen)
-        ASSERT_EQ(c, 1);
+      for (const int c : seen) ASSERT_EQ(c, 1);
       const BlockTridiagonal t = assemble_block(view_of(a), ord);
       const Dense dense = dense_block_matrix(a, ord);
       for (std::size_t k = 0; k < static_cast<std::size_t>(ord.nblocks()); ++k)
@@ -155,13 +146,11 @@ TEST(TrilfBlock, AssembleAndSolveMatchTheDenseDefinition) {
       solve_block(f, b.data(), x.data());
       std::vector<double> bs(ord.slots.size(), 0.0);
       for (std::size_t s = 0; s < bs.size(); ++s)
-        if (ord.slots[s] >= 0)
-          bs[s] = b[static_cast<std::size_t>(ord.slots[s])];
+        if (ord.slots[s] >= 0) bs[s] = b[static_cast<std::size_t>(ord.slots[s])];
       const std::vector<double> ys = dense_solve(dense, bs);
       std::vector<double> ref(n);
       for (std::size_t s = 0; s < bs.size(); ++s)
-        if (ord.slots[s] >= 0)
-          ref[static_cast<std::size_t>(ord.slots[s])] = ys[s];
+        if (ord.slots[s] >= 0) ref[static_cast<std::size_t>(ord.slots[s])] = ys[s];
       EXPECT_LE(rel_diff(x, ref), 1e-12);
       std::vector<double> y = b; // in place
       solve_block(f, y.data(), y.data());
@@ -183,10 +172,8 @@ Dense dense_effective(const BlockTridiagonalFactor &f) {
     for (std::size_t r = 0; r < 2; ++r)
       for (std::size_t c = 0; c < 2; ++c) {
         d[2 * k + r][2 * k + c] = f.effective.diag[4 * k + 2 * r + c];
-        if (k > 0)
-          d[2 * k + r][2 * k - 2 + c] = f.effective.lower[4 * k + 2 * r + c];
-        if (k + 1 < nb)
-          d[2 * k + r][2 * k + 2 + c] = f.effective.upper[4 * k + 2 * r + c];
+        if (k > 0) d[2 * k + r][2 * k - 2 + c] = f.effective.lower[4 * k + 2 * r + c];
+        if (k + 1 < nb) d[2 * k + r][2 * k + 2 + c] = f.effective.upper[4 * k + 2 * r + c];
       }
   return d;
 }
@@ -197,8 +184,7 @@ TEST(TrilfBlock, TransposeSolveMatchesTheExplicitTransposeProduct) {
   Csr z = spec("convdiff2d:n=9,peclet=50");
   for (Index i = 0; i < z.nrows; i += 3)
     for (Index e = z.rowptr[i]; e < z.rowptr[i + 1]; ++e)
-      if (z.colidx[e] == i)
-        z.values[static_cast<std::size_t>(e)] = 0.0;
+      if (z.colidx[e] == i) z.values[static_cast<std::size_t>(e)] = 0.0;
   mats.push_back(z);
   // All ones: every pair block [1 1; 1 1] is singular (replacements), updates cancel (splits).
   Csr ones = spec("lap2d5:n=7");
@@ -221,14 +207,11 @@ TEST(TrilfBlock, TransposeSolveMatchesTheExplicitTransposeProduct) {
       const std::size_t ns = f.slots.size();
       std::vector<double> xs(ns, 0.0), res(n, 0.0);
       for (std::size_t s = 0; s < ns; ++s)
-        if (f.slots[s] >= 0)
-          xs[s] = x[static_cast<std::size_t>(f.slots[s])];
+        if (f.slots[s] >= 0) xs[s] = x[static_cast<std::size_t>(f.slots[s])];
       for (std::size_t s = 0; s < ns; ++s) {
         double v = 0;
-        for (std::size_t t = 0; t < ns; ++t)
-          v += d[t][s] * xs[t]; // (T~^T x)_s
-        if (f.slots[s] >= 0)
-          res[static_cast<std::size_t>(f.slots[s])] = v;
+        for (std::size_t t = 0; t < ns; ++t) v += d[t][s] * xs[t]; // (T~^T x)_s
+        if (f.slots[s] >= 0) res[static_cast<std::size_t>(f.slots[s])] = v;
       }
       EXPECT_LE(rel_diff(res, b), 1e-12);
       // Duality: <M^-1 c, b> == <c, M^-T b>.
@@ -313,8 +296,7 @@ TEST(TrilfBlockPivots, ZeroRowWithGhostAndNonFinite) {
   EXPECT_THROW(assemble_block(view_of(a), o4), std::domain_error);
   EXPECT_THROW(block_linear_forest(view_of(a), FactorOptions()), std::domain_error);
   // Malformed orders.
-  EXPECT_THROW(assemble_block(view_of(spec("path:n=4")), hand_order({0, 1, 2, 2}, {0, 2})),
-               std::invalid_argument);
+  EXPECT_THROW(assemble_block(view_of(spec("path:n=4")), hand_order({0, 1, 2, 2}, {0, 2})), std::invalid_argument);
   EXPECT_THROW(assemble_block(view_of(spec("path:n=4")), hand_order({-1, 1, 2, 3, 0, -1}, {0, 3})),
                std::invalid_argument);
 }

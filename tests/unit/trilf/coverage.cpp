@@ -60,8 +60,7 @@ Csr paper_aniso3(Index n) {
   for (Index d = -(n - 1); d <= n - 1; ++d)
     for (Index x = 0; x < n; ++x) {
       const Index y = x - d;
-      if (y >= 0 && y < n)
-        perm.push_back(x + n * y);
+      if (y >= 0 && y < n) perm.push_back(x + n * y);
     }
   return permute_symmetric(a2, perm);
 }
@@ -101,10 +100,8 @@ TEST(TrilfCoverage, PaperTable5AnisoScalar) {
       EXPECT_EQ(f.rounds_run, 5);
       EXPECT_NEAR(coverage(view_of(row.a), f), par[n - 1], kTol) << "n = " << n;
       const double cseq = coverage(view_of(row.a), greedy_factor(view_of(w), n));
-      if (n == 1)
-        EXPECT_NEAR(cseq, 0.34, 0.005); // tie order, see the file comment
-      else
-        EXPECT_NEAR(cseq, seq[n - 1], kTol) << "n = " << n;
+      if (n == 1) EXPECT_NEAR(cseq, 0.34, 0.005); // tie order, see the file comment
+      else EXPECT_NEAR(cseq, seq[n - 1], kTol) << "n = " << n;
     }
   }
 }
@@ -115,8 +112,7 @@ TEST(TrilfCoverage, PaperTable5AnisoBlock) {
     for (const auto &[m, paper] : {std::pair{1, 0.68}, std::pair{5, 0.64}}) {
       FactorOptions o;
       o.charge_period = m;
-      EXPECT_NEAR(coverage(view_of(row.a), block_linear_forest(view_of(row.a), o)), paper, kTol)
-          << "m = " << m;
+      EXPECT_NEAR(coverage(view_of(row.a), block_linear_forest(view_of(row.a), o)), paper, kTol) << "m = " << m;
     }
   }
 }

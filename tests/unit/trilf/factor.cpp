@@ -33,15 +33,8 @@ bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; 
 // ---- weights -----------------------------------------------------------------------------
 
 TEST(TrilfWeights, SymmetricMatrixGivesTwiceAbsWithoutDiagonal) {
-  const Csr a = from_triplets(3, {{0, 0, 4},
-                                  {0, 1, -2},
-                                  {1, 0, -2},
-                                  {1, 1, 4},
-                                  {1, 2, 0.5},
-                                  {2, 1, 0.5},
-                                  {2, 2, 4},
-                                  {0, 2, 0},
-                                  {2, 0, 0}});
+  const Csr a = from_triplets(
+      3, {{0, 0, 4}, {0, 1, -2}, {1, 0, -2}, {1, 1, 4}, {1, 2, 0.5}, {2, 1, 0.5}, {2, 2, 4}, {0, 2, 0}, {2, 0, 0}});
   const Csr w = weight_graph(view_of(a));
   EXPECT_EQ(w.rowptr, (std::vector<Index>{0, 1, 3, 4}));
   EXPECT_EQ(w.colidx, (std::vector<Index>{1, 0, 2, 1})); // stored zeros are no edges
@@ -50,8 +43,7 @@ TEST(TrilfWeights, SymmetricMatrixGivesTwiceAbsWithoutDiagonal) {
 
 TEST(TrilfWeights, NonsymmetricIsSymmetrizedAsSumOfBothDirections) {
   // (0,1) only in one direction, (1,2) both with different magnitudes.
-  const Csr a =
-      from_triplets(3, {{0, 0, 1}, {0, 1, -3}, {1, 1, 1}, {1, 2, 2}, {2, 1, -0.25}, {2, 2, 1}});
+  const Csr a = from_triplets(3, {{0, 0, 1}, {0, 1, -3}, {1, 1, 1}, {1, 2, 2}, {2, 1, -0.25}, {2, 2, 1}});
   const Csr w = weight_graph(view_of(a));
   EXPECT_EQ(edge_weight(view_of(w), 0, 1), 3.0);
   EXPECT_EQ(edge_weight(view_of(w), 1, 0), 3.0);
@@ -64,8 +56,7 @@ TEST(TrilfWeights, NonsymmetricIsSymmetrizedAsSumOfBothDirections) {
 TEST(TrilfWeights, ScaledWeightsAndZeroDiagonalFallback) {
   // Row 2 has no diagonal: its scale is its largest off-diagonal magnitude (|a_21| = 1);
   // row 3 is empty: scale 1.
-  const Csr a = from_triplets(
-      4, {{0, 0, 4}, {0, 1, 2}, {0, 3, 0.5}, {1, 0, 2}, {1, 1, 9}, {1, 2, -8}, {2, 1, 1}});
+  const Csr a = from_triplets(4, {{0, 0, 4}, {0, 1, 2}, {0, 3, 0.5}, {1, 0, 2}, {1, 1, 9}, {1, 2, -8}, {2, 1, 1}});
   const Csr w = weight_graph(view_of(a), Weight::Scaled);
   EXPECT_EQ(edge_weight(view_of(w), 0, 1), 4.0 / (2.0 * 3.0));
   EXPECT_EQ(edge_weight(view_of(w), 1, 2), 9.0 / (3.0 * 1.0));
@@ -167,13 +158,11 @@ TEST(TrilfCharge, MatchesTheDocumentedFormulaAndProbability) {
   EXPECT_TRUE(charge_positive(0, 1, 5, 1.0));
   // Golden bits (seed 0, round 1, vertices 0..63, p = 1/2), for device implementations.
   std::uint64_t bits = 0;
-  for (Index v = 0; v < 64; ++v)
-    bits |= static_cast<std::uint64_t>(charge_positive(0, 1, v, 0.5)) << v;
+  for (Index v = 0; v < 64; ++v) bits |= static_cast<std::uint64_t>(charge_positive(0, 1, v, 0.5)) << v;
   EXPECT_EQ(bits, kGoldenChargeBits);
   // Rounds and seeds give different charges.
   Index differ = 0;
-  for (Index v = 0; v < 1000; ++v)
-    differ += charge_positive(0, 1, v, 0.5) != charge_positive(0, 2, v, 0.5);
+  for (Index v = 0; v < 1000; ++v) differ += charge_positive(0, 1, v, 0.5) != charge_positive(0, 2, v, 0.5);
   EXPECT_GT(differ, 400);
 }
 
@@ -194,8 +183,7 @@ TEST(TrilfPropose, PaperTable1) {
   EXPECT_EQ(proposed[8], 6);
   EXPECT_EQ(proposed[9], 9);
   std::vector<std::uint8_t> q(10, 0);
-  for (const Index j : {3, 7, 9})
-    q[static_cast<std::size_t>(j)] = 1;
+  for (const Index j : {3, 7, 9}) q[static_cast<std::size_t>(j)] = 1;
   propose(view_of(w), 2, confirmed.data(), q.data(), proposed.data());
   EXPECT_EQ(proposed[8], 9);
   EXPECT_EQ(proposed[9], 7);
@@ -220,14 +208,12 @@ TEST(TrilfPropose, TiesGoToTheSmallerColumnWhateverTheStorageOrder) {
   Csr w = from_triplets(7, t);
   std::vector<Index> confirmed(21, -1), proposed(21, -1);
   propose(view_of(w), 3, confirmed.data(), nullptr, proposed.data());
-  EXPECT_EQ(std::vector<Index>(proposed.begin(), proposed.begin() + 3),
-            (std::vector<Index>{3, 4, 5}));
+  EXPECT_EQ(std::vector<Index>(proposed.begin(), proposed.begin() + 3), (std::vector<Index>{3, 4, 5}));
   // Row 0 stored in reverse: the accumulator is defined on values, not on position.
   std::reverse(w.colidx.begin(), w.colidx.begin() + 6);
   std::reverse(w.values.begin(), w.values.begin() + 6);
   propose(view_of(w), 3, confirmed.data(), nullptr, proposed.data());
-  EXPECT_EQ(std::vector<Index>(proposed.begin(), proposed.begin() + 3),
-            (std::vector<Index>{3, 4, 5}));
+  EXPECT_EQ(std::vector<Index>(proposed.begin(), proposed.begin() + 3), (std::vector<Index>{3, 4, 5}));
   // n = 4 adds the better of the two 2's: column 1.
   std::vector<Index> c4(28, -1), p4(28, -1);
   propose(view_of(w), 4, c4.data(), nullptr, p4.data());
@@ -250,11 +236,9 @@ std::vector<Index> naive_factor(const Csr &w, const FactorOptions &o, int *round
       std::vector<std::pair<double, Index>> cand; // (-w, j): sorts best first
       for (Index e = w.rowptr[v]; e < w.rowptr[v + 1]; ++e) {
         const Index j = w.colidx[e];
-        if (static_cast<int>(cp[static_cast<std::size_t>(j)].size()) == n ||
-            cp[static_cast<std::size_t>(v)].count(j))
+        if (static_cast<int>(cp[static_cast<std::size_t>(j)].size()) == n || cp[static_cast<std::size_t>(v)].count(j))
           continue;
-        if (charged && charge_from_doc(o.seed, k, v, o.charge_prob) ==
-                           charge_from_doc(o.seed, k, j, o.charge_prob))
+        if (charged && charge_from_doc(o.seed, k, v, o.charge_prob) == charge_from_doc(o.seed, k, j, o.charge_prob))
           continue;
         cand.emplace_back(-w.values[static_cast<std::size_t>(e)], j);
       }
@@ -265,20 +249,17 @@ std::vector<Index> naive_factor(const Csr &w, const FactorOptions &o, int *round
       total += prop[static_cast<std::size_t>(v)].size();
     }
     *rounds = k + 1;
-    if (!charged && total == 0)
-      break;
+    if (!charged && total == 0) break;
     for (Index v = 0; v < nv; ++v)
       for (const Index j : prop[static_cast<std::size_t>(v)]) {
         const auto &pj = prop[static_cast<std::size_t>(j)];
-        if (std::find(pj.begin(), pj.end(), v) != pj.end())
-          c[static_cast<std::size_t>(v)].insert(j);
+        if (std::find(pj.begin(), pj.end(), v) != pj.end()) c[static_cast<std::size_t>(v)].insert(j);
       }
   }
   std::vector<Index> nbr(static_cast<std::size_t>(nv) * n, -1);
   for (Index v = 0; v < nv; ++v) {
     std::size_t s = 0;
-    for (const Index j : c[static_cast<std::size_t>(v)])
-      nbr[static_cast<std::size_t>(v) * n + s++] = j;
+    for (const Index j : c[static_cast<std::size_t>(v)]) nbr[static_cast<std::size_t>(v) * n + s++] = j;
   }
   return nbr;
 }
@@ -315,8 +296,8 @@ TEST(TrilfFactor, EqualsNaiveTranscriptionOnRandomGraphs) {
 }
 
 TEST(TrilfFactor, StructureOnGeneratedGraphs) {
-  for (const char *s : {"random:n=300,deg=6,seed=2", "powerlaw:n=400,seed=3", "rgg2d:n=300",
-                        "hubrow:n=200", "disconnected:n=200", "lap3d27:n=5", "empty:n=7"}) {
+  for (const char *s : {"random:n=300,deg=6,seed=2", "powerlaw:n=400,seed=3", "rgg2d:n=300", "hubrow:n=200",
+                        "disconnected:n=200", "lap3d27:n=5", "empty:n=7"}) {
     SCOPED_TRACE(s);
     const Csr a = spec(s);
     const Csr w = weight_graph(view_of(a));
@@ -353,8 +334,7 @@ TEST(TrilfFactor, FirstUnchargedRoundConfirmsTheGloballyHeaviestEdge) {
           bj = w.colidx[e];
         }
     ASSERT_GE(bi, 0);
-    EXPECT_TRUE(f.nbr[2 * static_cast<std::size_t>(bi)] == bj ||
-                f.nbr[2 * static_cast<std::size_t>(bi) + 1] == bj);
+    EXPECT_TRUE(f.nbr[2 * static_cast<std::size_t>(bi)] == bj || f.nbr[2 * static_cast<std::size_t>(bi) + 1] == bj);
   }
 }
 
@@ -377,8 +357,8 @@ TEST(TrilfFactor, EarlyStopChangesNothingAndMmaxFollowsTheChargePattern) {
     for (Index i = 0; i < w.nrows; ++i)
       for (Index e = w.rowptr[i]; e < w.rowptr[i + 1]; ++e) {
         const Index j = w.colidx[e];
-        const bool linked = f.nbr[2 * static_cast<std::size_t>(i)] == j ||
-                            f.nbr[2 * static_cast<std::size_t>(i) + 1] == j;
+        const bool linked =
+            f.nbr[2 * static_cast<std::size_t>(i)] == j || f.nbr[2 * static_cast<std::size_t>(i) + 1] == j;
         EXPECT_TRUE(linked || f.degree(i) == 2 || f.degree(j) == 2);
       }
   }
@@ -392,8 +372,7 @@ TEST(TrilfFactor, SymmetricValuesGiveTheForestOfAbsA) {
   const Csr a = random_matrix(r);
   const Csr w = weight_graph(view_of(a));
   Csr half = w;
-  for (double &x : half.values)
-    x *= 0.5;
+  for (double &x : half.values) x *= 0.5;
   for (Index i = 0; i < a.nrows; ++i)
     for (Index e = half.rowptr[i]; e < half.rowptr[i + 1]; ++e)
       ASSERT_EQ(half.values[e], std::fabs(entry(a, i, half.colidx[e])));
@@ -413,8 +392,7 @@ TEST(TrilfFactor, DeterministicAndSeedDependent) {
 
 TEST(TrilfFactor, GreedyTakesEdgesInGlobalOrder) {
   // Path 0-1-2-3 with equal weights: greedy n=1 takes (0,1) then (2,3).
-  const Csr w =
-      from_triplets(4, {{0, 1, 1}, {1, 0, 1}, {1, 2, 1}, {2, 1, 1}, {2, 3, 1}, {3, 2, 1}});
+  const Csr w = from_triplets(4, {{0, 1, 1}, {1, 0, 1}, {1, 2, 1}, {2, 1, 1}, {2, 3, 1}, {3, 2, 1}});
   const Factor g = greedy_factor(view_of(w), 1);
   EXPECT_EQ(g.nbr, (std::vector<Index>{1, 0, 3, 2}));
   EXPECT_TRUE(g.maximal);

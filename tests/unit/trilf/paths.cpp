@@ -22,8 +22,7 @@ Factor factor_from_edges(Index nv, const std::vector<std::pair<Index, Index>> &e
     for (const auto &[u, v] : {std::pair{a, b}, std::pair{b, a}}) {
       Index *s = f.nbr.data() + 2 * static_cast<std::size_t>(u);
       (s[0] < 0 ? s[0] : s[1]) = v;
-      if (s[1] >= 0 && s[1] < s[0])
-        std::swap(s[0], s[1]);
+      if (s[1] >= 0 && s[1] < s[0]) std::swap(s[0], s[1]);
     }
   }
   return f;
@@ -46,14 +45,12 @@ Csr graph_from_edges(Index nv, const std::vector<std::tuple<Index, Index, double
 TEST(TrilfCycles, WeakestEdgeOfEachCycleIsRemoved) {
   // Cycle 0-1-2-3-0 with weights 5 4 1 3: drop {2,3}. Triangle 4-5-6, all 2: the tie goes
   // to the smallest (min, max) key, {4,5}. Path 7-8 stays.
-  const Csr w = graph_from_edges(
-      9, {{0, 1, 5}, {1, 2, 4}, {2, 3, 1}, {3, 0, 3}, {4, 5, 2}, {5, 6, 2}, {6, 4, 2}, {7, 8, 9}});
-  const Factor f =
-      factor_from_edges(9, {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 4}, {7, 8}});
+  const Csr w =
+      graph_from_edges(9, {{0, 1, 5}, {1, 2, 4}, {2, 3, 1}, {3, 0, 3}, {4, 5, 2}, {5, 6, 2}, {6, 4, 2}, {7, 8, 9}});
+  const Factor f = factor_from_edges(9, {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 4}, {7, 8}});
   const LinearForest lf = break_cycles(f, view_of(w));
   EXPECT_EQ(lf.cycles_broken, 2);
-  EXPECT_EQ(lf.nbr,
-            (std::vector<Index>{1, 3, 0, 2, 1, -1, 0, -1, 6, -1, 6, -1, 4, 5, 8, -1, 7, -1}));
+  EXPECT_EQ(lf.nbr, (std::vector<Index>{1, 3, 0, 2, 1, -1, 0, -1, 6, -1, 6, -1, 4, 5, 8, -1, 7, -1}));
   EXPECT_TRUE(acyclic(lf));
   const PathOrder o = order_paths(lf);
   // Paths by smaller end: 2-1-0-3 (ends 2, 3: ID 2), 4-6-5 (ID 4), 7-8 (ID 7).
@@ -97,8 +94,7 @@ TEST(TrilfCycles, RejectsInvalidInput) {
 
 int scan_steps(Index nv) {
   int s = 0;
-  while ((Index(1) << s) < nv)
-    ++s;
+  while ((Index(1) << s) < nv) ++s;
   return s;
 }
 
@@ -108,9 +104,7 @@ LinearForest scan_break_cycles(const Factor &f, const Csr &w) {
   using Key = std::tuple<double, Index, Index>;
   const Index nv = f.nvertices;
   const Key none{std::numeric_limits<double>::infinity(), nv, nv};
-  auto key = [&](Index a, Index b) {
-    return Key{edge_weight(view_of(w), a, b), std::min(a, b), std::max(a, b)};
-  };
+  auto key = [&](Index a, Index b) { return Key{edge_weight(view_of(w), a, b), std::min(a, b), std::max(a, b)}; };
   auto end = [](Index v) { return -(v + 1); };
   std::vector<Index> q(2 * static_cast<std::size_t>(nv));
   std::vector<Key> k(2 * static_cast<std::size_t>(nv));
@@ -127,8 +121,7 @@ LinearForest scan_break_cycles(const Factor &f, const Csr &w) {
       for (int i = 0; i < 2; ++i) {
         const std::size_t vi = 2 * static_cast<std::size_t>(v) + static_cast<std::size_t>(i);
         const Index x = qp[vi];
-        if (x < 0)
-          continue;
+        if (x < 0) continue;
         for (int j = 0; j < 2; ++j) {
           const std::size_t xj = 2 * static_cast<std::size_t>(x) + static_cast<std::size_t>(j);
           if (qp[xj] != v) {
@@ -143,8 +136,7 @@ LinearForest scan_break_cycles(const Factor &f, const Csr &w) {
   std::set<std::pair<Index, Index>> dropped;
   for (Index v = 0; v < nv; ++v) {
     const std::size_t v0 = 2 * static_cast<std::size_t>(v);
-    if (q[v0] < 0 || q[v0 + 1] < 0)
-      continue; // reached a path end: not on a cycle
+    if (q[v0] < 0 || q[v0 + 1] < 0) continue; // reached a path end: not on a cycle
     const Key m = std::min(k[v0], k[v0 + 1]);
     const Index a = std::get<1>(m), b = std::get<2>(m);
     if (v == a || v == b) {
@@ -181,8 +173,7 @@ std::vector<Index> scan_order(const LinearForest &f) {
       for (int i = 0; i < 2; ++i) {
         const std::size_t vi = 2 * static_cast<std::size_t>(v) + static_cast<std::size_t>(i);
         const Index x = qp[vi];
-        if (x < 0)
-          continue;
+        if (x < 0) continue;
         for (int j = 0; j < 2; ++j) {
           const std::size_t xj = 2 * static_cast<std::size_t>(x) + static_cast<std::size_t>(j);
           if (qp[xj] != v) {
@@ -201,8 +192,7 @@ std::vector<Index> scan_order(const LinearForest &f) {
   }
   std::sort(keyed.begin(), keyed.end());
   std::vector<Index> perm;
-  for (const auto &t : keyed)
-    perm.push_back(std::get<2>(t));
+  for (const auto &t : keyed) perm.push_back(std::get<2>(t));
   return perm;
 }
 
@@ -253,8 +243,7 @@ TEST(TrilfForest, LongCyclesAndPathsFromHandMadeFactors) {
   SplitMix64 rng(77);
   const Index nv = 1000;
   std::vector<Index> label(static_cast<std::size_t>(nv));
-  for (Index v = 0; v < nv; ++v)
-    label[static_cast<std::size_t>(v)] = v;
+  for (Index v = 0; v < nv; ++v) label[static_cast<std::size_t>(v)] = v;
   shuffle(label, rng);
   std::vector<std::pair<Index, Index>> edges;
   std::vector<std::tuple<Index, Index, double>> wedges;

@@ -53,12 +53,10 @@ TEST(TrilfPc, UpdateValuesKeepsTheForest) {
     std::vector<double> z1(n), z2(n);
     pc.apply(r.data(), z1.data());
     Csr a2 = a;
-    for (double &v : a2.values)
-      v *= 2; // exact: every operation of the solve scales by exactly 1/2
+    for (double &v : a2.values) v *= 2; // exact: every operation of the solve scales by exactly 1/2
     pc.update_values(view_of(a2));
     pc.apply(r.data(), z2.data());
-    for (std::size_t i = 0; i < n; ++i)
-      ASSERT_EQ(z2[i], z1[i] / 2);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(z2[i], z1[i] / 2);
     EXPECT_THROW(pc.update_values(view_of(spec("path:n=3"))), std::invalid_argument);
   }
 }
@@ -75,8 +73,7 @@ template <class Apply> int pcg_iterations(const Csr &a, Apply prec) {
   p = z;
   auto dot = [](const std::vector<double> &u, const std::vector<double> &v) {
     double s = 0;
-    for (std::size_t i = 0; i < u.size(); ++i)
-      s += u[i] * v[i];
+    for (std::size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
     return s;
   };
   const double bnorm = std::sqrt(dot(b, b));
@@ -93,12 +90,10 @@ template <class Apply> int pcg_iterations(const Csr &a, Apply prec) {
       x[i] += alpha * p[i];
       r[i] -= alpha * q[i];
     }
-    if (std::sqrt(dot(r, r)) <= 1e-8 * bnorm)
-      return it;
+    if (std::sqrt(dot(r, r)) <= 1e-8 * bnorm) return it;
     prec(r.data(), z.data());
     const double rz2 = dot(r, z);
-    for (std::size_t i = 0; i < n; ++i)
-      p[i] = z[i] + rz2 / rz * p[i];
+    for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + rz2 / rz * p[i];
     rz = rz2;
   }
   return -1;
@@ -111,8 +106,7 @@ TridiagonalFactor on_order(const Csr &a, bool one_path) {
   for (Index i = 0; i < a.nrows; ++i) {
     o.perm.push_back(i);
     o.iperm.push_back(i);
-    if (!one_path || i == 0)
-      o.path_start.push_back(i);
+    if (!one_path || i == 0) o.path_start.push_back(i);
   }
   o.path_start.push_back(a.nrows);
   return factor(assemble(view_of(a), o), o.perm);

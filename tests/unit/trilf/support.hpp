@@ -43,23 +43,19 @@ inline Csr random_matrix(const RandomMatrix &r) {
   for (Index i = 0; i < r.n; ++i)
     for (int d = 0; d < r.deg && r.n > 1; ++d) {
       Index j = static_cast<Index>(rng.bounded(static_cast<std::uint64_t>(r.n)));
-      if (j == i)
-        continue;
+      if (j == i) continue;
       entries.insert({i, j});
-      if (r.symmetric_pattern)
-        entries.insert({j, i});
+      if (r.symmetric_pattern) entries.insert({j, i});
     }
   auto value = [&](Index i, Index j) {
     // Symmetric values: a function of the unordered pair only.
-    std::uint64_t key = r.symmetric_values
-                            ? (static_cast<std::uint64_t>(std::min(i, j)) << 32) ^
-                                  static_cast<std::uint64_t>(std::max(i, j))
-                            : (static_cast<std::uint64_t>(i) << 32) ^ static_cast<std::uint64_t>(j);
+    std::uint64_t key = r.symmetric_values ? (static_cast<std::uint64_t>(std::min(i, j)) << 32) ^
+                                                 static_cast<std::uint64_t>(std::max(i, j))
+                                           : (static_cast<std::uint64_t>(i) << 32) ^ static_cast<std::uint64_t>(j);
     SplitMix64 h(derive_seed(r.seed, key));
     const std::uint64_t u = h.next_u64();
-    const double mag = r.levels > 0
-                           ? static_cast<double>(1 + u % static_cast<std::uint64_t>(r.levels))
-                           : 0.05 + static_cast<double>(u >> 11) * 0x1.0p-53;
+    const double mag = r.levels > 0 ? static_cast<double>(1 + u % static_cast<std::uint64_t>(r.levels))
+                                    : 0.05 + static_cast<double>(u >> 11) * 0x1.0p-53;
     return (u >> 7) & 1 ? -mag : mag;
   };
   std::vector<Index> rows, cols;
@@ -85,8 +81,7 @@ inline Csr spec(const std::string &s) { return gen::generate(gen::parse_spec(s))
 // a(i, j) of a CSR matrix with sorted rows, 0 when not stored.
 inline double entry(const Csr &a, Index i, Index j) {
   for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e)
-    if (a.colidx[e] == j)
-      return a.values.empty() ? 1.0 : a.values[e];
+    if (a.colidx[e] == j) return a.values.empty() ? 1.0 : a.values[e];
   return 0.0;
 }
 
@@ -102,14 +97,11 @@ inline ::testing::AssertionResult valid_factor(const std::vector<Index> &nbr, in
       const Index j = s[k];
       if (j < 0) {
         for (int l = k + 1; l < n; ++l)
-          if (s[l] >= 0)
-            return ::testing::AssertionFailure() << "vertex " << v << ": -1 before a neighbour";
+          if (s[l] >= 0) return ::testing::AssertionFailure() << "vertex " << v << ": -1 before a neighbour";
         break;
       }
-      if (k > 0 && s[k - 1] >= j)
-        return ::testing::AssertionFailure() << "vertex " << v << ": slots not ascending";
-      if (j >= nv || j == v)
-        return ::testing::AssertionFailure() << "vertex " << v << ": bad neighbour " << j;
+      if (k > 0 && s[k - 1] >= j) return ::testing::AssertionFailure() << "vertex " << v << ": slots not ascending";
+      if (j >= nv || j == v) return ::testing::AssertionFailure() << "vertex " << v << ": bad neighbour " << j;
       const Index *t = nbr.data() + static_cast<std::size_t>(j) * n;
       if (std::find(t, t + n, v) == t + n)
         return ::testing::AssertionFailure() << "edge " << v << "-" << j << " not symmetric";
@@ -125,8 +117,7 @@ inline bool acyclic(const LinearForest &f) {
   const Index nv = f.nvertices();
   std::vector<Index> comp(static_cast<std::size_t>(nv), -1);
   for (Index s = 0; s < nv; ++s) {
-    if (comp[static_cast<std::size_t>(s)] >= 0)
-      continue;
+    if (comp[static_cast<std::size_t>(s)] >= 0) continue;
     std::vector<Index> stack{s};
     comp[static_cast<std::size_t>(s)] = s;
     Index verts = 0, twice_edges = 0;
@@ -136,8 +127,7 @@ inline bool acyclic(const LinearForest &f) {
       ++verts;
       for (int k = 0; k < 2; ++k) {
         const Index j = f.nbr[2 * static_cast<std::size_t>(v) + static_cast<std::size_t>(k)];
-        if (j < 0)
-          continue;
+        if (j < 0) continue;
         ++twice_edges;
         if (comp[static_cast<std::size_t>(j)] < 0) {
           comp[static_cast<std::size_t>(j)] = s;
@@ -145,8 +135,7 @@ inline bool acyclic(const LinearForest &f) {
         }
       }
     }
-    if (twice_edges / 2 != verts - 1)
-      return false;
+    if (twice_edges / 2 != verts - 1) return false;
   }
   return true;
 }
@@ -156,8 +145,7 @@ inline bool acyclic(const LinearForest &f) {
 // edges (paths contiguous), paths are ordered by their smaller end and start there.
 inline ::testing::AssertionResult valid_order(const PathOrder &o, const LinearForest &f) {
   const Index nv = f.nvertices();
-  if (!is_permutation(o.perm, nv))
-    return ::testing::AssertionFailure() << "perm is not a permutation";
+  if (!is_permutation(o.perm, nv)) return ::testing::AssertionFailure() << "perm is not a permutation";
   for (Index k = 0; k < nv; ++k)
     if (o.iperm[static_cast<std::size_t>(o.perm[static_cast<std::size_t>(k)])] != k)
       return ::testing::AssertionFailure() << "iperm is not the inverse";
@@ -168,15 +156,12 @@ inline ::testing::AssertionResult valid_order(const PathOrder &o, const LinearFo
   for (Index p = 0; p < o.npaths(); ++p) {
     const Index b = o.path_start[static_cast<std::size_t>(p)];
     const Index e = o.path_start[static_cast<std::size_t>(p) + 1];
-    if (e <= b)
-      return ::testing::AssertionFailure() << "empty path " << p;
+    if (e <= b) return ::testing::AssertionFailure() << "empty path " << p;
     longest = std::max(longest, e - b);
     const Index first = o.perm[static_cast<std::size_t>(b)];
     const Index last = o.perm[static_cast<std::size_t>(e) - 1];
-    if (first > last)
-      return ::testing::AssertionFailure() << "path " << p << " does not start at its smaller end";
-    if (first <= prev_id)
-      return ::testing::AssertionFailure() << "paths not ordered by their ID";
+    if (first > last) return ::testing::AssertionFailure() << "path " << p << " does not start at its smaller end";
+    if (first <= prev_id) return ::testing::AssertionFailure() << "paths not ordered by their ID";
     prev_id = first;
     for (Index k = b; k < e; ++k) {
       path_of[static_cast<std::size_t>(k)] = p;
@@ -190,17 +175,13 @@ inline ::testing::AssertionResult valid_order(const PathOrder &o, const LinearFo
       }
     }
   }
-  if (longest != o.longest)
-    return ::testing::AssertionFailure() << "longest " << o.longest << " != " << longest;
+  if (longest != o.longest) return ::testing::AssertionFailure() << "longest " << o.longest << " != " << longest;
   for (Index v = 0; v < nv; ++v)
     for (int k = 0; k < 2; ++k) {
       const Index j = f.nbr[2 * static_cast<std::size_t>(v) + static_cast<std::size_t>(k)];
-      if (j < 0)
-        continue;
-      const Index a = o.iperm[static_cast<std::size_t>(v)],
-                  b = o.iperm[static_cast<std::size_t>(j)];
-      if ((a - b != 1 && b - a != 1) ||
-          path_of[static_cast<std::size_t>(a)] != path_of[static_cast<std::size_t>(b)])
+      if (j < 0) continue;
+      const Index a = o.iperm[static_cast<std::size_t>(v)], b = o.iperm[static_cast<std::size_t>(j)];
+      if ((a - b != 1 && b - a != 1) || path_of[static_cast<std::size_t>(a)] != path_of[static_cast<std::size_t>(b)])
         return ::testing::AssertionFailure() << "forest edge " << v << "-" << j << " not adjacent";
     }
   return ::testing::AssertionSuccess();
@@ -214,24 +195,20 @@ inline std::vector<double> dense_solve(Dense m, std::vector<double> b) {
   for (std::size_t c = 0; c < n; ++c) {
     std::size_t p = c;
     for (std::size_t r = c + 1; r < n; ++r)
-      if (std::fabs(m[r][c]) > std::fabs(m[p][c]))
-        p = r;
+      if (std::fabs(m[r][c]) > std::fabs(m[p][c])) p = r;
     std::swap(m[c], m[p]);
     std::swap(b[c], b[p]);
     for (std::size_t r = c + 1; r < n; ++r) {
       const double f = m[r][c] / m[c][c];
-      if (f == 0)
-        continue;
-      for (std::size_t k = c; k < n; ++k)
-        m[r][k] -= f * m[c][k];
+      if (f == 0) continue;
+      for (std::size_t k = c; k < n; ++k) m[r][k] -= f * m[c][k];
       b[r] -= f * b[c];
     }
   }
   std::vector<double> x(n);
   for (std::size_t c = n; c-- > 0;) {
     double s = b[c];
-    for (std::size_t k = c + 1; k < n; ++k)
-      s -= m[c][k] * x[k];
+    for (std::size_t k = c + 1; k < n; ++k) s -= m[c][k] * x[k];
     x[c] = s / m[c][c];
   }
   return x;
@@ -242,10 +219,8 @@ inline Dense dense_of(const Tridiagonal &t) {
   Dense d(n, std::vector<double>(n, 0.0));
   for (std::size_t k = 0; k < n; ++k) {
     d[k][k] = t.diag[k];
-    if (k > 0)
-      d[k][k - 1] = t.lower[k];
-    if (k + 1 < n)
-      d[k][k + 1] = t.upper[k];
+    if (k > 0) d[k][k - 1] = t.lower[k];
+    if (k + 1 < n) d[k][k + 1] = t.upper[k];
   }
   return d;
 }
@@ -262,8 +237,7 @@ inline double rel_diff(const std::vector<double> &x, const std::vector<double> &
 inline std::vector<double> random_vector(std::size_t n, std::uint64_t seed) {
   SplitMix64 rng(seed);
   std::vector<double> v(n);
-  for (double &x : v)
-    x = 2 * rng.uniform() - 1;
+  for (double &x : v) x = 2 * rng.uniform() - 1;
   return v;
 }
 

@@ -37,8 +37,7 @@ std::vector<Csr> test_matrices() {
     r.negative_diag = seed == 4; // indefinite, still diagonally dominant
     m.push_back(random_matrix(r));
   }
-  for (const char *s :
-       {"aniso2d:nx=17,ny=13,variant=2", "convdiff2d:n=15,peclet=40", "lap3d7:n=6", "elast3d:n=4"})
+  for (const char *s : {"aniso2d:nx=17,ny=13,variant=2", "convdiff2d:n=15,peclet=40", "lap3d7:n=6", "elast3d:n=4"})
     m.push_back(spec(s));
   return m;
 }
@@ -52,8 +51,7 @@ Dense dense_forest_matrix(const Csr &a, const LinearForest &f) {
     d[static_cast<std::size_t>(i)][static_cast<std::size_t>(i)] = entry(a, i, i);
     for (int k = 0; k < 2; ++k) {
       const Index j = f.nbr[2 * static_cast<std::size_t>(i) + static_cast<std::size_t>(k)];
-      if (j >= 0)
-        d[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = entry(a, i, j);
+      if (j >= 0) d[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = entry(a, i, j);
     }
   }
   return d;
@@ -64,8 +62,7 @@ TEST(TrilfAssemble, EqualsTheTridiagonalPartOfThePermutedMatrixWithinPaths) {
     const Pipeline p = build(a);
     const Csr b = permute_symmetric(a, p.order.perm);
     std::vector<char> start(static_cast<std::size_t>(a.nrows) + 1, 0);
-    for (const Index s : p.order.path_start)
-      start[static_cast<std::size_t>(s)] = 1;
+    for (const Index s : p.order.path_start) start[static_cast<std::size_t>(s)] = 1;
     for (Index k = 0; k < a.nrows; ++k) {
       const auto uk = static_cast<std::size_t>(k);
       ASSERT_EQ(p.t.diag[uk], entry(b, k, k));
@@ -117,17 +114,14 @@ TEST(TrilfSolve, NonDominantButNonsingularPaths) {
   EXPECT_LE(rel_diff(y, dense_solve(dense_of(t), bp)), 1e-13);
   // The original-order interface gathers b[perm[k]] and scatters back.
   std::vector<double> b(n), x(n);
-  for (std::size_t k = 0; k < n; ++k)
-    b[static_cast<std::size_t>(perm[k])] = bp[k];
+  for (std::size_t k = 0; k < n; ++k) b[static_cast<std::size_t>(perm[k])] = bp[k];
   solve(f, b.data(), x.data());
-  for (std::size_t k = 0; k < n; ++k)
-    EXPECT_EQ(x[static_cast<std::size_t>(perm[k])], y[k]);
+  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(x[static_cast<std::size_t>(perm[k])], y[k]);
 }
 
 std::vector<Index> identity(std::size_t n) {
   std::vector<Index> p(n);
-  for (std::size_t i = 0; i < n; ++i)
-    p[i] = static_cast<Index>(i);
+  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<Index>(i);
   return p;
 }
 
@@ -264,8 +258,7 @@ TEST(TrilfPivots, NonFiniteInputAndOverflowAreReported) {
   // Malformed input.
   EXPECT_THROW(factor(tri({0, 1}, {1, 1}, {1}), identity(2)), std::invalid_argument);
   EXPECT_THROW(factor(tri({1, 1}, {1, 1}, {1, 0}), identity(2)), std::invalid_argument);
-  EXPECT_THROW(factor(tri({0, 1}, {1, 1}, {1, 0}), std::vector<Index>{0, 0}),
-               std::invalid_argument);
+  EXPECT_THROW(factor(tri({0, 1}, {1, 1}, {1, 0}), std::vector<Index>{0, 0}), std::invalid_argument);
   PathOrder wrong = p.order;
   wrong.perm.pop_back();
   EXPECT_THROW(assemble(view_of(spec("path:n=5")), wrong), std::invalid_argument);
@@ -299,10 +292,8 @@ std::vector<double> multiply_transpose(const Tridiagonal &t, const std::vector<d
   std::vector<double> y(n);
   for (std::size_t k = 0; k < n; ++k) {
     double s = t.diag[k] * x[k];
-    if (k > 0)
-      s += t.upper[k - 1] * x[k - 1];
-    if (k + 1 < n)
-      s += t.lower[k + 1] * x[k + 1];
+    if (k > 0) s += t.upper[k - 1] * x[k - 1];
+    if (k + 1 < n) s += t.lower[k + 1] * x[k + 1];
     y[k] = s;
   }
   return y;
