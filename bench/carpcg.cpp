@@ -53,9 +53,9 @@ namespace pgk::bench::carpcg {
 // Bytes of one CARP-CG iteration at the floor (the model of the help text and the header).
 double FloorBytes(long long n, long long nnz)
 {
-  const double per_nnz = 8.0 + sizeof(PetscInt);                    // value + column index
+  const double per_nnz = 8.0 + sizeof(PetscInt);                   // value + column index
   const double sweep   = per_nnz * (double)nnz + 16.0 * (double)n; // CSR once, x read and written
-  return 2 * sweep + 10 * 8.0 * (double)n;                          // two sweeps + 10 CG vectors
+  return 2 * sweep + 10 * 8.0 * (double)n;                         // two sweeps + 10 CG vectors
 }
 } // namespace pgk::bench::carpcg
 
@@ -122,8 +122,8 @@ static PetscErrorCode CopyBandwidth(PetscBool device_mat, const Options &o, Outp
   const char *what = "copy bandwidth: host memcpy (1 core)";
 
   PetscFunctionBegin;
-  none.spec           = std::to_string(o.copy_mib) + " MiB buffer";
-  const size_t  bytes = (size_t)o.copy_mib << 20;
+  none.spec          = std::to_string(o.copy_mib) + " MiB buffer";
+  const size_t bytes = (size_t)o.copy_mib << 20;
   (void)device_mat;
 #if defined(PGK_HAVE_CUDA)
   if (device_mat) {
@@ -132,7 +132,7 @@ static PetscErrorCode CopyBandwidth(PetscBool device_mat, const Options &o, Outp
     const Stats m = pgk::bench::summarize(ct.memcpy_seconds), k = pgk::bench::summarize(ct.kernel_seconds);
     out.add(none, "copy bandwidth: cudaMemcpy D2D", "seconds", m, "GBps_read_plus_write", 2.0 * bytes / m.median / 1e9, "");
     out.add(none, "copy bandwidth: copy kernel (float4)", "seconds", k, "GBps_read_plus_write", 2.0 * bytes / k.median / 1e9, "");
-    *bw = 2.0 * bytes / std::min(m.median, k.median);
+    *bw  = 2.0 * bytes / std::min(m.median, k.median);
     what = "copy bandwidth: best of cudaMemcpy D2D and a copy kernel";
   } else
 #endif
@@ -166,7 +166,7 @@ static PetscErrorCode CreateProblem(const std::string &spec, const Options &o, P
   p->kind       = spec.substr(0, spec.find(':'));
   p->convection = p->kind == "helmholtz2d" && SpecParam(spec, "peclet") != 0;
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec.c_str(), "bench_carpcg_gen_", &p->A)); // MATAIJ: -mat_type is ours
-  PetscCall(MatIsSymmetric(p->A, 0.0, &sym)); // on the host matrix, before any conversion
+  PetscCall(MatIsSymmetric(p->A, 0.0, &sym));                                                           // on the host matrix, before any conversion
   p->symmetric = sym ? true : false;
   p->spd       = p->symmetric && SpdKind(p->kind);
   PetscCall(MatConvert(p->A, o.mat_type, MAT_INPLACE_MATRIX, &p->A));
@@ -194,7 +194,10 @@ static PetscErrorCode DestroyProblem(Problem *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static bool Applies(const Method &m, const Problem &p) { return m.needs == Needs::Any || (m.needs == Needs::Symmetric && p.symmetric) || (m.needs == Needs::Spd && p.spd); }
+static bool Applies(const Method &m, const Problem &p)
+{
+  return m.needs == Needs::Any || (m.needs == Needs::Symmetric && p.symmetric) || (m.needs == Needs::Spd && p.spd);
+}
 
 // Every selected method on one problem: a row each, printed and recorded as it is measured.
 static PetscErrorCode BenchProblem(Problem &p, const std::vector<Method> &methods, const Options &o, PetscBool gpu, double copy_bw, Output &out, ProblemSummary *sum)
@@ -262,10 +265,12 @@ int main(int argc, char **argv)
 #endif
   out.commit = commit;
   out.jsonl  = std::string(o.results) + "/bench_carpcg.jsonl";
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_carpcg on %s, commit %s, %s; rtol %g from x = 0, max_it %d, solves capped at %g s\n", out.device.c_str(), commit, o.mat_type, (double)o.rtol, (int)o.max_it, (double)o.solve_seconds));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "runs: KSPSetUp once; a warm-up solve, then %d timed (%d for solves over %g s; within %g s a row; not converged: the warm-up only); MatMult median of %d after %d\n", (int)o.runs, (int)o.long_runs, (double)o.long_seconds,
-                        (double)o.row_seconds, (int)o.mm_runs, (int)o.mm_warmup));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_carpcg on %s, commit %s, %s; rtol %.0e from x = 0, max_it %d, solves capped at %.1f s\n", out.device.c_str(), commit, o.mat_type, (double)o.rtol, (int)o.max_it, (double)o.solve_seconds));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "runs: KSPSetUp once; a warm-up solve, then %d timed (%d for solves over %.1f s; within %.1f s a row; not converged: the warm-up only); MatMult median of %d after %d\n", (int)o.runs, (int)o.long_runs,
+                        (double)o.long_seconds, (double)o.row_seconds, (int)o.mm_runs, (int)o.mm_warmup));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "byte floor of a carpcg iteration: 2 sweeps x ((8 + %d) bytes a nonzero + 16 bytes a row) + 10 vectors x 8 bytes a row, at the copy bandwidth\n", (int)sizeof(PetscInt)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "columns: its (min-max where the timed runs differ), KSPSetUp s, KSPSolve s (median), runs timed, ms an iteration, it/MM = an iteration in MatMults,\n"
+                                          "  floor = byte floor / measured iteration time (carpcg; 1 = at the floor), true ||b - A x|| / ||b|| and ||x - x_true|| / ||x_true|| at the end\n"));
   PetscCall(CopyBandwidth(device_mat, o, out, &copy_bw));
   for (const std::string &spec : Split(o.problems, ';')) {
     Problem        p;

@@ -19,9 +19,9 @@
 namespace pgk::bench::carpcg {
 
 struct Options {
-  char      problems[4096] = "";                                            // generator specs separated by ';' (default: kDeviceProblems or, with -quick, kQuickProblems)
+  char      problems[4096] = "";                                              // generator specs separated by ';' (default: kDeviceProblems or, with -quick, kQuickProblems)
   char      methods[512]   = "mc,carp,cimmino,gmres,bcgs,ilu,minres,cgne,cg"; // which rows (prefix names, see Methods())
-  char      mat_type[64]   = "";                                            // default: aijcusparse where a device is present, else aij
+  char      mat_type[64]   = "";                                              // default: aijcusparse where a device is present, else aij
   PetscInt  runs = 10, long_runs = 3, max_it = 20000, mm_runs = 20, mm_warmup = 3, copy_mib = 1024;
   PetscReal rtol = 1e-9, long_seconds = 1, solve_seconds = 10, row_seconds = 20;
   PetscBool quick                       = PETSC_FALSE;
@@ -48,7 +48,7 @@ struct Problem {
   std::string spec, kind; // kind: the generator name (fem2d, helmholtz2d, ...)
   Mat         A = NULL;
   Vec         b = NULL, xtrue = NULL, x = NULL, y = NULL;
-  PetscInt    n = 0;
+  PetscInt    n         = 0;
   long long   nnz       = 0;
   bool        symmetric = false, spd = false, convection = false; // convection: helmholtz2d with peclet != 0
   Stats       mm;                                                 // MatMult of A (device: CUDA events)
@@ -64,8 +64,8 @@ struct RowResult {
   double             setup = 0, relres = 0, relerr = 0;
   Stats              solve;
   std::string        runs_note; // why fewer runs, if so
-  double per_it() const { return its > 0 ? solve.median / its : 0; }
-  bool   converged() const { return reason > 0 && !time_capped; }
+  double             per_it() const { return its > 0 ? solve.median / its : 0; }
+  bool               converged() const { return reason > 0 && !time_capped; }
 };
 
 struct Output {
@@ -84,7 +84,7 @@ PetscErrorCode PrintRow(const Problem &p, const RowResult &r, const Method &m);
 void           RecordRow(Output &out, const Problem &p, const RowResult &r, const Method &m);
 struct ProblemSummary {
   std::string            spec, kind;
-  PetscInt               n = 0;
+  PetscInt               n         = 0;
   bool                   symmetric = false, convection = false;
   double                 mm = 0, floor_seconds = 0;
   std::vector<RowResult> rows;

@@ -27,20 +27,30 @@ void Output::add(const Problem &p, const std::string &backend, const std::string
 }
 
 // PETSc's name of the reason; DIVERGED_TIME_CAP (not a PETSc reason) when -solve_seconds stopped it.
-static const char *ReasonName(const RowResult &r) { return r.time_capped ? "DIVERGED_TIME_CAP" : KSPConvergedReasons[r.reason]; }
+static const char *ReasonName(const RowResult &r)
+{
+  return r.time_capped ? "DIVERGED_TIME_CAP" : KSPConvergedReasons[r.reason];
+}
 
-static double InMatMults(const Problem &p, const RowResult &r) { return p.mm.median > 0 ? r.per_it() / p.mm.median : 0; }
+static double InMatMults(const Problem &p, const RowResult &r)
+{
+  return p.mm.median > 0 ? r.per_it() / p.mm.median : 0;
+}
 
 // Fraction of the byte floor an iteration reaches: floor time / measured time (1 = at the floor).
-static double FloorFraction(const Problem &p, const RowResult &r, const Method &m) { return m.carpcg && p.floor_seconds > 0 && r.per_it() > 0 ? p.floor_seconds / r.per_it() : 0; }
+static double FloorFraction(const Problem &p, const RowResult &r, const Method &m)
+{
+  return m.carpcg && p.floor_seconds > 0 && r.per_it() > 0 ? p.floor_seconds / r.per_it() : 0;
+}
 
 PetscErrorCode PrintProblemHeader(const Problem &p, double copy_bw)
 {
   PetscFunctionBegin;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %lld nonzeros, %s%s; MatMult %.4f ms (median of %d)", p.spec.c_str(), p.n, p.nnz, p.symmetric ? "symmetric" : "nonsymmetric", p.spd ? " positive definite" : "", 1e3 * p.mm.median, p.mm.runs));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %lld nonzeros, %s%s; MatMult %.4f ms (median of %d)", p.spec.c_str(), p.n, p.nnz, p.symmetric ? "symmetric" : "nonsymmetric", p.spd ? " positive definite" : "",
+                        1e3 * p.mm.median, p.mm.runs));
   if (copy_bw > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "; carpcg byte floor %.4f ms/iteration (%.0f bytes at %.0f GB/s)\n", 1e3 * p.floor_seconds, FloorBytes(p.n, p.nnz), copy_bw / 1e9));
   else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %-24s %7s %9s %10s %4s %9s %8s %7s %9s %9s\n", "method", "reason", "its", "setup s", "solve s", "runs", "ms/it", "it/MatMul", "floor", "rel.res", "rel.err"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %-24s %7s %9s %10s %4s %9s %8s %7s %9s %9s\n", "method", "reason", "its", "setup s", "solve s", "runs", "ms/it", "it/MM", "floor", "rel.res", "rel.err"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -52,8 +62,8 @@ PetscErrorCode PrintRow(const Problem &p, const RowResult &r, const Method &m)
   if (r.its_min != r.its_max) std::snprintf(its, sizeof its, "%d-%d", (int)r.its_min, (int)r.its_max);
   else std::snprintf(its, sizeof its, "%d", (int)r.its);
   if (FloorFraction(p, r, m) > 0) std::snprintf(floor, sizeof floor, "%.3f", FloorFraction(p, r, m));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %-24s %7s %9.4f %10.4f %4d %9.4f %8.2f %7s %9.2e %9.2e%s%s\n", m.name.c_str(), ReasonName(r), its, r.setup, r.solve.median, r.solve.runs, 1e3 * r.per_it(), InMatMults(p, r), floor, r.relres, r.relerr,
-                        r.runs_note.empty() ? "" : "  ", r.runs_note.c_str()));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %-24s %7s %9.4f %10.4f %4d %9.4f %8.2f %7s %9.2e %9.2e%s%s\n", m.name.c_str(), ReasonName(r), its, r.setup, r.solve.median, r.solve.runs, 1e3 * r.per_it(), InMatMults(p, r), floor, r.relres,
+                        r.relerr, r.runs_note.empty() ? "" : "  ", r.runs_note.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,7 +88,10 @@ static const RowResult *Find(const ProblemSummary &s, const std::string &method)
   return NULL;
 }
 
-static double ToSolution(const RowResult &r) { return r.setup + r.solve.median; }
+static double ToSolution(const RowResult &r)
+{
+  return r.setup + r.solve.median;
+}
 
 // The converged carpcg row with the least time to solution (KSPSetUp + KSPSolve), or NULL.
 static const RowResult *BestCarpcg(const ProblemSummary &s)
@@ -89,7 +102,10 @@ static const RowResult *BestCarpcg(const ProblemSummary &s)
   return best;
 }
 
-static const char *Verdict(bool ok) { return ok ? "met" : "MISSED"; }
+static const char *Verdict(bool ok)
+{
+  return ok ? "met" : "MISSED";
+}
 
 // Iteration cost of each carpcg scheme against MatMult and the byte floor.
 static PetscErrorCode IterationTargets(const ProblemSummary &s)
@@ -128,8 +144,8 @@ static PetscErrorCode ProblemTargets(const ProblemSummary &s)
   }
   if (s.kind != "helmholtz2d") PetscFunctionReturn(PETSC_SUCCESS);
   const std::string others = ConvergedJacobiCost(s);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-36s %s: carpcg %s%s; Jacobi-cost baselines converged: %s (expected none: %s)", s.spec.c_str(), s.convection ? "nonsymmetric indefinite" : "symmetric indefinite", best ? "converged with " : "did NOT converge",
-                        best ? best->method.c_str() : "", others.empty() ? "none" : others.c_str(), Verdict(others.empty())));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-36s %s: carpcg %s%s; Jacobi-cost baselines converged: %s (expected none: %s)", s.spec.c_str(), s.convection ? "nonsymmetric indefinite" : "symmetric indefinite",
+                        best ? "converged with " : "did NOT converge", best ? best->method.c_str() : "", others.empty() ? "none" : others.c_str(), Verdict(others.empty())));
   const RowResult *ref = Find(s, s.convection ? "gmres(30)+bjacobi/ilu0" : "minres+jacobi");
   if (best && ref && ref->converged()) {
     const double ratio = tb / ToSolution(*ref);

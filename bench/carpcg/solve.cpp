@@ -37,7 +37,7 @@ struct Cap {
   void                 *ctx     = NULL;
   PetscCtxDestroyFn    *destroy = NULL;
   PetscLogDouble        start = 0, seconds = 0;
-  bool                  hit   = false;
+  bool                  hit = false;
 };
 
 static PetscErrorCode CappedTest(KSP ksp, PetscInt it, PetscReal rnorm, KSPConvergedReason *reason, void *vctx)
@@ -131,7 +131,7 @@ static int TimedRuns(const Options &o, double est, bool converged, std::string *
   }
   const int runs = std::min(want, fit);
   if (runs < o.runs) {
-    std::snprintf(buf, sizeof buf, "%d runs (%.3g s a solve; -runs %d below -long_seconds %g, -long_runs %d, -row_seconds %g)", runs, est, (int)o.runs, (double)o.long_seconds, (int)o.long_runs, (double)o.row_seconds);
+    std::snprintf(buf, sizeof buf, "%d runs (a solve takes %.3g s: -long_runs %d over -long_seconds %g, at most -row_seconds %g in all)", runs, est, (int)o.long_runs, (double)o.long_seconds, (double)o.row_seconds);
     *note = buf;
   }
   return runs;
@@ -187,10 +187,10 @@ PetscErrorCode RunMethod(Problem &p, const Method &m, const Options &o, PetscBoo
     double sec;
     PetscCall(SolveOnce(ksp, p, x, cap, gpu, &sec, &its, &reason));
     t.push_back(sec);
-    r->its_min = i == 0 ? its : std::min(r->its_min, its);
-    r->its_max = i == 0 ? its : std::max(r->its_max, its);
-    r->its     = its;
-    r->reason  = reason;
+    r->its_min     = i == 0 ? its : std::min(r->its_min, its);
+    r->its_max     = i == 0 ? its : std::max(r->its_max, its);
+    r->its         = its;
+    r->reason      = reason;
     r->time_capped = cap->hit;
   }
   r->solve = pgk::bench::summarize(t);
