@@ -22,8 +22,8 @@ struct Options {
   char      problems[4096] = "";                                              // generator specs separated by ';' (default: kDeviceProblems or, with -quick, kQuickProblems)
   char      methods[512]   = "mc,carp,cimmino,gmres,bcgs,ilu,minres,cgne,cg"; // which rows (prefix names, see Methods())
   char      mat_type[64]   = "";                                              // default: aijcusparse where a device is present, else aij
-  PetscInt  runs = 10, long_runs = 3, max_it = 20000, mm_runs = 20, mm_warmup = 3, copy_mib = 1024;
-  PetscReal rtol = 1e-9, long_seconds = 1, solve_seconds = 10, row_seconds = 20;
+  PetscInt  runs = 10, long_runs = 3, max_it = 50000, mm_runs = 20, mm_warmup = 3, copy_mib = 1024;
+  PetscReal rtol = 1e-9, long_seconds = 1, solve_seconds = 10, row_seconds = 15;
   PetscBool quick                       = PETSC_FALSE;
   char      results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
 };
