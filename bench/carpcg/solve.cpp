@@ -122,7 +122,7 @@ static int TimedRuns(const Options &o, double est, bool converged, std::string *
     *note = "1 run: the warm-up (not converged)";
     return 0;
   }
-  const int want = (int)(est > o.long_seconds ? o.long_runs : o.runs);
+  const int want = (int)(est > o.long_seconds ? std::min(o.runs, o.long_runs) : o.runs);
   const int fit  = est > 0 ? (int)std::floor(o.row_seconds / est) : want;
   if (fit < 1 || want < 1) {
     std::snprintf(buf, sizeof buf, "1 run: the warm-up (%.3g s a solve, over the row budget of %g s)", est, (double)o.row_seconds);
