@@ -276,7 +276,8 @@ int main(int argc, char **argv)
                         (double)o.long_seconds, (double)o.row_seconds, (int)o.mm_runs, (int)o.mm_warmup));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "byte floor of a carpcg iteration: 2 sweeps x ((8 + %d) bytes a nonzero + 16 bytes a row) + 10 vectors x 8 bytes a row, at the copy bandwidth\n", (int)sizeof(PetscInt)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "columns: its (min-max where the timed runs differ), KSPSetUp s, KSPSolve s (median), runs timed, ms an iteration, it/MM = an iteration in MatMults,\n"
-                                          "  floor = byte floor / measured iteration time (carpcg; 1 = at the floor), true ||b - A x|| / ||b|| and ||x - x_true|| / ||x_true|| at the end\n"));
+                                          "  floor = byte floor / measured iteration time (carpcg; 1 = at the floor), true ||b - A x|| / ||b|| and ||x - x_true|| / ||x_true|| at the end;\n"
+                                          "  a '*' after CONVERGED_...: the KSP's own norm converged but the true residual is over 10 rtol (not counted as converged in the Targets)\n"));
   PetscCall(CopyBandwidth(device_mat, o, out, &copy_bw));
   for (const std::string &spec : Split(o.problems, ';')) {
     Problem        p;

@@ -166,6 +166,7 @@ PetscErrorCode RunMethod(Problem &p, const Method &m, const Options &o, PetscBoo
 
   PetscFunctionBegin;
   r->method = m.name;
+  r->rtol   = o.rtol;
   PetscCall(SetMethodOptions(m, prefix));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)p.A), &ksp));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix.c_str()));
