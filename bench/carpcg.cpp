@@ -260,10 +260,8 @@ int main(int argc, char **argv)
   PetscCall(PetscGpuKitGetVersion(NULL, NULL, NULL, &commit, NULL));
   PetscCall(PetscGpuKitDeviceAvailable(&gpu));
   PetscCall(GetOptions(gpu, &o));
-  PetscCall(PetscStrbeginswith(o.mat_type, MATAIJCUSPARSE, &device_mat));
-  if (!device_mat) PetscCall(PetscStrcmp(o.mat_type, MATSEQAIJCUSPARSE, &device_mat));
-  device_mat = device_mat && gpu ? PETSC_TRUE : PETSC_FALSE;
-  gpu        = device_mat; // device timing (synchronization, CUDA events) where the work is on the device
+  device_mat = gpu && std::strstr(o.mat_type, "cusparse") ? PETSC_TRUE : PETSC_FALSE; // aijcusparse, seq- or mpiaijcusparse
+  gpu        = device_mat;                                                            // device timing (synchronization, CUDA events) where the work is on the device
   PetscCall(SelectMethods(o, device_mat, &methods));
   out.device = "host (1 core)";
 #if defined(PGK_HAVE_CUDA)
