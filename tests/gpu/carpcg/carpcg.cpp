@@ -80,12 +80,12 @@ struct DVec {
 };
 
 // A matrix on the device and the set-up of one scheme.
-struct Setup {
+struct Prepared {
   Csr a;
   pgk::test::DeviceCsr dev;
   pgk::cuda::CarpcgDevice op;
   pgk::cuda::CarpcgValueCheck check;
-  Setup(Csr m, const pgk::cuda::CarpcgDeviceOptions &o) : a(std::move(m)), dev(a) {
+  Prepared(Csr m, const pgk::cuda::CarpcgDeviceOptions &o) : a(std::move(m)), dev(a) {
     check = op.setup(dev.view, pgk::view_of(a), o, nullptr);
   }
 };
@@ -100,7 +100,7 @@ pgk::cuda::CarpcgDeviceOptions options(Scheme s, double lambda, Index blocks = 1
 
 // The device double sweep of `op` against the reference operator of the same scheme, with and
 // without a right-hand side; returns whether every result was bit for bit equal.
-bool expect_double_sweep(Setup &s, const pgk::carpcg::OperatorOptions &ro, double tol, const std::string &what) {
+bool expect_double_sweep(Prepared &s, const pgk::carpcg::OperatorOptions &ro, double tol, const std::string &what) {
   const auto ref = pgk::carpcg::make_double_sweep(pgk::view_of(s.a), ro);
   const Index n = s.a.nrows;
   const Vector x = pseudo_random(n, 7), b = pseudo_random(n, 11);
@@ -125,7 +125,7 @@ TEST_F(GpuCarpcg, MulticolorEqualsColouredSweep) {
       const std::string what = std::string(spec) + (zero_rows ? " with zero rows" : "");
       Csr a = make(spec);
       if (zero_rows) a = with_zero_rows(a);
-      Setup s(a, options(Scheme::Multicolor, 1.0));
+      Prepared s(a, options(Scheme::Multicolor, 1.0));
       ASSERT_TRUE(s.op.ready()) << what;
       const pgk::carpcg::Coloring ref_col = pgk::carpcg::distance2_coloring(pgk::view_of(s.a));
       ASSERT_NE(s.op.coloring(), nullptr);
@@ -152,7 +152,7 @@ TEST_F(GpuCarpcg, MulticolorEqualsColouredSweep) {
 
 TEST_F(GpuCarpcg, CimminoPassIsBitwise) {
   for (const char *spec : kSpecs) {
-    Setup s(with_zero_rows(make(spec)), options(Scheme::Cimmino, 0.35));
+    Prepared s(with_zero_rows(make(spec)), options(Scheme::Cimmino, 0.35));
     ASSERT_TRUE(s.op.ready());
     const Index n = s.a.nrows;
     const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
@@ -173,7 +173,7 @@ TEST_F(GpuCarpcg, CarpHalfSweepAndAveraging) {
   for (const char *spec : kSpecs)
     for (const Index blocks : {1, 3, 64}) {
       const std::string what = std::string(spec) + ", " + std::to_string(blocks) + " blocks";
-      Setup s(with_zero_rows(make(spec)), options(Scheme::Carp, 1.4, blocks));
+      Prepared s(with_zero_rows(make(spec)), options(Scheme::Carp, 1.4, blocks));
       ASSERT_TRUE(s.op.ready()) << what;
       const Index n = s.a.nrows;
       const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
@@ -206,7 +206,7 @@ TEST_F(GpuCarpcg, CarpHalfSweepAndAveraging) {
 
 TEST_F(GpuCarpcg, ResidualAndDots) {
   for (const char *spec : kSpecs) {
-    Setup s(make(spec), options(Scheme::Carp, 1.0, 8));
+    Prepared s(make(spec), options(Scheme::Carp, 1.0, 8));
     ASSERT_TRUE(s.op.ready());
     const Index n = s.a.nrows;
     const Vector x = pseudo_random(n, 29), b = pseudo_random(n, 31);
@@ -251,7 +251,7 @@ std::size_t CopyCounter::host_bytes = 0;
 
 TEST_F(GpuCarpcg, IterationCopiesOnlyTheDots) {
   for (const Scheme scheme : {Scheme::Multicolor, Scheme::Cimmino, Scheme::Carp}) {
-    Setup s(make("fem2d:n=30"), options(scheme, pgk::carpcg::default_relaxation(scheme), 4));
+    Prepared s(make("fem2d:n=30"), options(scheme, pgk::carpcg::default_relaxation(scheme), 4));
     ASSERT_TRUE(s.op.ready());
     const Index n = s.a.nrows;
     DVec x(pseudo_random(n, 37)), b(pseudo_random(n, 41)), y(static_cast<std::size_t>(n));
@@ -274,14 +274,14 @@ TEST_F(GpuCarpcg, NanRowsEmptyAndSequential) {
   Csr a = make("fem2d:n=12");
   a.values[a.rowptr[40]] = std::numeric_limits<double>::quiet_NaN();
   a.values[a.rowptr[31]] = std::numeric_limits<double>::infinity();
-  Setup bad(a, options(Scheme::Multicolor, 1.0));
+  Prepared bad(a, options(Scheme::Multicolor, 1.0));
   EXPECT_FALSE(bad.op.ready());
   EXPECT_EQ(bad.check.bad_rows, 2);
   EXPECT_EQ(bad.check.first_bad_row, 31);
   Csr empty;
   empty.rowptr.assign(1, 0);
   for (const Scheme scheme : {Scheme::Multicolor, Scheme::Cimmino, Scheme::Carp}) {
-    Setup s(empty, options(scheme, 1.0));
+    Prepared s(empty, options(scheme, 1.0));
     EXPECT_TRUE(s.op.ready());
     EXPECT_EQ(s.check.bad_rows, 0);
     double out[1] = {1.0};
