@@ -2,7 +2,7 @@
 // data, built on the host from the pattern and uploaded once (carpcg_gpu.hpp).
 #include "kernels/carpcg/internal.cuh"
 
-#include "src/carpcg/sweep.hpp"
+#include "src/carpcg/flat.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -58,59 +58,33 @@ void setup_multicolor(CarpcgDevice::Impl &d, const CsrView &pattern, const pgk::
   upload(d.color_rows, d.coloring->rows, stream);
 }
 
-// The transpose: for every column its rows ascending (a counting sort over the rows in order),
-// with the position of each entry in a's arrays, so that a column sum runs in row order.
+// The transpose with each entry's position in a (src/carpcg/flat.hpp), so that a column sum
+// runs in natural row order.
 void setup_cimmino(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
-  std::vector<Index> ptr(static_cast<std::size_t>(d.n) + 1, 0), rows(static_cast<std::size_t>(d.nnz)),
-      entry(static_cast<std::size_t>(d.nnz));
-  for (Index k = 0; k < d.nnz; ++k) ++ptr[static_cast<std::size_t>(pattern.colidx[k]) + 1];
-  for (Index j = 0; j < d.n; ++j) ptr[j + 1] += ptr[j];
-  std::vector<Index> next(ptr.begin(), ptr.end() - 1);
-  for (Index i = 0; i < d.n; ++i)
-    for (Index k = pattern.rowptr[i]; k < pattern.rowptr[i + 1]; ++k) {
-      const Index pos = next[static_cast<std::size_t>(pattern.colidx[k])]++;
-      rows[pos] = i;
-      entry[pos] = k;
-    }
-  upload(d.t_colptr, ptr, stream);
-  upload(d.t_rows, rows, stream);
-  upload(d.t_entry, entry, stream);
+  const pgk::carpcg::TransposeMap t = pgk::carpcg::transpose_map(pattern);
+  upload(d.t_colptr, t.colptr, stream);
+  upload(d.t_rows, t.rows, stream);
+  upload(d.t_entry, t.entry, stream);
   d.coef.allocate(static_cast<std::size_t>(d.n));
 }
 
-// BlockPlan of contiguous blocks (the zero rows it leaves out need the norms), then its arrays:
-// the rows and the columns of every block, each entry's block-local column (the plan's local
-// column map, rebuilt here from cols(k)), and per unknown the positions of its copies in block
-// order, so the sum of the copies runs in the order of BlockPlan::sweep_sum.
+// BlockPlan of contiguous blocks (the zero rows it leaves out need the norms) as flat arrays
+// (src/carpcg/flat.hpp: the layout whose host emulation the unit tests check against the plan).
 void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
   const std::vector<double> norms2 = d.norms2.download(stream);
   const std::vector<Index> block_of_row = pgk::carpcg::contiguous_blocks(d.n, d.opt.blocks);
   const Index t = std::max<Index>(1, std::min<Index>(d.opt.blocks, std::max<Index>(d.n, 1)));
   d.plan.emplace(pattern, norms2, block_of_row, t);
-  d.nblocks = d.plan->nblocks();
-  std::vector<Index> row_ptr{0}, brows, col_ptr{0}, bcols, local(static_cast<std::size_t>(d.nnz), 0);
-  std::vector<Index> slot(static_cast<std::size_t>(d.n), -1), count(static_cast<std::size_t>(d.n) + 1, 0);
-  for (Index k = 0; k < d.nblocks; ++k) {
-    const std::vector<Index> &r = d.plan->rows(k), &c = d.plan->cols(k);
-    for (std::size_t s = 0; s < c.size(); ++s) slot[c[s]] = static_cast<Index>(s), ++count[c[s] + 1];
-    for (const Index i : r)
-      for (Index e = pattern.rowptr[i]; e < pattern.rowptr[i + 1]; ++e) local[e] = slot[pattern.colidx[e]];
-    brows.insert(brows.end(), r.begin(), r.end());
-    bcols.insert(bcols.end(), c.begin(), c.end());
-    row_ptr.push_back(static_cast<Index>(brows.size()));
-    col_ptr.push_back(static_cast<Index>(bcols.size()));
-  }
-  for (Index j = 0; j < d.n; ++j) count[j + 1] += count[j];
-  std::vector<Index> pos(bcols.size()), next(count.begin(), count.end() - 1);
-  for (std::size_t p = 0; p < bcols.size(); ++p) pos[next[bcols[p]]++] = static_cast<Index>(p); // block order
-  upload(d.block_row_ptr, row_ptr, stream);
-  upload(d.block_rows, brows, stream);
-  upload(d.block_col_ptr, col_ptr, stream);
-  upload(d.block_cols, bcols, stream);
-  upload(d.local_col, local, stream);
-  upload(d.gather_ptr, count, stream);
-  upload(d.gather_pos, pos, stream);
-  d.copies.allocate(bcols.size());
+  const pgk::carpcg::FlatBlocks f = pgk::carpcg::flatten(*d.plan, pattern);
+  d.nblocks = f.nblocks();
+  upload(d.block_row_ptr, f.row_ptr, stream);
+  upload(d.block_rows, f.rows, stream);
+  upload(d.block_col_ptr, f.col_ptr, stream);
+  upload(d.block_cols, f.cols, stream);
+  upload(d.local_col, f.local_col, stream);
+  upload(d.gather_ptr, f.gather_ptr, stream);
+  upload(d.gather_pos, f.gather_pos, stream);
+  d.copies.allocate(f.cols.size());
   d.host_weights.clear();
   if (d.opt.weighted_dot) {
     for (const Index m : d.plan->multiplicity()) d.host_weights.push_back(std::max(static_cast<double>(m), 1.0));

@@ -87,7 +87,7 @@ PetscErrorCode DeviceBackend::setup(Mat A)
   n_   = hc.csr.nrows;
   nnz_ = hc.csr.nnz_host();
   if (n_ > 0) PetscCall(PgkMatGetCSR(A, PGK_MEM_DEVICE, &dc)); // an empty matrix may have no device arrays
-  else dc.csr = hc.csr;                                         // never read (nothing to copy)
+  else dc.csr = hc.csr;                                        // never read (nothing to copy)
   if (set_.scheme == Scheme::Multicolor) PetscCall(colour(hc.csr, &coloring));
   o.scheme       = set_.scheme;
   o.lambda       = lambda_;
@@ -188,7 +188,9 @@ PetscErrorCode DeviceBackend::view_scheme(PetscViewer viewer)
     PetscInt                      nb = p ? (PetscInt)p->nblocks() : 0, max_mult = 0, shared = 0;
     if (p)
       for (const pgk::Index m : p->multiplicity()) max_mult = PetscMax(max_mult, (PetscInt)m), shared += m > 1 ? 1 : 0;
-    PetscCall(PetscViewerASCIIPrintf(viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging; one warp per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n", nb, set_.blocks));
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging; one warp per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n", nb,
+        set_.blocks));
     PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
                                      set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult, shared));
   } break;
