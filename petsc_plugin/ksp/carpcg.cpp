@@ -1,6 +1,7 @@
 // KSP carpcg: CARP-CG (Gordon & Gordon), CG on the double Kaczmarz sweep, with the schemes of
 // src/carpcg/operators.hpp. This file is the PETSc type: options, view, set-up and the CG loop;
-// the sweeps and the local parts of the dots are the backend's (carpcg/backend.hpp, carpcg/host.cpp).
+// the sweeps and the local parts of the dots are the backend's (carpcg/backend.hpp; carpcg/host.cpp
+// on the host, carpcg/device.cpp on the device, chosen by carpcg/backend.cpp).
 //
 // The CG is the single-reduction form (Chronopoulos & Gear; src/carpcg/cg.hpp): one
 // MPIU_Allreduce per iteration carries <r,r>_W, <r,s>_W and, every k-th iteration, ||b - A x||^2.
@@ -17,7 +18,8 @@
 
 PetscLogEvent PGK_EVENT_CarpcgSetUp, PGK_EVENT_CarpcgColor, PGK_EVENT_CarpcgSweep, PGK_EVENT_CarpcgResidual;
 
-static const char *const KSPCarpcgSchemes[] = {"sequential", "multicolor", "carp", "cimmino", "KSPCarpcgScheme", "KSP_CARPCG_", NULL};
+static const char *const KSPCarpcgSchemes[]  = {"sequential", "multicolor", "carp", "cimmino", "KSPCarpcgScheme", "KSP_CARPCG_", NULL};
+static const char *const KSPCarpcgBackends[] = {"auto", "host", "device", "KSPCarpcgBackend", "KSP_CARPCG_BACKEND_", NULL};
 
 struct KSP_Carpcg {
   CarpcgSettings                 set;
@@ -272,6 +274,10 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscCall(PetscOptionsInt("-ksp_carpcg_blocks", "carp: blocks of contiguous rows per rank", "KSPCARPCG", c->set.blocks, &c->set.blocks, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_weighted_dot", "carp: weight the CG dots by the multiplicities |L_j| (false: Euclidean, for comparison)", "KSPCARPCG", c->set.weighted_dot, &c->set.weighted_dot, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_colors_view", "multicolor: print the colouring at set-up", "KSPCARPCG", c->set.colors_view, &c->set.colors_view, NULL));
+  PetscInt backend = (PetscInt)c->set.backend;
+  PetscCall(PetscOptionsEList("-ksp_carpcg_backend", "Where the sweeps run: auto (the device for a device matrix on one rank, except the sequential scheme), host, device (an error where it cannot)", "KSPCARPCG", KSPCarpcgBackends, 3,
+                              KSPCarpcgBackends[backend], &backend, NULL));
+  c->set.backend = (CarpcgBackendType)backend;
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(c->set.blocks >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, got %" PetscInt_FMT, c->set.blocks);
@@ -314,6 +320,8 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 .  -ksp_carpcg_blocks <1>                    - carp: blocks of contiguous rows per rank
 .  -ksp_carpcg_weighted_dot <true>           - carp: CG dots weighted by the multiplicities W = diag(|L_j|)
 .  -ksp_carpcg_colors_view                   - multicolor: print the colouring at set-up
+.  -ksp_carpcg_backend <auto>                - auto: the device for a device matrix (MATAIJCUSPARSE) on one rank with
+                                               multicolor, carp or cimmino, else the host; host; device (an error where it cannot)
 -  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
 
    Notes:
@@ -340,8 +348,13 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
    rank 0 at set-up), so its iterates do not depend on the number of ranks, at the price of two
    exchanges per colour and sweep direction; sequential needs one rank.
 
-   Works on `MATAIJ` and `MATAIJCUSPARSE` (sequential or MPI); the sweeps run on the host (a
-   device matrix is read from PETSc's host copy, logged, and `-ksp_view` says so).
+   Works on `MATAIJ` and `MATAIJCUSPARSE` (sequential or MPI). A `MATAIJCUSPARSE` operator on one
+   rank with multicolor, carp or cimmino is swept on the device (kernels/carpcg/: the same
+   colouring and blocks as the host, results equal to the host's up to the dots' summation order;
+   the vectors stay on the device and only the dots' scalars come back each iteration). Everything
+   else runs on the host; a device matrix there (more than one rank, the sequential scheme,
+   `-ksp_carpcg_backend host`) is read from PETSc's host copy, logged, and `-ksp_view` and
+   `-info` say why.
    -log_view: `PgkCarpcgSetUp`, `PgkCarpcgColor`, `PgkCarpcgSweep`, `PgkCarpcgResidual`.
 
    Level: intermediate

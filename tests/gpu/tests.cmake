@@ -32,6 +32,7 @@ pgk_gpu_tests(pgk_gpu_common_tests gpu/common/csr_check.cpp gpu/common/symmetriz
 pgk_gpu_tests(pgk_gpu_batchrcm_tests gpu/batchrcm/rcm.cpp)
 pgk_gpu_tests(pgk_gpu_trilf_tests gpu/trilf/pc.cpp gpu/trilf/pc_errors.cpp gpu/trilf/block.cpp)
 pgk_gpu_tests(pgk_gpu_rabbitpp_tests gpu/rabbitpp/rabbitpp.cpp)
+pgk_gpu_tests(pgk_gpu_carpcg_tests gpu/carpcg/carpcg.cpp)
 
 # compute-sanitizer (memcheck, racecheck) on the small corpus (--small) and the option sets the
 # sanitizer runs always took (racecheck is slow): one entry per program and filter, so that each
@@ -53,7 +54,8 @@ set(PGK_SANITIZED
   # rabbitpp: one K per graph within 24 rounds (tests/gpu/rabbitpp/rabbitpp.cpp, --small).
   "rabbitpp_graph|pgk_gpu_rabbitpp_tests|GpuRabbitpp.GraphMatchesReference:GpuRabbitppErrors.*"
   "rabbitpp_rounds|pgk_gpu_rabbitpp_tests|GpuRabbitpp.DendrogramMatchesMulticore:GpuRabbitpp.DendrogramWithSmallArena"
-  "rabbitpp_ordering|pgk_gpu_rabbitpp_tests|GpuRabbitpp.PermutationMatchesMulticore")
+  "rabbitpp_ordering|pgk_gpu_rabbitpp_tests|GpuRabbitpp.PermutationMatchesMulticore"
+  "carpcg|pgk_gpu_carpcg_tests|GpuCarpcg.*")
 # Declared whether or not compute-sanitizer is here: where it is missing, check_run.sh reports
 # the test skipped with the reason (a failure under PGK_REQUIRE_GPU=1).
 foreach(tool memcheck racecheck)

@@ -1,13 +1,54 @@
-// Where KSP carpcg sweeps: the one place that chooses a backend for an operator, so that the
-// device backend (next session: the schemes on kernels/carpcg/ for MATAIJCUSPARSE) plugs in here
-// without touching the KSP type.
+// Where KSP carpcg sweeps: the one place that chooses a backend for an operator, so that the KSP
+// type never depends on it. The device backend (device.cpp, kernels/carpcg/) takes a device
+// matrix (MATSEQAIJCUSPARSE, or MATMPIAIJCUSPARSE on one rank, not bound to the CPU, in a build
+// with the CUDA kernels and a usable device) with the multicolor, cimmino or carp scheme; the
+// host backend (host.cpp) everything else:
+//   * more than one rank: the device backend has no ghost exchange yet (a follow-up: PetscSF on
+//     device memory over the MatMult ghost layout), so the host backend sweeps PETSc's host copy;
+//   * sequential: one row after another is no device scheme (multicolor is the same method in a
+//     coloured row order, exact in parallel);
+//   * -ksp_carpcg_backend host.
+// -ksp_carpcg_backend device makes any of these an error instead; PetscInfo and -ksp_view say
+// where a device matrix is swept and why.
 #include "petsc_plugin/ksp/carpcg/backend.hpp"
+
+#include "petsc_plugin/sys/csr_access.hpp"
+
+// Why the device backend cannot take A with these settings (NULL: it can).
+static PetscErrorCode CarpcgDeviceRefusal(Mat A, const CarpcgSettings &s, const char **why)
+{
+  PetscBool   cusparse, usable;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PgkMatUseDevice(A, &usable));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (!cusparse) *why = "not a device matrix (use -mat_type aijcusparse -vec_type cuda)";
+  else if (!usable) *why = "no usable device in this build or run, or the matrix is bound to the CPU";
+  else if (size > 1) *why = "more than one rank (the device backend has no ghost exchange yet)";
+  else if (s.scheme == pgk::carpcg::Scheme::Sequential) *why = "the sequential scheme sweeps one row after another (multicolor is its exact parallel form)";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend)
 {
+  const char *why;
+  PetscBool   cusparse;
+
   PetscFunctionBegin;
-  // Every matrix type is swept on the host for now; a device matrix is read from PETSc's host
-  // copy (the host backend's -ksp_view says so).
-  PetscCall(CarpcgCreateHostBackend(A, s, backend));
+  PetscCall(PgkCheckSquareAssembled(A, "KSP carpcg"));
+  PetscCall(CarpcgDeviceRefusal(A, s, &why));
+  if (s.backend == CARPCG_BACKEND_HOST) why = "-ksp_carpcg_backend host";
+  PetscCheck(!(s.backend == CARPCG_BACKEND_DEVICE && why), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_backend device cannot sweep this operator (%s): %s", ((PetscObject)A)->type_name, why);
+  if (!why) {
+    PetscCall(PetscInfo(A, "KSP carpcg: the device backend sweeps this %s\n", ((PetscObject)A)->type_name));
+    PetscCall(CarpcgCreateDeviceBackend(A, s, backend));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PetscInfo(A, "KSP carpcg: the host backend sweeps this %s%s%s\n", ((PetscObject)A)->type_name, cusparse ? ", not the device: " : "", cusparse ? why : ""));
+  PetscCall(CarpcgCreateHostBackend(A, s, cusparse ? why : NULL, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,9 +1,9 @@
 // KSP carpcg internals shared by the type (ksp/carpcg.cpp: options, view, the CG loop) and its
 // backends (ksp/carpcg/), which own the operator's data and apply the double sweeps and the local
 // parts of the dots where that data lives. ksp/carpcg/host.cpp is the host backend (every scheme,
-// any number of ranks); a device backend (on kernels/carpcg/) implements the same interface, and
-// the CG loop does not change: it only calls the backend and PETSc's Vec operations on the vectors
-// the backend creates.
+// any number of ranks); ksp/carpcg/device.cpp the device backend (on kernels/carpcg/; multicolor,
+// cimmino and carp on one rank). The CG loop is the same for both: it only calls the backend and
+// PETSc's Vec operations on the vectors the backend creates.
 #pragma once
 
 #include "petsc_plugin/sys/pgk_petsc.hpp"
@@ -16,6 +16,10 @@
 
 extern PetscLogEvent PGK_EVENT_CarpcgSetUp, PGK_EVENT_CarpcgColor, PGK_EVENT_CarpcgSweep, PGK_EVENT_CarpcgResidual;
 
+// Where the sweeps run (-ksp_carpcg_backend): auto = the device for a device matrix where the
+// device backend can take it (backend.cpp), else the host.
+typedef enum { CARPCG_BACKEND_AUTO, CARPCG_BACKEND_HOST, CARPCG_BACKEND_DEVICE } CarpcgBackendType;
+
 // What -ksp_carpcg_* selected.
 struct CarpcgSettings {
   pgk::carpcg::Scheme scheme       = pgk::carpcg::Scheme::Carp;
@@ -23,9 +27,10 @@ struct CarpcgSettings {
   PetscInt            blocks       = 1;               // carp: blocks per rank
   PetscBool           weighted_dot = PETSC_TRUE;
   PetscBool           colors_view  = PETSC_FALSE;
+  CarpcgBackendType   backend      = CARPCG_BACKEND_AUTO;
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
-  bool      operator==(const CarpcgSettings &o) const { return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view; }
+  bool      operator==(const CarpcgSettings &o) const { return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend; }
 };
 
 // The sweeps of one scheme on one operator. All vectors are created by create_vec() (the
@@ -46,10 +51,18 @@ public:
   virtual PetscErrorCode view(PetscViewer viewer) = 0;
 };
 
-// The backend for A: where the sweeps run (backend.cpp decides; today always the host). Collective.
+// The backend for A: where the sweeps run (backend.cpp decides: the device backend for a device
+// matrix on one rank with a device scheme, else the host). Collective.
 PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend);
 
 // The host backend for A (MATAIJ or MATAIJCUSPARSE, sequential or MPI): builds each rank's rows
 // over its owned and ghost unknowns, checks the values (NaN/Inf is an error on every rank), and
-// sets the scheme up. Collective.
-PetscErrorCode CarpcgCreateHostBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend);
+// sets the scheme up. `device_note`: for a device matrix, why it is swept on the host (shown by
+// -ksp_view), or NULL. Collective.
+PetscErrorCode CarpcgCreateHostBackend(Mat A, const CarpcgSettings &s, const char *device_note, std::unique_ptr<CarpcgBackend> *backend);
+
+// The device backend for A (MATSEQAIJCUSPARSE, or MATMPIAIJCUSPARSE on one rank) and the
+// multicolor, cimmino or carp scheme, on kernels/carpcg/ (ksp/carpcg/device.cpp): the vectors are
+// VECCUDA and stay on the device; only the dots' scalars come back. Errors (PETSC_ERR_SUP) in a
+// build without the CUDA kernels. Collective.
+PetscErrorCode CarpcgCreateDeviceBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend);

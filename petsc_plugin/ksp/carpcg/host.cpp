@@ -1,5 +1,7 @@
 // The host backend of KSP carpcg: every scheme on MATAIJ / MATAIJCUSPARSE (PETSc's host copy),
-// one rank or many, on top of the reference sweeps of src/carpcg/.
+// one rank or many, on top of the reference sweeps of src/carpcg/. A device matrix comes here
+// where the device backend (device.cpp) cannot take it: more than one rank (the device exchange
+// is a follow-up), the sequential scheme, or -ksp_carpcg_backend host (backend.cpp).
 //
 // Each rank holds its rows over its owned unknowns followed by its ghosts (the columns of the
 // MPIAIJ off-diagonal block, in garray order), merged per row in global column order, so a row's
@@ -311,10 +313,10 @@ PetscErrorCode HostBackend::local_dots(PetscInt n, const Vec u[], const Vec v[],
 
 } // namespace pgk_carpcg
 
-PetscErrorCode CarpcgCreateHostBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend)
+PetscErrorCode CarpcgCreateHostBackend(Mat A, const CarpcgSettings &s, const char *device_note, std::unique_ptr<CarpcgBackend> *backend)
 {
   PetscFunctionBegin;
-  auto host = std::make_unique<pgk_carpcg::HostBackend>(s);
+  auto host = std::make_unique<pgk_carpcg::HostBackend>(s, device_note);
   PetscCall(PetscLogEventBegin(PGK_EVENT_CarpcgSetUp, A, 0, 0, 0));
   PetscCall(host->setup(A));
   PetscCall(PetscLogEventEnd(PGK_EVENT_CarpcgSetUp, A, 0, 0, 0));

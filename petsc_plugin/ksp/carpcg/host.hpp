@@ -4,6 +4,7 @@
 
 #include "petsc_plugin/ksp/carpcg/backend.hpp"
 
+#include <string>
 #include <vector>
 
 #include "src/carpcg/blocks.hpp"
@@ -41,7 +42,7 @@ private:
 
 class HostBackend : public CarpcgBackend {
 public:
-  explicit HostBackend(const CarpcgSettings &s) : set_(s), lambda_(s.relaxation()) {}
+  HostBackend(const CarpcgSettings &s, const char *device_note) : set_(s), lambda_(s.relaxation()), device_note_(device_note ? device_note : "") {}
   ~HostBackend() override;
   PetscErrorCode setup(Mat A);
 
@@ -78,6 +79,7 @@ private:
   Vec                   z_ = nullptr, acc_ = nullptr, delta_ = nullptr; // ghosted
   char                  mat_type_[64]  = "";
   PetscBool             device_matrix_ = PETSC_FALSE;
+  std::string           device_note_; // why a device matrix is swept here
   // carp
   pgk::carpcg::BlockPlan plan_;
   std::vector<double>    mult_, weights_; // owned: |L_j| (0: untouched) and the dot weights

@@ -195,7 +195,9 @@ PetscErrorCode HostBackend::view(PetscViewer viewer)
   case Scheme::Cimmino: PetscCall(PetscViewerASCIIPrintf(viewer, "scheme cimmino: the report's GPU mode, every row projects from the same frozen x, twice (lambda~ scales each pass)\n")); break;
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "relaxation lambda = %g; swept on the host, %" PetscInt_FMT " stored entries on %d rank%s\n", (double)lambda_, nnz_all_, size_, size_ > 1 ? "s" : ""));
-  if (device_matrix_) PetscCall(PetscViewerASCIIPrintf(viewer, "operator %s: read from PETSc's host copy of the matrix (a logged GpuToCpu when the device copy is newer); the device schemes are not there yet\n", mat_type_));
+  if (device_matrix_)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "operator %s: read from PETSc's host copy of the matrix (a logged GpuToCpu when the device copy is newer); not on the device: %s\n", mat_type_,
+                                     device_note_.empty() ? "not a usable device" : device_note_.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

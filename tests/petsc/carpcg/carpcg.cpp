@@ -10,7 +10,9 @@ static const char help[] = "Solves A x = A x_e with KSP carpcg (options -ksp_car
                            "  -other <ksp type>       also solve with that KSP and PC jacobi (-other_ksp_*, -other_pc_*)\n"
                            "  -expect_other_fails     fail unless that solve did not converge\n"
                            "  -rescale                then solve again with 2 A and 2 b (new values, the same set-up path): row\n"
-                           "                          projections are invariant under exact row scaling, so the solve must repeat\n";
+                           "                          projections are invariant under exact row scaling, so the solve must repeat\n"
+                           "  -expect_device_transfers  set up first, then fail unless the solve copies nothing to the device and\n"
+                           "                          brings back only the dots' scalars (one record of at most 3 per dot call)\n";
 
 #include <petscgpukit.h>
 #include <petscksp.h>
@@ -204,10 +206,30 @@ static PetscErrorCode SolveRescaled(KSP ksp, Mat A, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// KSPSolve after KSPSetUp, counting PETSc's host<->device copies (the plugin's logged copies
+// included): the device backend moves no vector; its dots bring back their scalars once per call
+// (KSPCarpcgStart and every iteration), so gtoc = its + 1 records of at most 3 doubles.
+static PetscErrorCode SolveCountingTransfers(KSP ksp, Vec b, Vec x)
+{
+  PetscInt its;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetUp(ksp));
+  const PetscLogDouble ctog0 = petsc_ctog_ct, gtoc0 = petsc_gtoc_ct, gtoc_bytes0 = petsc_gtoc_sz;
+  PetscCall(KSPSolve(ksp, b, x));
+  const PetscLogDouble ctog = petsc_ctog_ct - ctog0, gtoc = petsc_gtoc_ct - gtoc0, gtoc_bytes = petsc_gtoc_sz - gtoc_bytes0;
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  const PetscLogDouble records = its + 1, max_bytes = records * 3 * sizeof(PetscScalar);
+  PetscCheck(ctog == 0 && gtoc == records && gtoc_bytes <= max_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers during the solve: ctog=%g gtoc=%g (%g bytes), expected ctog=0 gtoc=%g (at most %g bytes)", PetscGlobalRank, ctog, gtoc, gtoc_bytes,
+             records, max_bytes);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "transfers during the solve: ctog=%g gtoc=%g as listed (%g bytes: the dots' scalars of %" PetscInt_FMT " iterations)\n", ctog, gtoc, gtoc_bytes, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char               spec[256] = "fem2d:n=20", which[32] = "ok", other[32] = "";
-  PetscBool          reference = PETSC_FALSE, rescale = PETSC_FALSE, expect_conv = PETSC_FALSE, expect_div = PETSC_FALSE, expect_other_fails = PETSC_FALSE, has_other;
+  PetscBool          reference = PETSC_FALSE, rescale = PETSC_FALSE, expect_conv = PETSC_FALSE, expect_div = PETSC_FALSE, expect_other_fails = PETSC_FALSE, has_other, count_transfers = PETSC_FALSE;
   Mat                A;
   Vec                x, b, xe;
   KSP                ksp;
@@ -226,6 +248,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_converged", &expect_conv, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_diverged", &expect_div, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_other_fails", &expect_other_fails, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_device_transfers", &count_transfers, NULL));
   PetscCall(BuildCase(which, spec, &A));
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatCreateVecs(A, &x, &b));
@@ -243,7 +266,8 @@ int main(int argc, char **argv)
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPCARPCG));
   PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(KSPSolve(ksp, b, x));
+  if (count_transfers) PetscCall(SolveCountingTransfers(ksp, b, x));
+  else PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(VecAXPY(xe, -1.0, x));

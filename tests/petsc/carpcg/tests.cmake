@@ -1,5 +1,5 @@
-# KSP carpcg (issue 11, host half): the PETSc type against the src/carpcg reference, options,
-# view, convergence where GMRES(30)+Jacobi fails, MPI, bad input.
+# KSP carpcg (issue 11): the PETSc type against the src/carpcg reference, options, view,
+# convergence where GMRES(30)+Jacobi fails, MPI, bad input; the device backend (gpu label).
 set(T $<TARGET_FILE:test_carpcg>)
 set(OK --expect "all checks passed")
 set(REF ${OK} --expect "reference check passed")
@@ -62,7 +62,7 @@ pgk_test(petsc.carpcg.view_mpi LABELS petsc NP 2 ARGS ${OK} --expect "component 
 pgk_test(petsc.carpcg.view_multicolor_mpi LABELS petsc NP 2 ARGS ${OK} --expect "global colouring on 2 ranks" -- ${T} -ksp_carpcg_scheme multicolor -ksp_view)
 pgk_test(petsc.carpcg.view_cimmino LABELS petsc ARGS ${OK} --expect "scheme cimmino" --expect "relaxation lambda = 0\\.35" -- ${T} -ksp_carpcg_scheme cimmino -ksp_view)
 pgk_test(petsc.carpcg.help LABELS petsc ARGS ${OK} --expect "-ksp_carpcg_scheme" --expect "-ksp_carpcg_relax" --expect "-ksp_carpcg_blocks"
-         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" -- ${T} -help)
+         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" --expect "-ksp_carpcg_backend" -- ${T} -help)
 pgk_test(petsc.carpcg.log_view LABELS petsc ARGS ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
          --expect "PgkCarpcgResidual" -- ${T} -ksp_carpcg_scheme multicolor -log_view)
 # Every 10th iteration the reported norm is the true residual.
@@ -95,6 +95,8 @@ pgk_test(petsc.carpcg.bad_relax_cimmino LABELS petsc ARGS --fail --expect "lambd
 pgk_test(petsc.carpcg.bad_blocks LABELS petsc ARGS --fail --expect "blocks must be >= 1" -- ${T} -ksp_carpcg_blocks 0)
 pgk_test(petsc.carpcg.bad_interval LABELS petsc ARGS --fail --expect "interval must be >= 1" -- ${T} -ksp_carpcg_true_residual_interval 0)
 pgk_test(petsc.carpcg.sequential_mpi LABELS petsc NP 2 ARGS --fail --expect "sequential needs one rank" -- ${T} -ksp_carpcg_scheme sequential)
+pgk_test(petsc.carpcg.backend_device_refused LABELS petsc ARGS --fail --expect "backend device cannot sweep this operator \\(seqaij\\): not a device matrix" -- ${T} -ksp_carpcg_backend device)
+pgk_test(petsc.carpcg.backend_host LABELS petsc ARGS ${CONV} -- ${T} -ksp_carpcg_backend host -expect_converged)
 pgk_test(petsc.carpcg.wrong_type LABELS petsc ARGS --fail --expect "needs MATAIJ or MATAIJCUSPARSE" -- ${T} -mat_type baij)
 
 # An unmodified PETSc tutorial with -dll_append: multicolor on 2 ranks needs exactly the
@@ -111,7 +113,46 @@ endif()
 # One valgrind run of the PETSc type (about 18 s): carp with blocks, the most involved host path, and its view.
 pgk_test(valgrind.carpcg LABELS "valgrind;petsc" ARGS ${VGOK} ${OK} -- ${VG} ${T} -gen helmholtz2d:n=8,kh=0.9,peclet=5 -ksp_carpcg_blocks 3 -ksp_view -malloc_debug -malloc_dump)
 
-# ---- gpu: a device matrix is swept from PETSc's host copy until the device schemes exist ----------
-set(DEV -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0)
-pgk_test(gpu.carpcg.host_copy LABELS "gpu;petsc" ARGS --gpu ${CONV} --expect "read from PETSc's host copy" -- ${T} -gen fem2d:n=40 ${DEV} -ksp_view -expect_converged)
-pgk_test(gpu.carpcg.host_copy_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${CONV} --expect "read from PETSc's host copy" -- ${T} -gen fem2d:n=40 ${DEV} -ksp_carpcg_scheme multicolor -ksp_view -expect_converged)
+# ---- gpu: the device backend (ksp/carpcg/device.cpp on kernels/carpcg/) ---------------------------
+# The reference comparisons on a device matrix: the sweeps are the host's bit for bit, only the
+# dots sum in another order (a tree on the device), so the counts may differ by one, as under MPI.
+set(DEV ${PGK_DEVICE_TYPES})
+set(ONDEV --expect "swept on the device")
+set(DEVXFER --expect "transfers during the solve: ctog=0\\.? gtoc=[1-9][0-9]*\\.? as listed")
+foreach(scheme multicolor carp cimmino)
+  pgk_test(gpu.carpcg.reference.${scheme} LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV} ${DEVXFER}
+           -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme ${scheme} ${STRICT} -its_tol 1 ${DEV} -ksp_view -expect_device_transfers)
+endforeach()
+pgk_test(gpu.carpcg.reference.carp_blocks LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV} --expect "scheme carp: 5 blocks"
+         -- ${T} -gen convdiff2d:n=30,peclet=1000 -ksp_carpcg_scheme carp -ksp_carpcg_blocks 5 -ksp_carpcg_relax 1.4 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
+pgk_test(gpu.carpcg.reference.helmholtz LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV}
+         -- ${T} -gen helmholtz2d:n=20,kh=0.5,peclet=20 -ksp_carpcg_scheme multicolor ${STRICT} -its_tol 1 ${DEV} -ksp_view)
+# The default true-residual interval: still only the dots' scalars come back.
+foreach(scheme multicolor carp cimmino)
+  pgk_test(gpu.carpcg.transfers.${scheme} LABELS "gpu;petsc" ARGS --gpu ${CONV} ${DEVXFER}
+           -- ${T} -gen helmholtz2d:n=50,kh=0.3 -ksp_carpcg_scheme ${scheme} -ksp_rtol 1e-8 -ksp_max_it 5000 ${DEV} -expect_device_transfers -expect_converged)
+endforeach()
+pgk_test(gpu.carpcg.view LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "scheme multicolor: 9 colours" --expect "KSP carpcg colouring: 9 colours"
+         --expect "vectors stay on the device" -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -ksp_carpcg_colors_view -ksp_view)
+pgk_test(gpu.carpcg.info LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "the device backend sweeps this seqaijcusparse" -- ${T} ${DEV} -info)
+pgk_test(gpu.carpcg.log_view LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
+         -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -log_view)
+pgk_test(gpu.carpcg.rescale LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "max difference 0" -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -rescale -ksp_view)
+pgk_test(gpu.carpcg.zero_rows LABELS "gpu;petsc" ARGS --gpu ${CONV} -- ${T} ${DEV} -case zero_rows -expect_converged)
+pgk_test(gpu.carpcg.nan LABELS "gpu;petsc" ARGS --gpu --fail --expect "KSP carpcg: the matrix has NaN or Inf entries" -- ${T} ${DEV} -case nan)
+foreach(scheme multicolor carp cimmino)
+  pgk_test(gpu.carpcg.empty.${scheme} LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "after 0 iterations" -- ${T} ${DEV} -case empty -ksp_carpcg_scheme ${scheme})
+  pgk_test(gpu.carpcg.one.${scheme} LABELS "gpu;petsc" ARGS --gpu ${CONV} -- ${T} ${DEV} -case one -ksp_carpcg_scheme ${scheme} -expect_converged)
+endforeach()
+# Host vectors with a device matrix: the KSP's vectors are copied once per solve, not per iteration.
+pgk_test(gpu.carpcg.host_vectors LABELS "gpu;petsc" ARGS --gpu ${CONV} ${ONDEV} -- ${T} -gen fem2d:n=40 -mat_type aijcusparse -vec_type standard ${PGK_GPU_OPTS} -ksp_view -expect_converged)
+# Where a device matrix stays on the host, and why (-ksp_view): sequential, -ksp_carpcg_backend
+# host, more than one rank.
+pgk_test(gpu.carpcg.host_copy_sequential LABELS "gpu;petsc" ARGS --gpu ${CONV} --expect "read from PETSc's host copy.*the sequential scheme"
+         -- ${T} -gen fem2d:n=40 ${DEV} -ksp_carpcg_scheme sequential -ksp_view -expect_converged)
+pgk_test(gpu.carpcg.host_copy LABELS "gpu;petsc" ARGS --gpu ${CONV} --expect "read from PETSc's host copy.*-ksp_carpcg_backend host"
+         -- ${T} -gen fem2d:n=40 ${DEV} -ksp_carpcg_backend host -ksp_view -expect_converged)
+pgk_test(gpu.carpcg.host_copy_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${CONV} --expect "read from PETSc's host copy.*more than one rank"
+         -- ${T} -gen fem2d:n=40 ${DEV} -ksp_carpcg_scheme multicolor -ksp_view -expect_converged)
+pgk_test(gpu.carpcg.backend_device_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu --fail --expect "backend device cannot sweep this operator .*more than one rank"
+         -- ${T} ${DEV} -ksp_carpcg_backend device)

@@ -1,0 +1,103 @@
+// KSP carpcg on the device: the double Kaczmarz sweeps of the multicolor, cimmino and carp
+// schemes, the residual and the CG's local dots, on device CSR arrays and device vectors
+// (issue 11, "Device schemes"; the host oracle is src/carpcg/).
+//
+// Plain C++ (no CUDA types): the PETSc layer (petsc_plugin/ksp/carpcg/device.cpp) and the tests
+// call it. The contract against the reference:
+//   * every row projection sums its dot product in storage order with no fused multiply-add
+//     (internal.cuh), exactly like src/carpcg/sweep.cpp, and the updates are disjoint or summed in
+//     a fixed order, so the sweeps are the reference's bit for bit:
+//       multicolor_sweep  = pgk::carpcg::sweep over the colouring's rows colour by colour (the
+//                           colouring is src/carpcg's distance2_coloring of the pattern, the
+//                           host backend's on one rank);
+//       cimmino_pass      = pgk::carpcg::cimmino_pass (column sums over the explicit transpose
+//                           in row order: no floating atomics);
+//       carp_half         = BlockPlan::sweep_sum of contiguous_blocks(n, blocks), divided by the
+//                           multiplicities (the sum of copies gathered per unknown in block order);
+//       residual          = pgk::carpcg::residual;
+//   * dots use a fixed-order tree (deterministic run to run), not the host's sequential sum.
+// Copies between host and device go through kernels/common/transfer.hpp (logged): setup makes a
+// few uploads and reads (see setup); double_sweep, the pieces and residual make none; dots
+// makes exactly one device-to-host copy of `count` doubles.
+//
+// Errors: std::invalid_argument (non-square, bad options), pgk::cuda::Error (CUDA failures).
+#pragma once
+
+#include "src/carpcg/blocks.hpp"
+#include "src/carpcg/coloring.hpp"
+#include "src/carpcg/operators.hpp"
+#include "src/common/csr.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace pgk::cuda {
+
+struct CarpcgDeviceOptions {
+  pgk::carpcg::Scheme scheme = pgk::carpcg::Scheme::Multicolor; // multicolor, cimmino or carp
+  double lambda = 1.0;                                          // relaxation (cimmino: lambda~)
+  Index blocks = 1;                                             // carp: contiguous row blocks
+  bool weighted_dot = true;                                     // carp: dots weighted by |L_j|
+};
+
+// Rows with a NaN or Inf entry, or whose squared norm overflows (the host's check_values).
+struct CarpcgValueCheck {
+  Index bad_rows = 0;
+  Index first_bad_row = -1;
+};
+
+class CarpcgDevice {
+public:
+  static constexpr int kMaxDots = 4;
+
+  CarpcgDevice();
+  ~CarpcgDevice();
+  CarpcgDevice(const CarpcgDevice &) = delete;
+  CarpcgDevice &operator=(const CarpcgDevice &) = delete;
+
+  // a: device CSR (full row pointer, nrows == ncols, device values); pattern: the same row
+  // pointer and column indices in host memory (values unused). Copies a's arrays on the device
+  // (later changes of a do not matter), computes |a_i|^2 there and checks the values (1 scalar
+  // read). With bad rows it stops there (ready() stays false) and returns them. Otherwise the
+  // scheme's data is built on the host from `pattern` and uploaded: multicolor 1 upload (the
+  // coloured rows); cimmino 3 (the transpose); carp 1 download (the norms, which decide the
+  // zero rows BlockPlan leaves out) and 7 or 8 uploads (blocks, copies, gather map, weights).
+  // multicolor: `coloring` (a distance-2 colouring of `pattern`) is used when given, else
+  // distance2_coloring(pattern) is computed.
+  CarpcgValueCheck setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o, void *stream,
+                         const pgk::carpcg::Coloring *coloring = nullptr);
+  bool ready() const;
+  Index size() const;
+  Index nnz() const;
+
+  // y = DCSWP(x; b) of the scheme (b == nullptr: 0); device arrays of size() entries, y != x.
+  // Asynchronous on stream.
+  void double_sweep(const double *x, const double *b, double *y, void *stream);
+  // t = b - A x (b == nullptr: 0), asynchronous.
+  void residual(const double *x, const double *b, double *t, void *stream) const;
+  // out[k] = sum_i u_k[i] v_k[i] (times w_i where weighted[k]; w = the carp weights, 1 for the
+  // other schemes), k < count <= kMaxDots; waits for the result (1 copy of count doubles).
+  void dots(int count, const double *const u[], const double *const v[], const bool weighted[], double out[],
+            void *stream);
+
+  // The pieces, for the tests (asynchronous):
+  // multicolor: the colours 0..C-1 (backward: C-1..0) swept in place on x.
+  void multicolor_sweep(const double *b, bool backward, double *x, void *stream);
+  // cimmino: out = base + sum_i coef_i(x) a_i^T (base == nullptr: 0); out may alias neither.
+  void cimmino_pass(const double *b, const double *x, const double *base, double *out, void *stream);
+  // carp: every block sweeps its copy of x, then y_j = (sum of the copies) / |L_j| (x_j where
+  // no block touches j); y != x.
+  void carp_half(const double *b, bool backward, const double *x, double *y, void *stream);
+
+  // Set-up figures on the host (the scheme's, else nullptr / empty).
+  const pgk::carpcg::Coloring *coloring() const;
+  const pgk::carpcg::BlockPlan *plan() const;
+  const std::vector<double> &weights() const; // carp with weighted dots: max(|L_j|, 1)
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace pgk::cuda

@@ -1,0 +1,80 @@
+// Shared by the carpcg kernels: the device data of one operator (CarpcgDevice::Impl) and the
+// row projection of src/carpcg/sweep.cpp done by one warp.
+//
+// Bitwise agreement with the host reference needs the same operations in the same order:
+// every product and sum goes through __dmul_rn / __dadd_rn, which nvcc never contracts into a
+// fused multiply-add (the host build does not contract either: no -mfma), and a row's dot
+// product is summed in storage order, the lanes' products handed to the sum one by one by
+// shuffles (the loads are parallel, the additions sequential as on the host).
+#pragma once
+
+#include "kernels/carpcg/carpcg_gpu.hpp"
+#include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_buffer.hpp"
+#include "kernels/common/launch.cuh"
+
+#include <optional>
+#include <vector>
+
+namespace pgk::cuda {
+
+struct CarpcgDevice::Impl {
+  CarpcgDeviceOptions opt;
+  bool ready = false;
+  Index n = 0, nnz = 0;
+  DeviceBuffer<Index> rowptr, colidx;
+  DeviceBuffer<double> values, norms2;
+  DeviceBuffer<double> mid; // the result of the first half of a double sweep
+  // multicolor: the rows grouped by colour (device), the class offsets (host).
+  std::optional<pgk::carpcg::Coloring> coloring;
+  DeviceBuffer<Index> color_rows;
+  // cimmino: the transpose (columns' rows ascending, and the position of each entry in a's
+  // value array), the coefficients of a pass.
+  DeviceBuffer<Index> t_colptr, t_rows, t_entry;
+  DeviceBuffer<double> coef;
+  // carp: the BlockPlan as device arrays; `copies` holds every block's compact copy.
+  std::optional<pgk::carpcg::BlockPlan> plan;
+  Index nblocks = 0;
+  DeviceBuffer<Index> block_row_ptr, block_rows, block_col_ptr, block_cols, local_col;
+  DeviceBuffer<Index> gather_ptr, gather_pos; // per unknown: its positions in `copies`, block order
+  DeviceBuffer<double> copies, weights;
+  std::vector<double> host_weights;
+  // dots: per-block partial sums and the results.
+  DeviceBuffer<double> partials, dot_out;
+};
+
+namespace carpcg_detail {
+
+constexpr int kWarp = 32;
+constexpr int kThreads = 256; // 8 warps per block in the warp-per-row kernels
+constexpr long long kMaxBlocks = 1 << 16;
+constexpr int kDotBlocks = 1024; // the dots' partial sums per dot (fixed order: at most this many)
+constexpr unsigned kFull = 0xffffffffu;
+
+// Warp-uniform: a row's dot product a_i . x summed in storage order (lo..hi), every lane gets it.
+__device__ inline double ordered_dot(Index lo, Index hi, const Index *cols, const double *vals, const double *x,
+                                     int lane) {
+  double s = 0;
+  for (Index base = lo; base < hi; base += kWarp) {
+    const Index k = base + lane;
+    const double p = k < hi ? __dmul_rn(vals[k], x[cols[k]]) : 0.0;
+    const int m = hi - base < kWarp ? static_cast<int>(hi - base) : kWarp;
+    for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(kFull, p, t));
+  }
+  return s;
+}
+
+// The projection of one row (sweep.cpp's project_row), warp-uniform; `cols` may be a block's
+// local column map. The lanes update distinct unknowns (a row has distinct columns).
+__device__ inline void project_row(Index lo, Index hi, const Index *cols, const double *vals, double norm2, double bi,
+                                   double lambda, double *x, int lane) {
+  const double dot = ordered_dot(lo, hi, cols, vals, x, lane);
+  const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(bi, dot), norm2));
+  for (Index k = lo + lane; k < hi; k += kWarp) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
+}
+
+inline int warp_grid(Index rows) { return grid_for(rows, kThreads / kWarp, kMaxBlocks); }
+inline int thread_grid(Index items) { return grid_for(items, kThreads, kMaxBlocks); }
+
+} // namespace carpcg_detail
+} // namespace pgk::cuda

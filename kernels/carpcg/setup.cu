@@ -1,0 +1,154 @@
+// CarpcgDevice set-up: the device copy of A, its row norms and value check, and each scheme's
+// data, built on the host from the pattern and uploaded once (carpcg_gpu.hpp).
+#include "kernels/carpcg/internal.cuh"
+
+#include "src/carpcg/flat.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace pgk::cuda {
+
+namespace {
+
+using namespace carpcg_detail;
+
+struct BadRows {
+  unsigned long long count;
+  long long first;
+};
+
+// |a_i|^2 summed in storage order (sweep.cpp's row_norms2), one thread per row, and the rows
+// with a non-finite entry or norm (counted with integer atomics: the count and the minimum do
+// not depend on the order).
+__global__ void row_norms_kernel(Index n, const Index *rowptr, const double *vals, double *norms2, BadRows *bad) {
+  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<Index>(gridDim.x) * blockDim.x) {
+    double s = 0;
+    bool finite = true;
+    for (Index k = rowptr[i]; k < rowptr[i + 1]; ++k) {
+      finite = finite && isfinite(vals[k]);
+      s = __dadd_rn(s, __dmul_rn(vals[k], vals[k]));
+    }
+    norms2[i] = s;
+    if (!finite || !isfinite(s)) {
+      atomicAdd(&bad->count, 1ull);
+      atomicMin(&bad->first, static_cast<long long>(i));
+    }
+  }
+}
+
+__global__ void init_bad_rows(BadRows *bad, Index n) { *bad = BadRows{0ull, static_cast<long long>(n)}; }
+
+template <class T> void upload(DeviceBuffer<T> &buf, const std::vector<T> &host, void *stream) {
+  buf.upload(host.data(), host.size(), stream);
+}
+
+void device_copy(void *dst, const void *src, std::size_t bytes, void *stream) {
+  if (bytes) PGK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, as_stream(stream)));
+}
+
+void setup_multicolor(CarpcgDevice::Impl &d, const CsrView &pattern, const pgk::carpcg::Coloring *given, void *stream) {
+  if (given && given->color.size() != static_cast<std::size_t>(d.n))
+    throw std::invalid_argument("carpcg device: the colouring has " + std::to_string(given->color.size()) +
+                                " rows, the matrix " + std::to_string(d.n));
+  d.coloring = given ? *given : pgk::carpcg::distance2_coloring(pattern);
+  upload(d.color_rows, d.coloring->rows, stream);
+}
+
+// The transpose with each entry's position in a (src/carpcg/flat.hpp), so that a column sum
+// runs in natural row order.
+void setup_cimmino(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
+  const pgk::carpcg::TransposeMap t = pgk::carpcg::transpose_map(pattern);
+  upload(d.t_colptr, t.colptr, stream);
+  upload(d.t_rows, t.rows, stream);
+  upload(d.t_entry, t.entry, stream);
+  d.coef.allocate(static_cast<std::size_t>(d.n));
+}
+
+// BlockPlan of contiguous blocks (the zero rows it leaves out need the norms) as flat arrays
+// (src/carpcg/flat.hpp: the layout whose host emulation the unit tests check against the plan).
+void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
+  const std::vector<double> norms2 = d.norms2.download(stream);
+  const std::vector<Index> block_of_row = pgk::carpcg::contiguous_blocks(d.n, d.opt.blocks);
+  const Index t = std::max<Index>(1, std::min<Index>(d.opt.blocks, std::max<Index>(d.n, 1)));
+  d.plan.emplace(pattern, norms2, block_of_row, t);
+  const pgk::carpcg::FlatBlocks f = pgk::carpcg::flatten(*d.plan, pattern);
+  d.nblocks = f.nblocks();
+  upload(d.block_row_ptr, f.row_ptr, stream);
+  upload(d.block_rows, f.rows, stream);
+  upload(d.block_col_ptr, f.col_ptr, stream);
+  upload(d.block_cols, f.cols, stream);
+  upload(d.local_col, f.local_col, stream);
+  upload(d.gather_ptr, f.gather_ptr, stream);
+  upload(d.gather_pos, f.gather_pos, stream);
+  d.copies.allocate(f.cols.size());
+  d.host_weights.clear();
+  if (d.opt.weighted_dot) {
+    for (const Index m : d.plan->multiplicity()) d.host_weights.push_back(std::max(static_cast<double>(m), 1.0));
+    upload(d.weights, d.host_weights, stream);
+  }
+}
+
+} // namespace
+
+CarpcgDevice::CarpcgDevice() : impl_(std::make_unique<Impl>()) {}
+CarpcgDevice::~CarpcgDevice() = default;
+
+bool CarpcgDevice::ready() const { return impl_->ready; }
+Index CarpcgDevice::size() const { return impl_->n; }
+Index CarpcgDevice::nnz() const { return impl_->nnz; }
+const pgk::carpcg::Coloring *CarpcgDevice::coloring() const { return impl_->coloring ? &*impl_->coloring : nullptr; }
+const pgk::carpcg::BlockPlan *CarpcgDevice::plan() const { return impl_->plan ? &*impl_->plan : nullptr; }
+const std::vector<double> &CarpcgDevice::weights() const { return impl_->host_weights; }
+
+CarpcgValueCheck CarpcgDevice::setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o,
+                                     void *stream, const pgk::carpcg::Coloring *coloring) {
+  using pgk::carpcg::Scheme;
+  if (a.nrows != a.ncols || pattern.nrows != a.nrows || pattern.ncols != a.ncols)
+    throw std::invalid_argument("carpcg device: needs a square matrix and its pattern, got " + std::to_string(a.nrows) +
+                                " x " + std::to_string(a.ncols));
+  if (o.scheme == Scheme::Sequential)
+    throw std::invalid_argument("carpcg device: the sequential scheme is swept on the host");
+  if (o.blocks < 1) throw std::invalid_argument("carpcg device: need at least one block");
+  impl_ = std::make_unique<Impl>();
+  Impl &d = *impl_;
+  d.opt = o;
+  d.n = a.nrows;
+  d.nnz = pattern.nnz_host();
+  d.rowptr.allocate(static_cast<std::size_t>(d.n) + 1);
+  d.colidx.allocate(static_cast<std::size_t>(d.nnz));
+  d.values.allocate(static_cast<std::size_t>(d.nnz));
+  d.norms2.allocate(static_cast<std::size_t>(d.n));
+  d.mid.allocate(static_cast<std::size_t>(d.n));
+  CarpcgValueCheck check;
+  if (d.n > 0) { // an empty matrix may have no device arrays at all
+    device_copy(d.rowptr.data(), a.rowptr, sizeof(Index) * (static_cast<std::size_t>(d.n) + 1), stream);
+    device_copy(d.colidx.data(), a.colidx, sizeof(Index) * static_cast<std::size_t>(d.nnz), stream);
+    device_copy(d.values.data(), a.values, sizeof(double) * static_cast<std::size_t>(d.nnz), stream);
+    DeviceBuffer<BadRows> bad(1);
+    init_bad_rows<<<1, 1, 0, as_stream(stream)>>>(bad.data(), d.n);
+    PGK_CUDA_CHECK_LAUNCH();
+    row_norms_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, d.rowptr.data(), d.values.data(),
+                                                                           d.norms2.data(), bad.data());
+    PGK_CUDA_CHECK_LAUNCH();
+    const BadRows got = bad.get(0, stream);
+    check.bad_rows = static_cast<Index>(got.count);
+    check.first_bad_row = got.count ? static_cast<Index>(got.first) : -1;
+  }
+  if (check.bad_rows) return check;
+  switch (o.scheme) {
+  case Scheme::Multicolor: setup_multicolor(d, pattern, coloring, stream); break;
+  case Scheme::Cimmino: setup_cimmino(d, pattern, stream); break;
+  case Scheme::Carp: setup_carp(d, pattern, stream); break;
+  case Scheme::Sequential: break;
+  }
+  d.partials.allocate(static_cast<std::size_t>(kMaxDots) * kDotBlocks);
+  d.dot_out.allocate(kMaxDots);
+  d.ready = true;
+  return check;
+}
+
+} // namespace pgk::cuda

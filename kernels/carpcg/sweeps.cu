@@ -1,0 +1,168 @@
+// The double sweeps of the device schemes (carpcg_gpu.hpp): one launch per colour and direction
+// (multicolor), two per pass (cimmino: the coefficients, then the column sums), two per half
+// (carp: the block sweeps, then the averaging). No host synchronisation inside a sweep.
+#include "kernels/carpcg/internal.cuh"
+
+namespace pgk::cuda {
+
+namespace {
+
+using namespace carpcg_detail;
+
+struct Matrix {
+  const Index *rowptr, *colidx;
+  const double *values, *norms2;
+};
+
+Matrix matrix_of(const CarpcgDevice::Impl &d) {
+  return {d.rowptr.data(), d.colidx.data(), d.values.data(), d.norms2.data()};
+}
+
+__device__ inline Index warp_id() { return (blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x) / kWarp; }
+__device__ inline Index warp_count() { return static_cast<Index>(gridDim.x) * blockDim.x / kWarp; }
+
+// One colour: every row of it projected by one warp. The rows of a colour touch disjoint
+// unknowns, so their order (and a backward sweep's reversal within the colour) does not change
+// any value: only the order of the colours matters.
+__global__ void colour_kernel(Matrix a, const Index *rows, Index count, const double *b, double lambda, double *x) {
+  const int lane = threadIdx.x % kWarp;
+  for (Index w = warp_id(); w < count; w += warp_count()) {
+    const Index i = rows[w];
+    const double n2 = a.norms2[i];
+    if (n2 == 0) continue; // a zero row (sweep.hpp)
+    project_row(a.rowptr[i], a.rowptr[i + 1], a.colidx, a.values, n2, b ? b[i] : 0.0, lambda, x, lane);
+  }
+}
+
+// cimmino, first step: coef_i = lambda ((b_i - a_i . x) / |a_i|^2), 0 for a zero row (whose
+// entries are all zero, so it adds exact zeros to the column sums, like the host's skip).
+__global__ void coef_kernel(Matrix a, Index n, const double *b, double lambda, const double *x, double *coef) {
+  const int lane = threadIdx.x % kWarp;
+  for (Index i = warp_id(); i < n; i += warp_count()) {
+    const double n2 = a.norms2[i];
+    const double dot = ordered_dot(a.rowptr[i], a.rowptr[i + 1], a.colidx, a.values, x, lane);
+    if (lane == 0) coef[i] = n2 == 0 ? 0.0 : __dmul_rn(lambda, __ddiv_rn(__dsub_rn(b ? b[i] : 0.0, dot), n2));
+  }
+}
+
+// cimmino, second step: out_j = base_j + sum over column j's entries, rows ascending, of
+// coef_i a_ij: the host's acc_j += coef_i a_ij in natural row order, from 0.
+__global__ void column_sum_kernel(Index n, const Index *colptr, const Index *rows, const Index *entry,
+                                  const double *values, const double *coef, const double *base, double *out) {
+  for (Index j = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<Index>(gridDim.x) * blockDim.x) {
+    double s = 0;
+    for (Index e = colptr[j]; e < colptr[j + 1]; ++e) s = __dadd_rn(s, __dmul_rn(coef[rows[e]], values[entry[e]]));
+    out[j] = base ? __dadd_rn(base[j], s) : s;
+  }
+}
+
+struct Blocks {
+  Index count;
+  const Index *row_ptr, *rows, *col_ptr, *cols, *local_col;
+};
+
+// carp: one warp per CARP block. It copies x on the block's columns into its compact copy, then
+// projects the block's rows in order (backward: reversed) on the copy, addressed through the
+// block-local column map: BlockPlan::sweep_sum's inner loop.
+__global__ void block_sweep_kernel(Matrix a, Blocks blk, const double *b, double lambda, bool backward, const double *x,
+                                   double *copies) {
+  const int lane = threadIdx.x % kWarp;
+  for (Index k = warp_id(); k < blk.count; k += warp_count()) {
+    const Index off = blk.col_ptr[k], width = blk.col_ptr[k + 1] - off;
+    double *copy = copies + off;
+    for (Index t = lane; t < width; t += kWarp) copy[t] = x[blk.cols[off + t]];
+    __syncwarp();
+    const Index first = blk.row_ptr[k], count = blk.row_ptr[k + 1] - first;
+    for (Index s = 0; s < count; ++s) {
+      const Index i = blk.rows[first + (backward ? count - 1 - s : s)];
+      project_row(a.rowptr[i], a.rowptr[i + 1], blk.local_col, a.values, a.norms2[i], b ? b[i] : 0.0, lambda, copy,
+                  lane);
+      __syncwarp(); // the next row reads what this one wrote
+    }
+  }
+}
+
+// carp averaging: y_j = (sum of j's copies in block order, from 0) / |L_j|, or x_j where no block
+// touches j (the host's acc / mult).
+__global__ void average_kernel(Index n, const Index *gather_ptr, const Index *gather_pos, const double *copies,
+                               const double *x, double *y) {
+  for (Index j = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<Index>(gridDim.x) * blockDim.x) {
+    const Index lo = gather_ptr[j], hi = gather_ptr[j + 1];
+    double s = 0;
+    for (Index p = lo; p < hi; ++p) s = __dadd_rn(s, copies[gather_pos[p]]);
+    y[j] = hi > lo ? __ddiv_rn(s, static_cast<double>(hi - lo)) : x[j];
+  }
+}
+
+void copy_device(double *dst, const double *src, Index n, void *stream) {
+  if (n > 0 && dst != src)
+    PGK_CUDA_CHECK(cudaMemcpyAsync(dst, src, sizeof(double) * static_cast<std::size_t>(n), cudaMemcpyDeviceToDevice,
+                                   as_stream(stream)));
+}
+
+} // namespace
+
+void CarpcgDevice::multicolor_sweep(const double *b, bool backward, double *x, void *stream) {
+  const Impl &d = *impl_;
+  if (!d.coloring) throw std::logic_error("carpcg device: multicolor_sweep without a multicolor set-up");
+  const int nc = d.coloring->ncolors;
+  for (int t = 0; t < nc; ++t) {
+    const int c = backward ? nc - 1 - t : t;
+    const Index first = d.coloring->class_ptr[c], count = d.coloring->class_size(c);
+    if (count == 0) continue;
+    colour_kernel<<<warp_grid(count), kThreads, 0, as_stream(stream)>>>(matrix_of(d), d.color_rows.data() + first,
+                                                                        count, b, d.opt.lambda, x);
+    PGK_CUDA_CHECK_LAUNCH();
+  }
+}
+
+void CarpcgDevice::cimmino_pass(const double *b, const double *x, const double *base, double *out, void *stream) {
+  Impl &d = *impl_;
+  if (d.t_colptr.size() == 0) throw std::logic_error("carpcg device: cimmino_pass without a cimmino set-up");
+  if (d.n == 0) return;
+  coef_kernel<<<warp_grid(d.n), kThreads, 0, as_stream(stream)>>>(matrix_of(d), d.n, b, d.opt.lambda, x, d.coef.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  column_sum_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(
+      d.n, d.t_colptr.data(), d.t_rows.data(), d.t_entry.data(), d.values.data(), d.coef.data(), base, out);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::carp_half(const double *b, bool backward, const double *x, double *y, void *stream) {
+  Impl &d = *impl_;
+  if (!d.plan) throw std::logic_error("carpcg device: carp_half without a carp set-up");
+  if (d.n == 0) return;
+  const Blocks blk{d.nblocks,           d.block_row_ptr.data(), d.block_rows.data(), d.block_col_ptr.data(),
+                   d.block_cols.data(), d.local_col.data()};
+  block_sweep_kernel<<<warp_grid(d.nblocks), kThreads, 0, as_stream(stream)>>>(matrix_of(d), blk, b, d.opt.lambda,
+                                                                               backward, x, d.copies.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  average_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, d.gather_ptr.data(), d.gather_pos.data(),
+                                                                       d.copies.data(), x, y);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::double_sweep(const double *x, const double *b, double *y, void *stream) {
+  Impl &d = *impl_;
+  if (!d.ready) throw std::logic_error("carpcg device: double_sweep before a successful set-up");
+  if (d.n == 0) return;
+  switch (d.opt.scheme) {
+  case pgk::carpcg::Scheme::Multicolor:
+    copy_device(y, x, d.n, stream);
+    multicolor_sweep(b, false, y, stream);
+    multicolor_sweep(b, true, y, stream);
+    break;
+  case pgk::carpcg::Scheme::Cimmino:
+    cimmino_pass(b, x, x, d.mid.data(), stream);
+    cimmino_pass(b, d.mid.data(), d.mid.data(), y, stream);
+    break;
+  case pgk::carpcg::Scheme::Carp:
+    carp_half(b, false, x, d.mid.data(), stream);
+    carp_half(b, true, d.mid.data(), y, stream);
+    break;
+  case pgk::carpcg::Scheme::Sequential: throw std::logic_error("carpcg device: no sequential scheme");
+  }
+}
+
+} // namespace pgk::cuda

@@ -1,0 +1,237 @@
+// The device backend of KSP carpcg: multicolor, cimmino and carp on kernels/carpcg/
+// (pgk::cuda::CarpcgDevice) for a MATSEQAIJCUSPARSE operator, or MATMPIAIJCUSPARSE on one rank.
+//
+// Set-up reads the device CSR (PgkMatGetCSR, PGK_MEM_DEVICE) and the host structure every AIJ
+// matrix keeps (no transfer), computes the colouring on the host from that structure with
+// src/carpcg (the host backend's colouring, so the iterates are the same), checks the values and
+// uploads the scheme's data once through kernels/common/transfer.hpp (logged). The vectors are
+// the matrix's VECCUDA; a double sweep and a residual move nothing between host and device, and
+// the dots bring back only their scalars (one logged GpuToCpu per call). NaN/Inf entries are a
+// PETSc error, as on the host.
+//
+// A build without the CUDA kernels does not compile this backend: CarpcgCreateDeviceBackend then
+// errors, and backend.cpp never chooses it (PgkMatUseDevice is false without the kernels).
+#include "petsc_plugin/ksp/carpcg/backend.hpp"
+
+#include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/device.hpp"
+
+#if defined(PGK_HAVE_CUDA)
+#  include "kernels/carpcg/carpcg_gpu.hpp"
+
+namespace pgk_carpcg {
+
+using pgk::carpcg::Scheme;
+
+class DeviceBackend : public CarpcgBackend {
+public:
+  explicit DeviceBackend(const CarpcgSettings &s) : set_(s), lambda_(s.relaxation()) {}
+  ~DeviceBackend() override;
+  PetscErrorCode setup(Mat A);
+
+  PetscErrorCode create_vec(Vec *v) override { return VecDuplicate(tmpl_, v); }
+  PetscErrorCode double_sweep(Vec x, Vec b, Vec y) override;
+  PetscErrorCode residual(Vec x, Vec b, Vec t) override;
+  PetscErrorCode local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) override;
+  PetscErrorCode view(PetscViewer viewer) override;
+
+private:
+  PetscErrorCode colour(const pgk::CsrView &pattern, pgk::carpcg::Coloring *c);
+  PetscErrorCode view_scheme(PetscViewer viewer);
+
+  CarpcgSettings          set_;
+  PetscReal               lambda_;
+  MPI_Comm                comm_ = MPI_COMM_NULL;
+  PetscInt                n_ = 0, nnz_ = 0;
+  Vec                     tmpl_         = nullptr;
+  char                    mat_type_[64] = "";
+  pgk::cuda::CarpcgDevice dev_;
+};
+
+DeviceBackend::~DeviceBackend()
+{
+  PetscFunctionBeginUser;
+  PetscCallVoid(VecDestroy(&tmpl_));
+  PetscFunctionReturnVoid();
+}
+
+// The host backend's colouring on one rank: greedy distance-2 in natural row order.
+PetscErrorCode DeviceBackend::colour(const pgk::CsrView &pattern, pgk::carpcg::Coloring *c)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PGK_EVENT_CarpcgColor, 0, 0, 0, 0));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *c = pgk::carpcg::distance2_coloring(pattern));
+  PetscCall(PetscLogEventEnd(PGK_EVENT_CarpcgColor, 0, 0, 0, 0));
+  if (set_.colors_view) {
+    PetscCall(PetscPrintf(comm_, "KSP carpcg colouring: %d colours (greedy distance-2 in natural row order) for %" PetscInt_FMT " rows; rows per colour:", c->ncolors, n_));
+    for (int k = 0; k < c->ncolors; ++k) PetscCall(PetscPrintf(comm_, " %" PetscInt_FMT, (PetscInt)c->class_size(k)));
+    PetscCall(PetscPrintf(comm_, "\n"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::setup(Mat A)
+{
+  PgkMatCSR                      dc, hc;
+  void                          *stream;
+  pgk::carpcg::Coloring          coloring;
+  pgk::cuda::CarpcgValueCheck    check;
+  pgk::cuda::CarpcgDeviceOptions o;
+
+  PetscFunctionBegin;
+  comm_ = PetscObjectComm((PetscObject)A);
+  PetscCall(PetscStrncpy(mat_type_, ((PetscObject)A)->type_name, sizeof mat_type_));
+  PetscCall(MatCreateVecs(A, &tmpl_, NULL));
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(PgkMatGetCSRStructureHost(A, &hc));
+  n_   = hc.csr.nrows;
+  nnz_ = hc.csr.nnz_host();
+  if (n_ > 0) PetscCall(PgkMatGetCSR(A, PGK_MEM_DEVICE, &dc)); // an empty matrix may have no device arrays
+  else dc.csr = hc.csr;                                        // never read (nothing to copy)
+  if (set_.scheme == Scheme::Multicolor) PetscCall(colour(hc.csr, &coloring));
+  o.scheme       = set_.scheme;
+  o.lambda       = lambda_;
+  o.blocks       = set_.blocks;
+  o.weighted_dot = set_.weighted_dot ? true : false;
+  PgkCallCxx(comm_, PETSC_ERR_GPU, check = dev_.setup(dc.csr, hc.csr, o, stream, set_.scheme == Scheme::Multicolor ? &coloring : nullptr));
+  if (n_ > 0) PetscCall(PgkMatRestoreCSR(A, &dc));
+  PetscCall(PgkMatRestoreCSR(A, &hc));
+  PetscCheck(check.bad_rows == 0, comm_, PETSC_ERR_FP, "KSP carpcg: the matrix has NaN or Inf entries (or a row whose squared norm overflows) in %" PetscInt_FMT " rows, the first global row %" PetscInt_FMT, (PetscInt)check.bad_rows,
+             (PetscInt)check.first_bad_row);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::double_sweep(Vec x, Vec b, Vec y)
+{
+  PetscScalar *xa, *ba = nullptr, *ya;
+  void        *stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PGK_EVENT_CarpcgSweep, x, y, 0, 0));
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  if (b) PetscCall(PgkVecGetArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
+  PetscCall(PgkVecGetArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
+  PetscCall(PetscLogGpuTimeBegin());
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.double_sweep(xa, ba, ya, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
+  if (b) PetscCall(PgkVecRestoreArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PetscLogGpuFlops(8.0 * (PetscLogDouble)nnz_));
+  PetscCall(PetscLogEventEnd(PGK_EVENT_CarpcgSweep, x, y, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::residual(Vec x, Vec b, Vec t)
+{
+  PetscScalar *xa, *ba, *ta;
+  void        *stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PGK_EVENT_CarpcgResidual, x, b, t, 0));
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PgkVecGetArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
+  PetscCall(PgkVecGetArray(t, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ta));
+  PetscCall(PetscLogGpuTimeBegin());
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.residual(xa, ba, ta, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PgkVecRestoreArray(t, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ta));
+  PetscCall(PgkVecRestoreArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PetscLogGpuFlops(2.0 * (PetscLogDouble)nnz_));
+  PetscCall(PetscLogEventEnd(PGK_EVENT_CarpcgResidual, x, b, t, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// One reduction kernel pair for all n dots; only the n scalars come back (one logged copy).
+PetscErrorCode DeviceBackend::local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[])
+{
+  PetscScalar *ua[pgk::cuda::CarpcgDevice::kMaxDots], *va[pgk::cuda::CarpcgDevice::kMaxDots];
+  bool         w[pgk::cuda::CarpcgDevice::kMaxDots];
+  void        *stream;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 0 && n <= pgk::cuda::CarpcgDevice::kMaxDots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "KSP carpcg: %" PetscInt_FMT " dots at once (at most %d)", n, pgk::cuda::CarpcgDevice::kMaxDots);
+  PetscCall(PgkGetDeviceStream(&stream));
+  for (PetscInt k = 0; k < n; ++k) {
+    PetscCall(PgkVecGetArray(u[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ua[k]));
+    PetscCall(PgkVecGetArray(v[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va[k]));
+    w[k] = weighted[k] ? true : false;
+  }
+  PetscCall(PetscLogGpuTimeBegin());
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.dots((int)n, ua, va, w, out, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  for (PetscInt k = n - 1; k >= 0; --k) {
+    PetscCall(PgkVecRestoreArray(v[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va[k]));
+    PetscCall(PgkVecRestoreArray(u[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ua[k]));
+  }
+  PetscCall(PetscLogGpuFlops(3.0 * n * n_));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The host backend's scheme lines (multicolor.cpp), from the device set-up's figures.
+PetscErrorCode DeviceBackend::view_scheme(PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  switch (set_.scheme) {
+  case Scheme::Multicolor: {
+    const pgk::carpcg::Coloring *c  = dev_.coloring();
+    const int                    nc = c ? c->ncolors : 0;
+    PetscInt                     lo = nc ? (PetscInt)c->class_size(0) : 0, hi = lo;
+    for (int k = 0; k < nc; ++k) lo = PetscMin(lo, (PetscInt)c->class_size(k)), hi = PetscMax(hi, (PetscInt)c->class_size(k));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "scheme multicolor: %d colours (greedy distance-2 in natural row order), %" PetscInt_FMT "..%" PetscInt_FMT " rows per colour; iterates of sequential CGMN in the coloured order\n", nc, lo, hi));
+  } break;
+  case Scheme::Carp: {
+    const pgk::carpcg::BlockPlan *p  = dev_.plan();
+    PetscInt                      nb = p ? (PetscInt)p->nblocks() : 0, max_mult = 0, shared = 0;
+    if (p)
+      for (const pgk::Index m : p->multiplicity()) max_mult = PetscMax(max_mult, (PetscInt)m), shared += m > 1 ? 1 : 0;
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging; one warp per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n", nb,
+        set_.blocks));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
+                                     set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult, shared));
+  } break;
+  case Scheme::Cimmino: PetscCall(PetscViewerASCIIPrintf(viewer, "scheme cimmino: the report's GPU mode, every row projects from the same frozen x, twice (lambda~ scales each pass)\n")); break;
+  case Scheme::Sequential: break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::view(PetscViewer viewer)
+{
+  static const char *const how[] = {"", "one kernel per colour and direction, one warp per row", "one warp per block on its compact copy, averaged per unknown in block order", "coefficients per row, then column sums over the explicit transpose"};
+
+  PetscFunctionBegin;
+  PetscCall(view_scheme(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "relaxation lambda = %g; swept on the device (%s), %" PetscInt_FMT " stored entries on 1 rank\n", (double)lambda_, how[(int)set_.scheme], nnz_));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "operator %s: device CSR, vectors stay on the device; only the dots' scalars come back each iteration\n", mat_type_));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace pgk_carpcg
+
+PetscErrorCode CarpcgCreateDeviceBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend)
+{
+  PetscFunctionBegin;
+  auto dev = std::make_unique<pgk_carpcg::DeviceBackend>(s);
+  PetscCall(PetscLogEventBegin(PGK_EVENT_CarpcgSetUp, A, 0, 0, 0));
+  PetscCall(dev->setup(A));
+  PetscCall(PetscLogEventEnd(PGK_EVENT_CarpcgSetUp, A, 0, 0, 0));
+  *backend = std::move(dev);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#else // no CUDA kernels in this build
+
+PetscErrorCode CarpcgCreateDeviceBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend)
+{
+  PetscFunctionBegin;
+  (void)s;
+  (void)backend;
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: this petscgpukit was built without its CUDA kernels (PETSc without CUDA, or PGK_ENABLE_CUDA=OFF): no device backend");
+}
+
+#endif

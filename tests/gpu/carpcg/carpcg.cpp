@@ -1,0 +1,299 @@
+// Device carpcg (kernels/carpcg/carpcg_gpu.hpp) against the src/carpcg reference on generated
+// matrices (fem2d, Helmholtz with convection, high-Peclet convection-diffusion; zero rows):
+//   * multicolor: the colour-by-colour sweeps and the double sweep equal the reference's sweep in
+//     the coloured order (MulticolorSweep) to 1e-12 relative; they are expected bit for bit
+//     (same operation order, no FMA) and the test reports it;
+//   * cimmino: one pass equals cimmino_pass bit for bit; the double sweep the reference's;
+//   * carp: a half sweep (blocks + averaging) equals BlockPlan::sweep_sum / |L_j| to 1e-12, the
+//     double sweep the reference CarpSweep's, for 1, 3 and 64 blocks; the weights are W's;
+//   * residual bit for bit; dots to 1e-12 of the host sums and the same bits on every run;
+//   * NaN/Inf rows are reported (count, first row), n = 0 does nothing, and the documented
+//     transfers: a double sweep and a residual copy nothing, dots one record.
+#include "kernels/carpcg/carpcg_gpu.hpp"
+#include "kernels/common/transfer.hpp"
+#include "src/carpcg/blocks.hpp"
+#include "src/carpcg/cg.hpp"
+#include "src/carpcg/operators.hpp"
+#include "src/carpcg/sweep.hpp"
+#include "src/matgen/generators.hpp"
+#include "tests/support/device.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using pgk::Csr;
+using pgk::Index;
+using pgk::carpcg::Scheme;
+using Vector = std::vector<double>;
+
+const char *const kSpecs[] = {"fem2d:n=30", "helmholtz2d:n=25,kh=0.5,peclet=20", "convdiff2d:n=30,peclet=1000"};
+
+Csr make(const std::string &spec) { return pgk::gen::generate(pgk::gen::parse_spec(spec)); }
+
+// Rows 5, 22, 39, ... with all their entries set to 0 (kept: explicit zeros), as MatZeroRows.
+Csr with_zero_rows(Csr a) {
+  for (Index i = 5; i < a.nrows; i += 17)
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) a.values[k] = 0;
+  return a;
+}
+
+Vector pseudo_random(Index n, unsigned seed) {
+  Vector v(static_cast<std::size_t>(n));
+  unsigned s = seed;
+  for (double &x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<double>(s >> 8) / static_cast<double>(1u << 24) - 0.5;
+  }
+  return v;
+}
+
+double max_rel_diff(const Vector &got, const Vector &want) {
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    diff = std::max(diff, std::abs(got[i] - want[i]));
+    scale = std::max(scale, std::abs(want[i]));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+bool bitwise_equal(const Vector &a, const Vector &b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) {
+           return x == y && std::signbit(x) == std::signbit(y);
+         });
+}
+
+// A device vector with the host values.
+struct DVec {
+  pgk::cuda::DeviceBuffer<double> buf;
+  explicit DVec(const Vector &h) { buf.upload(h.data(), h.size(), nullptr); }
+  explicit DVec(std::size_t n) { buf.allocate(n); }
+  double *data() { return buf.data(); }
+  Vector get() const { return buf.download(nullptr); }
+};
+
+// A matrix on the device and the set-up of one scheme.
+struct Prepared {
+  Csr a;
+  pgk::test::DeviceCsr dev;
+  pgk::cuda::CarpcgDevice op;
+  pgk::cuda::CarpcgValueCheck check;
+  Prepared(Csr m, const pgk::cuda::CarpcgDeviceOptions &o) : a(std::move(m)), dev(a) {
+    check = op.setup(dev.view, pgk::view_of(a), o, nullptr);
+  }
+};
+
+pgk::cuda::CarpcgDeviceOptions options(Scheme s, double lambda, Index blocks = 1) {
+  pgk::cuda::CarpcgDeviceOptions o;
+  o.scheme = s;
+  o.lambda = lambda;
+  o.blocks = blocks;
+  return o;
+}
+
+// The device double sweep of `op` against the reference operator of the same scheme, with and
+// without a right-hand side; returns whether every result was bit for bit equal.
+bool expect_double_sweep(Prepared &s, const pgk::carpcg::OperatorOptions &ro, double tol, const std::string &what) {
+  const auto ref = pgk::carpcg::make_double_sweep(pgk::view_of(s.a), ro);
+  const Index n = s.a.nrows;
+  const Vector x = pseudo_random(n, 7), b = pseudo_random(n, 11);
+  bool bitwise = true;
+  for (const bool with_b : {true, false}) {
+    Vector want(static_cast<std::size_t>(n));
+    ref->apply(x.data(), with_b ? b.data() : nullptr, want.data());
+    DVec dx(x), db(b), dy(static_cast<std::size_t>(n));
+    s.op.double_sweep(dx.data(), with_b ? db.data() : nullptr, dy.data(), nullptr);
+    const Vector got = dy.get();
+    EXPECT_LE(max_rel_diff(got, want), tol) << what << (with_b ? " (b)" : " (b = 0)");
+    bitwise = bitwise && bitwise_equal(got, want);
+  }
+  return bitwise;
+}
+
+class GpuCarpcg : public pgk::test::GpuTest {};
+
+TEST_F(GpuCarpcg, MulticolorEqualsColouredSweep) {
+  for (const char *spec : kSpecs)
+    for (const bool zero_rows : {false, true}) {
+      const std::string what = std::string(spec) + (zero_rows ? " with zero rows" : "");
+      Csr a = make(spec);
+      if (zero_rows) a = with_zero_rows(a);
+      Prepared s(a, options(Scheme::Multicolor, 1.0));
+      ASSERT_TRUE(s.op.ready()) << what;
+      const pgk::carpcg::Coloring ref_col = pgk::carpcg::distance2_coloring(pgk::view_of(s.a));
+      ASSERT_NE(s.op.coloring(), nullptr);
+      EXPECT_EQ(s.op.coloring()->rows, ref_col.rows) << what;
+      // One forward colour sweep, in place.
+      const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
+      Vector x = pseudo_random(a.nrows, 3), b = pseudo_random(a.nrows, 5);
+      DVec dx(x), db(b);
+      s.op.multicolor_sweep(db.data(), false, dx.data(), nullptr);
+      for (int c = 0; c < ref_col.ncolors; ++c)
+        pgk::carpcg::sweep(pgk::view_of(s.a), norms.data(), b.data(), 1.0, ref_col.rows.data() + ref_col.class_ptr[c],
+                           ref_col.class_size(c), false, x.data());
+      const Vector got = dx.get();
+      EXPECT_LE(max_rel_diff(got, x), 1e-12) << what << ": forward colour sweep";
+      std::printf("[ multicolor ] %s: forward sweep %s\n", what.c_str(),
+                  bitwise_equal(got, x) ? "bitwise" : "not bitwise");
+      pgk::carpcg::OperatorOptions ro;
+      ro.scheme = Scheme::Multicolor;
+      ro.lambda = 1.0;
+      const bool bits = expect_double_sweep(s, ro, 1e-12, what + ": double sweep");
+      std::printf("[ multicolor ] %s: double sweep %s\n", what.c_str(), bits ? "bitwise" : "not bitwise");
+    }
+}
+
+TEST_F(GpuCarpcg, CimminoPassIsBitwise) {
+  for (const char *spec : kSpecs) {
+    Prepared s(with_zero_rows(make(spec)), options(Scheme::Cimmino, 0.35));
+    ASSERT_TRUE(s.op.ready());
+    const Index n = s.a.nrows;
+    const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
+    const Vector x = pseudo_random(n, 13), b = pseudo_random(n, 17);
+    Vector acc(static_cast<std::size_t>(n), 0.0);
+    pgk::carpcg::cimmino_pass(pgk::view_of(s.a), norms.data(), b.data(), 0.35, x.data(), acc.data());
+    DVec dx(x), db(b), dout(static_cast<std::size_t>(n));
+    s.op.cimmino_pass(db.data(), dx.data(), nullptr, dout.data(), nullptr);
+    EXPECT_TRUE(bitwise_equal(dout.get(), acc)) << spec << ": max rel diff " << max_rel_diff(dout.get(), acc);
+    pgk::carpcg::OperatorOptions ro;
+    ro.scheme = Scheme::Cimmino;
+    ro.lambda = 0.35;
+    EXPECT_TRUE(expect_double_sweep(s, ro, 1e-12, std::string(spec) + ": cimmino double sweep")) << spec;
+  }
+}
+
+TEST_F(GpuCarpcg, CarpHalfSweepAndAveraging) {
+  for (const char *spec : kSpecs)
+    for (const Index blocks : {1, 3, 64}) {
+      const std::string what = std::string(spec) + ", " + std::to_string(blocks) + " blocks";
+      Prepared s(with_zero_rows(make(spec)), options(Scheme::Carp, 1.4, blocks));
+      ASSERT_TRUE(s.op.ready()) << what;
+      const Index n = s.a.nrows;
+      const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
+      const pgk::carpcg::BlockPlan plan(pgk::view_of(s.a), norms, pgk::carpcg::contiguous_blocks(n, blocks),
+                                        std::min<Index>(blocks, n));
+      ASSERT_NE(s.op.plan(), nullptr);
+      EXPECT_EQ(s.op.plan()->multiplicity(), plan.multiplicity()) << what;
+      const Vector x = pseudo_random(n, 19), b = pseudo_random(n, 23);
+      for (const bool backward : {false, true}) {
+        Vector acc(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
+        plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), 1.4, backward, x.data(), acc.data());
+        for (Index j = 0; j < n; ++j)
+          want[j] = plan.multiplicity()[j] > 0 ? acc[j] / static_cast<double>(plan.multiplicity()[j]) : x[j];
+        DVec dx(x), db(b), dy(static_cast<std::size_t>(n));
+        s.op.carp_half(db.data(), backward, dx.data(), dy.data(), nullptr);
+        const Vector got = dy.get();
+        EXPECT_LE(max_rel_diff(got, want), 1e-12) << what << (backward ? " backward" : " forward");
+        std::printf("[ carp ] %s %s half: %s\n", what.c_str(), backward ? "backward" : "forward",
+                    bitwise_equal(got, want) ? "bitwise" : "not bitwise");
+      }
+      pgk::carpcg::OperatorOptions ro;
+      ro.scheme = Scheme::Carp;
+      ro.lambda = 1.4;
+      ro.blocks = blocks;
+      expect_double_sweep(s, ro, 1e-12, what + ": carp double sweep");
+      const auto ref = pgk::carpcg::make_double_sweep(pgk::view_of(s.a), ro);
+      EXPECT_EQ(s.op.weights(), ref->weights()) << what;
+    }
+}
+
+TEST_F(GpuCarpcg, ResidualAndDots) {
+  for (const char *spec : kSpecs) {
+    Prepared s(make(spec), options(Scheme::Carp, 1.0, 8));
+    ASSERT_TRUE(s.op.ready());
+    const Index n = s.a.nrows;
+    const Vector x = pseudo_random(n, 29), b = pseudo_random(n, 31);
+    Vector r(static_cast<std::size_t>(n));
+    pgk::carpcg::residual(pgk::view_of(s.a), b.data(), x.data(), r.data());
+    DVec dx(x), db(b), dr(static_cast<std::size_t>(n));
+    s.op.residual(dx.data(), db.data(), dr.data(), nullptr);
+    EXPECT_TRUE(bitwise_equal(dr.get(), r)) << spec << ": residual";
+    const double *u[3] = {dx.data(), dx.data(), dr.data()}, *v[3] = {dx.data(), db.data(), dr.data()};
+    const bool w[3] = {true, true, false};
+    double got[3], again[3];
+    s.op.dots(3, u, v, w, got, nullptr);
+    s.op.dots(3, u, v, w, again, nullptr);
+    const double *wh = s.op.weights().data();
+    const double want[3] = {pgk::carpcg::weighted_dot(x.data(), x.data(), wh, n),
+                            pgk::carpcg::weighted_dot(x.data(), b.data(), wh, n),
+                            pgk::carpcg::weighted_dot(r.data(), r.data(), nullptr, n)};
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(got[k], want[k], 1e-12 * std::max(1.0, std::abs(want[k]))) << spec << ": dot " << k;
+      EXPECT_EQ(got[k], again[k]) << spec << ": dot " << k << " differs between runs";
+    }
+  }
+}
+
+// Counts the logged copies (kernels/common/transfer.hpp) while alive.
+struct CopyCounter {
+  static int to_device, to_host;
+  static std::size_t host_bytes;
+  static void log(pgk::cuda::CopyDirection d, std::size_t bytes) {
+    if (d == pgk::cuda::CopyDirection::HostToDevice) ++to_device;
+    else ++to_host, host_bytes += bytes;
+  }
+  CopyCounter() {
+    to_device = to_host = 0;
+    host_bytes = 0;
+    pgk::cuda::set_transfer_logger(&CopyCounter::log);
+  }
+  ~CopyCounter() { pgk::cuda::set_transfer_logger(nullptr); }
+};
+int CopyCounter::to_device = 0, CopyCounter::to_host = 0;
+std::size_t CopyCounter::host_bytes = 0;
+
+TEST_F(GpuCarpcg, IterationCopiesOnlyTheDots) {
+  for (const Scheme scheme : {Scheme::Multicolor, Scheme::Cimmino, Scheme::Carp}) {
+    Prepared s(make("fem2d:n=30"), options(scheme, pgk::carpcg::default_relaxation(scheme), 4));
+    ASSERT_TRUE(s.op.ready());
+    const Index n = s.a.nrows;
+    DVec x(pseudo_random(n, 37)), b(pseudo_random(n, 41)), y(static_cast<std::size_t>(n));
+    CopyCounter count;
+    s.op.double_sweep(x.data(), b.data(), y.data(), nullptr);
+    s.op.double_sweep(y.data(), nullptr, x.data(), nullptr);
+    s.op.residual(x.data(), b.data(), y.data(), nullptr);
+    EXPECT_EQ(CopyCounter::to_device + CopyCounter::to_host, 0) << pgk::carpcg::scheme_name(scheme);
+    const double *u[2] = {x.data(), y.data()}, *v[2] = {x.data(), y.data()};
+    const bool w[2] = {true, false};
+    double out[2];
+    s.op.dots(2, u, v, w, out, nullptr);
+    EXPECT_EQ(CopyCounter::to_device, 0);
+    EXPECT_EQ(CopyCounter::to_host, 1);
+    EXPECT_EQ(CopyCounter::host_bytes, 2 * sizeof(double));
+  }
+}
+
+TEST_F(GpuCarpcg, NanRowsEmptyAndSequential) {
+  Csr a = make("fem2d:n=12");
+  a.values[a.rowptr[40]] = std::numeric_limits<double>::quiet_NaN();
+  a.values[a.rowptr[31]] = std::numeric_limits<double>::infinity();
+  Prepared bad(a, options(Scheme::Multicolor, 1.0));
+  EXPECT_FALSE(bad.op.ready());
+  EXPECT_EQ(bad.check.bad_rows, 2);
+  EXPECT_EQ(bad.check.first_bad_row, 31);
+  Csr empty;
+  empty.rowptr.assign(1, 0);
+  for (const Scheme scheme : {Scheme::Multicolor, Scheme::Cimmino, Scheme::Carp}) {
+    Prepared s(empty, options(scheme, 1.0));
+    EXPECT_TRUE(s.op.ready());
+    EXPECT_EQ(s.check.bad_rows, 0);
+    double out[1] = {1.0};
+    const double *u[1] = {nullptr};
+    const bool w[1] = {false};
+    s.op.double_sweep(nullptr, nullptr, nullptr, nullptr);
+    s.op.dots(1, u, u, w, out, nullptr);
+    EXPECT_EQ(out[0], 0.0);
+  }
+  pgk::test::DeviceCsr d(a);
+  pgk::cuda::CarpcgDevice op;
+  EXPECT_THROW(op.setup(d.view, pgk::view_of(a), options(Scheme::Sequential, 1.0), nullptr), std::invalid_argument);
+}
+
+} // namespace
