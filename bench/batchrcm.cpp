@@ -51,16 +51,6 @@ static double Seconds(Clock::time_point a, Clock::time_point b)
   return std::chrono::duration<double>(b - a).count();
 }
 
-static std::vector<std::string> Split(const std::string &s, char sep)
-{
-  std::vector<std::string> out;
-  std::stringstream        ss(s);
-  std::string              item;
-  while (std::getline(ss, item, sep))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 struct Options {
   char     matrices[4096]              = "lap3d7:n=160;lap3d27:n=100;elast3d:n=72;lap2d5:n=2900;rgg2d:n=4000000,deg=8;powerlaw:n=2000000,avgdeg=10;lap3d7:n=245;elast3d:n=132";
   char     small[1024]                 = "lap2d5:n=40;lap3d7:n=12;random:n=5000,deg=6;elast3d:n=6;powerlaw:n=20000";

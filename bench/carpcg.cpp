@@ -89,16 +89,6 @@ static PetscErrorCode GetOptions(PetscBool gpu, Options *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static std::vector<std::string> Split(const std::string &s, char sep)
-{
-  std::vector<std::string> out;
-  std::stringstream        ss(s);
-  std::string              item;
-  while (std::getline(ss, item, sep))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 // Host copy bandwidth (bytes/s, read + written): memcpy of `bytes` on one core, median of 5.
 static double HostCopyBandwidth(size_t bytes)
 {

@@ -7,7 +7,10 @@
 #include <petscsys.h>
 
 #include <exception>
+#include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #define PGK_BENCH_CALL_CXX(comm, code, ...)                                                                                                                                                                                                              \
   do {                                                                                                                                                                                                                                                   \
@@ -21,3 +24,14 @@
       SETERRQ(comm, code, "%s", pgk_e_.what());                                                                                                                                                                                                          \
     }                                                                                                                                                                                                                                                    \
   } while (0)
+
+// The non-empty items of a list option ("a;b;c", "1,2,4"), in order.
+inline std::vector<std::string> Split(const std::string &s, char sep)
+{
+  std::vector<std::string> out;
+  std::stringstream        ss(s);
+  std::string              item;
+  while (std::getline(ss, item, sep))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}

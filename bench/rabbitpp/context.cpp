@@ -8,16 +8,6 @@
 
 namespace pgk::bench::rabbitpp {
 
-std::vector<std::string> Split(const std::string &s, char sep)
-{
-  std::vector<std::string> out;
-  std::stringstream        ss(s);
-  std::string              item;
-  while (std::getline(ss, item, sep))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 void Results::add(const Row &r)
 {
   rows.push_back(r);

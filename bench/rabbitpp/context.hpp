@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/common/bench_common.hpp"
+#include "bench/common/bench_cxx.hpp"
 #include "src/common/csr.hpp"
 #include "src/rabbitpp/rabbitpp.hpp"
 
@@ -84,8 +85,6 @@ struct Problem {
   std::vector<int>      threads; // cpu thread counts on this matrix
   Summary               sum;
 };
-
-std::vector<std::string> Split(const std::string &s, char sep);
 
 // Seconds of `once` (which sets its argument to the seconds of one run) under the budget;
 // *note says how many runs were taken when the budget reduced them.
