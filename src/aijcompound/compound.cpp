@@ -52,7 +52,7 @@ namespace {
 // from_scalar throws.
 bool block_pattern(const CsrView &a, int bs, CompoundCsr &out) {
   if (a.nrows < 0 || a.ncols < 0 || a.nrows % bs != 0 || a.ncols % bs != 0) return false;
-  if (a.nrows > 0 && (!a.rowptr || !a.values)) return false;
+  if (a.nrows > 0 && (!a.rowptr || (a.rowptr[a.nrows] > 0 && !a.values))) return false; // no values: only if no entries
   out.kind = EntryKind::block;
   out.bs = bs;
   out.nbrows = a.nrows / bs;

@@ -89,9 +89,7 @@ Index slice_height(Outer outer, Index nbrows) {
   return 1;
 }
 
-std::size_t Packed::bytes() const {
-  return val.size() * sizeof(double) + (col.size() + ptr.size()) * sizeof(Index);
-}
+std::size_t Packed::bytes() const { return val.size() * sizeof(double) + (col.size() + ptr.size()) * sizeof(Index); }
 
 std::size_t csr_bytes(const CompoundCsr &a) {
   const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);

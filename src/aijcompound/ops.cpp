@@ -151,8 +151,7 @@ void shift(CompoundCsr &a, double alpha) {
     double *v = a.entry(diag[bi]);
     if (a.kind == EntryKind::block)
       for (int i = 0; i < a.bs; ++i) v[i * a.bs + i] += alpha;
-    else
-      v[0] += alpha; // the real part sits on the whole diagonal of [a -b; b a] and L(q)
+    else v[0] += alpha; // the real part sits on the whole diagonal of [a -b; b a] and L(q)
   }
 }
 
