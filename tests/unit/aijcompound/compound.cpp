@@ -37,10 +37,9 @@ TEST(AijCompoundEntry, ComplexIsComplexMultiplication) {
 // Hamilton product q p written out (w, x, y, z order), against the entry's product L(q) p.
 TEST(AijCompoundEntry, QuaternionIsTheHamiltonProduct) {
   const double q[4] = {0.5, -1.25, 2.0, 0.75}, p[4] = {-0.5, 1.0, 0.25, -2.0};
-  const double hp[4] = {q[0] * p[0] - q[1] * p[1] - q[2] * p[2] - q[3] * p[3],
-                        q[0] * p[1] + q[1] * p[0] + q[2] * p[3] - q[3] * p[2],
-                        q[0] * p[2] - q[1] * p[3] + q[2] * p[0] + q[3] * p[1],
-                        q[0] * p[3] + q[1] * p[2] - q[2] * p[1] + q[3] * p[0]};
+  const double hp[4] = {
+      q[0] * p[0] - q[1] * p[1] - q[2] * p[2] - q[3] * p[3], q[0] * p[1] + q[1] * p[0] + q[2] * p[3] - q[3] * p[2],
+      q[0] * p[2] - q[1] * p[3] + q[2] * p[0] + q[3] * p[1], q[0] * p[3] + q[1] * p[2] - q[2] * p[1] + q[3] * p[0]};
   double acc[4] = {0, 0, 0, 0};
   apply_entry(EntryKind::quaternion, 4, q, 1, p, acc);
   for (int i = 0; i < 4; ++i) EXPECT_DOUBLE_EQ(acc[i], hp[i]) << i;

@@ -73,7 +73,7 @@ TEST(AijCompoundLayouts, ByteCounts) {
   const std::size_t idx = sizeof(Index), s = 9 * sizeof(double);
   EXPECT_EQ(csr_bytes(a), 6 * (s + idx) + 6 * idx);
   EXPECT_EQ(packed_bytes(a, Outer::csr), csr_bytes(a));
-  EXPECT_EQ(packed_bytes(a, Outer::ell), 32 * 3 * (s + idx) + 5 * idx);   // 32 padded rows x L = 3
+  EXPECT_EQ(packed_bytes(a, Outer::ell), 32 * 3 * (s + idx) + 5 * idx);      // 32 padded rows x L = 3
   EXPECT_EQ(packed_bytes(a, Outer::sliced16), 16 * 3 * (s + idx) + 2 * idx); // one slice, L = 3
   EXPECT_EQ(packed_bytes(a, Outer::sliced32), 32 * 3 * (s + idx) + 2 * idx);
   EXPECT_DOUBLE_EQ(memory_ratio(a, Outer::csr), 1.0);

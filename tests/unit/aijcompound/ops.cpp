@@ -103,8 +103,8 @@ TEST(AijCompoundOps, InvertBlockDiagonal) {
 
 TEST(AijCompoundOps, InvertBlockDiagonalReportsTheSingularBlockRow) {
   CompoundCsr a = random_compound({EntryKind::block, 2}, 6, 6, 600, 3, true);
-  double *v = a.entry(std::lower_bound(a.colidx.begin() + a.rowptr[4], a.colidx.begin() + a.rowptr[5], 4) -
-                      a.colidx.begin());
+  double *v =
+      a.entry(std::lower_bound(a.colidx.begin() + a.rowptr[4], a.colidx.begin() + a.rowptr[5], 4) - a.colidx.begin());
   v[0] = 1, v[1] = 2, v[2] = 2, v[3] = 4; // [1 2; 2 4]: rank 1
   Vector inv(6 * 4);
   try {

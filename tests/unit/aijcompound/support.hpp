@@ -44,8 +44,10 @@ inline CompoundCsr random_compound(Shape shape, Index nbrows, Index nbcols, std:
   for (Index r = 0; r < nbrows; ++r) {
     std::vector<Index> cols;
     if (r % 5 != 3 && nbcols > 0) {
-      const Index len = static_cast<Index>(rng.bounded(static_cast<std::uint64_t>(r % 7 == 0 ? 4 * maxlen : maxlen) + 1));
-      for (Index t = 0; t < len; ++t) cols.push_back(static_cast<Index>(rng.bounded(static_cast<std::uint64_t>(nbcols))));
+      const Index len =
+          static_cast<Index>(rng.bounded(static_cast<std::uint64_t>(r % 7 == 0 ? 4 * maxlen : maxlen) + 1));
+      for (Index t = 0; t < len; ++t)
+        cols.push_back(static_cast<Index>(rng.bounded(static_cast<std::uint64_t>(nbcols))));
     }
     if (with_diagonal && r < nbcols) cols.push_back(r);
     std::sort(cols.begin(), cols.end());
@@ -57,8 +59,7 @@ inline CompoundCsr random_compound(Shape shape, Index nbrows, Index nbcols, std:
         double *v = a.values.data() + a.values.size() - es;
         if (shape.kind == EntryKind::block)
           for (int i = 0; i < shape.bs; ++i) v[i * shape.bs + i] += 2.0 * shape.bs;
-        else
-          v[0] += 2.0 * shape.bs;
+        else v[0] += 2.0 * shape.bs;
       }
     }
     a.rowptr.push_back(static_cast<Index>(a.colidx.size()));
@@ -115,7 +116,8 @@ inline Vector dense(const Csr &s) {
 // max_i |a_i - b_i| / max(max_i |b_i|, tiny): the relative error the 1e-13 bounds.
 inline double rel_error(const Vector &a, const Vector &b) {
   double num = 0, den = 1e-300;
-  for (std::size_t i = 0; i < a.size(); ++i) num = std::max(num, std::abs(a[i] - b[i])), den = std::max(den, std::abs(b[i]));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    num = std::max(num, std::abs(a[i] - b[i])), den = std::max(den, std::abs(b[i]));
   return num / den;
 }
 
