@@ -1,0 +1,201 @@
+// Host builders of the packed layouts and the sequential emulation of their SpMV.
+#include "src/aijcompound/layouts.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pgk::aijcompound {
+
+namespace {
+
+constexpr Index kWarp = 32;
+constexpr int kMaxBs = 8;
+
+Index round_up(Index n, Index m) { return (n + m - 1) / m * m; }
+Index row_len(const CompoundCsr &a, Index r) { return a.rowptr[r + 1] - a.rowptr[r]; }
+
+// Longest row of each slice of height h (the last slice may be short).
+std::vector<Index> slice_widths(const CompoundCsr &a, Index h) {
+  std::vector<Index> w(static_cast<std::size_t>((a.nbrows + h - 1) / h), 0);
+  for (Index r = 0; r < a.nbrows; ++r) w[r / h] = std::max(w[r / h], row_len(a, r));
+  return w;
+}
+
+Index longest_row(const CompoundCsr &a) {
+  Index l = 0;
+  for (Index r = 0; r < a.nbrows; ++r) l = std::max(l, row_len(a, r));
+  return l;
+}
+
+// The row-metadata array of `outer` (see Packed) and the number of slots.
+std::vector<Index> outer_ptr(const CompoundCsr &a, Outer outer, Index &nslots) {
+  if (outer == Outer::csr) {
+    nslots = a.nnzb();
+    return a.rowptr;
+  }
+  if (outer == Outer::ell) {
+    std::vector<Index> cnt(static_cast<std::size_t>(a.nbrows));
+    for (Index r = 0; r < a.nbrows; ++r) cnt[r] = row_len(a, r);
+    nslots = padded_rows(outer, a.nbrows) * longest_row(a);
+    return cnt;
+  }
+  const Index h = slice_height(outer, a.nbrows);
+  const std::vector<Index> w = slice_widths(a, h);
+  std::vector<Index> off(w.size() + 1, 0);
+  for (std::size_t s = 0; s < w.size(); ++s) off[s + 1] = off[s] + h * w[s];
+  nslots = off.back();
+  return off;
+}
+
+// Slot of position j of row r (the table in layouts.hpp).
+Index slot_of(Outer outer, const std::vector<Index> &ptr, Index nrows_pad, Index h, Index r, Index j) {
+  switch (outer) {
+  case Outer::csr: return ptr[r] + j;
+  case Outer::ell: return r + j * nrows_pad;
+  default: return ptr[r / h] + r % h + j * h;
+  }
+}
+
+} // namespace
+
+const char *outer_name(Outer outer) {
+  switch (outer) {
+  case Outer::csr: return "CSR";
+  case Outer::ell: return "ELL";
+  case Outer::sliced16: return "SI-16";
+  case Outer::sliced32: return "SI-32";
+  }
+  return "?";
+}
+const char *inner_name(Inner inner) { return inner == Inner::aos ? "AoS" : "SoA"; }
+
+Index padded_rows(Outer outer, Index nbrows) {
+  switch (outer) {
+  case Outer::csr: return nbrows;
+  case Outer::ell: return round_up(nbrows, kWarp);
+  case Outer::sliced16: return round_up(nbrows, 16);
+  case Outer::sliced32: return round_up(nbrows, 32);
+  }
+  return nbrows;
+}
+
+Index slice_height(Outer outer, Index nbrows) {
+  switch (outer) {
+  case Outer::csr: return 1;
+  case Outer::ell: return padded_rows(outer, nbrows);
+  case Outer::sliced16: return 16;
+  case Outer::sliced32: return 32;
+  }
+  return 1;
+}
+
+std::size_t Packed::bytes() const { return val.size() * sizeof(double) + (col.size() + ptr.size()) * sizeof(Index); }
+
+std::size_t csr_bytes(const CompoundCsr &a) {
+  const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);
+  return static_cast<std::size_t>(a.nnzb()) * (s + idx) + idx * (static_cast<std::size_t>(a.nbrows) + 1);
+}
+
+std::size_t packed_bytes(const CompoundCsr &a, Outer outer) {
+  const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);
+  if (outer == Outer::csr) return csr_bytes(a);
+  if (outer == Outer::ell)
+    return static_cast<std::size_t>(padded_rows(outer, a.nbrows) * longest_row(a)) * (s + idx) +
+           idx * static_cast<std::size_t>(a.nbrows);
+  const Index h = slice_height(outer, a.nbrows);
+  const std::vector<Index> w = slice_widths(a, h);
+  std::size_t slots = 0;
+  for (Index ws : w) slots += static_cast<std::size_t>(h * ws);
+  return slots * (s + idx) + idx * (w.size() + 1);
+}
+
+double memory_ratio(const CompoundCsr &a, Outer outer) {
+  return static_cast<double>(packed_bytes(a, outer)) / static_cast<double>(csr_bytes(a));
+}
+
+std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer) {
+  Index nslots = 0;
+  const std::vector<Index> ptr = outer_ptr(a, outer, nslots);
+  const Index pad = padded_rows(outer, a.nbrows), h = slice_height(outer, a.nbrows);
+  std::vector<Index> slots(static_cast<std::size_t>(a.nnzb()));
+  for (Index r = 0; r < a.nbrows; ++r)
+    for (Index e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) slots[e] = slot_of(outer, ptr, pad, h, r, e - a.rowptr[r]);
+  return slots;
+}
+
+Packed pack(const CompoundCsr &a, Outer outer, Inner inner) {
+  validate(a);
+  Packed p;
+  p.outer = outer;
+  p.inner = inner;
+  p.kind = a.kind;
+  p.bs = a.bs;
+  p.nbrows = a.nbrows;
+  p.nbcols = a.nbcols;
+  p.nrows_pad = padded_rows(outer, a.nbrows);
+  p.width = longest_row(a);
+  Index nslots = 0;
+  p.ptr = outer_ptr(a, outer, nslots);
+  p.col.assign(static_cast<std::size_t>(nslots), -1);
+  p.val.assign(static_cast<std::size_t>(nslots) * a.esize(), 0.0);
+  const std::vector<Index> slots = entry_slots(a, outer);
+  for (Index e = 0; e < a.nnzb(); ++e) p.col[slots[e]] = a.colidx[e];
+  repack_values(a, slots, p);
+  return p;
+}
+
+void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed &p) {
+  if (a.kind != p.kind || a.bs != p.bs || slots.size() != static_cast<std::size_t>(a.nnzb()))
+    throw std::invalid_argument("aijcompound: repack_values on another pattern");
+  const int es = a.esize();
+  const Index n = p.nslots();
+  for (Index e = 0; e < a.nnzb(); ++e)
+    for (int c = 0; c < es; ++c) {
+      const Index s = slots[e];
+      p.val[p.inner == Inner::aos ? s * es + c : c * n + s] = a.entry(e)[c];
+    }
+}
+
+namespace {
+
+// Row r of the packed matrix into acc (from +0.0), positions ascending: the CSR reference's order.
+void packed_row(const Packed &p, Index r, const double *x, double *acc) {
+  for (int i = 0; i < p.bs; ++i) acc[i] = 0.0;
+  const int es = p.esize();
+  const Index n = p.nslots(), h = slice_height(p.outer, p.nbrows);
+  Index len = 0;
+  switch (p.outer) {
+  case Outer::csr: len = p.ptr[r + 1] - p.ptr[r]; break;
+  case Outer::ell: len = p.ptr[r]; break;
+  default: len = (p.ptr[r / h + 1] - p.ptr[r / h]) / h; break;
+  }
+  for (Index j = 0; j < len; ++j) {
+    const Index s = slot_of(p.outer, p.ptr, p.nrows_pad, h, r, j);
+    const Index c = p.col[s];
+    if (c < 0) continue; // sliced padding
+    const double *v = p.inner == Inner::aos ? p.val.data() + s * es : p.val.data() + s;
+    apply_entry(p.kind, p.bs, v, p.inner == Inner::aos ? 1 : n, x + c * p.bs, acc);
+  }
+}
+
+} // namespace
+
+void packed_mult(const Packed &p, const double *x, double *y) {
+  check_kind(p.kind, p.bs);
+  double acc[kMaxBs];
+  for (Index r = 0; r < p.nbrows; ++r) {
+    packed_row(p, r, x, acc);
+    for (int i = 0; i < p.bs; ++i) y[r * p.bs + i] = acc[i];
+  }
+}
+
+void packed_mult_add(const Packed &p, const double *x, const double *z, double *y) {
+  check_kind(p.kind, p.bs);
+  double acc[kMaxBs];
+  for (Index r = 0; r < p.nbrows; ++r) {
+    packed_row(p, r, x, acc);
+    for (int i = 0; i < p.bs; ++i) y[r * p.bs + i] = acc[i] + z[r * p.bs + i];
+  }
+}
+
+} // namespace pgk::aijcompound
