@@ -71,13 +71,14 @@ static PetscErrorCode BatchRCMView(const char *backend, const BatchRCMOptions &o
   PetscFunctionBegin;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, env = pgk::envelope_change(host_graph, perm, (int)(threads > 0 ? threads : PgkNodeThreadShare())));
   const pgk::Envelope &before = env.before, &after = env.after;
-  const char *start = o.start == pgk::rcm::StartNode::GeorgeLiu ? "georgeliu" : o.start == pgk::rcm::StartNode::Given ? "given" : "peripheral";
+  const char          *start = o.start == pgk::rcm::StartNode::GeorgeLiu ? "georgeliu" : o.start == pgk::rcm::StartNode::Given ? "given" : "peripheral";
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatOrdering batchrcm: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, backend %s", host_graph.nrows, host_graph.nnz_host(), backend));
   if (threads > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%" PetscInt_FMT " threads)", threads));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, ", start node %s, %" PetscInt_FMT " components\n", start, (PetscInt)st.components));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bandwidth %" PetscInt_FMT " -> %" PetscInt_FMT ", profile %lld -> %lld\n", (PetscInt)before.bandwidth, (PetscInt)after.bandwidth, (long long)before.profile, (long long)after.profile));
   // Host backends only: the device path decides symmetry on the device and does not say.
-  if (std::strcmp(backend, "gpu")) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  pattern: %s\n", sym_known ? "structurally symmetric (flag set), ordered as is" : st.pattern_symmetrized ? "not symmetric, ordered on pattern(A + A^T)" : "checked symmetric, ordered as is"));
+  if (std::strcmp(backend, "gpu"))
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  pattern: %s\n", sym_known ? "structurally symmetric (flag set), ordered as is" : st.pattern_symmetrized ? "not symmetric, ordered on pattern(A + A^T)" : "checked symmetric, ordered as is"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time: symmetrize %.3e s, start node %.3e s, ordering %.3e s, total %.3e s\n", st.symmetrize_seconds, st.start_node_seconds, st.ordering_seconds, (double)total));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -132,7 +133,8 @@ static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, const Pg
   PetscCall(PetscObjectTypeCompare((PetscObject)host.block, MATSEQAIJCUSPARSE, &device_type));
   if (backend == BATCHRCM_GPU && !device_type) {
     void *stream;
-    PetscCheck(PgkDeviceAvailable(), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatOrdering batchrcm: -mat_ordering_batchrcm_backend gpu needs a usable CUDA device to upload the %s matrix to, and this run has none; use -mat_ordering_batchrcm_backend cpu", ((PetscObject)host.block)->type_name);
+    PetscCheck(PgkDeviceAvailable(), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatOrdering batchrcm: -mat_ordering_batchrcm_backend gpu needs a usable CUDA device to upload the %s matrix to, and this run has none; use -mat_ordering_batchrcm_backend cpu",
+               ((PetscObject)host.block)->type_name);
     PetscCall(PgkGetDeviceStream(&stream));
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, perm = UploadAndOrder(host.csr, ropts, stream, &st));
   } else if (backend == BATCHRCM_GPU) {

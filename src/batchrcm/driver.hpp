@@ -1,6 +1,7 @@
 // The part every host RCM entry point shares: when the input is not known to be symmetric,
-// check it and symmetrize only if the check fails, plan the components (roots), run a core ordering from those roots, and record
-// the time of each phase. The core fills the rest of Stats (its own ordering time, counts).
+// check it and symmetrize only if the check fails; plan the components (roots); run a core
+// ordering from those roots; record the time of each phase. The core fills the rest of Stats
+// (its own ordering time, counts).
 #pragma once
 
 #include <chrono>

@@ -270,8 +270,8 @@ int main(int argc, char **argv)
     PetscCall(PgkMatRestoreCSR(A, &csr));
   }
   const PetscLogDouble perm_bytes = (PetscLogDouble)(repeat * sizeof(PetscInt) * got.size());
-  PetscCheck(ctog == ctog_expected && gtoc == repeat * per_ordering, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers ctog=%g gtoc=%g, expected ctog=%g gtoc=%g (%" PetscInt_FMT " orderings on the %s)", PetscGlobalRank, ctog, gtoc, ctog_expected, repeat * per_ordering, repeat,
-             on_device ? "device" : "host");
+  PetscCheck(ctog == ctog_expected && gtoc == repeat * per_ordering, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] transfers ctog=%g gtoc=%g, expected ctog=%g gtoc=%g (%" PetscInt_FMT " orderings on the %s)", PetscGlobalRank, ctog, gtoc, ctog_expected,
+             repeat * per_ordering, repeat, on_device ? "device" : "host");
   PetscCheck(!on_device || got.empty() || (gtoc_bytes >= perm_bytes && gtoc_bytes < perm_bytes + 1024.0 * repeat), PETSC_COMM_SELF, PETSC_ERR_PLIB, "[%d] %g bytes came back for %g bytes of permutations", PetscGlobalRank, gtoc_bytes, perm_bytes);
   PetscCall(Reference(A, ref));
   PetscCheck(got == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "batchrcm differs from the serial reference (%zu vs %zu entries)", got.size(), ref.size());

@@ -35,7 +35,8 @@ std::vector<Csr> square_graphs() {
   for (Index n : {9000, 30000}) {
     std::vector<Index> r, c;
     for (Index i = 0; i < n; ++i)
-      for (int k = static_cast<int>(next() % 5); k > 0; --k) r.push_back(i), c.push_back(static_cast<Index>(next() % n));
+      for (int k = static_cast<int>(next() % 5); k > 0; --k)
+        r.push_back(i), c.push_back(static_cast<Index>(next() % n));
     Csr a = pgk::csr_from_coo(n, n, r, c, {});
     for (Index i = 0; i < n; i += 3) std::reverse(a.colidx.begin() + a.rowptr[i], a.colidx.begin() + a.rowptr[i + 1]);
     out.push_back(std::move(a));
@@ -84,10 +85,10 @@ TEST(RcmSymmetrizeParallel, CheckRejectsUnsortedDuplicatesAndUnmatchedLowerEntri
     return g;
   };
   EXPECT_TRUE(rcm::is_sorted_symmetric_pattern(view_of(graph({{0, 1}, {0, 1}}))));
-  EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{1, 0}, {0, 1}}))));       // unsorted
-  EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{1, 1}, {0}}))));          // duplicate
-  EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{}, {0}}))));              // lower only
-  EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{1}, {}}))));              // upper only
+  EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{1, 0}, {0, 1}})))); // unsorted
+  EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{1, 1}, {0}}))));    // duplicate
+  EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{}, {0}}))));        // lower only
+  EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{1}, {}}))));        // upper only
   EXPECT_TRUE(rcm::is_sorted_symmetric_pattern(view_of(graph({}))));
 }
 
