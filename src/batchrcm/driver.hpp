@@ -1,6 +1,7 @@
-// The part every host RCM entry point shares: symmetrize when the input is not known to be
-// symmetric, plan the components (roots), run a core ordering from those roots, and record
-// the time of each phase. The core fills the rest of Stats (its own ordering time, counts).
+// The part every host RCM entry point shares: when the input is not known to be symmetric,
+// check it and symmetrize only if the check fails; plan the components (roots); run a core
+// ordering from those roots; record the time of each phase. The core fills the rest of Stats
+// (its own ordering time, counts).
 #pragma once
 
 #include <chrono>
@@ -10,11 +11,12 @@
 #include "src/batchrcm/rcm.hpp"
 #include "src/batchrcm/start_node.hpp"
 #include "src/batchrcm/symmetrize.hpp"
+#include "src/common/thread_pool.hpp"
 
 namespace pgk::rcm {
 
 // core(graph, roots) -> std::vector<Index>; `stats` may be null; `threads` parallelizes the
-// start-node search (see plan_components).
+// symmetry check, the symmetrization and the start-node search (see plan_components).
 template <class Core>
 std::vector<Index> order_with_plan(const CsrView &g, const Options &opts, Stats *stats, Core &&core, int threads = 1) {
   using clock = std::chrono::steady_clock;
@@ -24,9 +26,16 @@ std::vector<Index> order_with_plan(const CsrView &g, const Options &opts, Stats 
   const auto t0 = clock::now();
   Csr sym;
   CsrView graph = g;
+  bool symmetrized = false;
   if (!opts.input_is_symmetric) {
-    sym = symmetrize_pattern(g);
-    graph = view_of(sym);
+    // A symmetric pattern with sorted rows is its own pattern(A + A^T), array for array: a check
+    // of one binary search per entry replaces building it (most matrices given unflagged are).
+    ThreadPool pool(threads > 0 ? threads : 1);
+    if (!is_sorted_symmetric_pattern(g, &pool)) {
+      sym = symmetrize_pattern_parallel(g, pool);
+      graph = view_of(sym);
+      symmetrized = true;
+    }
   }
   const auto t1 = clock::now();
   const ComponentPlan plan = plan_components(graph, opts, threads);
@@ -34,6 +43,7 @@ std::vector<Index> order_with_plan(const CsrView &g, const Options &opts, Stats 
   std::vector<Index> perm = std::forward<Core>(core)(graph, plan.roots);
   if (stats) {
     stats->symmetrize_seconds = opts.input_is_symmetric ? 0.0 : seconds(t0, t1);
+    stats->pattern_symmetrized = symmetrized;
     stats->start_node_seconds = seconds(t1, t2);
     stats->components = static_cast<Index>(plan.roots.size());
   }

@@ -72,16 +72,20 @@ struct Options {
   StartNode start = StartNode::Peripheral;
   Index given_start = 0;                 // used with StartNode::Given
   bool count_diagonal_in_valence = true; // true: the paper's r[n+1] - r[n]
-  bool input_is_symmetric = true;        // false: order pattern(A + A^T) instead of A
-  CpuTuning cpu;                         // batch_rcm_cpu only
-  GpuTuning gpu;                         // pgk::cuda::rcm_gpu only
+  // false: the pattern is not known to be symmetric. The host backends then check it (sorted
+  // rows, symmetric: ordered as is) and build pattern(A + A^T) only when the check fails; the
+  // permutation is that of pattern(A + A^T) either way.
+  bool input_is_symmetric = true;
+  CpuTuning cpu; // batch_rcm_cpu only
+  GpuTuning gpu; // pgk::cuda::rcm_gpu only
 };
 
 // Filled by the top-level entry points when a pointer is passed. Times are wall-clock seconds.
 struct Stats {
-  double symmetrize_seconds = 0; // only when Options::input_is_symmetric is false
-  double start_node_seconds = 0; // plan_components: pseudo-peripheral roots of every component
-  double ordering_seconds = 0;   // the core ordering from the given roots, reversal included
+  double symmetrize_seconds = 0;    // only when Options::input_is_symmetric is false: check + build
+  bool pattern_symmetrized = false; // host backends: pattern(A + A^T) was built (the check failed)
+  double start_node_seconds = 0;    // plan_components: pseudo-peripheral roots of every component
+  double ordering_seconds = 0;      // the core ordering from the given roots, reversal included
   Index components = 0;
   // Batch backends only.
   // Every executed batch took exactly one of the three discovery paths of Alg. 5.

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs one test command and judges it; used by every ctest entry outside the unit label.
 #
-#   check_run.sh [--gpu] [--fail] [--needs-tool NAME PATH]... [--valgrind CODE]
+#   check_run.sh [--gpu | --no-gpu] [--fail] [--needs-tool NAME PATH]... [--valgrind CODE]
 #                [--expect REGEX]... [--reject REGEX]... -- COMMAND [ARGS...]
 #
 #   --gpu         the test needs a CUDA device: exit 77 (ctest: skipped) with the reason when
 #                 this build has no CUDA kernels or the machine has no usable device
+#   --no-gpu      the test is about a run without a CUDA device (its error path): exit 77 with
+#                 the reason where a usable device is present
 #   --needs-tool  the command needs the program NAME found at PATH (cmake's find_program
 #                 result, "NAME-NOTFOUND" when it is missing): exit 77 with the reason when PATH
 #                 is not an executable file
@@ -20,10 +22,11 @@
 # instead, so that a GPU node cannot pass by skipping.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-gpu=0 fail=0 valgrind_code="" expects=() rejects=() tools=()
+gpu=0 no_gpu=0 fail=0 valgrind_code="" expects=() rejects=() tools=()
 while [ $# -gt 0 ]; do
   case $1 in
     --gpu) gpu=1 ;;
+    --no-gpu) no_gpu=1 ;;
     --fail) fail=1 ;;
     --needs-tool) # NAME PATH; an empty PATH that vanished from the list must not eat the "--"
       if [ "${3-}" = -- ]; then tools+=("$2" ""); shift; else tools+=("$2" "${3-}"); shift 2; fi ;;
@@ -59,6 +62,9 @@ if [ $gpu = 1 ]; then
   elif ! probe=$("$PGK_GPU_PROBE" 2>&1); then
     reasons+=("no usable CUDA device: $probe${PGK_CUDA_STUB_IN_USE:+ [no libcuda.so.1 driver library or /dev/nvidiactl found, so the CUDA toolkit stub is in use]}")
   fi
+fi
+if [ $no_gpu = 1 ] && [ -n "${PGK_GPU_PROBE:-}" ] && "$PGK_GPU_PROBE" >/dev/null 2>&1; then
+  reasons+=("a usable CUDA device is present, and this test checks a run without one")
 fi
 if [ ${#reasons[@]} -gt 0 ]; then
   reason=$(printf '%s; ' "${reasons[@]}"); reason=${reason%; }

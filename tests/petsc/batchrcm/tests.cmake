@@ -21,7 +21,9 @@ pgk_test(petsc.batchrcm.nonsquare LABELS petsc ARGS --fail --expect "Must be squ
 pgk_test(petsc.batchrcm.unassembled LABELS petsc ARGS --fail --expect "Not for unassembled matrix" -- ${T} -case unassembled)
 pgk_test(petsc.batchrcm.bad_start LABELS petsc ARGS --fail --expect "is not a row of the 1728-row" -- ${T} -mat_ordering_batchrcm_start 99999)
 pgk_test(petsc.batchrcm.bad_start_word LABELS petsc ARGS --fail --expect "expected peripheral, georgeliu or a row index" -- ${T} -mat_ordering_batchrcm_start middle)
-pgk_test(petsc.batchrcm.gpu_backend_on_host_matrix LABELS petsc ARGS --fail --expect "host matrix type seqaij" -- ${T} -mat_ordering_batchrcm_backend gpu)
+# backend gpu on a host matrix uploads its structure (gpu.batchrcm.host_matrix_uploaded); without
+# a device it is a PETSc error that names the way out.
+pgk_test(petsc.batchrcm.gpu_backend_on_host_matrix LABELS petsc ARGS --no-gpu --fail --expect "needs a usable CUDA device to upload the seqaij matrix" -- ${T} -mat_ordering_batchrcm_backend gpu)
 
 # Unmodified PETSc tutorials: ILU in the batchrcm ordering, and PC reorder, against PETSc's rcm (within 10%).
 set(CMP ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh 10)
@@ -58,6 +60,10 @@ foreach(spec lap3d7:n=30 lap3d27:n=16 elast3d:n=10 disconnected:n=20000,parts=13
 endforeach()
 pgk_test(gpu.batchrcm.given_start LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen disconnected:n=20000,parts=13 ${DEV} -mat_ordering_batchrcm_backend gpu -mat_ordering_batchrcm_start 17 -repeat 2)
 pgk_test(gpu.batchrcm.auto_picks_gpu LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" -- ${T} -gen lap3d7:n=40 ${DEV} -mat_ordering_batchrcm_view)
+# gpu on a host matrix: its structure goes up in two logged copies (the program expects them), the
+# permutation and the listed scalars come back.
+pgk_test(gpu.batchrcm.host_matrix_uploaded LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "transfers ctog=6\\.? gtoc=[1-9][0-9]*\\.? as listed" -- ${T} -gen lap3d7:n=30 -mat_ordering_batchrcm_backend gpu -repeat 3)
+pgk_test(gpu.batchrcm.host_matrix_uploaded_nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx -mat_ordering_batchrcm_backend gpu)
 pgk_test(gpu.batchrcm.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${DEV} -mat_ordering_batchrcm_backend gpu)
 pgk_test(gpu.batchrcm.mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen lap3d27:n=16 ${DEV} -mat_ordering_batchrcm_backend gpu)
 set(EX45G ${EX45R} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)

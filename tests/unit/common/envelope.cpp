@@ -32,3 +32,23 @@ TEST(Envelope, RejectsWrongPermutationSize) {
   const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec("path:n=5"));
   EXPECT_THROW(pgk::envelope(pgk::view_of(a), {0, 1}), std::invalid_argument);
 }
+
+TEST(Envelope, ChangeEqualsBothEnvelopesForAnyThreadCount) {
+  pgk::SplitMix64 rng(11);
+  for (const char *spec : {"lap3d7:n=9", "random:n=3000,deg=5,seed=4", "hubrow:n=700", "empty:n=3"}) {
+    const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
+    std::vector<pgk::Index> perm(a.nrows);
+    for (pgk::Index i = 0; i < a.nrows; ++i) perm[i] = i;
+    pgk::shuffle(perm, rng);
+    const pgk::Envelope before = pgk::envelope(pgk::view_of(a)), after = pgk::envelope(pgk::view_of(a), perm);
+    for (int threads : {1, 2, 3, 5}) {
+      const pgk::EnvelopeChange c = pgk::envelope_change(pgk::view_of(a), perm, threads);
+      EXPECT_EQ(c.before.bandwidth, before.bandwidth) << spec << " threads " << threads;
+      EXPECT_EQ(c.before.profile, before.profile) << spec << " threads " << threads;
+      EXPECT_EQ(c.after.bandwidth, after.bandwidth) << spec << " threads " << threads;
+      EXPECT_EQ(c.after.profile, after.profile) << spec << " threads " << threads;
+    }
+  }
+  EXPECT_THROW(pgk::envelope_change(pgk::view_of(pgk::gen::generate(pgk::gen::parse_spec("path:n=5"))), {0, 1}, 2),
+               std::invalid_argument);
+}
