@@ -1,0 +1,52 @@
+# Mat aijcompound (issue 10), host path: MatConvert from AIJ/BAIJ, every operation against the AIJ
+# original (relative 1e-13), KSP iteration counts, the view, bad input, MPI (a clear error).
+set(T $<TARGET_FILE:test_aijcompound>)
+set(OK --expect "all checks passed")
+set(CHK ${OK} --expect "MatMultTransposeAdd +relative" --expect "MatInvertBlockDiagonal +relative" --expect "MatConvert back to AIJ +\\|\\|B - A\\|\\|_F = 0" --expect "MatDuplicate, MatAXPY: ok")
+
+# Operations against the original: elast3d (bs 3, blocks), complex (bs 2), quaternion (bs 4);
+# from AIJ and from BAIJ, and in place.
+pgk_test(petsc.aijcompound.elast3d LABELS petsc ARGS ${CHK} --expect "converted elast3d:n=5 to seqaijcompound" -- ${T} -gen elast3d:n=5 -check)
+pgk_test(petsc.aijcompound.elast3d_baij LABELS petsc ARGS ${CHK} -- ${T} -gen elast3d:n=4 -from baij -check)
+pgk_test(petsc.aijcompound.elast3d_inplace LABELS petsc ARGS ${CHK} -- ${T} -gen elast3d:n=4 -inplace -check)
+foreach(kind complex quaternion)
+  pgk_test(petsc.aijcompound.${kind} LABELS petsc ARGS ${CHK} --expect "entry kind ${kind} \\(-mat_aijcompound_entry auto\\)"
+           -- ${T} -build ${kind} -check -mat_view ::ascii_info)
+  pgk_test(petsc.aijcompound.${kind}_forced LABELS petsc ARGS ${CHK} --expect "entry kind ${kind} \\(-mat_aijcompound_entry ${kind}\\)"
+           -- ${T} -build ${kind} -check -mat_aijcompound_entry ${kind} -mat_view ::ascii_info)
+  pgk_test(petsc.aijcompound.${kind}_as_blocks LABELS petsc ARGS ${CHK} --expect "entry kind block \\(-mat_aijcompound_entry block\\)"
+           -- ${T} -build ${kind} -check -mat_aijcompound_entry block -mat_view ::ascii_info)
+  # auto falls back to real blocks when one block breaks the structure
+  pgk_test(petsc.aijcompound.${kind}_perturbed LABELS petsc ARGS ${CHK} --expect "entry kind block \\(-mat_aijcompound_entry auto\\)"
+           -- ${T} -build ${kind} -perturb -check -mat_view ::ascii_info)
+endforeach()
+
+# The view.
+pgk_test(petsc.aijcompound.view LABELS petsc ARGS ${OK} --expect "type: seqaijcompound" --expect "rows=375, cols=375, bs=3"
+         --expect "entry kind block \\(-mat_aijcompound_entry auto\\), bs 3, 9 scalars per entry"
+         --expect "block rows 125, block columns 125, stored blocks [0-9]+, layout CSR \\(host\\)" -- ${T} -gen elast3d:n=5 -mat_view ::ascii_info)
+pgk_test(petsc.aijcompound.petscgpukit_view LABELS petsc ARGS ${OK} --expect "Mat aijcompound: compound entries" -- ${T} -petscgpukit_view)
+
+# KSP: CG + pbjacobi / jacobi / none take as many iterations as on the AIJ original.
+foreach(pc pbjacobi jacobi none)
+  pgk_test(petsc.aijcompound.cg_${pc} LABELS petsc ARGS ${OK} --expect "same iteration count" --expect "KSP on seqaijcompound: CONVERGED_RTOL"
+           -- ${T} -gen elast3d:n=6 -solve -ksp_type cg -pc_type ${pc} -ksp_rtol 1e-8)
+endforeach()
+pgk_test(petsc.aijcompound.gmres_quaternion LABELS petsc ARGS ${OK} --expect "same iteration count"
+         -- ${T} -build quaternion -solve -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-10)
+
+# Bad input and what is not supported: clear errors.
+pgk_test(petsc.aijcompound.bs1 LABELS petsc ARGS --fail --expect "needs a block size 2\\.\\.8 .* the matrix has block size 1" -- ${T} -gen lap3d7:n=4)
+pgk_test(petsc.aijcompound.forced_quaternion LABELS petsc ARGS --fail --expect "-mat_aijcompound_entry quaternion: not every stored 4x4 block has the quaternion form"
+         -- ${T} -build quaternion -perturb -mat_aijcompound_entry quaternion)
+pgk_test(petsc.aijcompound.forced_quaternion_bs3 LABELS petsc ARGS --fail --expect "-mat_aijcompound_entry quaternion needs block size 4, the matrix has 3"
+         -- ${T} -gen elast3d:n=3 -mat_aijcompound_entry quaternion)
+pgk_test(petsc.aijcompound.forced_complex LABELS petsc ARGS --fail --expect "-mat_aijcompound_entry complex: not every stored 2x2 block has the complex form"
+         -- ${T} -build complex -perturb -mat_aijcompound_entry complex)
+pgk_test(petsc.aijcompound.ilu LABELS petsc ARGS --fail --expect "seqaijcompound" --expect "ILU|factor"
+         -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type ilu)
+pgk_test(petsc.aijcompound.mat_type LABELS petsc ARGS --fail --expect "cannot be assembled with MatSetValues yet: .*MatConvert"
+         -- ${T} -gen elast3d:n=3 -mat_type aijcompound)
+
+# MPI: not yet supported, a clear error on every rank count above one.
+pgk_test(petsc.aijcompound.mpi LABELS petsc NP 2 ARGS --fail --expect "Mat aijcompound: MPI not yet supported" -- ${T} -gen elast3d:n=4 -check)
