@@ -7,6 +7,8 @@
 #include "petsc_plugin/sys/csr_access.hpp"
 #include "src/aijcompound/ops.hpp"
 
+#include <petsc/private/matimpl.h>
+
 #include <algorithm>
 #include <memory>
 
@@ -17,9 +19,9 @@ enum { ENTRY_AUTO, ENTRY_BLOCK, ENTRY_COMPLEX, ENTRY_QUATERNION };
 
 struct Mat_SeqAIJCompound {
   ac::CompoundCsr                c;
-  std::unique_ptr<ac::Transpose> t;                    // explicit transpose, built at the first MatMultTranspose
-  bool                           t_stale = false;      // values changed since t was built: refresh_values
-  std::vector<double>            ibdiag;               // MatInvertBlockDiagonal's output, owned here
+  std::unique_ptr<ac::Transpose> t;                         // explicit transpose, built at the first MatMultTranspose
+  bool                           t_stale = false;           // values changed since t was built: refresh_values
+  std::vector<double>            ibdiag;                    // MatInvertBlockDiagonal's output, owned here
   PetscInt                       entry_option = ENTRY_AUTO; // what -mat_aijcompound_entry asked for
 };
 
@@ -323,23 +325,23 @@ static PetscErrorCode MatDuplicate_SeqAIJCompound(Mat A, MatDuplicateOption op, 
 
 static void MatAIJCompoundSetOps(Mat A)
 {
-  A->ops->mult                 = MatMult_SeqAIJCompound;
-  A->ops->multadd              = MatMultAdd_SeqAIJCompound;
-  A->ops->multtranspose        = MatMultTranspose_SeqAIJCompound;
-  A->ops->multtransposeadd     = MatMultTransposeAdd_SeqAIJCompound;
-  A->ops->getdiagonal          = MatGetDiagonal_SeqAIJCompound;
-  A->ops->invertblockdiagonal  = MatInvertBlockDiagonal_SeqAIJCompound;
-  A->ops->scale                = MatScale_SeqAIJCompound;
-  A->ops->shift                = MatShift_SeqAIJCompound;
-  A->ops->diagonalscale        = MatDiagonalScale_SeqAIJCompound;
-  A->ops->axpy                 = MatAXPY_SeqAIJCompound;
-  A->ops->getinfo              = MatGetInfo_SeqAIJCompound;
-  A->ops->view                 = MatView_SeqAIJCompound;
-  A->ops->destroy              = MatDestroy_SeqAIJCompound;
-  A->ops->setup                = MatSetUp_SeqAIJCompound;
-  A->ops->duplicate            = MatDuplicate_SeqAIJCompound;
-  A->ops->convert              = MatConvert_SeqAIJCompound_Any;
-  A->ops->convertfrom          = MatConvertFrom_SeqAIJCompound;
+  A->ops->mult                = MatMult_SeqAIJCompound;
+  A->ops->multadd             = MatMultAdd_SeqAIJCompound;
+  A->ops->multtranspose       = MatMultTranspose_SeqAIJCompound;
+  A->ops->multtransposeadd    = MatMultTransposeAdd_SeqAIJCompound;
+  A->ops->getdiagonal         = MatGetDiagonal_SeqAIJCompound;
+  A->ops->invertblockdiagonal = MatInvertBlockDiagonal_SeqAIJCompound;
+  A->ops->scale               = MatScale_SeqAIJCompound;
+  A->ops->shift               = MatShift_SeqAIJCompound;
+  A->ops->diagonalscale       = MatDiagonalScale_SeqAIJCompound;
+  A->ops->axpy                = MatAXPY_SeqAIJCompound;
+  A->ops->getinfo             = MatGetInfo_SeqAIJCompound;
+  A->ops->view                = MatView_SeqAIJCompound;
+  A->ops->destroy             = MatDestroy_SeqAIJCompound;
+  A->ops->setup               = MatSetUp_SeqAIJCompound;
+  A->ops->duplicate           = MatDuplicate_SeqAIJCompound;
+  A->ops->convert             = MatConvert_SeqAIJCompound_Any;
+  A->ops->convertfrom         = MatConvertFrom_SeqAIJCompound;
 }
 
 // The entry kind of a host CSR with block size bs from -mat_aijcompound_entry.
@@ -356,7 +358,8 @@ static PetscErrorCode MatAIJCompoundChooseKind(Mat A, const pgk::CsrView &s, Pet
     *kind = ac::EntryKind::complex;
   } else if (option == ENTRY_QUATERNION) {
     PetscCheck(bs == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry quaternion needs block size 4, the matrix has %" PetscInt_FMT, bs);
-    PetscCheck(ac::detect_quaternion(s), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_aijcompound_entry quaternion: not every stored 4x4 block has the quaternion form L(q) (left multiplication, Hamilton product); use -mat_aijcompound_entry auto or block");
+    PetscCheck(ac::detect_quaternion(s), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "-mat_aijcompound_entry quaternion: not every stored 4x4 block has the quaternion form L(q) (left multiplication, Hamilton product); use -mat_aijcompound_entry auto or block");
     *kind = ac::EntryKind::quaternion;
   }
   PetscCall(PetscInfo(A, "aijcompound: bs %" PetscInt_FMT ", entry kind %s\n", bs, ac::kind_name(*kind)));
@@ -396,7 +399,8 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
   PetscCheck(bs >= 2 && bs <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatConvert to %s needs a block size 2..8 (MatSetBlockSize(), or BAIJ), the matrix has block size %" PetscInt_FMT, type, bs);
   PetscCheck(A->rmap->n % bs == 0 && A->cmap->n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "MatConvert to %s: sizes %" PetscInt_FMT " x %" PetscInt_FMT " are not multiples of the block size %" PetscInt_FMT, type, A->rmap->n, A->cmap->n, bs);
   PetscOptionsBegin(PETSC_COMM_SELF, ((PetscObject)A)->prefix, "Mat aijcompound options", "Mat");
-  PetscCall(PetscOptionsEList("-mat_aijcompound_entry", "entry kind: auto (quaternion for bs 4, complex for bs 2 where every block has the form, else block), block, complex, quaternion", "MATSEQAIJCOMPOUND", MatAIJCompoundEntries, 4, MatAIJCompoundEntries[option], &option, NULL));
+  PetscCall(PetscOptionsEList("-mat_aijcompound_entry", "entry kind: auto (quaternion for bs 4, complex for bs 2 where every block has the form, else block), block, complex, quaternion", "MATSEQAIJCOMPOUND", MatAIJCompoundEntries, 4,
+                              MatAIJCompoundEntries[option], &option, NULL));
   PetscOptionsEnd();
 
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
@@ -443,6 +447,10 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
    blocks, layout; other formats view the expanded matrix). Anything else (factorizations, so
    `PCILU` and `PCLU`, `MatGetRow()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
 
+   Known limitation: PETSc finds a factorization by type-name prefix; the default solver lookup gets
+   this type's error, but an explicit `-pc_factor_mat_solver_type petsc` reaches `MATSEQAIJ`'s
+   factorization on the wrong data (a crash): do not name a solver type for this matrix.
+
    Not yet: assembly with `MatSetValues()` (so `-mat_type aijcompound` through `MatSetFromOptions()`
    and `-dm_mat_type aijcompound` give an error naming `MatConvert()`), COO assembly, the device
    kernels and layouts, the tuner, MPI.
@@ -471,9 +479,18 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
   SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat aijcompound: MPI not yet supported (mpiaijcompound); use MATAIJ in parallel, or one rank");
 }
 
+// PETSc picks a factorization by type name prefix, so without this "seqaijcompound" would get
+// MATSEQAIJ's (on the wrong data): every factorization is a clear error instead.
+static PetscErrorCode MatGetFactor_SeqAIJCompound(Mat A, MatFactorType ftype, Mat *F)
+{
+  PetscFunctionBegin;
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqaijcompound has no %s factorization (PCLU, PCILU, PCCHOLESKY, PCICC): use PCJACOBI, PCPBJACOBI or PCNONE, or MatConvert() to MATSEQAIJ", MatFactorTypes[ftype]);
+}
+
 PetscErrorCode PgkRegisterMatAIJCompound(void)
 {
   PetscFunctionBegin;
+  for (MatFactorType f : {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC, MAT_FACTOR_ILUDT, MAT_FACTOR_QR}) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJCOMPOUND, f, MatGetFactor_SeqAIJCompound));
   PetscCall(MatRegister(MATSEQAIJCOMPOUND, MatCreate_SeqAIJCompound));
   PetscCall(MatRegister(MATMPIAIJCOMPOUND, MatCreate_MPIAIJCompound));
   PetscCall(MatRegisterRootName(MATAIJCOMPOUND, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND));

@@ -43,8 +43,12 @@ pgk_test(petsc.aijcompound.forced_quaternion_bs3 LABELS petsc ARGS --fail --expe
          -- ${T} -gen elast3d:n=3 -mat_aijcompound_entry quaternion)
 pgk_test(petsc.aijcompound.forced_complex LABELS petsc ARGS --fail --expect "-mat_aijcompound_entry complex: not every stored 2x2 block has the complex form"
          -- ${T} -build complex -perturb -mat_aijcompound_entry complex)
-pgk_test(petsc.aijcompound.ilu LABELS petsc ARGS --fail --expect "seqaijcompound" --expect "ILU|factor"
-         -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type ilu)
+foreach(pc ilu lu icc)
+  string(TOUPPER ${pc} PC)
+  pgk_test(petsc.aijcompound.${pc} LABELS petsc ARGS --fail --expect "Mat seqaijcompound has no ${PC} factorization .*MatConvert\\(\\) to MATSEQAIJ"
+           -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type ${pc})
+endforeach()
+pgk_test(petsc.aijcompound.gamg LABELS petsc ARGS --fail --expect "No method creategraph for Mat of type seqaijcompound" -- ${T} -gen elast3d:n=4 -solve -pc_type gamg)
 pgk_test(petsc.aijcompound.mat_type LABELS petsc ARGS --fail --expect "cannot be assembled with MatSetValues yet: .*MatConvert"
          -- ${T} -gen elast3d:n=3 -mat_type aijcompound)
 
