@@ -4,6 +4,8 @@ static const char help[] = "Converts a matrix to MATAIJCOMPOUND and checks it ag
                            "  -perturb                break the structure of one block of -build's matrix\n"
                            "  -from aij|baij          convert from the AIJ original or a MATSEQBAIJ copy of it\n"
                            "  -inplace                MatConvert(..., MAT_INPLACE_MATRIX) on a copy\n"
+                           "  -assembled              instead of converting, generate the matrix again through MatSetFromOptions\n"
+                           "                          (-mat_type aijcompound: assembled by MatSetValues); the original uses prefix orig_\n"
                            "  -check                  every operation against the original (relative 1e-13)\n"
                            "  -solve                  KSP (-ksp_*, -pc_*) on the original and on the converted matrix:\n"
                            "                          the same iteration count\n"
@@ -199,6 +201,23 @@ static PetscErrorCode CheckUpdates(Mat A, Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// New values by MatSetValues after an in-place change (MatScale): the values-only re-assembly.
+static PetscErrorCode CheckReassembly(Mat A, Mat C)
+{
+  PetscFunctionBegin;
+  for (Mat M : {A, C}) {
+    PetscCall(MatScale(M, 2.0));
+    PetscCall(MatSetValue(M, 0, 0, 1.0, ADD_VALUES));
+    PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatSetValue(M, 1, 1, -0.5, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(CheckProducts("reassembled: ", A, C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Solve(Mat M, const char *name, PetscInt *its)
 {
   KSP                ksp;
@@ -245,7 +264,7 @@ static PetscErrorCode Convert(Mat A, const char *from, PetscBool inplace, Mat *C
 int main(int argc, char **argv)
 {
   char      spec[256] = "elast3d:n=5", build[32] = "", from[16] = "aij";
-  PetscBool check = PETSC_FALSE, solve = PETSC_FALSE, perturb = PETSC_FALSE, inplace = PETSC_FALSE, has_build;
+  PetscBool check = PETSC_FALSE, solve = PETSC_FALSE, perturb = PETSC_FALSE, inplace = PETSC_FALSE, assembled = PETSC_FALSE, has_build;
   Mat       A, C;
   PetscInt  its_a, its_c;
   MatType   type;
@@ -260,11 +279,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-perturb", &perturb, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-inplace", &inplace, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-assembled", &assembled, NULL));
   if (has_build) PetscCall(BuildStructured(build, perturb, &A));
-  else PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, NULL, &A));
-  PetscCall(Convert(A, from, inplace, &C));
+  else PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
+  if (assembled) PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, NULL, &C));
+  else PetscCall(Convert(A, from, inplace, &C));
   PetscCall(MatGetType(C, &type));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "converted %s to %s\n", has_build ? build : spec, type));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s to %s\n", assembled ? "assembled" : "converted", has_build ? build : spec, type));
   PetscCall(MatViewFromOptions(C, NULL, "-mat_view"));
   if (solve) {
     PetscCall(Solve(A, "aij", &its_a));
@@ -276,6 +297,7 @@ int main(int argc, char **argv)
     PetscCall(CheckProducts("", A, C));
     PetscCall(CheckDiagonals(A, C));
     PetscCall(CheckUpdates(A, C));
+    PetscCall(CheckReassembly(A, C));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(MatDestroy(&A));

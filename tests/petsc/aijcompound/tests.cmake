@@ -2,7 +2,7 @@
 # original (relative 1e-13), KSP iteration counts, the view, bad input, MPI (a clear error).
 set(T $<TARGET_FILE:test_aijcompound>)
 set(OK --expect "all checks passed")
-set(CHK ${OK} --expect "MatMultTransposeAdd +relative" --expect "MatInvertBlockDiagonal +relative" --expect "MatConvert back to AIJ +\\|\\|B - A\\|\\|_F = 0" --expect "MatDuplicate, MatAXPY: ok")
+set(CHK ${OK} --expect "MatMultTransposeAdd +relative" --expect "MatInvertBlockDiagonal +relative" --expect "MatConvert back to AIJ +\\|\\|B - A\\|\\|_F = 0" --expect "MatDuplicate, MatAXPY: ok" --expect "reassembled: MatMultTransposeAdd")
 
 # Operations against the original: elast3d (bs 3, blocks), complex (bs 2), quaternion (bs 4);
 # from AIJ and from BAIJ, and in place.
@@ -20,6 +20,14 @@ foreach(kind complex quaternion)
   pgk_test(petsc.aijcompound.${kind}_perturbed LABELS petsc ARGS ${CHK} --expect "entry kind block \\(-mat_aijcompound_entry auto\\)"
            -- ${T} -build ${kind} -perturb -check -mat_view ::ascii_info)
 endforeach()
+
+# -mat_type aijcompound: assembled through MatSetFromOptions + MatSetValues (an inner AIJ, converted
+# at MAT_FINAL_ASSEMBLY); -check also re-assembles values after MatScale (CheckReassembly).
+pgk_test(petsc.aijcompound.mat_type LABELS petsc ARGS ${CHK} --expect "assembled elast3d:n=4 to seqaijcompound" -- ${T} -gen elast3d:n=4 -assembled -mat_type aijcompound -check)
+pgk_test(petsc.aijcompound.mat_type_cg LABELS petsc ARGS ${OK} --expect "same iteration count" --expect "entry kind block"
+         -- ${T} -gen elast3d:n=6 -assembled -mat_type aijcompound -solve -ksp_type cg -pc_type pbjacobi -ksp_rtol 1e-8 -mat_view ::ascii_info)
+pgk_test(petsc.aijcompound.mat_type_bs1 LABELS petsc ARGS --fail --expect "Mat aijcompound needs a block size 2\\.\\.8" -- ${T} -gen lap3d7:n=3 -assembled -mat_type aijcompound)
+pgk_test(petsc.aijcompound.mat_type_mpi LABELS petsc NP 2 ARGS --fail --expect "Mat aijcompound: MPI not yet supported" -- ${T} -gen elast3d:n=4 -assembled -mat_type aijcompound)
 
 # The view.
 pgk_test(petsc.aijcompound.view LABELS petsc ARGS ${OK} --expect "type: seqaijcompound" --expect "rows=375, cols=375, bs=3"
@@ -49,8 +57,6 @@ foreach(pc ilu lu icc)
            -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type ${pc})
 endforeach()
 pgk_test(petsc.aijcompound.gamg LABELS petsc ARGS --fail --expect "No method creategraph for Mat of type seqaijcompound" -- ${T} -gen elast3d:n=4 -solve -pc_type gamg)
-pgk_test(petsc.aijcompound.mat_type LABELS petsc ARGS --fail --expect "cannot be assembled with MatSetValues yet: .*MatConvert"
-         -- ${T} -gen elast3d:n=3 -mat_type aijcompound)
 
 # MPI: not yet supported, a clear error on every rank count above one.
 pgk_test(petsc.aijcompound.mpi LABELS petsc NP 2 ARGS --fail --expect "Mat aijcompound: MPI not yet supported" -- ${T} -gen elast3d:n=4 -check)
