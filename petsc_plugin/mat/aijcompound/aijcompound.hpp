@@ -20,7 +20,7 @@ enum { MAT_AIJCOMPOUND_ENTRY_AUTO, MAT_AIJCOMPOUND_ENTRY_BLOCK, MAT_AIJCOMPOUND_
 struct Mat_SeqAIJCompound {
   ac::CompoundCsr                c;
   std::unique_ptr<ac::Transpose> t;                                         // explicit transpose, built at the first MatMultTranspose
-  bool                           t_stale      = false;                      // values changed since t was built: refresh_values
+  bool                           t_stale = false;                           // values changed since t was built: refresh_values
   std::vector<double>            ibdiag;                                    // MatInvertBlockDiagonal's output, owned here
   PetscInt                       entry_option = MAT_AIJCOMPOUND_ENTRY_AUTO; // what -mat_aijcompound_entry asked for
   Mat                            inner        = nullptr;                    // MATSEQAIJ that MatSetValues assembles into (assembly.cpp)
@@ -32,7 +32,7 @@ static inline Mat_SeqAIJCompound *MatAIJCompoundData(Mat A)
 }
 
 // The operations of ops.cpp and assembly.cpp into A->ops.
-void MatAIJCompoundSetComputeOps(Mat A);
+void           MatAIJCompoundSetComputeOps(Mat A);
 void           MatAIJCompoundSetAssemblyOps(Mat A);
 PetscErrorCode MatAIJCompoundComposeAssembly(Mat A); // MatSeqAIJSetPreallocation_C
 // Values of the compound CSR changed in place: the transpose refreshes, the inner AIJ is dropped.

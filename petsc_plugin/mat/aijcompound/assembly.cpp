@@ -95,10 +95,10 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJCompound(Mat A, MatAssemblyType type)
 
 void MatAIJCompoundSetAssemblyOps(Mat A)
 {
-  A->ops->setup        = MatSetUp_SeqAIJCompound;
-  A->ops->setvalues    = MatSetValues_SeqAIJCompound;
-  A->ops->zeroentries  = MatZeroEntries_SeqAIJCompound;
-  A->ops->assemblyend  = MatAssemblyEnd_SeqAIJCompound;
+  A->ops->setup       = MatSetUp_SeqAIJCompound;
+  A->ops->setvalues   = MatSetValues_SeqAIJCompound;
+  A->ops->zeroentries = MatZeroEntries_SeqAIJCompound;
+  A->ops->assemblyend = MatAssemblyEnd_SeqAIJCompound;
 }
 
 PetscErrorCode MatAIJCompoundComposeAssembly(Mat A)
