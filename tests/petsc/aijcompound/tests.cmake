@@ -64,3 +64,11 @@ pgk_test(petsc.aijcompound.gamg LABELS petsc ARGS --fail --expect "No method cre
 
 # MPI: not yet supported, a clear error on every rank count above one.
 pgk_test(petsc.aijcompound.mpi LABELS petsc NP 2 ARGS --fail --expect "Mat aijcompound: MPI not yet supported" -- ${T} -gen elast3d:n=4 -check)
+
+# valgrind (VG, VGOK from tests/petsc/sys/tests.cmake): conversion, assembly, solve and an error path
+# clean under memcheck, no PETSc object left behind (-malloc_dump).
+pgk_test(valgrind.aijcompound.convert LABELS "valgrind;petsc" ARGS ${VGOK} ${CHK} -- ${VG} ${T} -build quaternion -check -inplace -malloc_debug -malloc_dump)
+pgk_test(valgrind.aijcompound.assembled LABELS "valgrind;petsc" ARGS ${VGOK} ${CHK} --expect "same iteration count"
+         -- ${VG} ${T} -gen elast3d:n=3 -assembled -mat_type aijcompound -check -solve -ksp_type cg -pc_type pbjacobi -malloc_debug -malloc_dump)
+pgk_test(valgrind.aijcompound.error LABELS "valgrind;petsc" ARGS ${VGOK} --fail --expect "not every stored 4x4 block has the quaternion form"
+         -- ${VG} ${T} -build quaternion -perturb -mat_aijcompound_entry quaternion -malloc_debug -malloc_dump)
