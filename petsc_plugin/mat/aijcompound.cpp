@@ -200,8 +200,9 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
    this type's error, but an explicit `-pc_factor_mat_solver_type petsc` reaches `MATSEQAIJ`'s
    factorization on the wrong data (a crash): do not name a solver type for this matrix.
 
-   Not yet: COO assembly, `-dm_mat_type aijcompound` (untested: DM preallocation), the device kernels
-   and layouts, the tuner, MPI.
+   Not yet: COO assembly; with `-dm_mat_type aijcompound` a DMDA assembles the matrix, but
+   `MatFDColoringCreate()` (SNES's colored finite-difference Jacobian) is not supported; the device
+   kernels and layouts, the tuner, MPI.
 
    Level: intermediate
 
