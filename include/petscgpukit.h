@@ -84,8 +84,8 @@ PETSC_EXTERN PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info);
    auto|block|complex|quaternion); host path, one rank (see the
    MATSEQAIJCOMPOUND manual page in petsc_plugin/mat/aijcompound.cpp). */
 #define MATAIJCOMPOUND "aijcompound"
-#define MATSEQAIJCOMPOUND "seqaijcompound"
-#define MATMPIAIJCOMPOUND "mpiaijcompound"
+#define MATSEQAIJCOMPOUND "seqcompoundaij"
+#define MATMPIAIJCOMPOUND "mpicompoundaij"
 
 /* ---- Test and benchmark matrices -------------------------------------------------------- */
 

@@ -21,7 +21,7 @@ static PetscErrorCode MatDestroy_SeqAIJCompound(Mat A)
   PetscCall(MatDestroy(&Data(A)->inner));
   delete Data(A);
   A->data = nullptr;
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqaijcompound_seqaij_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqcompoundaij_seqaij_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", NULL));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -164,7 +164,7 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
 }
 
 /*MC
-   MATSEQAIJCOMPOUND - "seqaijcompound": a sequential sparse matrix whose stored entries are compound
+   MATSEQAIJCOMPOUND - "seqcompoundaij": a sequential sparse matrix whose stored entries are compound
    (issue 10): real k x k blocks (k = 2..8), complex numbers stored as 2 scalars (the 2x2 real
    block [a -b; b a]) or quaternions stored as 4 scalars (the 4x4 left-multiplication block of the
    Hamilton product), in a compound CSR. `MATAIJCOMPOUND` ("aijcompound") is `MATSEQAIJCOMPOUND`
@@ -196,9 +196,10 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
    blocks, layout; other formats view the expanded matrix). Anything else (factorizations, so
    `PCILU` and `PCLU`, `MatGetRow()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
 
-   Known limitation: PETSc finds a factorization by type-name prefix; the default solver lookup gets
-   this type's error, but an explicit `-pc_factor_mat_solver_type petsc` reaches `MATSEQAIJ`'s
-   factorization on the wrong data (a crash): do not name a solver type for this matrix.
+   The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
+   packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had
+   `MATSEQAIJ`'s factorization run on this type's data. Every factorization, with or without
+   `-pc_factor_mat_solver_type petsc`, is a clear error.
 
    Not yet: COO assembly; with `-dm_mat_type aijcompound` a DMDA assembles the matrix, but
    `MatFDColoringCreate()` (SNES's colored finite-difference Jacobian) is not supported; the device
@@ -214,7 +215,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqaijcompound needs a communicator of one rank (%d ranks): Mat aijcompound: MPI not yet supported", size);
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij needs a communicator of one rank (%d ranks): Mat aijcompound: MPI not yet supported", size);
   A->data = new Mat_SeqAIJCompound();
   MatAIJCompoundSetComputeOps(A);
   MatAIJCompoundSetAssemblyOps(A);
@@ -222,7 +223,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   A->ops->duplicate   = MatDuplicate_SeqAIJCompound;
   A->ops->convert     = MatConvert_SeqAIJCompound_Any;
   A->ops->convertfrom = MatConvertFrom_SeqAIJCompound;
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqaijcompound_seqaij_C", MatConvert_SeqAIJCompound_Any));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqcompoundaij_seqaij_C", MatConvert_SeqAIJCompound_Any));
   PetscCall(MatAIJCompoundComposeAssembly(A));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSEQAIJCOMPOUND));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -231,15 +232,15 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
 PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
 {
   PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat aijcompound: MPI not yet supported (mpiaijcompound); use MATAIJ in parallel, or one rank");
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat aijcompound: MPI not yet supported (mpicompoundaij); use MATAIJ in parallel, or one rank");
 }
 
-// PETSc picks a factorization by type name prefix, so without this "seqaijcompound" would get
-// MATSEQAIJ's (on the wrong data): every factorization is a clear error instead.
+// Every factorization is a clear error (with the type's name not beginning with "seqaij", PETSc's
+// prefix lookup finds this handler, for the default solver type and for an explicit "petsc").
 static PetscErrorCode MatGetFactor_SeqAIJCompound(Mat A, MatFactorType ftype, Mat *F)
 {
   PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqaijcompound has no %s factorization (PCLU, PCILU, PCCHOLESKY, PCICC): use PCJACOBI, PCPBJACOBI or PCNONE, or MatConvert() to MATSEQAIJ", MatFactorTypes[ftype]);
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij has no %s factorization (PCLU, PCILU, PCCHOLESKY, PCICC): use PCJACOBI, PCPBJACOBI or PCNONE, or MatConvert() to MATSEQAIJ", MatFactorTypes[ftype]);
 }
 
 PetscErrorCode PgkRegisterMatAIJCompound(void)

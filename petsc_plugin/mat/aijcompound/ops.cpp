@@ -114,11 +114,11 @@ static PetscErrorCode MatInvertBlockDiagonal_SeqAIJCompound(Mat A, const PetscSc
   try {
     ac::invert_block_diagonal(d->c, d->ibdiag.data());
   } catch (const std::domain_error &e) {
-    PetscCheck(!A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "MatInvertBlockDiagonal on seqaijcompound: %s", e.what());
+    PetscCheck(!A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "MatInvertBlockDiagonal on seqcompoundaij: %s", e.what());
     A->factorerrortype = MAT_FACTOR_NUMERIC_ZEROPIVOT;
     PetscCall(PetscInfo(A, "zero pivot: %s\n", e.what()));
   } catch (const std::exception &e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatInvertBlockDiagonal on seqaijcompound: %s", e.what());
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatInvertBlockDiagonal on seqcompoundaij: %s", e.what());
   }
   *values = d->ibdiag.data();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -186,7 +186,7 @@ static PetscErrorCode MatAXPY_SeqAIJCompound(Mat Y, PetscScalar a, Mat X, MatStr
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)X, MATSEQAIJCOMPOUND, &same));
-  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatAXPY on seqaijcompound needs X of the same type (got %s); convert both to MATSEQAIJ", ((PetscObject)X)->type_name);
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatAXPY on seqcompoundaij needs X of the same type (got %s); convert both to MATSEQAIJ", ((PetscObject)X)->type_name);
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_SUP, ac::axpy(Data(Y)->c, a, Data(X)->c));
   PetscCall(MatAIJCompoundValuesChanged(Y));
   PetscFunctionReturn(PETSC_SUCCESS);
