@@ -42,3 +42,4 @@ PetscErrorCode PgkRegisterOrderingRabbitpp(void);
 PetscErrorCode PgkRegisterPCReorder(void);
 PetscErrorCode PgkRegisterPCTrilf(void);
 PetscErrorCode PgkRegisterKSPCarpcg(void);
+PetscErrorCode PgkRegisterMatAIJCompound(void);

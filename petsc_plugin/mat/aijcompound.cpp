@@ -1,0 +1,254 @@
+// Mat aijcompound (issue 10), host path: a sequential matrix whose entries are compound (real
+// k x k blocks, complex numbers as 2x2 blocks, quaternions as 4x4 blocks), stored as the compound
+// CSR of src/aijcompound/ and multiplied by its serial reference. The type is built by MatConvert
+// from an assembled MATSEQAIJ / MATSEQBAIJ / MATSEQAIJCUSPARSE (its host copy), or assembled with
+// MatSetValues (aijcompound/assembly.cpp); it converts back to MATSEQAIJ (and through it to any
+// type). The operations are in aijcompound/ops.cpp. Device kernels, the tuner and MPI: not yet.
+#include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
+#include "petsc_plugin/sys/csr_access.hpp"
+
+#include <algorithm>
+
+#define Data MatAIJCompoundData
+
+const char *const MatAIJCompoundEntries[] = {"auto", "block", "complex", "quaternion", "MatAIJCompoundEntry", "MAT_AIJCOMPOUND_ENTRY_", NULL};
+
+static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat, MatType, MatReuse, Mat *);
+
+static PetscErrorCode MatDestroy_SeqAIJCompound(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&Data(A)->inner));
+  delete Data(A);
+  A->data = nullptr;
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqcompoundaij_seqaij_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", NULL));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The expanded scalar matrix as a new MATSEQAIJ.
+PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B)
+{
+  pgk::Csr s;
+
+  PetscFunctionBegin;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, s = ac::expand(Data(A)->c));
+  PetscCall(MatCreate(PETSC_COMM_SELF, B));
+  PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatSetBlockSizesFromMats(*B, A, A));
+  PetscCall(MatSetType(*B, MATSEQAIJ));
+  PetscCall(MatSeqAIJSetPreallocationCSR(*B, s.rowptr.data(), s.colidx.data(), s.values.data()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatConvert(A, MATSEQAIJ or any other type): expand, then PETSc converts the MATSEQAIJ further.
+static PetscErrorCode MatConvert_SeqAIJCompound_Any(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat       B, C;
+  PetscBool isaij;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundExpand(A, &B));
+  PetscCall(PetscStrcmpAny(type, &isaij, MATSEQAIJ, MATAIJ, ""));
+  if (!isaij) {
+    PetscCall(MatConvert(B, type, MAT_INITIAL_MATRIX, &C));
+    PetscCall(MatDestroy(&B));
+    B = C;
+  }
+  if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &B));
+  else if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(B, *newmat, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatDestroy(&B));
+  } else *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_SeqAIJCompound(Mat A, MatDuplicateOption op, Mat *B)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), B));
+  PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatSetBlockSizesFromMats(*B, A, A));
+  PetscCall(MatSetType(*B, MATSEQAIJCOMPOUND));
+  Data(*B)->c            = Data(A)->c;
+  Data(*B)->entry_option = Data(A)->entry_option;
+  if (op == MAT_DO_NOT_COPY_VALUES) std::fill(Data(*B)->c.values.begin(), Data(*B)->c.values.end(), 0.0);
+  PetscCall(PetscLayoutSetUp((*B)->rmap));
+  PetscCall(PetscLayoutSetUp((*B)->cmap));
+  (*B)->preallocated = PETSC_TRUE;
+  (*B)->assembled    = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The entry kind of a host CSR with block size bs from -mat_aijcompound_entry.
+static PetscErrorCode MatAIJCompoundChooseKind(Mat A, const pgk::CsrView &s, PetscInt bs, PetscInt option, ac::EntryKind *kind)
+{
+  PetscFunctionBegin;
+  *kind = ac::EntryKind::block;
+  if (option == MAT_AIJCOMPOUND_ENTRY_AUTO) {
+    if (bs == 2 && ac::detect_complex(s)) *kind = ac::EntryKind::complex;
+    if (bs == 4 && ac::detect_quaternion(s)) *kind = ac::EntryKind::quaternion;
+  } else if (option == MAT_AIJCOMPOUND_ENTRY_COMPLEX) {
+    PetscCheck(bs == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry complex needs block size 2, the matrix has %" PetscInt_FMT, bs);
+    PetscCheck(ac::detect_complex(s), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_aijcompound_entry complex: not every stored 2x2 block has the complex form [a -b; b a]; use -mat_aijcompound_entry auto or block");
+    *kind = ac::EntryKind::complex;
+  } else if (option == MAT_AIJCOMPOUND_ENTRY_QUATERNION) {
+    PetscCheck(bs == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry quaternion needs block size 4, the matrix has %" PetscInt_FMT, bs);
+    PetscCheck(ac::detect_quaternion(s), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "-mat_aijcompound_entry quaternion: not every stored 4x4 block has the quaternion form L(q) (left multiplication, Hamilton product); use -mat_aijcompound_entry auto or block");
+    *kind = ac::EntryKind::quaternion;
+  }
+  PetscCall(PetscInfo(A, "aijcompound: bs %" PetscInt_FMT ", entry kind %s\n", bs, ac::kind_name(*kind)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The compound CSR of A (any sequential type MatConvert takes to MATSEQAIJ; AIJ and AIJCUSPARSE read directly).
+PetscErrorCode MatAIJCompoundFromMat(Mat A, PetscInt bs, PetscInt option, ac::CompoundCsr *c)
+{
+  Mat           S = nullptr;
+  PetscBool     direct;
+  PgkMatCSR     csr;
+  ac::EntryKind kind;
+
+  PetscFunctionBegin;
+  PetscCheck(bs >= 2 && bs <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mat aijcompound needs a block size 2..8 (MatSetBlockSize(), or BAIJ), the matrix has block size %" PetscInt_FMT, bs);
+  PetscCheck(A->rmap->n % bs == 0 && A->cmap->n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Mat aijcompound: sizes %" PetscInt_FMT " x %" PetscInt_FMT " are not multiples of the block size %" PetscInt_FMT, A->rmap->n, A->cmap->n, bs);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &direct, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
+  if (!direct) PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &S));
+  PetscCall(PgkMatGetCSR(S ? S : A, PGK_MEM_HOST, &csr));
+  PetscCall(MatAIJCompoundChooseKind(A, csr.csr, bs, option, &kind));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *c = ac::from_scalar(csr.csr, kind, (int)bs));
+  PetscCall(PgkMatRestoreCSR(S ? S : A, &csr));
+  PetscCall(MatDestroy(&S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundGetEntryOption(Mat A, PetscInt *option)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_SELF, ((PetscObject)A)->prefix, "Mat aijcompound options", "Mat");
+  PetscCall(PetscOptionsEList("-mat_aijcompound_entry", "entry kind: auto (quaternion for bs 4, complex for bs 2 where every block has the form, else block), block, complex, quaternion", "MATSEQAIJCOMPOUND", MatAIJCompoundEntries, 4,
+                              MatAIJCompoundEntries[*option], option, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatConvert(A, MATSEQAIJCOMPOUND or MATAIJCOMPOUND, ...) from any assembled sequential matrix.
+static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscInt    bs, option = MAT_AIJCOMPOUND_ENTRY_AUTO;
+  PetscMPIInt size;
+  Mat         B;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat aijcompound: MPI not yet supported (%d ranks); use MATAIJ in parallel", size);
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(MatAIJCompoundGetEntryOption(A, &option));
+
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
+  PetscCall(MatSetSizes(B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatSetBlockSizes(B, bs, bs));
+  PetscCall(MatSetType(B, MATSEQAIJCOMPOUND));
+  PetscCall(MatAIJCompoundFromMat(A, bs, option, &Data(B)->c));
+  Data(B)->entry_option = option;
+  PetscCall(PetscLayoutSetUp(B->rmap));
+  PetscCall(PetscLayoutSetUp(B->cmap));
+  B->preallocated = PETSC_TRUE;
+  B->assembled    = PETSC_TRUE;
+  if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &B));
+  else if (reuse == MAT_REUSE_MATRIX) PetscCall(MatHeaderReplace(*newmat, &B));
+  else *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   MATSEQAIJCOMPOUND - "seqcompoundaij": a sequential sparse matrix whose stored entries are compound
+   (issue 10): real k x k blocks (k = 2..8), complex numbers stored as 2 scalars (the 2x2 real
+   block [a -b; b a]) or quaternions stored as 4 scalars (the 4x4 left-multiplication block of the
+   Hamilton product), in a compound CSR. `MATAIJCOMPOUND` ("aijcompound") is `MATSEQAIJCOMPOUND`
+   on one rank; on more ranks it is an error (MPI not yet supported).
+
+   Options Database Key:
+.  -mat_aijcompound_entry <auto> - auto: quaternion for block size 4 and complex for block size 2 where every
+                                   stored block has that form, else real blocks; block; complex; quaternion
+                                   (an error when the form does not hold)
+
+   Notes:
+   Built by conversion: `MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C)` (or `MAT_INPLACE_MATRIX`)
+   from an assembled `MATSEQAIJ`, `MATSEQBAIJ` or `MATSEQAIJCUSPARSE` (its host copy) whose block size
+   (`MatSetBlockSize()`, `MatGetBlockSize()`) is 2..8. A block is stored where any of its scalars is.
+   `MatConvert()` to `MATSEQAIJ` (or through it to any other type) gives the expanded matrix back.
+   Or assembled: `MatSetType()` / `-mat_type aijcompound` with `MatSetFromOptions()`, a block size,
+   `MatSetUp()` or `MatSeqAIJSetPreallocation()` / `MatXAIJSetPreallocation()`, `MatSetValues()`
+   (`MatSetValuesBlocked()`), `MatAssemblyBegin/End()`: the values go into an inner `MATSEQAIJ` that
+   `MAT_FINAL_ASSEMBLY` converts (the entry kind is chosen again at every final assembly). Values-only
+   re-assembly works (after `MatScale()` & co. the inner matrix is rebuilt from the compound values).
+
+   Operations, on the host through the serial reference of src/aijcompound/: `MatMult()`,
+   `MatMultAdd()`, `MatMultTranspose()`, `MatMultTransposeAdd()` (an explicit compound transpose
+   built at the first use and kept; new values refresh it), `MatGetDiagonal()`,
+   `MatInvertBlockDiagonal()` (so `PCJACOBI`, `PCPBJACOBI` and `PCNONE` work), `MatScale()`,
+   `MatShift()`, `MatDiagonalScale()` (complex and quaternion entries become real blocks when the
+   scalings vary inside a block), `MatAXPY()` (same kind and pattern), `MatDuplicate()`,
+   `MatGetInfo()`, `MatView()` (`-mat_view ::ascii_info`: entry kind, block size, block rows, stored
+   blocks, layout; other formats view the expanded matrix). Anything else (factorizations, so
+   `PCILU` and `PCLU`, `MatGetRow()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
+
+   The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
+   packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had
+   `MATSEQAIJ`'s factorization run on this type's data. Every factorization, with or without
+   `-pc_factor_mat_solver_type petsc`, is a clear error.
+
+   Not yet: COO assembly; with `-dm_mat_type aijcompound` a DMDA assembles the matrix, but
+   `MatFDColoringCreate()` (SNES's colored finite-difference Jacobian) is not supported; the device
+   kernels and layouts, the tuner, MPI.
+
+   Level: intermediate
+
+.seealso: `MatConvert()`, `MATSEQAIJ`, `MATSEQBAIJ`, `PCPBJACOBI`
+M*/
+PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij needs a communicator of one rank (%d ranks): Mat aijcompound: MPI not yet supported", size);
+  A->data = new Mat_SeqAIJCompound();
+  MatAIJCompoundSetComputeOps(A);
+  MatAIJCompoundSetAssemblyOps(A);
+  A->ops->destroy     = MatDestroy_SeqAIJCompound;
+  A->ops->duplicate   = MatDuplicate_SeqAIJCompound;
+  A->ops->convert     = MatConvert_SeqAIJCompound_Any;
+  A->ops->convertfrom = MatConvertFrom_SeqAIJCompound;
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqcompoundaij_seqaij_C", MatConvert_SeqAIJCompound_Any));
+  PetscCall(MatAIJCompoundComposeAssembly(A));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSEQAIJCOMPOUND));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
+{
+  PetscFunctionBegin;
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat aijcompound: MPI not yet supported (mpicompoundaij); use MATAIJ in parallel, or one rank");
+}
+
+// Every factorization is a clear error (with the type's name not beginning with "seqaij", PETSc's
+// prefix lookup finds this handler, for the default solver type and for an explicit "petsc").
+static PetscErrorCode MatGetFactor_SeqAIJCompound(Mat A, MatFactorType ftype, Mat *F)
+{
+  PetscFunctionBegin;
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij has no %s factorization (PCLU, PCILU, PCCHOLESKY, PCICC): use PCJACOBI, PCPBJACOBI or PCNONE, or MatConvert() to MATSEQAIJ", MatFactorTypes[ftype]);
+}
+
+PetscErrorCode PgkRegisterMatAIJCompound(void)
+{
+  PetscFunctionBegin;
+  for (MatFactorType f : {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC, MAT_FACTOR_ILUDT, MAT_FACTOR_QR}) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJCOMPOUND, f, MatGetFactor_SeqAIJCompound));
+  PetscCall(MatRegister(MATSEQAIJCOMPOUND, MatCreate_SeqAIJCompound));
+  PetscCall(MatRegister(MATMPIAIJCOMPOUND, MatCreate_MPIAIJCompound));
+  PetscCall(MatRegisterRootName(MATAIJCOMPOUND, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

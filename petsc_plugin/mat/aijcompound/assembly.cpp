@@ -1,0 +1,109 @@
+// Mat aijcompound: assembly through MatSetValues(Blocked) (so -mat_type aijcompound with
+// MatSetFromOptions works). Values go into an inner MATSEQAIJ with the same sizes and block size;
+// MAT_FINAL_ASSEMBLY converts it to the compound CSR. The inner matrix is kept for values-only
+// re-assembly; an operation that changes the compound values in place (MatScale, ...) drops it,
+// and the next MatSetValues rebuilds it from the expanded compound values.
+#include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
+
+#define Data MatAIJCompoundData
+
+// The inner MATSEQAIJ, created at the first need: empty (MatSetUp's default preallocation) before
+// the first assembly, else holding the expanded compound values.
+static PetscErrorCode MatAIJCompoundGetInner(Mat A, Mat *inner)
+{
+  Mat_SeqAIJCompound *d = Data(A);
+
+  PetscFunctionBegin;
+  if (!d->inner) {
+    PetscCall(PetscLayoutSetUp(A->rmap));
+    PetscCall(PetscLayoutSetUp(A->cmap));
+    if (d->c.nnzb() > 0) PetscCall(MatAIJCompoundExpand(A, &d->inner));
+    else {
+      PetscCall(MatCreate(PETSC_COMM_SELF, &d->inner));
+      PetscCall(MatSetSizes(d->inner, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+      PetscCall(MatSetBlockSizesFromMats(d->inner, A, A));
+      PetscCall(MatSetType(d->inner, MATSEQAIJ));
+      PetscCall(MatSetUp(d->inner));
+    }
+  }
+  *inner = d->inner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetUp_SeqAIJCompound(Mat A)
+{
+  Mat inner;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundGetInner(A, &inner));
+  A->preallocated = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatSeqAIJSetPreallocation() (and MatXAIJSetPreallocation()) preallocate the inner matrix.
+static PetscErrorCode MatSeqAIJSetPreallocation_SeqAIJCompound(Mat A, PetscInt nz, const PetscInt nnz[])
+{
+  Mat inner;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundGetInner(A, &inner));
+  PetscCall(MatSeqAIJSetPreallocation(inner, nz, nnz));
+  A->preallocated = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetValues_SeqAIJCompound(Mat A, PetscInt m, const PetscInt im[], PetscInt n, const PetscInt in[], const PetscScalar v[], InsertMode mode)
+{
+  Mat inner;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundGetInner(A, &inner));
+  PetscCall(MatSetValues(inner, m, im, n, in, v, mode));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatZeroEntries_SeqAIJCompound(Mat A)
+{
+  Mat_SeqAIJCompound *d = Data(A);
+
+  PetscFunctionBegin;
+  std::fill(d->c.values.begin(), d->c.values.end(), 0.0);
+  if (d->t) d->t_stale = true;
+  if (d->inner) PetscCall(MatZeroEntries(d->inner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAssemblyEnd_SeqAIJCompound(Mat A, MatAssemblyType type)
+{
+  Mat_SeqAIJCompound *d = Data(A);
+  Mat                 inner;
+  PetscInt            bs, option = d->entry_option;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundGetInner(A, &inner));
+  PetscCall(MatAssemblyBegin(inner, type));
+  PetscCall(MatAssemblyEnd(inner, type));
+  if (type == MAT_FLUSH_ASSEMBLY) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(MatAIJCompoundGetEntryOption(A, &option));
+  PetscCall(MatAIJCompoundFromMat(inner, bs, option, &d->c));
+  d->entry_option = option;
+  d->t.reset();
+  d->t_stale = false;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void MatAIJCompoundSetAssemblyOps(Mat A)
+{
+  A->ops->setup       = MatSetUp_SeqAIJCompound;
+  A->ops->setvalues   = MatSetValues_SeqAIJCompound;
+  A->ops->zeroentries = MatZeroEntries_SeqAIJCompound;
+  A->ops->assemblyend = MatAssemblyEnd_SeqAIJCompound;
+}
+
+PetscErrorCode MatAIJCompoundComposeAssembly(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", MatSeqAIJSetPreallocation_SeqAIJCompound));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,309 @@
+static const char help[] = "Converts a matrix to MATAIJCOMPOUND and checks it against the original:\n"
+                           "  -gen <spec>             generator specification (default elast3d:n=5), or\n"
+                           "  -build complex|quaternion  a matrix with that 2x2 / 4x4 block structure, built here\n"
+                           "  -perturb                break the structure of one block of -build's matrix\n"
+                           "  -from aij|baij          convert from the AIJ original or a MATSEQBAIJ copy of it\n"
+                           "  -inplace                MatConvert(..., MAT_INPLACE_MATRIX) on a copy\n"
+                           "  -assembled              instead of converting, generate the matrix again through MatSetFromOptions\n"
+                           "                          (-mat_type aijcompound: assembled by MatSetValues); the original uses prefix orig_\n"
+                           "  -check                  every operation against the original (relative 1e-13)\n"
+                           "  -reassemble <true>      with -check: MatScale, then new values by MatSetValues, assembled again\n"
+                           "  -solve                  KSP (-ksp_*, -pc_*) on the original and on the converted matrix:\n"
+                           "                          the same iteration count\n"
+                           "  -mat_view ::ascii_info  views the converted matrix\n";
+
+#include <petscgpukit.h>
+#include <petscksp.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+static const PetscReal kTol = 1e-13;
+
+// Entry (block row I, block column J) of the built matrices: complex (a, b) or quaternion (w, x, y, z).
+static void BuiltEntry(PetscInt I, PetscInt J, PetscInt esize, PetscScalar *q)
+{
+  for (PetscInt c = 0; c < esize; ++c) q[c] = (PetscScalar)(((I * 31 + J * 17 + c * 7) % 13) - 6) / 8.0;
+  if (I == J) q[0] = 20.0;
+}
+
+// The real block of an entry, row-major (MatSetValues' default order).
+static void ExpandEntry(PetscInt bs, const PetscScalar *q, PetscScalar *blk)
+{
+  if (bs == 2) {
+    const PetscScalar v[4] = {q[0], -q[1], q[1], q[0]};
+    for (int i = 0; i < 4; ++i) blk[i] = v[i];
+    return;
+  }
+  const PetscScalar w = q[0], x = q[1], y = q[2], z = q[3];
+  const PetscScalar v[16] = {w, -x, -y, -z, x, w, -z, y, y, z, w, -x, z, -y, x, w};
+  for (int i = 0; i < 16; ++i) blk[i] = v[i];
+}
+
+// A MATSEQAIJ with block size 2 (complex) or 4 (quaternion) whose blocks have that form: block
+// rows I with blocks at I-1, I, I+1 and (7 I + 3) mod nb.
+static PetscErrorCode BuildStructured(const char *which, PetscBool perturb, Mat *A)
+{
+  const PetscInt bs = !std::strcmp(which, "complex") ? 2 : 4, nb = 40;
+  PetscScalar    q[4], blk[16];
+
+  PetscFunctionBegin;
+  PetscCheck(!std::strcmp(which, "complex") || !std::strcmp(which, "quaternion"), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-build complex|quaternion");
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, nb * bs, nb * bs));
+  PetscCall(MatSetBlockSize(*A, bs));
+  PetscCall(MatSetType(*A, MATSEQAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 4 * bs, NULL));
+  for (PetscInt I = 0; I < nb; ++I) {
+    const PetscInt cols[4] = {I - 1, I, I + 1, (7 * I + 3) % nb};
+    for (PetscInt J : cols) {
+      PetscInt r[4], c[4];
+      if (J < 0 || J >= nb) continue;
+      BuiltEntry(I, J, bs, q);
+      ExpandEntry(bs, q, blk);
+      if (perturb && I == 5 && J == 5) blk[1] += 1.0; // no longer [a -b; b a] / L(q)
+      for (PetscInt k = 0; k < bs; ++k) r[k] = I * bs + k, c[k] = J * bs + k;
+      PetscCall(MatSetValues(*A, bs, r, bs, c, blk, INSERT_VALUES));
+    }
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FillVec(Vec v, PetscInt seed)
+{
+  PetscInt     n;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetArrayWrite(v, &a));
+  for (PetscInt i = 0; i < n; ++i) a[i] = (PetscScalar)(((i + seed) * 7919) % 101) / 101.0 - 0.5;
+  PetscCall(VecRestoreArrayWrite(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Fails unless ||u - v|| <= kTol ||u||.
+static PetscErrorCode Compare(const char *what, Vec u, Vec v)
+{
+  Vec       d;
+  PetscReal nu, nd;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(u, &d));
+  PetscCall(VecWAXPY(d, -1.0, u, v));
+  PetscCall(VecNorm(u, NORM_2, &nu));
+  PetscCall(VecNorm(d, NORM_2, &nd));
+  PetscCall(VecDestroy(&d));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s relative difference %.2e\n", what, (double)(nu > 0 ? nd / nu : nd)));
+  PetscCheck(nd <= kTol * nu, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s differs from the original's", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatMult, MatMultAdd (z != y and z == y), MatMultTranspose(Add) of A and C agree.
+static PetscErrorCode CheckProducts(const char *tag, Mat A, Mat C)
+{
+  Vec  x, z, y1, y2;
+  char what[64];
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &x, &y1));
+  PetscCall(VecDuplicate(y1, &y2));
+  PetscCall(VecDuplicate(y1, &z));
+  PetscCall(FillVec(x, 1));
+  PetscCall(FillVec(z, 2));
+  PetscCall(MatMult(A, x, y1));
+  PetscCall(MatMult(C, x, y2));
+  PetscCall(PetscSNPrintf(what, sizeof what, "%sMatMult", tag));
+  PetscCall(Compare(what, y1, y2));
+  PetscCall(MatMultAdd(A, x, z, y1));
+  PetscCall(MatMultAdd(C, x, z, y2));
+  PetscCall(PetscSNPrintf(what, sizeof what, "%sMatMultAdd", tag));
+  PetscCall(Compare(what, y1, y2));
+  PetscCall(MatMultAdd(A, x, y1, y1));
+  PetscCall(MatMultAdd(C, x, y2, y2));
+  PetscCall(PetscSNPrintf(what, sizeof what, "%sMatMultAdd (z = y)", tag));
+  PetscCall(Compare(what, y1, y2));
+  PetscCall(MatMultTranspose(A, x, y1));
+  PetscCall(MatMultTranspose(C, x, y2));
+  PetscCall(PetscSNPrintf(what, sizeof what, "%sMatMultTranspose", tag));
+  PetscCall(Compare(what, y1, y2));
+  PetscCall(MatMultTransposeAdd(A, x, z, y1));
+  PetscCall(MatMultTransposeAdd(C, x, z, y2));
+  PetscCall(PetscSNPrintf(what, sizeof what, "%sMatMultTransposeAdd", tag));
+  PetscCall(Compare(what, y1, y2));
+  for (Vec *v : {&x, &z, &y1, &y2}) PetscCall(VecDestroy(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckDiagonals(Mat A, Mat C)
+{
+  Vec                d1, d2;
+  const PetscScalar *i1, *i2;
+  PetscInt           bs, n;
+  PetscReal          diff = 0, norm = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, NULL, &d1));
+  PetscCall(VecDuplicate(d1, &d2));
+  PetscCall(MatGetDiagonal(A, d1));
+  PetscCall(MatGetDiagonal(C, d2));
+  PetscCall(Compare("MatGetDiagonal", d1, d2));
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatInvertBlockDiagonal(A, &i1));
+  PetscCall(MatInvertBlockDiagonal(C, &i2));
+  for (PetscInt k = 0; k < n * bs; ++k) diff = PetscMax(diff, PetscAbsScalar(i1[k] - i2[k])), norm = PetscMax(norm, PetscAbsScalar(i1[k]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s relative difference %.2e\n", "MatInvertBlockDiagonal", (double)(diff / norm)));
+  PetscCheck(diff <= kTol * norm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatInvertBlockDiagonal differs from the original's");
+  PetscCall(VecDestroy(&d1));
+  PetscCall(VecDestroy(&d2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Scale, shift, diagonal scaling (vectors varying inside blocks) on both, then the products again
+// (the cached transpose must follow), then conversion back, MatDuplicate and MatAXPY.
+static PetscErrorCode CheckUpdates(Mat A, Mat C)
+{
+  Vec       l, r;
+  Mat       B, D;
+  PetscReal norm;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &r, &l));
+  PetscCall(FillVec(l, 3));
+  PetscCall(FillVec(r, 4));
+  PetscCall(VecShift(l, 2.0));
+  PetscCall(VecShift(r, 2.0));
+  for (Mat M : {A, C}) {
+    PetscCall(MatScale(M, 2.5));
+    PetscCall(MatShift(M, 1.5));
+    PetscCall(MatDiagonalScale(M, l, r));
+  }
+  PetscCall(CheckProducts("scaled: ", A, C));
+  PetscCall(MatConvert(C, MATSEQAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatAXPY(B, -1.0, A, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s ||B - A||_F = %.2e\n", "MatConvert back to AIJ", (double)norm));
+  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert back to MATSEQAIJ is not the original");
+  PetscCall(MatDuplicate(C, MAT_COPY_VALUES, &D));
+  PetscCall(CheckProducts("duplicate: ", A, D));
+  PetscCall(MatAXPY(D, -1.0, C, SAME_NONZERO_PATTERN));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatConvert(D, MATAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
+  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatAXPY(D, -1, C) is not zero");
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatDuplicate, MatAXPY: ok\n"));
+  for (Mat *M : {&B, &D}) PetscCall(MatDestroy(M));
+  PetscCall(VecDestroy(&l));
+  PetscCall(VecDestroy(&r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// New values by MatSetValues after an in-place change (MatScale): the values-only re-assembly.
+static PetscErrorCode CheckReassembly(Mat A, Mat C)
+{
+  PetscFunctionBegin;
+  for (Mat M : {A, C}) {
+    PetscCall(MatScale(M, 2.0));
+    PetscCall(MatSetValue(M, 0, 0, 1.0, ADD_VALUES));
+    PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatSetValue(M, 1, 1, -0.5, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(CheckProducts("reassembled: ", A, C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Solve(Mat M, const char *name, PetscInt *its)
+{
+  KSP                ksp;
+  Vec                x, b;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(M, &x, &b));
+  PetscCall(FillVec(x, 5));
+  PetscCall(MatMult(M, x, b));
+  PetscCall(VecSet(x, 0.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, M, M));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP on %s: %s after %" PetscInt_FMT " iterations\n", name, KSPConvergedReasons[reason], *its));
+  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "KSP on %s did not converge", name);
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// C = the original converted (from AIJ, or from a BAIJ copy; in place on a copy with -inplace).
+static PetscErrorCode Convert(Mat A, const char *from, PetscBool inplace, Mat *C)
+{
+  Mat S;
+
+  PetscFunctionBegin;
+  if (!std::strcmp(from, "baij")) PetscCall(MatConvert(A, MATBAIJ, MAT_INITIAL_MATRIX, &S));
+  else PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &S));
+  if (inplace) {
+    PetscCall(MatConvert(S, MATAIJCOMPOUND, MAT_INPLACE_MATRIX, &S));
+    *C = S;
+  } else {
+    PetscCall(MatConvert(S, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, C));
+    PetscCall(MatDestroy(&S));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char      spec[256] = "elast3d:n=5", build[32] = "", from[16] = "aij";
+  PetscBool check = PETSC_FALSE, solve = PETSC_FALSE, perturb = PETSC_FALSE, inplace = PETSC_FALSE, assembled = PETSC_FALSE, reassemble = PETSC_TRUE, has_build;
+  Mat       A, C;
+  PetscInt  its_a, its_c;
+  MatType   type;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGpuKitInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-gen", spec, sizeof spec, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-build", build, sizeof build, &has_build));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-from", from, sizeof from, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check", &check, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-perturb", &perturb, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-inplace", &inplace, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-assembled", &assembled, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-reassemble", &reassemble, NULL));
+  if (has_build) PetscCall(BuildStructured(build, perturb, &A));
+  else PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
+  if (assembled) PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, NULL, &C));
+  else PetscCall(Convert(A, from, inplace, &C));
+  PetscCall(MatGetType(C, &type));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s to %s\n", assembled ? "assembled" : "converted", has_build ? build : spec, type));
+  PetscCall(MatViewFromOptions(C, NULL, "-mat_view"));
+  if (solve) {
+    PetscCall(Solve(A, "aij", &its_a));
+    PetscCall(Solve(C, type, &its_c));
+    PetscCheck(its_a == its_c, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ: %" PetscInt_FMT " on aij, %" PetscInt_FMT " on %s", its_a, its_c, type);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "same iteration count\n"));
+  }
+  if (check) {
+    PetscCall(CheckProducts("", A, C));
+    PetscCall(CheckDiagonals(A, C));
+    PetscCall(CheckUpdates(A, C));
+    if (reassemble) PetscCall(CheckReassembly(A, C));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&C));
+  PetscCall(PetscFinalize());
+  return 0;
+}
