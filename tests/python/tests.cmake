@@ -1,0 +1,13 @@
+# The examples/python scripts (issue 13), run with the petsc4py that scripts/bootstrap built
+# against PETSC_DIR (skipped with the reason where there is none): label python on the CPU,
+# "gpu;python" with the device matrix and vector types (skipped without a CUDA device).
+set(PY_RUN ${CMAKE_CURRENT_SOURCE_DIR}/python/run_python.sh ${Python3_EXECUTABLE} ${PETSC_DIR} ${PGK_CHECK})
+set(PY_EXAMPLES ${PROJECT_SOURCE_DIR}/examples/python)
+foreach(example ordering trilf carpcg aijcompound)
+  add_test(NAME python.${example} COMMAND ${PY_RUN} --expect "${example}.py: all checks passed" -- ${PY_EXAMPLES}/${example}.py ${PGK_LIB})
+  add_test(NAME gpu.python.${example} COMMAND ${PY_RUN} --gpu --expect "${example}.py: all checks passed"
+           -- ${PY_EXAMPLES}/${example}.py ${PGK_LIB} ${PGK_DEVICE_TYPES})
+  set_tests_properties(python.${example} PROPERTIES LABELS python)
+  set_tests_properties(gpu.python.${example} PROPERTIES LABELS "gpu;python")
+  set_tests_properties(python.${example} gpu.python.${example} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT "${PGK_TEST_ENV}")
+endforeach()
