@@ -1,0 +1,106 @@
+// Mat aijcompound on the device (issue 10, items 4 and 5): the packed layouts of the seed (outer
+// CSR / ELL / SI-16 / SI-32 x inner AoS / SoA, src/aijcompound/layouts.hpp) uploaded to the GPU,
+// and the SpMV kernels over them with the launch shapes the tuner searches.
+//
+// Plain C++ (no CUDA types): the PETSc layer (petsc_plugin/mat/aijcompound/) and the tests call
+// it. The contract against the reference (src/aijcompound/):
+//   * the one-thread-per-row schedules (static_rows, dynamic_rows) perform, per block row, the
+//     operations of pgk::aijcompound::packed_mult in the same order with no fused multiply-add
+//     (__dmul_rn / __dadd_rn), so y equals the reference bit for bit for every outer x inner layout;
+//   * group_rows (`group` threads per block row, for long rows) sums each lane's share in row
+//     order and combines the lanes in a fixed tree: deterministic run to run, equal to the
+//     reference within a relative 1e-13, not bit for bit;
+//   * no atomics on values: the dynamic schedule takes rows from an atomic counter, but each row is
+//     computed by one thread (or one group), so the result does not depend on which thread took it.
+// Vectors are interlaced (PETSc's layout, the seed's vector AoS): x has nbcols*bs scalars, y and z
+// nbrows*bs. Device arrays of columns and offsets are 32-bit: upload throws std::invalid_argument
+// when a count does not fit (more than 2^31-1 slots or block columns).
+//
+// Copies go through kernels/common/transfer.hpp (logged): upload makes one copy per array (ptr,
+// col, val), set_value_slots one; repack, scale and mult make none.
+// Errors: std::invalid_argument (bad shapes or sizes), pgk::cuda::Error (CUDA failures).
+#pragma once
+
+#include "kernels/common/device_buffer.hpp"
+#include "src/aijcompound/layouts.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace pgk::cuda::aijcompound {
+
+namespace ac = pgk::aijcompound;
+
+// How rows are spread over the fixed grid of blocks_per_sm * (SM count) blocks of `threads`
+// threads (the seed's n_b, n_s, n_t):
+//   static_rows:  one thread per block row; block b starts at row threads*b and strides by
+//                 threads * gridDim (the seed's static schedule);
+//   dynamic_rows: one thread per block row; each block takes the next `threads` rows from a
+//                 device counter (the seed's dynamic schedule; the counter is reset by the kernel
+//                 itself, so a launch needs no memset);
+//   group_rows:   `group` consecutive threads (2, 4, 8, 16 or 32) per block row, static over the
+//                 grid; lane l takes the row's positions l, l + group, ...; for long rows, beyond
+//                 the seed.
+enum class Schedule { static_rows, dynamic_rows, group_rows };
+const char *schedule_name(Schedule schedule);
+
+struct LaunchShape {
+  Schedule schedule = Schedule::static_rows;
+  int threads = 256;     // per block: a multiple of 32 in 32..1024
+  int blocks_per_sm = 8; // resident blocks per SM asked for; threads * blocks_per_sm <= 2048
+  int group = 1;         // group_rows only: 2, 4, 8, 16 or 32 (1 for the other schedules)
+};
+// std::invalid_argument unless the shape is one of the above.
+void check_shape(const LaunchShape &shape);
+
+// SMs of the current device (cached after the first call).
+int sm_count();
+
+class DevicePacked {
+public:
+  DevicePacked() = default;
+  DevicePacked(const DevicePacked &) = delete;
+  DevicePacked &operator=(const DevicePacked &) = delete;
+  DevicePacked(DevicePacked &&) noexcept = default;
+  DevicePacked &operator=(DevicePacked &&) noexcept = default;
+
+  // The arrays of p (the host packing, src/aijcompound/layouts.hpp) on the device: 3 uploads.
+  void upload(const ac::Packed &p, void *stream);
+  // The scatter map of a values-only re-assembly: slots[e] = the slot of CSR entry e
+  // (ac::entry_slots of the same outer layout), one upload.
+  void set_value_slots(const std::vector<Index> &slots, void *stream);
+  bool has_value_slots() const;
+  // New values of the same pattern: csr_values (device, nnzb * esize scalars, compound CSR AoS
+  // order, entry e at csr_values[e * esize]) scattered into the packed slots in this layout's
+  // inner order. Needs set_value_slots. No copies, asynchronous.
+  void repack(const double *csr_values, void *stream);
+  // Every stored value times alpha (padding stays 0). Asynchronous.
+  void scale(double alpha, void *stream);
+
+  // y = A x (z == nullptr) or y = A x + z (z may equal y; x must not overlap y). Asynchronous.
+  void mult(const LaunchShape &shape, const double *x, const double *z, double *y, void *stream) const;
+
+  ac::Outer outer() const { return outer_; }
+  ac::Inner inner() const { return inner_; }
+  ac::EntryKind kind() const { return kind_; }
+  int bs() const { return bs_; }
+  Index nbrows() const { return nbrows_; }
+  Index nbcols() const { return nbcols_; }
+  Index nnzb() const { return nnzb_; }     // stored entries (not slots)
+  Index nslots() const { return nslots_; } // slots, padding included
+  Index width() const { return width_; }   // longest row
+  // Device bytes of the matrix arrays with 4-byte indices (what one product reads of A).
+  std::size_t bytes() const;
+
+private:
+  ac::Outer outer_ = ac::Outer::csr;
+  ac::Inner inner_ = ac::Inner::aos;
+  ac::EntryKind kind_ = ac::EntryKind::block;
+  int bs_ = 2;
+  Index nbrows_ = 0, nbcols_ = 0, nrows_pad_ = 0, nnzb_ = 0, nslots_ = 0, width_ = 0;
+  DeviceBuffer<int> ptr_, col_, slots_;
+  DeviceBuffer<double> val_;
+  mutable DeviceBuffer<unsigned int> counter_; // dynamic_rows: the row counter (kernel-reset)
+};
+
+} // namespace pgk::cuda::aijcompound
