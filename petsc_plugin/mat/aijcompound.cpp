@@ -124,6 +124,24 @@ PetscErrorCode MatAIJCompoundFromMat(Mat A, PetscInt bs, PetscInt option, ac::Co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// An assembled MATSEQAIJCOMPOUND on comm (one rank) holding c (moved in; validated).
+PetscErrorCode MatCreateSeqAIJCompoundWithCsr(MPI_Comm comm, ac::CompoundCsr &&c, PetscInt option, Mat *B)
+{
+  PetscFunctionBegin;
+  PgkCallCxx(comm, PETSC_ERR_ARG_WRONG, ac::validate(c));
+  PetscCall(MatCreate(comm, B));
+  PetscCall(MatSetSizes(*B, c.nbrows * c.bs, c.nbcols * c.bs, c.nbrows * c.bs, c.nbcols * c.bs));
+  PetscCall(MatSetBlockSizes(*B, c.bs, c.bs));
+  PetscCall(MatSetType(*B, MATSEQAIJCOMPOUND));
+  Data(*B)->c            = std::move(c);
+  Data(*B)->entry_option = option;
+  PetscCall(PetscLayoutSetUp((*B)->rmap));
+  PetscCall(PetscLayoutSetUp((*B)->cmap));
+  (*B)->preallocated = PETSC_TRUE;
+  (*B)->assembled    = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatAIJCompoundGetEntryOption(Mat A, PetscInt *option)
 {
   PetscFunctionBegin;
@@ -147,16 +165,11 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(MatAIJCompoundGetEntryOption(A, &option));
 
-  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
-  PetscCall(MatSetSizes(B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
-  PetscCall(MatSetBlockSizes(B, bs, bs));
-  PetscCall(MatSetType(B, MATSEQAIJCOMPOUND));
-  PetscCall(MatAIJCompoundFromMat(A, bs, option, &Data(B)->c));
-  Data(B)->entry_option = option;
-  PetscCall(PetscLayoutSetUp(B->rmap));
-  PetscCall(PetscLayoutSetUp(B->cmap));
-  B->preallocated = PETSC_TRUE;
-  B->assembled    = PETSC_TRUE;
+  {
+    ac::CompoundCsr c;
+    PetscCall(MatAIJCompoundFromMat(A, bs, option, &c));
+    PetscCall(MatCreateSeqAIJCompoundWithCsr(PetscObjectComm((PetscObject)A), std::move(c), option, &B));
+  }
   if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &B));
   else if (reuse == MAT_REUSE_MATRIX) PetscCall(MatHeaderReplace(*newmat, &B));
   else *newmat = B;

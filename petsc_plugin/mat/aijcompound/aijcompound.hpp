@@ -41,5 +41,7 @@ PetscErrorCode MatAIJCompoundValuesChanged(Mat A);
 PetscErrorCode MatAIJCompoundGetEntryOption(Mat A, PetscInt *option);
 // The compound CSR of an assembled sequential matrix S with block size bs (errors for bad bs or kind).
 PetscErrorCode MatAIJCompoundFromMat(Mat S, PetscInt bs, PetscInt option, ac::CompoundCsr *c);
+// An assembled MATSEQAIJCOMPOUND on comm (one rank) holding c (moved in; validated), entry option kept.
+PetscErrorCode MatCreateSeqAIJCompoundWithCsr(MPI_Comm comm, ac::CompoundCsr &&c, PetscInt option, Mat *B);
 // The expanded scalar matrix as a new MATSEQAIJ.
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);
