@@ -86,6 +86,12 @@ PETSC_EXTERN PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info);
 #define MATAIJCOMPOUND "aijcompound"
 #define MATSEQAIJCOMPOUND "seqcompoundaij"
 #define MATMPIAIJCOMPOUND "mpicompoundaij"
+/* Runs the autotuner now (-mat_aijcompound_tune, default joint) instead of at the first device
+   MatMult after assembly; a no-op on the host path. Not collective (each rank tunes its block).
+   MatAIJCompoundGetTuning() reports the chosen variant ("ELL-SoA static 256x8"), where it came from
+   (default, forced, tuned, cache) and the GB/s measured for it (0 when not measured). */
+PETSC_EXTERN PetscErrorCode MatAIJCompoundTune(Mat A);
+PETSC_EXTERN PetscErrorCode MatAIJCompoundGetTuning(Mat A, const char **variant, const char **source, PetscReal *gbs);
 
 /* ---- Test and benchmark matrices -------------------------------------------------------- */
 

@@ -23,6 +23,8 @@ static PetscErrorCode MatDestroy_SeqAIJCompound(Mat A)
   A->data = nullptr;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqcompoundaij_seqaij_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSetPreallocationCOO_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSetValuesCOO_C", NULL));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -33,6 +35,7 @@ PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B)
   pgk::Csr s;
 
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundSyncHost(A));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, s = ac::expand(Data(A)->c));
   PetscCall(MatCreate(PETSC_COMM_SELF, B));
   PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
@@ -67,10 +70,12 @@ static PetscErrorCode MatConvert_SeqAIJCompound_Any(Mat A, MatType type, MatReus
 static PetscErrorCode MatDuplicate_SeqAIJCompound(Mat A, MatDuplicateOption op, Mat *B)
 {
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundSyncHost(A));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), B));
   PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
   PetscCall(MatSetBlockSizesFromMats(*B, A, A));
   PetscCall(MatSetType(*B, MATSEQAIJCOMPOUND));
+  PetscCall(MatBindToCPU(*B, A->boundtocpu));
   Data(*B)->c            = Data(A)->c;
   Data(*B)->entry_option = Data(A)->entry_option;
   if (op == MAT_DO_NOT_COPY_VALUES) std::fill(Data(*B)->c.values.begin(), Data(*B)->c.values.end(), 0.0);
@@ -222,6 +227,17 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
 
 .seealso: `MatConvert()`, `MATSEQAIJ`, `MATSEQBAIJ`, `PCPBJACOBI`
 M*/
+// MatBindToCPU(A, PETSC_TRUE): the host path from now on (device values copied back first);
+// PETSC_FALSE: the device path where one is usable.
+static PetscErrorCode MatBindToCPU_SeqAIJCompound(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  if (flg) PetscCall(MatAIJCompoundSyncHost(A));
+  A->boundtocpu = flg;
+  PetscCall(MatSetVecType(A, MatAIJCompoundUseDevice(A) ? VECCUDA : VECSTANDARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
 {
   PetscMPIInt size;
@@ -230,12 +246,17 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij needs a communicator of one rank (%d ranks): Mat aijcompound: MPI not yet supported", size);
   A->data = new Mat_SeqAIJCompound();
+  // Vectors on the device wherever the device path runs (KSP's work vectors come from here).
+  if (MatAIJCompoundUseDevice(A)) PetscCall(MatSetVecType(A, VECCUDA));
+  A->offloadmask = PETSC_OFFLOAD_CPU;
   MatAIJCompoundSetComputeOps(A);
   MatAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_SeqAIJCompound;
   A->ops->duplicate   = MatDuplicate_SeqAIJCompound;
   A->ops->convert     = MatConvert_SeqAIJCompound_Any;
   A->ops->convertfrom = MatConvertFrom_SeqAIJCompound;
+  A->ops->bindtocpu   = MatBindToCPU_SeqAIJCompound;
+  PetscCall(MatAIJCompoundComposeCOO(A));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqcompoundaij_seqaij_C", MatConvert_SeqAIJCompound_Any));
   PetscCall(MatAIJCompoundComposeAssembly(A));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSEQAIJCOMPOUND));
@@ -260,6 +281,8 @@ PetscErrorCode PgkRegisterMatAIJCompound(void)
 {
   PetscFunctionBegin;
   for (MatFactorType f : {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC, MAT_FACTOR_ILUDT, MAT_FACTOR_QR}) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJCOMPOUND, f, MatGetFactor_SeqAIJCompound));
+  PetscCall(PetscLogEventRegister("MatAIJCmpTune", MAT_CLASSID, &MAT_AIJCompoundTune));
+  PetscCall(PetscLogEventSetCollective(MAT_AIJCompoundTune, PETSC_FALSE)); // each rank tunes its own block
   PetscCall(MatRegister(MATSEQAIJCOMPOUND, MatCreate_SeqAIJCompound));
   PetscCall(MatRegister(MATMPIAIJCOMPOUND, MatCreate_MPIAIJCompound));
   PetscCall(MatRegisterRootName(MATAIJCOMPOUND, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND));

@@ -17,6 +17,9 @@ namespace ac = pgk::aijcompound;
 extern const char *const MatAIJCompoundEntries[];
 enum { MAT_AIJCOMPOUND_ENTRY_AUTO, MAT_AIJCOMPOUND_ENTRY_BLOCK, MAT_AIJCOMPOUND_ENTRY_COMPLEX, MAT_AIJCOMPOUND_ENTRY_QUATERNION };
 
+struct MatAIJCompoundDevice; // device.cpp: the compound CSR, its tuned layout and the transpose on the GPU
+struct MatAIJCompoundCoo;    // coo.cpp: the maps of MatSetPreallocationCOO
+
 struct Mat_SeqAIJCompound {
   ac::CompoundCsr                c;
   std::unique_ptr<ac::Transpose> t;                                         // explicit transpose, built at the first MatMultTranspose
@@ -24,6 +27,10 @@ struct Mat_SeqAIJCompound {
   std::vector<double>            ibdiag;                                    // MatInvertBlockDiagonal's output, owned here
   PetscInt                       entry_option = MAT_AIJCOMPOUND_ENTRY_AUTO; // what -mat_aijcompound_entry asked for
   Mat                            inner        = nullptr;                    // MATSEQAIJ that MatSetValues assembles into (assembly.cpp)
+  // Device copy (null until first device use). Where the values are current is A->offloadmask:
+  // CPU (c.values newer, or no device copy), GPU (device newer: c.values stale), BOTH.
+  std::shared_ptr<MatAIJCompoundDevice> dev;
+  std::shared_ptr<MatAIJCompoundCoo>    coo; // set by MatSetPreallocationCOO
 };
 
 static inline Mat_SeqAIJCompound *MatAIJCompoundData(Mat A)
@@ -31,17 +38,40 @@ static inline Mat_SeqAIJCompound *MatAIJCompoundData(Mat A)
   return (Mat_SeqAIJCompound *)A->data;
 }
 
+extern PetscLogEvent MAT_AIJCompoundTune; // tune.cpp: the layout x schedule search
+
 // The operations of ops.cpp and assembly.cpp into A->ops.
 void           MatAIJCompoundSetComputeOps(Mat A);
 void           MatAIJCompoundSetAssemblyOps(Mat A);
 PetscErrorCode MatAIJCompoundComposeAssembly(Mat A); // MatSeqAIJSetPreallocation_C
 // Values of the compound CSR changed in place: the transpose refreshes, the inner AIJ is dropped.
 PetscErrorCode MatAIJCompoundValuesChanged(Mat A);
+// The same after a device operation changed the values (the host copy is stale, mask GPU).
+PetscErrorCode MatAIJCompoundDeviceValuesDone(Mat A);
 // -mat_aijcompound_entry with A's prefix.
 PetscErrorCode MatAIJCompoundGetEntryOption(Mat A, PetscInt *option);
 // The compound CSR of an assembled sequential matrix S with block size bs (errors for bad bs or kind).
 PetscErrorCode MatAIJCompoundFromMat(Mat S, PetscInt bs, PetscInt option, ac::CompoundCsr *c);
 // An assembled MATSEQAIJCOMPOUND on comm (one rank) holding c (moved in; validated), entry option kept.
 PetscErrorCode MatCreateSeqAIJCompoundWithCsr(MPI_Comm comm, ac::CompoundCsr &&c, PetscInt option, Mat *B);
+// The device path (device.cpp, tune.cpp). An operation runs on the device when the build has the
+// CUDA kernels, a device is usable, A is not bound to the CPU and the vectors are device vectors;
+// otherwise *done is PETSC_FALSE and the caller runs the host reference (after MatAIJCompoundSyncHost).
+PetscBool      MatAIJCompoundUseDevice(Mat A);
+PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool transpose, PetscBool *done);
+PetscErrorCode MatAIJCompoundDeviceGetDiagonal(Mat A, Vec v, PetscBool *done);
+PetscErrorCode MatAIJCompoundDeviceInvertBlockDiagonal(Mat A, PetscBool *done);
+PetscErrorCode MatAIJCompoundDeviceScale(Mat A, PetscScalar a, PetscBool *done);
+PetscErrorCode MatAIJCompoundDeviceShift(Mat A, PetscScalar a, PetscBool *done);
+PetscErrorCode MatAIJCompoundDeviceDiagonalScale(Mat A, Vec l, Vec r, PetscBool *done);
+PetscErrorCode MatAIJCompoundDeviceAXPY(Mat Y, PetscScalar a, Mat X, PetscBool *done);
+// The host values current again (one logged download when the device copy is newer).
+PetscErrorCode MatAIJCompoundSyncHost(Mat A);
+// The pattern or entry kind of c changed on the host: the device copy and the tuned layout go.
+PetscErrorCode MatAIJCompoundDeviceReset(Mat A);
+// -mat_view ::ascii_info lines of the device copy (layout, schedule, GB/s of the last tuning).
+PetscErrorCode MatAIJCompoundDeviceView(Mat A, PetscViewer viewer);
+// COO assembly (coo.cpp): MatSetPreallocationCOO_C and MatSetValuesCOO_C.
+PetscErrorCode MatAIJCompoundComposeCOO(Mat A);
 // The expanded scalar matrix as a new MATSEQAIJ.
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);

@@ -69,6 +69,7 @@ static PetscErrorCode MatZeroEntries_SeqAIJCompound(Mat A)
   PetscFunctionBegin;
   std::fill(d->c.values.begin(), d->c.values.end(), 0.0);
   if (d->t) d->t_stale = true;
+  A->offloadmask = PETSC_OFFLOAD_CPU; // a device copy re-uploads the zeros at its next use
   if (d->inner) PetscCall(MatZeroEntries(d->inner));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -80,16 +81,25 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJCompound(Mat A, MatAssemblyType type)
   PetscInt            bs, option = d->entry_option;
 
   PetscFunctionBegin;
+  if (d->coo && !d->inner) PetscFunctionReturn(PETSC_SUCCESS); // MatSetValuesCOO assembled already
   PetscCall(MatAIJCompoundGetInner(A, &inner));
   PetscCall(MatAssemblyBegin(inner, type));
   PetscCall(MatAssemblyEnd(inner, type));
   if (type == MAT_FLUSH_ASSEMBLY) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(MatAIJCompoundGetEntryOption(A, &option));
-  PetscCall(MatAIJCompoundFromMat(inner, bs, option, &d->c));
+  {
+    ac::CompoundCsr c;
+    PetscCall(MatAIJCompoundFromMat(inner, bs, option, &c));
+    const bool same_pattern = c.kind == d->c.kind && c.bs == d->c.bs && c.rowptr == d->c.rowptr && c.colidx == d->c.colidx;
+    d->c                    = std::move(c);
+    if (same_pattern && d->t) d->t_stale = true; // values-only re-assembly: the transpose and the device layout re-pack
+    else d->t.reset();
+    if (!same_pattern) PetscCall(MatAIJCompoundDeviceReset(A));
+    if (!same_pattern) d->coo.reset(); // MatSetValues changed the pattern: the COO maps no longer apply
+    A->offloadmask = PETSC_OFFLOAD_CPU;
+  }
   d->entry_option = option;
-  d->t.reset();
-  d->t_stale = false;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -6,12 +6,24 @@
 
 #define Data MatAIJCompoundData
 
-// Values changed: the cached transpose keeps its structure and refreshes its values when next used.
+// Values changed on the host: the cached transpose keeps its structure and refreshes its values
+// when next used, the device copy re-uploads them (values only).
 PetscErrorCode MatAIJCompoundValuesChanged(Mat A)
 {
   PetscFunctionBegin;
   if (Data(A)->t) Data(A)->t_stale = true;
+  if (Data(A)->dev) A->offloadmask = PETSC_OFFLOAD_CPU; // the device copy uploads them at its next use
   PetscCall(MatDestroy(&Data(A)->inner)); // MatSetValues rebuilds it from the new values
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Values changed on the device: what the host keeps that derives from the values goes stale.
+PetscErrorCode MatAIJCompoundDeviceValuesDone(Mat A)
+{
+  PetscFunctionBegin;
+  if (Data(A)->t) Data(A)->t_stale = true;
+  PetscCall(MatDestroy(&Data(A)->inner));
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -32,12 +44,17 @@ static PetscErrorCode MatAIJCompoundGetTranspose(Mat A, const ac::Transpose **t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Every operation tries the device first (device.cpp); the host reference runs where it declines.
 static PetscErrorCode MatMult_SeqAIJCompound(Mat A, Vec x, Vec y)
 {
   const PetscScalar *xa;
   PetscScalar       *ya;
+  PetscBool          done;
 
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceMult(A, x, nullptr, y, PETSC_FALSE, &done));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   ac::mult(Data(A)->c, xa, ya);
@@ -51,8 +68,12 @@ static PetscErrorCode MatMultAdd_SeqAIJCompound(Mat A, Vec x, Vec z, Vec y)
 {
   const PetscScalar *xa;
   PetscScalar       *ya, *za;
+  PetscBool          done;
 
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceMult(A, x, z, y, PETSC_FALSE, &done));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayPair(z, y, &za, &ya));
   ac::mult_add(Data(A)->c, xa, za, ya);
@@ -67,8 +88,12 @@ static PetscErrorCode MatMultTranspose_SeqAIJCompound(Mat A, Vec x, Vec y)
   const ac::Transpose *t;
   const PetscScalar   *xa;
   PetscScalar         *ya;
+  PetscBool            done;
 
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceMult(A, x, nullptr, y, PETSC_TRUE, &done));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
   PetscCall(MatAIJCompoundGetTranspose(A, &t));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
@@ -83,8 +108,12 @@ static PetscErrorCode MatMultTransposeAdd_SeqAIJCompound(Mat A, Vec x, Vec z, Ve
   const ac::Transpose *t;
   const PetscScalar   *xa;
   PetscScalar         *ya, *za;
+  PetscBool            done;
 
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceMult(A, x, z, y, PETSC_TRUE, &done));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
   PetscCall(MatAIJCompoundGetTranspose(A, &t));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayPair(z, y, &za, &ya));
@@ -97,8 +126,12 @@ static PetscErrorCode MatMultTransposeAdd_SeqAIJCompound(Mat A, Vec x, Vec z, Ve
 static PetscErrorCode MatGetDiagonal_SeqAIJCompound(Mat A, Vec v)
 {
   PetscScalar *va;
+  PetscBool    done;
 
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceGetDiagonal(A, v, &done));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
   PetscCall(VecGetArrayWrite(v, &va));
   ac::diagonal(Data(A)->c, va);
   PetscCall(VecRestoreArrayWrite(v, &va));
@@ -108,8 +141,15 @@ static PetscErrorCode MatGetDiagonal_SeqAIJCompound(Mat A, Vec v)
 static PetscErrorCode MatInvertBlockDiagonal_SeqAIJCompound(Mat A, const PetscScalar **values)
 {
   Mat_SeqAIJCompound *d = Data(A);
+  PetscBool           done;
 
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceInvertBlockDiagonal(A, &done));
+  if (done) {
+    *values = d->ibdiag.data();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatAIJCompoundSyncHost(A));
   d->ibdiag.assign((size_t)d->c.nbrows * d->c.bs * d->c.bs, 0.0);
   try {
     ac::invert_block_diagonal(d->c, d->ibdiag.data());
@@ -126,7 +166,13 @@ static PetscErrorCode MatInvertBlockDiagonal_SeqAIJCompound(Mat A, const PetscSc
 
 static PetscErrorCode MatScale_SeqAIJCompound(Mat A, PetscScalar alpha)
 {
+  PetscBool done;
+
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceScale(A, alpha, &done));
+  if (done) PetscCall(MatAIJCompoundDeviceValuesDone(A));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
   ac::scale(Data(A)->c, alpha);
   PetscCall(MatAIJCompoundValuesChanged(A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -134,7 +180,13 @@ static PetscErrorCode MatScale_SeqAIJCompound(Mat A, PetscScalar alpha)
 
 static PetscErrorCode MatShift_SeqAIJCompound(Mat A, PetscScalar alpha)
 {
+  PetscBool done;
+
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceShift(A, alpha, &done));
+  if (done) PetscCall(MatAIJCompoundDeviceValuesDone(A));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, ac::shift(Data(A)->c, alpha));
   PetscCall(MatAIJCompoundValuesChanged(A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -147,6 +199,8 @@ static PetscErrorCode MatAIJCompoundToBlockKind(Mat A, const char why[])
 
   PetscFunctionBegin;
   if (d->c.kind == ac::EntryKind::block) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
+  PetscCall(MatAIJCompoundDeviceReset(A)); // a new entry size: the device copy is rebuilt at its next use
   PetscCall(PetscInfo(A, "converting %s entries to %dx%d real blocks: %s\n", ac::kind_name(d->c.kind), d->c.bs, d->c.bs, why));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
     const pgk::Csr s = ac::expand(d->c);
@@ -160,8 +214,13 @@ static PetscErrorCode MatDiagonalScale_SeqAIJCompound(Mat A, Vec l, Vec r)
 {
   const PetscScalar *la = nullptr, *ra = nullptr;
   bool               done = false;
+  PetscBool          ondev;
 
   PetscFunctionBegin;
+  PetscCall(MatAIJCompoundDeviceDiagonalScale(A, l, r, &ondev));
+  if (ondev) PetscCall(MatAIJCompoundDeviceValuesDone(A));
+  if (ondev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(A));
   if (l) PetscCall(VecGetArrayRead(l, &la));
   if (r) PetscCall(VecGetArrayRead(r, &ra));
   try {
@@ -187,6 +246,11 @@ static PetscErrorCode MatAXPY_SeqAIJCompound(Mat Y, PetscScalar a, Mat X, MatStr
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)X, MATSEQAIJCOMPOUND, &same));
   PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatAXPY on seqcompoundaij needs X of the same type (got %s); convert both to MATSEQAIJ", ((PetscObject)X)->type_name);
+  PetscCall(MatAIJCompoundDeviceAXPY(Y, a, X, &same));
+  if (same) PetscCall(MatAIJCompoundDeviceValuesDone(Y));
+  if (same) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatAIJCompoundSyncHost(Y));
+  PetscCall(MatAIJCompoundSyncHost(X));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_SUP, ac::axpy(Data(Y)->c, a, Data(X)->c));
   PetscCall(MatAIJCompoundValuesChanged(Y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -219,6 +283,7 @@ static PetscErrorCode MatView_SeqAIJCompound(Mat A, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "aijcompound: entry kind %s (-mat_aijcompound_entry %s), bs %d, %d scalars per entry\n", ac::kind_name(c.kind), MatAIJCompoundEntries[Data(A)->entry_option], c.bs, c.esize()));
     PetscCall(PetscViewerASCIIPrintf(viewer, "block rows %" PetscInt_FMT ", block columns %" PetscInt_FMT ", stored blocks %" PetscInt_FMT ", layout CSR (host)\n", (PetscInt)c.nbrows, (PetscInt)c.nbcols, (PetscInt)c.nnzb()));
     PetscCall(PetscViewerASCIIPrintf(viewer, "explicit transpose: %s\n", Data(A)->t ? "built" : "not built"));
+    PetscCall(MatAIJCompoundDeviceView(A, viewer));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   // Any other viewer or format: the expanded scalar matrix.

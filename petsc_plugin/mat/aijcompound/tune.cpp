@@ -1,0 +1,384 @@
+// Mat aijcompound: choosing the product layout x schedule on the device (issue 10, item 5). The
+// plan and the cache format are src/aijcompound/tune.hpp; this file times the candidates with CUDA
+// events on the device copy, reads the options and keeps the cache file.
+//
+// Options (A's prefix): -mat_aijcompound_tune none|schedule|joint (joint), -mat_aijcompound_tune_cache
+// <file> (default $XDG_CACHE_HOME or ~/.cache, /petscgpukit/aijcompound-tune.txt; "none": no cache),
+// -mat_aijcompound_max_mem_ratio <2.0>, and to force parts of the variant -mat_aijcompound_outer
+// csr|ell|si16|si32, -mat_aijcompound_inner aos|soa, -mat_aijcompound_schedule static|dynamic|group
+// with -mat_aijcompound_threads, -mat_aijcompound_blocks_per_sm, -mat_aijcompound_group.
+#include "petsc_plugin/mat/aijcompound/device.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#define Data MatAIJCompoundData
+
+PetscLogEvent MAT_AIJCompoundTune = 0;
+
+#if defined(PGK_HAVE_CUDA)
+
+static const char *const TuneModes[]  = {"none", "schedule", "joint", "MatAIJCompoundTuneMode", "MAT_AIJCOMPOUND_TUNE_", NULL};
+static const char *const OuterNames[] = {"auto", "csr", "ell", "si16", "si32", "MatAIJCompoundOuter", "MAT_AIJCOMPOUND_OUTER_", NULL};
+static const char *const InnerNames[] = {"auto", "aos", "soa", "MatAIJCompoundInner", "MAT_AIJCOMPOUND_INNER_", NULL};
+static const char *const SchedNames[] = {"auto", "static", "dynamic", "group", "MatAIJCompoundSchedule", "MAT_AIJCOMPOUND_SCHEDULE_", NULL};
+
+struct TuneOptions {
+  PetscInt    mode = 2, outer = 0, inner = 0, schedule = 0, threads = 256, bpsm = 8, group = 0;
+  PetscReal   max_mem_ratio = 2.0;
+  std::string cache;
+  bool        forced() const { return outer || inner || schedule; }
+};
+
+static std::string DefaultCachePath()
+{
+  const char *xdg = std::getenv("XDG_CACHE_HOME"), *home = std::getenv("HOME");
+  const std::string base = xdg && *xdg ? xdg : std::string(home && *home ? home : "/tmp") + "/.cache";
+  return base + "/petscgpukit/aijcompound-tune.txt";
+}
+
+static PetscErrorCode ReadTuneOptions(Mat A, TuneOptions *o)
+{
+  char path[PETSC_MAX_PATH_LEN] = "";
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_SELF, ((PetscObject)A)->prefix, "Mat aijcompound device options", "Mat");
+  PetscCall(PetscOptionsEList("-mat_aijcompound_tune", "layout x schedule search at the first device MatMult", "MatAIJCompoundTune", TuneModes, 3, TuneModes[o->mode], &o->mode, NULL));
+  PetscCall(PetscOptionsString("-mat_aijcompound_tune_cache", "file of tuned winners (none: no cache)", "MatAIJCompoundTune", "", path, sizeof(path), NULL));
+  PetscCall(PetscOptionsReal("-mat_aijcompound_max_mem_ratio", "padded layouts above this multiple of the CSR bytes are not used", "MatAIJCompoundTune", o->max_mem_ratio, &o->max_mem_ratio, NULL));
+  PetscCall(PetscOptionsEList("-mat_aijcompound_outer", "outer layout", "MatAIJCompoundTune", OuterNames, 5, OuterNames[0], &o->outer, NULL));
+  PetscCall(PetscOptionsEList("-mat_aijcompound_inner", "inner layout", "MatAIJCompoundTune", InnerNames, 3, InnerNames[0], &o->inner, NULL));
+  PetscCall(PetscOptionsEList("-mat_aijcompound_schedule", "rows to threads", "MatAIJCompoundTune", SchedNames, 4, SchedNames[0], &o->schedule, NULL));
+  PetscCall(PetscOptionsInt("-mat_aijcompound_threads", "threads per block (forced schedule)", "MatAIJCompoundTune", o->threads, &o->threads, NULL));
+  PetscCall(PetscOptionsInt("-mat_aijcompound_blocks_per_sm", "blocks per SM (forced schedule)", "MatAIJCompoundTune", o->bpsm, &o->bpsm, NULL));
+  PetscCall(PetscOptionsInt("-mat_aijcompound_group", "threads per row of the group schedule (0: from the mean row)", "MatAIJCompoundTune", o->group, &o->group, NULL));
+  PetscOptionsEnd();
+  o->cache = path[0] ? path : DefaultCachePath();
+  if (o->cache == "none") o->cache.clear();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+kc::LaunchShape MatAIJCompoundShapeOf(const ac::Variant &v)
+{
+  kc::LaunchShape s;
+  s.schedule      = v.schedule == ac::ScheduleKind::static_rows ? kc::Schedule::static_rows : v.schedule == ac::ScheduleKind::dynamic_rows ? kc::Schedule::dynamic_rows : kc::Schedule::group_rows;
+  s.threads       = v.threads;
+  s.blocks_per_sm = v.blocks_per_sm;
+  s.group         = v.group;
+  return s;
+}
+
+// The default variant with the forced parts of the options applied.
+static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o)
+{
+  ac::Variant v = ac::default_variant(c, o.max_mem_ratio);
+  if (o.outer) v.outer = (ac::Outer)(o.outer - 1);
+  if (o.inner) v.inner = (ac::Inner)(o.inner - 1);
+  if (o.schedule) {
+    v.schedule      = (ac::ScheduleKind)(o.schedule - 1);
+    v.threads       = (int)o.threads;
+    v.blocks_per_sm = (int)o.bpsm;
+    v.group         = v.schedule == ac::ScheduleKind::group_rows ? (o.group ? (int)o.group : ac::group_for(ac::pattern_stats(c).mean_row)) : 1;
+  }
+  return v;
+}
+
+// Packs layout (outer, inner) of A's pattern on the host, uploads it and fills it from the device
+// values (the host's may be stale): 4 logged uploads.
+static PetscErrorCode PackLayout(Mat A, ac::Outer outer, ac::Inner inner, kc::DevicePacked *p, void *stream)
+{
+  Mat_SeqAIJCompound *d = Data(A);
+
+  PetscFunctionBegin;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
+    p->upload(ac::pack(d->c, outer, inner), stream);
+    p->set_value_slots(ac::entry_slots(d->c, outer), stream);
+    p->repack(d->dev->master.values.data(), stream);
+  });
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static std::string GpuName()
+{
+  std::string s = pgk::cuda::current_device_description();
+  return s.substr(0, s.find(" ("));
+}
+
+// The cache file's entries; a missing file is empty, a damaged one is ignored with a warning.
+static PetscErrorCode LoadCache(const std::string &path, std::map<ac::TuneKey, ac::TuneResult> *entries)
+{
+  PetscFunctionBegin;
+  std::ifstream in(path);
+  if (!in) PetscFunctionReturn(PETSC_SUCCESS);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string why = ac::parse_cache(text.str(), *entries);
+  if (!why.empty()) {
+    entries->clear();
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "WARNING: aijcompound: tuning cache %s ignored (%s); it is rewritten after the next tuning\n", path.c_str(), why.c_str()));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Adds one winner: the file is re-read (other programs may have added entries), then replaced
+// atomically (a temporary file renamed over it). Failure to write is a PetscInfo line, not an error.
+static PetscErrorCode SaveCache(Mat A, const std::string &path, const ac::TuneKey &key, const ac::TuneResult &r)
+{
+  std::map<ac::TuneKey, ac::TuneResult> entries;
+
+  PetscFunctionBegin;
+  PetscCall(LoadCache(path, &entries));
+  entries[key] = r;
+  std::error_code   ec;
+  const std::string tmp = path + ".tmp." + std::to_string((long)getpid());
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  {
+    std::ofstream out(tmp);
+    out << ac::format_cache(entries);
+    if (!out) ec = std::make_error_code(std::errc::io_error);
+  }
+  if (!ec) std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    PetscCall(PetscInfo(A, "aijcompound: could not write the tuning cache %s\n", path.c_str()));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+struct Timed {
+  ac::Variant v;
+  double      ms;
+};
+
+// Median of `runs` timed products of one packed layout with variant v (after one warm-up when
+// warm_up); *products counts every product.
+static PetscErrorCode TimeVariant(const kc::DevicePacked &p, const ac::Variant &v, const double *x, double *y, int runs, bool warm_up, void *stream, int *products, double *ms)
+{
+  std::vector<double> t;
+
+  PetscFunctionBegin;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
+    const kc::LaunchShape shape = MatAIJCompoundShapeOf(v);
+    pgk::cuda::EventTimer timer(2);
+    if (warm_up) p.mult(shape, x, nullptr, y, stream), ++*products;
+    for (int r = 0; r < runs; ++r) {
+      timer.record(0, stream);
+      p.mult(shape, x, nullptr, y, stream);
+      timer.record(1, stream);
+      t.push_back(timer.ms(0, 1));
+      ++*products;
+    }
+  });
+  std::sort(t.begin(), t.end());
+  *ms = t[t.size() / 2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Times every variant of `list` (grouped by layout, each layout packed once) into `out`.
+static PetscErrorCode TimeList(Mat A, const std::vector<ac::Variant> &list, const double *x, double *y, int runs, bool warm_up, void *stream, int *products, std::vector<Timed> *out)
+{
+  std::vector<ac::Variant> todo = list;
+
+  PetscFunctionBegin;
+  std::stable_sort(todo.begin(), todo.end(), [](const ac::Variant &a, const ac::Variant &b) { return std::pair(a.outer, a.inner) < std::pair(b.outer, b.inner); });
+  kc::DevicePacked p;
+  for (size_t i = 0; i < todo.size(); ++i) {
+    if (i == 0 || todo[i].outer != todo[i - 1].outer || todo[i].inner != todo[i - 1].inner) PetscCall(PackLayout(A, todo[i].outer, todo[i].inner, &p, stream));
+    double ms;
+    PetscCall(TimeVariant(p, todo[i], x, y, runs, warm_up, stream, products, &ms));
+    out->push_back({todo[i], ms});
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void SortByTime(std::vector<Timed> &t)
+{
+  std::stable_sort(t.begin(), t.end(), [](const Timed &a, const Timed &b) { return a.ms < b.ms; });
+}
+
+// The search of src/aijcompound/tune.hpp: layouts (joint only), schedules of the two best
+// layouts, confirmation of the three best. Returns the winner and its median time.
+static PetscErrorCode Search(Mat A, const TuneOptions &o, const ac::Variant &start, void *stream, Timed *best, int *products)
+{
+  const ac::CompoundCsr          &c = Data(A)->c;
+  std::vector<Timed>              all;
+  std::vector<ac::Variant>        stage2;
+  pgk::cuda::DeviceBuffer<double> x, y;
+
+  PetscFunctionBegin;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
+    const std::vector<double> ones((size_t)c.nbcols * c.bs, 1.0);
+    x.allocate(std::max<size_t>(ones.size(), 1));
+    y.allocate(std::max<size_t>((size_t)c.nbrows * c.bs, 1));
+    pgk::cuda::copy_to_device(x.data(), ones.data(), ones.size() * sizeof(double), stream);
+  });
+  std::vector<std::pair<ac::Outer, ac::Inner>> layouts{{start.outer, start.inner}};
+  if (o.mode == 2) {
+    PetscCall(TimeList(A, ac::layout_candidates(c, o.max_mem_ratio), x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
+    SortByTime(all);
+    layouts.clear();
+    for (const Timed &t : all)
+      if (layouts.size() < 2 && std::find(layouts.begin(), layouts.end(), std::pair(t.v.outer, t.v.inner)) == layouts.end()) layouts.push_back({t.v.outer, t.v.inner});
+  }
+  for (auto [outer, inner] : layouts)
+    for (const ac::Variant &v : ac::schedule_grid(outer, inner))
+      if (std::none_of(all.begin(), all.end(), [&](const Timed &t) { return t.v == v; })) stage2.push_back(v);
+  PetscCall(TimeList(A, stage2, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
+  SortByTime(all);
+  std::vector<ac::Variant> finalists;
+  for (size_t i = 0; i < all.size() && (int)i < ac::kFinalists; ++i) finalists.push_back(all[i].v);
+  std::vector<Timed> confirmed;
+  PetscCall(TimeList(A, finalists, x.data(), y.data(), ac::kConfirmRuns, false, stream, products, &confirmed));
+  SortByTime(confirmed);
+  *best = confirmed.front();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Chooses the variant of A's device copy (options, cache, or search) and packs it.
+static PetscErrorCode Choose(Mat A, void *stream)
+{
+  Mat_SeqAIJCompound   *d   = Data(A);
+  MatAIJCompoundDevice *dev = d->dev.get();
+  TuneOptions           o;
+
+  PetscFunctionBegin;
+  PetscCall(ReadTuneOptions(A, &o));
+  dev->variant        = ForcedVariant(d->c, o);
+  dev->source         = o.forced() ? "forced" : "default";
+  dev->gbs            = 0;
+  dev->tuned_products = 0;
+  const bool search   = o.mode > 0 && d->c.nnzb() > 0 && !(o.outer && o.inner && o.schedule);
+  if (search) {
+    std::map<ac::TuneKey, ac::TuneResult> cache;
+    ac::TuneKey                           key;
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, key = ac::make_key(GpuName(), kc::sm_count(), d->c));
+    if (!o.cache.empty() && !o.forced()) PetscCall(LoadCache(o.cache, &cache));
+    const auto hit = cache.find(key);
+    if (hit != cache.end() && (o.mode == 2 || (hit->second.variant.outer == dev->variant.outer && hit->second.variant.inner == dev->variant.inner))) {
+      dev->variant = hit->second.variant;
+      dev->gbs     = hit->second.gbs;
+      dev->source  = "cache";
+      PetscCall(PetscInfo(A, "aijcompound: %s from the tuning cache %s\n", ac::describe(dev->variant).c_str(), o.cache.c_str()));
+    } else {
+      Timed best;
+      PetscCall(PetscLogEventBegin(MAT_AIJCompoundTune, A, 0, 0, 0));
+      PetscCall(Search(A, o, dev->variant, stream, &best, &dev->tuned_products));
+      PetscCall(PetscLogEventEnd(MAT_AIJCompoundTune, A, 0, 0, 0));
+      kc::DevicePacked p;
+      PetscCall(PackLayout(A, best.v.outer, best.v.inner, &p, stream));
+      const double bytes = (double)p.bytes() + 8.0 * d->c.bs * ((double)d->c.nbrows + (double)d->c.nbcols);
+      dev->variant       = best.v;
+      dev->gbs           = bytes / (best.ms * 1e-3) / 1e9;
+      dev->source        = "tuned";
+      PetscCall(PetscInfo(A, "aijcompound: tuned %s, %.1f GB/s, %d products (-mat_aijcompound_tune %s)\n", ac::describe(dev->variant).c_str(), dev->gbs, dev->tuned_products, TuneModes[o.mode]));
+      if (!o.cache.empty() && !o.forced()) PetscCall(SaveCache(A, o.cache, key, {dev->variant, dev->gbs}));
+    }
+  }
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, kc::check_shape(MatAIJCompoundShapeOf(dev->variant)));
+  dev->shape = MatAIJCompoundShapeOf(dev->variant);
+  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, &dev->packed, stream));
+  dev->packed_stale = false;
+  dev->chosen       = true;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundDevicePrepareProduct(Mat A, void *stream)
+{
+  MatAIJCompoundDevice *dev = Data(A)->dev.get();
+
+  PetscFunctionBegin;
+  if (!dev->chosen) PetscCall(Choose(A, stream));
+  else if (dev->packed_stale) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, dev->packed.repack(dev->master.values.data(), stream));
+  dev->packed_stale = false;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#else
+PetscErrorCode MatAIJCompoundDevicePrepareProduct(Mat, void *)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "aijcompound: this petscgpukit was built without its CUDA kernels");
+}
+#endif
+
+PetscErrorCode MatAIJCompoundDeviceView(Mat A, PetscViewer viewer)
+{
+#if !defined(PGK_HAVE_CUDA)
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "device: not used (built without the CUDA kernels)\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  MatAIJCompoundDevice *dev = Data(A)->dev.get();
+
+  PetscFunctionBegin;
+  if (!dev || !dev->chosen) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "device: %s\n", MatAIJCompoundUseDevice(A) ? (dev ? "values on the device, product layout not chosen yet (first MatMult)" : "not used yet") : "not used (host path)"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "device layout %s (%s), %.1f MB", ac::describe(dev->variant).c_str(), dev->source.c_str(), dev->packed.bytes() / 1e6));
+  if (dev->gbs > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", %.1f GB/s when tuned", dev->gbs));
+  if (dev->tuned_products > 0) PetscCall(PetscViewerASCIIPrintf(viewer, " (search: %d products)", dev->tuned_products));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#endif
+}
+
+PetscErrorCode MatAIJCompoundTune(Mat A)
+{
+  PetscBool is;
+  void     *stream;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCOMPOUND, &is));
+  if (!is) {
+    Mat Ad = nullptr; // MPI: the diagonal block is the tuned one
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJCOMPOUND, &is));
+    PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MatAIJCompoundTune: not a Mat aijcompound (%s)", ((PetscObject)A)->type_name);
+    PetscCall(MatGetDiagonalBlock(A, &Ad));
+    PetscCall(MatAIJCompoundTune(Ad));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!MatAIJCompoundUseDevice(A)) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PGK_HAVE_CUDA)
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(MatAIJCompoundDeviceEnsure(A, stream));
+  Data(A)->dev->chosen = false;
+  PetscCall(MatAIJCompoundDevicePrepareProduct(A, stream));
+#else
+  (void)stream;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundGetTuning(Mat A, const char **variant, const char **source, PetscReal *gbs)
+{
+  static thread_local std::string text;
+  PetscBool                       is;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCOMPOUND, &is));
+  if (!is) {
+    Mat Ad = nullptr;
+    PetscCall(MatGetDiagonalBlock(A, &Ad));
+    PetscCall(MatAIJCompoundGetTuning(Ad, variant, source, gbs));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  text = "host CSR";
+  if (source) *source = "host";
+  if (gbs) *gbs = 0;
+#if defined(PGK_HAVE_CUDA)
+  MatAIJCompoundDevice *dev = Data(A)->dev.get();
+  if (dev && dev->chosen) {
+    text = ac::describe(dev->variant);
+    if (source) *source = dev->source.c_str();
+    if (gbs) *gbs = dev->gbs;
+  }
+#endif
+  if (variant) *variant = text.c_str();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

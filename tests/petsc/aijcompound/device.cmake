@@ -1,0 +1,46 @@
+# Mat aijcompound on the device (issue 10): every operation with device vectors against the AIJ
+# original (relative 1e-13; the device operations equal AIJ's exactly after MatConvert back), no
+# transfers once the layout is chosen, the tuner and its cache file, COO assembly with device values.
+set(T $<TARGET_FILE:test_aijcompound_device>)
+set(DOK --gpu --expect "all checks passed" --expect "vectors of C: seqcuda" --expect "steady-state transfers: ctog=0 gtoc=0")
+set(CACHE_DIR ${CMAKE_CURRENT_BINARY_DIR}/aijcompound_cache)
+file(MAKE_DIRECTORY ${CACHE_DIR})
+set(GEN_ELAST elast3d:n=6)
+set(GEN_QUAT quatsurf:n=24)
+set(GEN_CPLX helmholtz2dc:n=40)
+foreach(case elast:${GEN_ELAST} quaternion:${GEN_QUAT} complex:${GEN_CPLX})
+  string(REPLACE ":" ";" case ${case})
+  list(GET case 0 name)
+  list(GET case 1 gen)
+  # A fresh cache file per test: the first matrix is tuned, the second takes the cached winner.
+  pgk_test(gpu.aijcompound.device.${name} LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: .* \\(tuned\\), GB/s measured" --expect "second matrix: .* \\(cache\\)"
+           --expect "MatMultTransposeAdd +relative" --expect "MatConvert back to AIJ +\\|\\|B - A\\|\\|_F = 0"
+           -- ${T} -gen ${gen} -fresh_cache -mat_aijcompound_tune_cache ${CACHE_DIR}/${name}.txt -coo -mat_view ::ascii_info ${PGK_GPU_OPTS})
+endforeach()
+# The view names the device layout and where it came from.
+pgk_test(gpu.aijcompound.device.view LABELS "gpu;petsc" ARGS ${DOK} --expect "device layout (CSR|ELL|SI-16|SI-32)-(AoS|SoA) (static|dynamic|group[0-9]+) [0-9]+x[0-9]+ \\((tuned|cache)\\)"
+         -- ${T} -gen ${GEN_ELAST} -mat_view ::ascii_info -mat_aijcompound_tune_cache ${CACHE_DIR}/view.txt ${PGK_GPU_OPTS})
+# A damaged cache file is ignored with a warning and rewritten: the second matrix then hits it.
+pgk_test(gpu.aijcompound.device.corrupt_cache LABELS "gpu;petsc" ARGS ${DOK} --expect "WARNING: aijcompound: tuning cache .* ignored \\(line 2 is malformed"
+         --expect "second matrix: .* \\(cache\\)" -- ${T} -gen ${GEN_ELAST} -corrupt_cache -mat_aijcompound_tune_cache ${CACHE_DIR}/corrupt.txt ${PGK_GPU_OPTS})
+# Forced variants (no search) for every outer x inner layout and schedule kind, and tuning off.
+foreach(forced "ell;soa;static" "si16;aos;dynamic" "si32;soa;group" "csr;aos;group" "csr;soa;static")
+  list(GET forced 0 o)
+  list(GET forced 1 i)
+  list(GET forced 2 s)
+  pgk_test(gpu.aijcompound.device.forced_${o}_${i}_${s} LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: .* \\(forced\\)"
+           -- ${T} -gen ${GEN_QUAT} -mat_aijcompound_outer ${o} -mat_aijcompound_inner ${i} -mat_aijcompound_schedule ${s} -mat_aijcompound_tune_cache none -coo ${PGK_GPU_OPTS})
+endforeach()
+pgk_test(gpu.aijcompound.device.tune_none LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: .* \\(default\\)" --expect "second matrix: .* \\(default\\)"
+         -- ${T} -gen ${GEN_CPLX} -mat_aijcompound_tune none ${PGK_GPU_OPTS})
+pgk_test(gpu.aijcompound.device.solve LABELS "gpu;petsc" ARGS ${DOK} --expect "same iteration count"
+         -- ${T} -gen elast3d:n=10 -solve -pc_type pbjacobi -ksp_rtol 1e-8 -mat_aijcompound_tune_cache none ${PGK_GPU_OPTS})
+# -log_view: the tuning event.
+pgk_test(gpu.aijcompound.device.log_view LABELS "gpu;petsc" ARGS ${DOK} --expect "MatAIJCmpTune +1 "
+         -- ${T} -gen ${GEN_ELAST} -mat_aijcompound_tune_cache none -log_view ${PGK_GPU_OPTS})
+# The unmodified tutorial on the device: ex56 with -mat_type aijcompound (device vectors from
+# MatCreateVecs) takes the iterations of aijcusparse with CG + jacobi.
+set(EX56_J -ne 9 -alpha 1.e-3 -ksp_type cg -pc_type jacobi -ksp_rtol 1e-6 -ksp_converged_reason)
+pgk_test(gpu.tutorial.ex56_aijcompound LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "type: seqcompoundaij" --expect "device layout"
+         -- ${CMP56} 0 ${EX56} ${DLL} ${EX56_J} -mat_type aijcompound -mat_aijcompound_tune_cache none -ksp_view -mat_view ::ascii_info ${PGK_GPU_OPTS}
+         --- ${EX56} ${DLL} ${EX56_J} -mat_type aijcusparse -vec_type cuda ${PGK_GPU_OPTS})
