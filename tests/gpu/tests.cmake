@@ -60,8 +60,8 @@ set(PGK_SANITIZED
   "rabbitpp_ordering|pgk_gpu_rabbitpp_tests|GpuRabbitpp.PermutationMatchesMulticore"
   "carpcg|pgk_gpu_carpcg_tests|GpuCarpcg.*"
   # aijcompound (--small: ~1700 launches per kind and test, every layout x schedule; racecheck
-  # took 15 s for the first entry on an H200): the products on two kinds and the padding skip, then
-  # the values-only paths (repack, scale, unaligned x) and the errors.
+  # took 18 s and 9 s for these two on an H100): the products on two kinds and the padding skip,
+  # then the values-only paths (repack, scale, unaligned x) and the errors.
   "aijcompound_mult|pgk_gpu_aijcompound_tests|Kinds/GpuAijCompoundMult.EveryLayoutAndScheduleMatchesTheReference/block3:Kinds/GpuAijCompoundMult.EveryLayoutAndScheduleMatchesTheReference/quaternion:Kinds/GpuAijCompoundMult.PaddingNeverTouchesX/quaternion"
   "aijcompound_values|pgk_gpu_aijcompound_tests|Kinds/GpuAijCompoundMult.RepackEqualsFreshUpload/complex:Kinds/GpuAijCompoundMult.ScaleEqualsReference/block3:Kinds/GpuAijCompoundMult.UnalignedX/block2:GpuAijCompoundErrors.BadInputsThrow")
 # Declared whether or not compute-sanitizer is here: where it is missing, check_run.sh reports
