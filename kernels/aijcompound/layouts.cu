@@ -163,6 +163,8 @@ void DevicePacked::scale(double alpha, void *stream) {
   PGK_CUDA_CHECK_LAUNCH();
 }
 
+// The dynamic schedule's counter belongs to this object: two dynamic products of the same matrix
+// must not run at the same time on different streams (one stream orders them).
 void DevicePacked::mult(const LaunchShape &shape, const double *x, const double *z, double *y, void *stream) const {
   check_shape(shape);
   if (nbrows_ == 0) return;
