@@ -85,7 +85,9 @@ void expect_structure(const Coo &c, int bs, const CooMap &m, const std::string &
       ASSERT_GE(m.perm[q], 0);
       ASSERT_LT(m.perm[q], c.size());
       ++seen[m.perm[q]];
-      if (q > m.jmap[t]) EXPECT_LT(m.perm[q - 1], m.perm[q]) << what << ": target " << t;
+      if (q > m.jmap[t]) {
+        EXPECT_LT(m.perm[q - 1], m.perm[q]) << what << ": target " << t;
+      }
     }
   for (Index k = 0; k < c.size(); ++k) EXPECT_EQ(seen[k], c.i[k] >= 0 && c.j[k] >= 0 ? 1 : 0) << what << " k " << k;
 }
@@ -128,7 +130,9 @@ TEST(AijCompoundCoo, MatchesDenseReference) {
       const CooMap m = map_of(c, bs);
       expect_structure(c, bs, m, what);
       expect_values(c, bs, m, what);
-      if (s[0] >= 12) EXPECT_EQ(m.pattern.rowptr[3], m.pattern.rowptr[2]) << what << ": block row 2 is empty";
+      if (s[0] >= 12) {
+        EXPECT_EQ(m.pattern.rowptr[3], m.pattern.rowptr[2]) << what << ": block row 2 is empty";
+      }
     }
 }
 
