@@ -226,6 +226,13 @@ static PetscErrorCode CheckUpdates(Mat A, Mat C)
   PetscCall(MatConvert(D, MATAIJ, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
   PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatAXPY(D, -1, C) is not zero");
+  // without SAME_NONZERO_PATTERN (the MPI type goes through MATMPIAIJ): D = 0 + 2 C = 2 A exactly
+  PetscCall(MatAXPY(D, 2.0, C, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatConvert(D, MATAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatAXPY(B, -2.0, A, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
+  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatAXPY(D, 2, C, DIFFERENT_NONZERO_PATTERN) is not 2 A");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatDuplicate, MatAXPY: ok\n"));
   for (Mat *M : {&B, &D}) PetscCall(MatDestroy(M));
   PetscCall(VecDestroy(&l));

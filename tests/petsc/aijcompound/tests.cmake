@@ -74,6 +74,9 @@ pgk_test(petsc.aijcompound.mpi LABELS petsc NP 2 ARGS ${MPICHK} --expect "conver
 pgk_test(petsc.aijcompound.mpi_np3 LABELS petsc NP 3 ARGS ${MPICHK} -- ${T} -gen elast3d:n=5 -check)
 pgk_test(petsc.aijcompound.mpi_baij LABELS petsc NP 2 ARGS ${MPICHK} -- ${T} -gen elast3d:n=4 -from baij -check)
 pgk_test(petsc.aijcompound.mpi_inplace LABELS petsc NP 3 ARGS ${MPICHK} -- ${T} -gen elast3d:n=4 -inplace -check)
+# a format other than ::ascii_info views the expanded matrix
+pgk_test(petsc.aijcompound.mpi_view_expanded LABELS petsc NP 2 ARGS ${OK} --expect "type: mpicompoundaij" --expect "row 0: +\\(0, 10\\.\\)"
+         -- ${T} -gen elast3d:n=2 -mat_view)
 # MATMPIAIJCOMPOUND asked for by name on one rank (from MATSEQAIJ, through MATMPIAIJ): no ghosts
 pgk_test(petsc.aijcompound.mpi_type_one_rank LABELS petsc ARGS ${MPICHK} --expect "\\[0\\] block rows 64, diagonal block [0-9]+ stored blocks, off-diagonal block 0 stored blocks in 0 ghost block columns"
          -- ${T} -gen elast3d:n=4 -convert_type mpicompoundaij -check -mat_view ::ascii_info)
