@@ -81,8 +81,8 @@ PETSC_EXTERN PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info);
 /* Mat: compound entries (real k x k blocks, k = 2..8; complex as 2 scalars; quaternion as 4
    scalars) in a compound CSR, built by MatConvert from AIJ/BAIJ/AIJCUSPARSE with a block size or
    assembled with MatSetValues (-mat_type aijcompound; -mat_aijcompound_entry
-   auto|block|complex|quaternion); host path, one rank (see the
-   MATSEQAIJCOMPOUND manual page in petsc_plugin/mat/aijcompound.cpp). */
+   auto|block|complex|quaternion); host path, MATSEQAIJCOMPOUND on one rank, MATMPIAIJCOMPOUND on
+   more (see their manual pages in petsc_plugin/mat/aijcompound.cpp and aijcompound/mpi.cpp). */
 #define MATAIJCOMPOUND "aijcompound"
 #define MATSEQAIJCOMPOUND "seqcompoundaij"
 #define MATMPIAIJCOMPOUND "mpicompoundaij"

@@ -3,8 +3,10 @@
 // CSR of src/aijcompound/ and multiplied by its serial reference. The type is built by MatConvert
 // from an assembled MATSEQAIJ / MATSEQBAIJ / MATSEQAIJCUSPARSE (its host copy), or assembled with
 // MatSetValues (aijcompound/assembly.cpp); it converts back to MATSEQAIJ (and through it to any
-// type). The operations are in aijcompound/ops.cpp. Device kernels, the tuner and MPI: not yet.
+// type). The operations are in aijcompound/ops.cpp; the MPI type, MATMPIAIJCOMPOUND, whose blocks
+// are of this type, in aijcompound/mpi*.cpp. Device kernels and the tuner: not yet.
 #include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
+#include "petsc_plugin/mat/aijcompound/mpi.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
 
 #include <algorithm>
@@ -160,13 +162,10 @@ PetscErrorCode MatAIJCompoundGetEntryOption(Mat A, PetscInt *option)
 // MatConvert(A, MATSEQAIJCOMPOUND or MATAIJCOMPOUND, ...) from any assembled sequential matrix.
 static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
-  PetscInt    bs, option = MAT_AIJCOMPOUND_ENTRY_AUTO;
-  PetscMPIInt size;
-  Mat         B;
+  PetscInt bs, option = MAT_AIJCOMPOUND_ENTRY_AUTO;
+  Mat      B;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat aijcompound: MPI not yet supported (%d ranks); use MATAIJ in parallel", size);
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(MatAIJCompoundGetEntryOption(A, &option));
 
@@ -186,7 +185,7 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
    (issue 10): real k x k blocks (k = 2..8), complex numbers stored as 2 scalars (the 2x2 real
    block [a -b; b a]) or quaternions stored as 4 scalars (the 4x4 left-multiplication block of the
    Hamilton product), in a compound CSR. `MATAIJCOMPOUND` ("aijcompound") is `MATSEQAIJCOMPOUND`
-   on one rank; on more ranks it is an error (MPI not yet supported).
+   on one rank and `MATMPIAIJCOMPOUND` on more (whose diagonal and off-diagonal blocks are of this type).
 
    Options Database Key:
 .  -mat_aijcompound_entry <auto> - auto: quaternion for block size 4 and complex for block size 2 where every
@@ -221,11 +220,11 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
 
    Not yet: COO assembly; with `-dm_mat_type aijcompound` a DMDA assembles the matrix, but
    `MatFDColoringCreate()` (SNES's colored finite-difference Jacobian) is not supported; the device
-   kernels and layouts, the tuner, MPI.
+   kernels and layouts, the tuner. MPI: `MATMPIAIJCOMPOUND`.
 
    Level: intermediate
 
-.seealso: `MatConvert()`, `MATSEQAIJ`, `MATSEQBAIJ`, `PCPBJACOBI`
+.seealso: `MatConvert()`, `MATSEQAIJ`, `MATSEQBAIJ`, `PCPBJACOBI`, `MATMPIAIJCOMPOUND`
 M*/
 // MatBindToCPU(A, PETSC_TRUE): the host path from now on (device values copied back first);
 // PETSC_FALSE: the device path where one is usable.
@@ -244,7 +243,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij needs a communicator of one rank (%d ranks): Mat aijcompound: MPI not yet supported", size);
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij needs a communicator of one rank (%d ranks); use MATAIJCOMPOUND or MATMPIAIJCOMPOUND in parallel", size);
   A->data = new Mat_SeqAIJCompound();
   // Vectors on the device wherever the device path runs (KSP's work vectors come from here).
   if (MatAIJCompoundUseDevice(A)) PetscCall(MatSetVecType(A, VECCUDA));
@@ -263,12 +262,6 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
-{
-  PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat aijcompound: MPI not yet supported (mpicompoundaij); use MATAIJ in parallel, or one rank");
-}
-
 // Every factorization is a clear error (with the type's name not beginning with "seqaij", PETSc's
 // prefix lookup finds this handler, for the default solver type and for an explicit "petsc").
 static PetscErrorCode MatGetFactor_SeqAIJCompound(Mat A, MatFactorType ftype, Mat *F)
@@ -284,6 +277,7 @@ PetscErrorCode PgkRegisterMatAIJCompound(void)
   PetscCall(PetscLogEventRegister("MatAIJCmpTune", MAT_CLASSID, &MAT_AIJCompoundTune));
   PetscCall(PetscLogEventSetCollective(MAT_AIJCompoundTune, PETSC_FALSE)); // each rank tunes its own block
   PetscCall(MatRegister(MATSEQAIJCOMPOUND, MatCreate_SeqAIJCompound));
+  PetscCall(MatMPIAIJCompoundRegisterFactors());
   PetscCall(MatRegister(MATMPIAIJCOMPOUND, MatCreate_MPIAIJCompound));
   PetscCall(MatRegisterRootName(MATAIJCOMPOUND, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND));
   PetscFunctionReturn(PETSC_SUCCESS);

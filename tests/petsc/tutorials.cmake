@@ -49,18 +49,31 @@ pgk_test(tutorial.ex45_mpi LABELS tutorial NP 2 ARGS ${CONV} -- ${EX45} ${DLL} $
 pgk_test(tutorial.ex56_mpi LABELS tutorial NP 2 ARGS ${CONV} -- ${EX56} ${DLL} ${EX56_ARGS})
 # Mat aijcompound (issue 10, host path): ex56 unmodified with -mat_type aijcompound (assembled by
 # MatSetValues into the compound CSR) takes exactly the iterations of AIJ with CG + pbjacobi (compared
-# both ways with 0%); on 2 ranks the clear "MPI not yet supported" error.
+# both ways with 0%), on one rank and on 2 (mpicompoundaij: MatMPIAIJSetPreallocation, values of
+# elements on the other rank's nodes).
 set(CMP56 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh)
 set(EX56_PBJ -ne 9 -alpha 1.e-3 -ksp_type cg -pc_type pbjacobi -ksp_rtol 1e-6 -ksp_converged_reason)
 pgk_test(tutorial.ex56_aijcompound LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
          -- ${CMP56} 0 ${EX56} ${DLL} ${EX56_PBJ} -mat_type aijcompound -ksp_view --- ${EX56} ${DLL} ${EX56_PBJ})
 pgk_test(tutorial.ex56_aij_vs_aijcompound LABELS tutorial ARGS --expect "iterations within"
          -- ${CMP56} 0 ${EX56} ${DLL} ${EX56_PBJ} --- ${EX56} ${DLL} ${EX56_PBJ} -mat_type aijcompound)
-pgk_test(tutorial.ex56_aijcompound_mpi LABELS tutorial NP 2 ARGS --fail --expect "Mat aijcompound: MPI not yet supported" -- ${EX56} ${DLL} ${EX56_PBJ} -mat_type aijcompound)
+set(MPI2 ${PGK_MPIEXEC} -n 2) # inside each compared command (the comparison itself runs once)
+pgk_test(tutorial.ex56_aijcompound_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -mat_type aijcompound -ksp_view --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ})
+pgk_test(tutorial.ex56_aijcompound_mpi_bjacobi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi -mat_type aijcompound -ksp_view
+         --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi)
 # -dm_mat_type aijcompound: a DMDA assembles it (snes ex19, 4 dof), but SNES's finite-difference
 # colouring of the Jacobian is PETSc's clear "no method" error (not supported yet).
 pgk_test(tutorial.ex19_aijcompound LABELS tutorial ARGS --fail --expect "No method fdcoloringcreate for Mat of type seqcompoundaij"
          -- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 1 -dm_mat_type aijcompound -pc_type pbjacobi)
+# With -snes_fd (the Jacobian by plain finite differences: MatZeroEntries, MatSetValues, assembly at
+# every Newton step) the DMDA's aijcompound matrix works on 2 ranks (mpicompoundaij, values-only
+# re-assembly): every linear solve takes as many iterations as with the DMDA's AIJ.
+set(EX19FD -da_refine 1 -snes_fd -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason)
+pgk_test(tutorial.ex19_aijcompound_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19FD} -dm_mat_type aijcompound -snes_view
+         --- ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19FD})
 
 # On the GPU: device matrix and vector types, the same unmodified programs.
 set(GPU_CONV --gpu ${CONV} --expect "device: NVIDIA" --expect "type: (seq|mpi)aijcusparse")

@@ -1,15 +1,19 @@
 static const char help[] = "Converts a matrix to MATAIJCOMPOUND and checks it against the original:\n"
                            "  -gen <spec>             generator specification (default elast3d:n=5), or\n"
                            "  -build complex|quaternion  a matrix with that 2x2 / 4x4 block structure, built here\n"
-                           "  -perturb                break the structure of one block of -build's matrix\n"
+                           "  -perturb                break the structure of one block of -build's matrix (block row 5: rank 0's)\n"
+                           "  -empty_last_rank        -build's matrices with no rows on the last rank\n"
                            "  -from aij|baij          convert from the AIJ original or a MATSEQBAIJ copy of it\n"
                            "  -inplace                MatConvert(..., MAT_INPLACE_MATRIX) on a copy\n"
+                           "  -convert_type <aijcompound>  the type MatConvert is asked for (mpicompoundaij: the MPI type on any rank count)\n"
                            "  -assembled              instead of converting, generate the matrix again through MatSetFromOptions\n"
-                           "                          (-mat_type aijcompound: assembled by MatSetValues); the original uses prefix orig_\n"
+                           "                          (-mat_type aijcompound: assembled by MatSetValues; -build: block row I set by\n"
+                           "                          rank I %% size, so most values are other ranks'); the original uses prefix orig_\n"
                            "  -check                  every operation against the original (relative 1e-13)\n"
                            "  -reassemble <true>      with -check: MatScale, then new values by MatSetValues, assembled again\n"
                            "  -solve                  KSP (-ksp_*, -pc_*) on the original and on the converted matrix:\n"
                            "                          the same iteration count\n"
+                           "  -solve_converted_only   -solve on the converted matrix only (for a PC the original's type lacks)\n"
                            "  -mat_view ::ascii_info  views the converted matrix\n";
 
 #include <petscgpukit.h>
@@ -41,22 +45,48 @@ static void ExpandEntry(PetscInt bs, const PetscScalar *q, PetscScalar *blk)
   for (int i = 0; i < 16; ++i) blk[i] = v[i];
 }
 
-// A MATSEQAIJ with block size 2 (complex) or 4 (quaternion) whose blocks have that form: block
-// rows I with blocks at I-1, I, I+1 and (7 I + 3) mod nb.
-static PetscErrorCode BuildStructured(const char *which, PetscBool perturb, Mat *A)
+// Block rows of this rank among nb: PETSc's split, or with empty_last none on the last rank.
+static PetscErrorCode LocalBlockRows(PetscInt nb, PetscBool empty_last, PetscInt *mb)
 {
-  const PetscInt bs = !std::strcmp(which, "complex") ? 2 : 4, nb = 40;
-  PetscScalar    q[4], blk[16];
+  PetscMPIInt rank, size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  *mb = PETSC_DECIDE;
+  if (!empty_last || size == 1) PetscCall(PetscSplitOwnership(PETSC_COMM_WORLD, mb, &nb));
+  else *mb = rank == size - 1 ? 0 : nb / (size - 1) + (rank < nb % (size - 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A MATAIJ (-[prefix]mat_type) with block size 2 (complex) or 4 (quaternion) whose blocks have that
+// form: block rows I with blocks at I-1, I, I+1 and (7 I + 3) mod nb. Each rank sets its own block
+// rows, or with offproc block row I is set by rank I % size.
+static PetscErrorCode BuildStructured(const char *which, PetscBool perturb, const char *prefix, PetscBool offproc, PetscBool empty_last, Mat *A)
+{
+  const PetscInt        bs = !std::strcmp(which, "complex") ? 2 : 4, nb = 40;
+  PetscScalar           q[4], blk[16];
+  PetscInt              mb, rstart, rend;
+  PetscMPIInt           rank, size;
+  std::vector<PetscInt> nnz;
 
   PetscFunctionBegin;
   PetscCheck(!std::strcmp(which, "complex") || !std::strcmp(which, "quaternion"), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-build complex|quaternion");
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(LocalBlockRows(nb, empty_last, &mb));
+  nnz.assign((size_t)mb + 1, 4); // blocks per block row, at most 4 in each part
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
-  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, nb * bs, nb * bs));
+  PetscCall(MatSetSizes(*A, mb * bs, mb * bs, nb * bs, nb * bs));
   PetscCall(MatSetBlockSize(*A, bs));
-  PetscCall(MatSetType(*A, MATSEQAIJ));
-  PetscCall(MatSeqAIJSetPreallocation(*A, 4 * bs, NULL));
+  if (prefix) PetscCall(MatSetOptionsPrefix(*A, prefix));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatXAIJSetPreallocation(*A, bs, nnz.data(), nnz.data(), NULL, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
   for (PetscInt I = 0; I < nb; ++I) {
     const PetscInt cols[4] = {I - 1, I, I + 1, (7 * I + 3) % nb};
+    if (offproc ? I % size != rank : I * bs < rstart || I * bs >= rend) continue;
     for (PetscInt J : cols) {
       PetscInt r[4], c[4];
       if (J < 0 || J >= nb) continue;
@@ -143,7 +173,7 @@ static PetscErrorCode CheckDiagonals(Mat A, Mat C)
   Vec                d1, d2;
   const PetscScalar *i1, *i2;
   PetscInt           bs, n;
-  PetscReal          diff = 0, norm = 0;
+  PetscReal          dn[2] = {0, 0}; // max difference, max entry over all ranks
 
   PetscFunctionBegin;
   PetscCall(MatCreateVecs(A, NULL, &d1));
@@ -155,9 +185,10 @@ static PetscErrorCode CheckDiagonals(Mat A, Mat C)
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatInvertBlockDiagonal(A, &i1));
   PetscCall(MatInvertBlockDiagonal(C, &i2));
-  for (PetscInt k = 0; k < n * bs; ++k) diff = PetscMax(diff, PetscAbsScalar(i1[k] - i2[k])), norm = PetscMax(norm, PetscAbsScalar(i1[k]));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s relative difference %.2e\n", "MatInvertBlockDiagonal", (double)(diff / norm)));
-  PetscCheck(diff <= kTol * norm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatInvertBlockDiagonal differs from the original's");
+  for (PetscInt k = 0; k < n * bs; ++k) dn[0] = PetscMax(dn[0], PetscAbsScalar(i1[k] - i2[k])), dn[1] = PetscMax(dn[1], PetscAbsScalar(i1[k]));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, dn, 2, MPIU_REAL, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s relative difference %.2e\n", "MatInvertBlockDiagonal", (double)(dn[0] / dn[1])));
+  PetscCheck(dn[0] <= kTol * dn[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatInvertBlockDiagonal differs from the original's");
   PetscCall(VecDestroy(&d1));
   PetscCall(VecDestroy(&d2));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -183,11 +214,11 @@ static PetscErrorCode CheckUpdates(Mat A, Mat C)
     PetscCall(MatDiagonalScale(M, l, r));
   }
   PetscCall(CheckProducts("scaled: ", A, C));
-  PetscCall(MatConvert(C, MATSEQAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatConvert(C, MATAIJ, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatAXPY(B, -1.0, A, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s ||B - A||_F = %.2e\n", "MatConvert back to AIJ", (double)norm));
-  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert back to MATSEQAIJ is not the original");
+  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert back to MATAIJ is not the original");
   PetscCall(MatDuplicate(C, MAT_COPY_VALUES, &D));
   PetscCall(CheckProducts("duplicate: ", A, D));
   PetscCall(MatAXPY(D, -1.0, C, SAME_NONZERO_PATTERN));
@@ -195,6 +226,13 @@ static PetscErrorCode CheckUpdates(Mat A, Mat C)
   PetscCall(MatConvert(D, MATAIJ, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
   PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatAXPY(D, -1, C) is not zero");
+  // without SAME_NONZERO_PATTERN (the MPI type goes through MATMPIAIJ): D = 0 + 2 C = 2 A exactly
+  PetscCall(MatAXPY(D, 2.0, C, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatConvert(D, MATAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatAXPY(B, -2.0, A, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
+  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatAXPY(D, 2, C, DIFFERENT_NONZERO_PATTERN) is not 2 A");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatDuplicate, MatAXPY: ok\n"));
   for (Mat *M : {&B, &D}) PetscCall(MatDestroy(M));
   PetscCall(VecDestroy(&l));
@@ -247,16 +285,18 @@ static PetscErrorCode Solve(Mat M, const char *name, PetscInt *its)
 // C = the original converted (from AIJ, or from a BAIJ copy; in place on a copy with -inplace).
 static PetscErrorCode Convert(Mat A, const char *from, PetscBool inplace, Mat *C)
 {
-  Mat S;
+  Mat  S;
+  char to[32] = MATAIJCOMPOUND;
 
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-convert_type", to, sizeof to, NULL));
   if (!std::strcmp(from, "baij")) PetscCall(MatConvert(A, MATBAIJ, MAT_INITIAL_MATRIX, &S));
   else PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &S));
   if (inplace) {
-    PetscCall(MatConvert(S, MATAIJCOMPOUND, MAT_INPLACE_MATRIX, &S));
+    PetscCall(MatConvert(S, to, MAT_INPLACE_MATRIX, &S));
     *C = S;
   } else {
-    PetscCall(MatConvert(S, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, C));
+    PetscCall(MatConvert(S, to, MAT_INITIAL_MATRIX, C));
     PetscCall(MatDestroy(&S));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -265,7 +305,7 @@ static PetscErrorCode Convert(Mat A, const char *from, PetscBool inplace, Mat *C
 int main(int argc, char **argv)
 {
   char      spec[256] = "elast3d:n=5", build[32] = "", from[16] = "aij";
-  PetscBool check = PETSC_FALSE, solve = PETSC_FALSE, perturb = PETSC_FALSE, inplace = PETSC_FALSE, assembled = PETSC_FALSE, reassemble = PETSC_TRUE, has_build;
+  PetscBool check = PETSC_FALSE, solve = PETSC_FALSE, perturb = PETSC_FALSE, inplace = PETSC_FALSE, assembled = PETSC_FALSE, reassemble = PETSC_TRUE, has_build, empty_last = PETSC_FALSE, converted_only = PETSC_FALSE;
   Mat       A, C;
   PetscInt  its_a, its_c;
   MatType   type;
@@ -282,14 +322,19 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-inplace", &inplace, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-assembled", &assembled, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reassemble", &reassemble, NULL));
-  if (has_build) PetscCall(BuildStructured(build, perturb, &A));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-empty_last_rank", &empty_last, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve_converted_only", &converted_only, NULL));
+  PetscCheck(has_build || !empty_last, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-empty_last_rank needs -build");
+  if (has_build) PetscCall(BuildStructured(build, perturb, "orig_", PETSC_FALSE, empty_last, &A));
   else PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
-  if (assembled) PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, NULL, &C));
+  if (assembled && has_build) PetscCall(BuildStructured(build, perturb, NULL, PETSC_TRUE, empty_last, &C));
+  else if (assembled) PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, NULL, &C));
   else PetscCall(Convert(A, from, inplace, &C));
   PetscCall(MatGetType(C, &type));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s to %s\n", assembled ? "assembled" : "converted", has_build ? build : spec, type));
   PetscCall(MatViewFromOptions(C, NULL, "-mat_view"));
-  if (solve) {
+  if (solve && converted_only) PetscCall(Solve(C, type, &its_c));
+  else if (solve) {
     PetscCall(Solve(A, "aij", &its_a));
     PetscCall(Solve(C, type, &its_c));
     PetscCheck(its_a == its_c, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ: %" PetscInt_FMT " on aij, %" PetscInt_FMT " on %s", its_a, its_c, type);
