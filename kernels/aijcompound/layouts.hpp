@@ -101,6 +101,7 @@ private:
   DeviceBuffer<int> ptr_, col_, slots_;
   DeviceBuffer<double> val_;
   mutable DeviceBuffer<unsigned int> counter_; // dynamic_rows: the row counter (kernel-reset)
+  bool has_slots_ = false;                     // set_value_slots was called for this pattern
 };
 
 } // namespace pgk::cuda::aijcompound

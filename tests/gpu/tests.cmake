@@ -33,6 +33,9 @@ pgk_gpu_tests(pgk_gpu_batchrcm_tests gpu/batchrcm/rcm.cpp)
 pgk_gpu_tests(pgk_gpu_trilf_tests gpu/trilf/pc.cpp gpu/trilf/pc_errors.cpp gpu/trilf/block.cpp)
 pgk_gpu_tests(pgk_gpu_rabbitpp_tests gpu/rabbitpp/rabbitpp.cpp)
 pgk_gpu_tests(pgk_gpu_carpcg_tests gpu/carpcg/carpcg.cpp)
+# aijcompound: the packed layouts and their SpMV (layouts.cpp); the device compound CSR
+# operations (gpu/aijcompound/ops.cpp) join this program when they land.
+pgk_gpu_tests(pgk_gpu_aijcompound_tests gpu/aijcompound/layouts.cpp)
 
 # compute-sanitizer (memcheck, racecheck) on the small corpus (--small) and the option sets the
 # sanitizer runs always took (racecheck is slow): one entry per program and filter, so that each
@@ -55,7 +58,12 @@ set(PGK_SANITIZED
   "rabbitpp_graph|pgk_gpu_rabbitpp_tests|GpuRabbitpp.GraphMatchesReference:GpuRabbitppErrors.*"
   "rabbitpp_rounds|pgk_gpu_rabbitpp_tests|GpuRabbitpp.DendrogramMatchesMulticore:GpuRabbitpp.DendrogramWithSmallArena"
   "rabbitpp_ordering|pgk_gpu_rabbitpp_tests|GpuRabbitpp.PermutationMatchesMulticore"
-  "carpcg|pgk_gpu_carpcg_tests|GpuCarpcg.*")
+  "carpcg|pgk_gpu_carpcg_tests|GpuCarpcg.*"
+  # aijcompound (--small: ~1700 launches per kind and test, every layout x schedule; racecheck
+  # took 18 s and 9 s for these two on an H100): the products on two kinds and the padding skip,
+  # then the values-only paths (repack, scale, unaligned x) and the errors.
+  "aijcompound_mult|pgk_gpu_aijcompound_tests|Kinds/GpuAijCompoundMult.EveryLayoutAndScheduleMatchesTheReference/block3:Kinds/GpuAijCompoundMult.EveryLayoutAndScheduleMatchesTheReference/quaternion:Kinds/GpuAijCompoundMult.PaddingNeverTouchesX/quaternion"
+  "aijcompound_values|pgk_gpu_aijcompound_tests|Kinds/GpuAijCompoundMult.RepackEqualsFreshUpload/complex:Kinds/GpuAijCompoundMult.ScaleEqualsReference/block3:Kinds/GpuAijCompoundMult.UnalignedX/block2:GpuAijCompoundErrors.BadInputsThrow")
 # Declared whether or not compute-sanitizer is here: where it is missing, check_run.sh reports
 # the test skipped with the reason (a failure under PGK_REQUIRE_GPU=1).
 foreach(tool memcheck racecheck)

@@ -1,0 +1,267 @@
+// The SpMV kernels of DevicePacked::mult: one template over (entry kind, outer layout, inner
+// layout) per schedule, instantiated for every combination and picked at run time.
+//
+// Bit for bit with pgk::aijcompound::packed_mult (one thread per row): the entry kinds below
+// perform the operations of apply_entry (src/aijcompound/entry.hpp) for each accumulator in the
+// same order, through __dmul_rn / __dadd_rn so that nvcc never fuses a multiply and an add (the
+// host reference is compiled without contraction). A block is applied column by column (the
+// column-major storage order); that interleaves the accumulators differently from the host's
+// row-by-row loop, but each accumulator still sees a_i0 x_0, a_i1 x_1, ... in order, which is
+// all that determines its bits. The loads are free to go in any order.
+//
+// Memory access: bs is a compile-time constant, so an entry's components and the accumulators
+// live in registers. AoS entries of an even size are read as double2 (the value array is ours,
+// cudaMalloc-aligned); x blocks of an even bs are read as double2 when x is 16-byte aligned
+// (checked per launch: a caller may pass an offset array). ELL / SI slots of consecutive rows are
+// consecutive, so a warp of one-thread-per-row reads consecutive slots (SoA: one coalesced load
+// per component).
+#include "kernels/aijcompound/spmv.cuh"
+#include "kernels/common/cuda_check.cuh"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace pgk::cuda::aijcompound {
+namespace {
+
+__device__ __forceinline__ void madd(double &acc, double a, double x) { acc = __dadd_rn(acc, __dmul_rn(a, x)); }
+
+// k x k real block, column-major: component j*k + i is row i, column j.
+template <int K> struct BlockEntry {
+  static constexpr int bs = K, esize = K * K;
+  __device__ static void apply(const double (&v)[esize], const double (&x)[bs], double (&acc)[bs]) {
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+#pragma unroll
+      for (int i = 0; i < K; ++i) madd(acc[i], v[j * K + i], x[j]);
+  }
+};
+
+// a + b i as [a -b; b a].
+struct ComplexEntry {
+  static constexpr int bs = 2, esize = 2;
+  __device__ static void apply(const double (&v)[2], const double (&x)[2], double (&acc)[2]) {
+    const double a = v[0], b = v[1];
+    madd(acc[0], a, x[0]);
+    madd(acc[0], -b, x[1]);
+    madd(acc[1], b, x[0]);
+    madd(acc[1], a, x[1]);
+  }
+};
+
+// w + x i + y j + z k as L(q) (src/aijcompound/entry.hpp), negated factors where L has a minus.
+struct QuaternionEntry {
+  static constexpr int bs = 4, esize = 4;
+  __device__ static void apply(const double (&v)[4], const double (&p)[4], double (&acc)[4]) {
+    const double w = v[0], x = v[1], y = v[2], z = v[3];
+    madd(acc[0], w, p[0]), madd(acc[0], -x, p[1]), madd(acc[0], -y, p[2]), madd(acc[0], -z, p[3]);
+    madd(acc[1], x, p[0]), madd(acc[1], w, p[1]), madd(acc[1], -z, p[2]), madd(acc[1], y, p[3]);
+    madd(acc[2], y, p[0]), madd(acc[2], z, p[1]), madd(acc[2], w, p[2]), madd(acc[2], -x, p[3]);
+    madd(acc[3], z, p[0]), madd(acc[3], -y, p[1]), madd(acc[3], x, p[2]), madd(acc[3], w, p[3]);
+  }
+};
+
+// N consecutive doubles from p through the read-only path; as double2 when `pairs` (p 16-byte aligned).
+template <int N> __device__ __forceinline__ void load(const double *__restrict__ p, bool pairs, double (&v)[N]) {
+  if constexpr (N % 2 == 0) {
+    if (pairs) {
+      const double2 *q = reinterpret_cast<const double2 *>(p);
+#pragma unroll
+      for (int k = 0; k < N / 2; ++k) {
+        const double2 t = __ldg(q + k);
+        v[2 * k] = t.x, v[2 * k + 1] = t.y;
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < N; ++k) v[k] = __ldg(p + k);
+}
+
+// The components of slot s: AoS val[s * N + c] (pairs: N even, the array is cudaMalloc-aligned),
+// SoA val[c * nslots + s].
+template <int N, ac::Inner I>
+__device__ __forceinline__ void load_entry(const double *__restrict__ val, int s, int nslots, double (&v)[N]) {
+  if constexpr (I == ac::Inner::aos) {
+    load<N>(val + static_cast<std::int64_t>(s) * N, true, v);
+  } else {
+#pragma unroll
+    for (int c = 0; c < N; ++c) v[c] = __ldg(val + static_cast<std::int64_t>(c) * nslots + s);
+  }
+}
+
+// Where row r's positions are: position j at slot first + j * stride, j < len.
+struct RowRange {
+  int first, len, stride;
+};
+
+template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvArgs &a, int r) {
+  if constexpr (O == ac::Outer::csr) {
+    const int b = __ldg(a.ptr + r);
+    return {b, __ldg(a.ptr + r + 1) - b, 1};
+  } else if constexpr (O == ac::Outer::ell) {
+    return {r, __ldg(a.ptr + r), a.nrows_pad};
+  } else {
+    constexpr int h = O == ac::Outer::sliced16 ? 16 : 32;
+    const int off = __ldg(a.ptr + r / h);
+    return {off + r % h, (__ldg(a.ptr + r / h + 1) - off) / h, h};
+  }
+}
+
+// acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
+// them for one thread per row). Sliced padding (column -1) is skipped, never multiplied.
+template <class E, ac::Outer O, ac::Inner I>
+__device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r, int lane, int group,
+                                          double (&acc)[E::bs]) {
+#pragma unroll
+  for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
+  const RowRange rr = row_range<O>(a, r);
+  for (int j = lane; j < rr.len; j += group) {
+    const int s = rr.first + j * rr.stride;
+    const int c = __ldg(a.col + s);
+    if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
+      if (c < 0) continue;
+    double v[E::esize], xb[E::bs];
+    load_entry<E::esize, I>(a.val, s, a.nslots, v);
+    load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
+    E::apply(v, xb, acc);
+  }
+}
+
+// y_r = acc (+ z_r after the full row sum). z may be y: each element is read before it is written,
+// by the same thread, so z is read with a plain load.
+template <int BS> __device__ __forceinline__ void store_row(const SpmvArgs &a, int r, const double (&acc)[BS]) {
+  const std::int64_t o = static_cast<std::int64_t>(r) * BS;
+#pragma unroll
+  for (int i = 0; i < BS; ++i) a.y[o + i] = a.z ? __dadd_rn(acc[i], a.z[o + i]) : acc[i];
+}
+
+template <class E> bool x_pairs(const SpmvArgs &a) {
+  return E::bs % 2 == 0 && reinterpret_cast<std::uintptr_t>(a.x) % 16 == 0;
+}
+
+// static_rows: block b starts at row threads * b and strides by threads * gridDim.
+template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_static(const SpmvArgs a, bool xpairs) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < a.nbrows; r += stride) {
+    double acc[E::bs];
+    row_share<E, O, I>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+    store_row<E::bs>(a, static_cast<int>(r), acc);
+  }
+}
+
+// dynamic_rows: each block takes the next blockDim rows from counter[0]. When a block has seen the
+// counter pass nbrows it counts itself finished in counter[1]; the last one to finish resets both,
+// so the next launch starts from 0 without a memset. Every other block has then taken its last
+// rows (the fence orders each block's last take before its finish count).
+template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_dynamic(const SpmvArgs a, bool xpairs) {
+  __shared__ unsigned int first;
+  for (;;) {
+    if (threadIdx.x == 0) first = atomicAdd(a.counter, blockDim.x);
+    __syncthreads();
+    const std::int64_t r = static_cast<std::int64_t>(first) + threadIdx.x;
+    const bool done = first >= static_cast<unsigned int>(a.nbrows);
+    __syncthreads(); // everyone has read `first` before thread 0 overwrites it
+    if (done) break;
+    if (r < a.nbrows) {
+      double acc[E::bs];
+      row_share<E, O, I>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+      store_row<E::bs>(a, static_cast<int>(r), acc);
+    }
+  }
+  if (threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(a.counter + 1, 1u) == gridDim.x - 1) {
+      __threadfence();
+      atomicExch(a.counter, 0u);
+      atomicExch(a.counter + 1, 0u);
+    }
+  }
+}
+
+// group_rows: `group` consecutive lanes per row (groups never straddle a warp: blockDim is a
+// multiple of 32 and group divides 32). The warp loops while any of its rows exists, so every
+// lane takes part in every shuffle. The lanes' partial sums are combined by a butterfly
+// (__shfl_xor_sync, distances group/2, ..., 1): a fixed tree, and since a + b == b + a exactly,
+// every lane of the group ends with the same bits; lane l then stores components l, l + group, ...
+template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_group(const SpmvArgs a, bool xpairs, int group) {
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x / group;
+  const int lane = static_cast<int>(threadIdx.x % 32) % group;
+  for (std::int64_t base = (tid & ~std::int64_t(31)) / group; base < a.nbrows; base += stride) {
+    const std::int64_t r = base + static_cast<int>(threadIdx.x % 32) / group;
+    const bool active = r < a.nbrows;
+    double acc[E::bs];
+    if (active) {
+      row_share<E, O, I>(a, xpairs, static_cast<int>(r), lane, group, acc);
+    } else {
+#pragma unroll
+      for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
+    }
+    for (int d = group / 2; d > 0; d /= 2)
+#pragma unroll
+      for (int i = 0; i < E::bs; ++i) acc[i] = __dadd_rn(acc[i], __shfl_xor_sync(0xffffffffu, acc[i], d, group));
+    if (!active) continue;
+    const std::int64_t o = r * E::bs;
+#pragma unroll
+    for (int i = 0; i < E::bs; ++i)
+      if (i % group == lane) a.y[o + i] = a.z ? __dadd_rn(acc[i], a.z[o + i]) : acc[i];
+  }
+}
+
+template <class E, ac::Outer O, ac::Inner I>
+void launch(const SpmvArgs &a, const LaunchShape &shape, int grid, cudaStream_t stream) {
+  const bool xpairs = x_pairs<E>(a);
+  switch (shape.schedule) {
+  case Schedule::static_rows: spmv_static<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
+  case Schedule::dynamic_rows: spmv_dynamic<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
+  case Schedule::group_rows: spmv_group<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs, shape.group); break;
+  }
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+template <ac::Outer O> using OuterTag = std::integral_constant<ac::Outer, O>;
+template <ac::Inner I> using InnerTag = std::integral_constant<ac::Inner, I>;
+
+// Calls f(entry type) for (kind, bs): checked by the caller (upload).
+template <class F> void with_entry(ac::EntryKind kind, int bs, F &&f) {
+  if (kind == ac::EntryKind::complex) return f(ComplexEntry{});
+  if (kind == ac::EntryKind::quaternion) return f(QuaternionEntry{});
+  switch (bs) {
+  case 2: return f(BlockEntry<2>{});
+  case 3: return f(BlockEntry<3>{});
+  case 4: return f(BlockEntry<4>{});
+  case 5: return f(BlockEntry<5>{});
+  case 6: return f(BlockEntry<6>{});
+  case 7: return f(BlockEntry<7>{});
+  default: return f(BlockEntry<8>{});
+  }
+}
+
+template <class F> void with_outer(ac::Outer outer, F &&f) {
+  switch (outer) {
+  case ac::Outer::csr: return f(OuterTag<ac::Outer::csr>{});
+  case ac::Outer::ell: return f(OuterTag<ac::Outer::ell>{});
+  case ac::Outer::sliced16: return f(OuterTag<ac::Outer::sliced16>{});
+  case ac::Outer::sliced32: return f(OuterTag<ac::Outer::sliced32>{});
+  }
+}
+
+template <class F> void with_inner(ac::Inner inner, F &&f) {
+  if (inner == ac::Inner::aos) return f(InnerTag<ac::Inner::aos>{});
+  return f(InnerTag<ac::Inner::soa>{});
+}
+
+} // namespace
+
+void launch_spmv(const SpmvArgs &args, const LaunchShape &shape, int grid, cudaStream_t stream) {
+  with_entry(args.kind, args.bs, [&](auto entry) {
+    with_outer(args.outer, [&](auto outer) {
+      with_inner(args.inner, [&](auto inner) {
+        launch<decltype(entry), decltype(outer)::value, decltype(inner)::value>(args, shape, grid, stream);
+      });
+    });
+  });
+}
+
+} // namespace pgk::cuda::aijcompound
