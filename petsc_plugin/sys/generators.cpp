@@ -52,7 +52,8 @@ static PetscErrorCode PgkMatFillFromLocalCSR(Mat A, const pgk::Csr &rows)
 
   Output Parameter:
 . A - the assembled matrix, `MATAIJ` unless -[prefix]mat_type says otherwise; block size set
-      for block operators (3 for elast3d); `MAT_SYMMETRIC` set where the kind is symmetric
+      for block operators (3 for elast3d, 2 for helmholtz2dc, 4 for quatsurf); `MAT_SYMMETRIC` set
+      where the kind is symmetric
 
   Level: intermediate
 

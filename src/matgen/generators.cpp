@@ -28,6 +28,9 @@ constexpr std::int64_t kIndexMax = std::numeric_limits<Index>::max();
 
 const char *const kGridNames[] = {"nx", "ny", "nz"};
 
+// Name of grid size k (< grid_dims) of a kind.
+const char *grid_name(const KindDef &d, int k) { return d.grid_names ? d.grid_names[k] : kGridNames[k]; }
+
 std::string known_kinds() {
   std::string list;
   for (const auto &d : table()) list += (list.empty() ? "" : ", ") + std::string(d.name);
@@ -43,7 +46,7 @@ const KindDef &find_kind(const std::string &name) {
 
 std::vector<std::string> param_names(const KindDef &d) {
   std::vector<std::string> names;
-  for (int k = 0; k < d.grid_dims; ++k) names.emplace_back(kGridNames[k]);
+  for (int k = 0; k < d.grid_dims; ++k) names.emplace_back(grid_name(d, k));
   if (d.grid_dims > 0) names.emplace_back("n");
   for (const auto &p : d.params) names.emplace_back(p.name);
   return names;
@@ -147,13 +150,15 @@ void check_keys(const KindDef &def, const Reader &r, const Spec &spec) {
 // The grid sizes nx, ny, nz (grid kinds) or the vertex count n.
 void read_sizes(const KindDef &def, const Reader &r, Params &p) {
   if (def.grid_dims > 0) {
-    p.nx = r.dim("nx");
-    p.ny = r.dim("ny");
-    p.nz = def.grid_dims == 3 ? r.dim("nz") : 1;
+    p.nx = r.dim(grid_name(def, 0));
+    p.ny = r.dim(grid_name(def, 1));
+    p.nz = def.grid_dims == 3 ? r.dim(grid_name(def, 2)) : 1;
     // Validate an explicit n even when every dimension overrides it.
     if (r.given("n")) r.integer("n", 0, kIndexMax);
     const Index nodes = checked_product(r, p.nx, p.ny, p.nz);
-    if (def.kind == Kind::Elast3d) checked_product(r, nodes, 3, 1);
+    checked_product(r, nodes, detail::block_size_of(def.kind), 1);
+    if (def.kind == Kind::Quatsurf && detail::quatsurf_coord_bound(p.nx, p.ny) > detail::kQuatsurfMaxCoord)
+      r.fail("nu and nv too large for the exact integer geometry: (12 ceil(nv/8) + 5) ceil(nu/8) must be at most 2^21");
   } else {
     p.n = static_cast<Index>(r.integer("n", 0, kIndexMax));
   }
@@ -197,6 +202,11 @@ void read_kind_params(Kind kind, const Reader &r, Params &p) {
     if (!(p.side > 0)) r.fail("parameter 'side' must be > 0");
     break;
   case Kind::Helmholtz2d: p.kh = r.real("kh"), p.peclet = r.real("peclet"); break;
+  case Kind::Helmholtz2dc: p.kh = r.real("kh"), p.eps = r.real("eps"); break;
+  case Kind::Quatsurf:
+    p.shift = r.real("shift");
+    p.seed = r.seed();
+    break;
   case Kind::Random:
     p.deg = static_cast<Index>(r.integer("deg", 0, kIndexMax));
     p.seed = r.seed();
@@ -252,6 +262,15 @@ Params resolve(const Spec &spec) {
   return p;
 }
 
+Index block_size_of(Kind k) {
+  switch (k) {
+  case Kind::Elast3d: return 3;
+  case Kind::Helmholtz2dc: return 2;
+  case Kind::Quatsurf: return 4;
+  default: return 1;
+  }
+}
+
 Index nrows_of(const Params &p) {
   switch (p.kind) {
   case Kind::Lap2d5:
@@ -259,11 +278,13 @@ Index nrows_of(const Params &p) {
   case Kind::Convdiff2d:
   case Kind::Fem2d:
   case Kind::Helmholtz2d:
+  case Kind::Helmholtz2dc:
+  case Kind::Quatsurf:
   case Kind::Lap3d7:
   case Kind::Lap3d27:
   case Kind::Aniso3d:
-  case Kind::Convdiff3d: return p.nx * p.ny * p.nz;
-  case Kind::Elast3d: return 3 * p.nx * p.ny * p.nz;
+  case Kind::Elast3d:
+  case Kind::Convdiff3d: return block_size_of(p.kind) * (p.nx * p.ny * p.nz); // checked by resolve
   default: return p.n;
   }
 }
@@ -324,9 +345,10 @@ Shape describe(const Spec &spec) {
   const Params p = detail::resolve(spec);
   Shape shape;
   shape.nrows = detail::nrows_of(p);
-  shape.block_size = p.kind == Kind::Elast3d ? 3 : 1;
+  shape.block_size = detail::block_size_of(p.kind);
   shape.symmetric =
       !((p.kind == Kind::Convdiff2d || p.kind == Kind::Convdiff3d || p.kind == Kind::Helmholtz2d) && p.peclet != 0);
+  if (p.kind == Kind::Helmholtz2dc) shape.symmetric = detail::helmholtz2dc_damping(p) == 0;
   return shape;
 }
 
@@ -355,7 +377,7 @@ const std::vector<KindInfo> &kinds() {
     for (const auto &d : table()) {
       std::string params;
       auto add = [&params](const std::string &word) { params += (params.empty() ? "" : " ") + word; };
-      for (int k = 0; k < d.grid_dims; ++k) add(kGridNames[k]);
+      for (int k = 0; k < d.grid_dims; ++k) add(grid_name(d, k));
       if (d.grid_dims > 0) add("(n sets all)");
       for (const auto &p : d.params) add(p.fallback ? std::string(p.name) + "=" + p.fallback : std::string(p.name));
       out.push_back({d.name, params, d.help});

@@ -7,7 +7,10 @@
 // whose sums are exact, and no libm function influences the structure.
 //
 // Every kind stores the diagonal in every row; grid kinds use the natural lexicographic
-// ordering, x fastest: node (x, y, z) has index x + nx * (y + ny * z).
+// ordering, x fastest: node (x, y, z) has index x + nx * (y + ny * z). Block kinds interleave:
+// node k owns rows block_size * k .. block_size * k + block_size - 1. helmholtz2dc and quatsurf
+// are the real expansions of complex and quaternion matrices in Mat aijcompound's entry form
+// (src/matgen/detail.hpp says exactly how).
 #pragma once
 
 #include "src/common/csr.hpp"
@@ -34,7 +37,8 @@ std::string to_string(const Spec &spec);
 
 struct Shape {
   Index nrows;      // == ncols: every kind is square
-  Index block_size; // 3 for elast3d (interleaved displacement components), else 1
+  Index block_size; // 3 elast3d (displacement components), 2 helmholtz2dc (complex), 4 quatsurf
+                    // (quaternion), else 1
   bool symmetric;   // values exactly symmetric (structure is always symmetric)
 };
 
@@ -44,9 +48,10 @@ Shape describe(const Spec &spec);
 
 // Rows [row_begin, row_end) of the global matrix: rowptr local (starts at 0), colidx
 // global, sorted, unique, values filled. This is how MPI ranks generate only their own
-// rows; any split concatenates to generate(spec). Grid kinds build only the requested
-// rows; random kinds build the whole graph and slice it. Throws std::invalid_argument on a
-// bad spec or range, std::overflow_error if the slice's nnz does not fit in Index.
+// rows; any split concatenates to generate(spec), also one that cuts a block row. Grid kinds
+// build only the requested rows; random kinds build the whole graph and slice it. Throws
+// std::invalid_argument on a bad spec or range, std::overflow_error if the slice's nnz does
+// not fit in Index.
 Csr generate_rows(const Spec &spec, Index row_begin, Index row_end);
 
 inline Csr generate(const Spec &s) { return generate_rows(s, 0, describe(s).nrows); }

@@ -7,6 +7,8 @@ namespace pgk::gen::detail {
 
 namespace {
 
+const char *const kTorusNames[] = {"nu", "nv"};
+
 // Kinds generated row by row on a grid (stencils.cpp), in the order -help lists them.
 std::vector<KindDef> grid_kinds() {
   return {
@@ -56,6 +58,22 @@ std::vector<KindDef> grid_kinds() {
        {{"kh", "0.1"}, {"peclet", "0"}},
        "-Lap u - k^2 u + peclet (1, 0.5).grad u, 5-point central, Dirichlet, times h^2: 4 - kh^2 / -1 -+ c/2: "
        "symmetric indefinite once (n+1) kh > pi sqrt(2), nonsymmetric for peclet != 0"},
+      {"helmholtz2dc",
+       Kind::Helmholtz2dc,
+       2,
+       {{"kh", "0.125"}, {"eps", "0.5"}},
+       "complex Helmholtz -Lap u - k^2 (1 + i eps) u (damped), 5-point, Dirichlet, times h^2: 4 - kh^2 (1 + i eps) / "
+       "-1, each complex a + bi as the 2x2 block [a -b; b a] (block size 2; complex symmetric, real form "
+       "nonsymmetric for eps != 0)"},
+      {"quatsurf",
+       Kind::Quatsurf,
+       2,
+       {{"shift", "1"}, {"seed", "1"}},
+       "quaternion Dirac-type operator (Crane et al.) on a triangulated polyhedral torus of nu x nv vertices "
+       "(integer coordinates, jittered by the seed), valence 5..7: off-diagonals sum_faces -e_i e_j, diagonal shift + "
+       "sum |q|_1, each quaternion as L(q) "
+       "(block size 4; Hermitian, SPD for shift > 0)",
+       kTorusNames},
   };
 }
 

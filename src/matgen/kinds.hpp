@@ -20,6 +20,9 @@ struct KindDef {
   int grid_dims;                // 2 or 3: has nx, ny[, nz] and the alias n; 0: no grid
   std::vector<ParamDef> params; // besides the grid sizes
   const char *help;
+  // Names of the grid sizes (grid_dims of them) when they are not nx, ny, nz: quatsurf's
+  // torus is nu x nv vertices, named after its surface parameters (u around the axis).
+  const char *const *grid_names = nullptr;
 };
 
 // hubdeg's default depends on n; it is spelled like this in -help and resolved in code.

@@ -8,41 +8,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <limits>
 #include <stdexcept>
-#include <string>
 #include <utility>
 
 namespace pgk::gen::detail {
 
 namespace {
-
-constexpr std::size_t kIndexMax = static_cast<std::size_t>(std::numeric_limits<Index>::max());
-
-// Rows [begin, end) of an ncols-column matrix; row_fn(row, emit) calls emit(col, value)
-// in increasing col order.
-template <class RowFn> Csr build_rows(Index ncols, Index begin, Index end, std::size_t per_row, RowFn &&row_fn) {
-  Csr a;
-  a.nrows = end - begin;
-  a.ncols = ncols;
-  a.rowptr.assign(static_cast<std::size_t>(a.nrows) + 1, 0);
-  const std::size_t expected = static_cast<std::size_t>(a.nrows) * per_row;
-  a.colidx.reserve(std::min(expected, kIndexMax));
-  a.values.reserve(std::min(expected, kIndexMax));
-  auto emit = [&a](Index col, double value) {
-    a.colidx.push_back(col);
-    a.values.push_back(value);
-  };
-  for (Index i = 0; i < a.nrows; ++i) {
-    row_fn(begin + i, emit);
-    if (a.colidx.size() > kIndexMax)
-      throw std::overflow_error("generator: nnz of rows [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                ") exceeds the Index range; build with PGK_INDEX_64 or "
-                                "generate fewer rows at a time");
-    a.rowptr[i + 1] = static_cast<Index>(a.colidx.size());
-  }
-  return a;
-}
 
 struct Grid {
   Index nx, ny, nz;
@@ -321,6 +292,8 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
   case Kind::Elast3d: return elast3d_rows(p, begin, end);
   case Kind::Fem2d: return fem2d_rows(p, begin, end);
   case Kind::Helmholtz2d: return helmholtz2d_rows(p, begin, end);
+  case Kind::Helmholtz2dc: return helmholtz2dc_rows(p, begin, end);
+  case Kind::Quatsurf: return quatsurf_rows(p, begin, end);
   case Kind::Path:
     return point_stencil_rows(Grid{p.n, 1, 1}, begin, end, 3, [](int dx, int, int, double *w) {
       *w = dx == 0 ? 2.0 : -1.0;

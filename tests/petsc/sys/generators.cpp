@@ -62,6 +62,8 @@ int main(int argc, char **argv)
              "aniso2d:n=9,variant=3",
              "convdiff2d:n=9",
              "convdiff3d:n=5",
+             "helmholtz2dc:nx=9,ny=5",
+             "quatsurf:nu=7,nv=5",
              "random:n=300,deg=6,seed=3",
              "disconnected:n=200,parts=5",
              "hubrow:n=300",

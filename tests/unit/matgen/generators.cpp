@@ -85,6 +85,11 @@ const std::vector<std::string> &all_specs() {
       "fem2d:n=5,side=3,reaction=2.5",
       "helmholtz2d:nx=6,ny=7",
       "helmholtz2d:n=5,kh=0.8,peclet=20",
+      "helmholtz2dc:nx=6,ny=5",
+      "helmholtz2dc:n=4,kh=0.3,eps=0",
+      "quatsurf:nu=6,nv=5",
+      "quatsurf:n=3,shift=0.25,seed=7",
+      "quatsurf:nu=2,nv=3",
       "random:n=300",
       "random:n=300,deg=3,seed=5",
       "disconnected:n=200",
@@ -213,6 +218,11 @@ TEST(Describe, ShapeOfEveryKind) {
       {"fem2d:nx=4,ny=5", 20, 1, true},
       {"helmholtz2d:n=5", 25, 1, true},
       {"helmholtz2d:n=5,peclet=3", 25, 1, false},
+      {"helmholtz2dc:nx=4,ny=3", 24, 2, false},
+      {"helmholtz2dc:n=3,eps=0", 18, 2, true},
+      {"helmholtz2dc:n=3,kh=0", 18, 2, true},
+      {"quatsurf:nu=5,nv=3", 60, 4, true},
+      {"quatsurf:n=2,shift=-3", 16, 4, true},
       {"random:n=17", 17, 1, true},
       {"disconnected:n=17", 17, 1, true},
       {"hubrow:n=17", 17, 1, true},
@@ -231,10 +241,10 @@ TEST(Describe, ShapeOfEveryKind) {
 }
 
 TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
-  const std::set<std::string> expected = {"lap2d5",  "lap3d7",       "lap3d27",    "elast3d",  "aniso2d",
-                                          "aniso3d", "convdiff2d",   "convdiff3d", "fem2d",    "helmholtz2d",
-                                          "random",  "disconnected", "hubrow",     "powerlaw", "rgg2d",
-                                          "path",    "empty",        "communities"};
+  const std::set<std::string> expected = {"lap2d5",       "lap3d7",     "lap3d27",    "elast3d",      "aniso2d",
+                                          "aniso3d",      "convdiff2d", "convdiff3d", "fem2d",        "helmholtz2d",
+                                          "helmholtz2dc", "quatsurf",   "random",     "disconnected", "hubrow",
+                                          "powerlaw",     "rgg2d",      "path",       "empty",        "communities"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
     listed.insert(k.name);
@@ -305,7 +315,7 @@ TEST(AllKinds, RejectsBadRowRanges) {
 TEST(AllKinds, TinySizes) {
   for (const auto &k : kinds()) {
     SCOPED_TRACE(k.name);
-    const Index block = k.name == "elast3d" ? 3 : 1;
+    const Index block = k.name == "elast3d" ? 3 : k.name == "helmholtz2dc" ? 2 : k.name == "quatsurf" ? 4 : 1;
     const Csr zero = make(k.name + ":n=0");
     EXPECT_EQ(zero.nrows, 0);
     EXPECT_EQ(zero.nnz(), 0);
