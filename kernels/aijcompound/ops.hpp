@@ -34,6 +34,10 @@ struct DeviceCompoundCsr {
   Index nbrows = 0, nbcols = 0, nnzb = 0;
   DeviceBuffer<int> rowptr, colidx, diagpos;
   DeviceBuffer<double> values;
+  // Host copy of what diagpos says about shift: the first block row < min(nbrows, nbcols) without
+  // a diagonal block, -1 when none (set by upload / upload_pattern from the host pattern), so
+  // shift can refuse without a copy.
+  Index missing_diagonal = -1;
 
   int esize() const { return ac::entry_size(kind, bs); }
   Index nvalues() const { return nnzb * esize(); }

@@ -36,6 +36,7 @@ pgk_gpu_tests(pgk_gpu_carpcg_tests gpu/carpcg/carpcg.cpp)
 # aijcompound: the packed layouts and their SpMV (layouts.cpp); the device compound CSR
 # operations (gpu/aijcompound/ops.cpp) join this program when they land.
 pgk_gpu_tests(pgk_gpu_aijcompound_tests gpu/aijcompound/layouts.cpp)
+pgk_gpu_tests(pgk_gpu_aijcompound_ops_tests gpu/aijcompound/ops.cpp)
 
 # compute-sanitizer (memcheck, racecheck) on the small corpus (--small) and the option sets the
 # sanitizer runs always took (racecheck is slow): one entry per program and filter, so that each
@@ -54,6 +55,8 @@ set(PGK_SANITIZED
   "trilf_errors|pgk_gpu_trilf_tests|Where/GpuTrilfErrors.*:GpuTrilfRefused.*:Matrices/GpuTrilfBlockViaDevice.*"
   "trilf_block|pgk_gpu_trilf_tests|Sets/GpuTrilfBlock.*/default:Sets/GpuTrilfBlock.*/uncharged_M12"
   "trilf_block_errors|pgk_gpu_trilf_tests|GpuTrilfBlockErrors.*"
+  # aijcompound's compound CSR operations (kernels/aijcompound/ops.hpp); --small drops the 700-row size.
+  "aijcompound_ops|pgk_gpu_aijcompound_ops_tests|GpuAijCompoundOps.*"
   # rabbitpp: one K per graph within 24 rounds (tests/gpu/rabbitpp/rabbitpp.cpp, --small).
   "rabbitpp_graph|pgk_gpu_rabbitpp_tests|GpuRabbitpp.GraphMatchesReference:GpuRabbitppErrors.*"
   "rabbitpp_rounds|pgk_gpu_rabbitpp_tests|GpuRabbitpp.DendrogramMatchesMulticore:GpuRabbitpp.DendrogramWithSmallArena"
