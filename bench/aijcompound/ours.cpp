@@ -1,0 +1,125 @@
+// bench_aijcompound (a): our kernels through the DevicePacked API (kernels/aijcompound/layouts.hpp)
+// for every fixed variant the tuner could choose from: its stage-1 candidates
+// (ac::layout_candidates under -max_mem_ratio) and the schedule grid (ac::schedule_grid) of the
+// layout that wins stage 1 here, plus the variant the PETSc path chose (b) when it is not among
+// them, so "tuned vs every fixed variant" compares within one harness. Each layout is packed on
+// the host and uploaded once (not timed); the timed product is DevicePacked::mult alone.
+#include "bench/aijcompound/context.hpp"
+
+#include <algorithm>
+
+#include "bench/common/bench_cxx.hpp"
+#include "kernels/aijcompound/layouts.hpp"
+#include "src/aijcompound/layouts.hpp"
+
+namespace pgk::bench::aijcompound {
+
+namespace kc = pgk::cuda::aijcompound;
+
+static kc::LaunchShape ShapeOf(const ac::Variant &v)
+{
+  kc::LaunchShape s;
+  s.schedule      = v.schedule == ac::ScheduleKind::static_rows ? kc::Schedule::static_rows : v.schedule == ac::ScheduleKind::dynamic_rows ? kc::Schedule::dynamic_rows : kc::Schedule::group_rows;
+  s.threads       = v.threads;
+  s.blocks_per_sm = v.blocks_per_sm;
+  s.group         = v.group;
+  return s;
+}
+
+struct Timed {
+  ac::Variant v;
+  Row         row;
+};
+
+// Every variant of `list` whose layout is (outer, inner), on one upload of that layout.
+static PetscErrorCode TimeLayout(Problem &p, Timer &t, ac::Outer outer, ac::Inner inner, const std::vector<ac::Variant> &list, const Summary &s, Results &res, std::vector<Timed> *out)
+{
+  kc::DevicePacked dp;
+
+  PetscFunctionBegin;
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dp.upload(ac::pack(p.c, outer, inner), t.stream));
+  if (outer == ac::Outer::csr && inner == ac::Inner::aos && (double)dp.bytes() + p.vector_bytes != p.compound_bytes)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  WARNING: DevicePacked::bytes of CSR-AoS (%zu) + x + y differs from the compulsory-byte model (%.0f)\n", dp.bytes(), p.compound_bytes));
+  for (const ac::Variant &v : list) {
+    if (v.outer != outer || v.inner != inner) continue;
+    const kc::LaunchShape shape = ShapeOf(v);
+    Timed                 tv{v, {}};
+    tv.row.group     = "ours";
+    tv.row.backend   = "DevicePacked " + ac::describe(v);
+    tv.row.own_bytes = (double)dp.bytes() + p.vector_bytes;
+    PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, kc::check_shape(shape));
+    PetscCall(TimeHotFlushed(
+        t,
+        [&]() -> PetscErrorCode {
+          PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dp.mult(shape, p.xd.data(), nullptr, p.yd.data(), t.stream));
+          return PETSC_SUCCESS;
+        },
+        &tv.row.hot, &tv.row.flushed));
+    PetscCall(RelativeError(p, p.yd.data(), &tv.row.rel_err));
+    if (ac::describe(v) == s.tuned_variant) tv.row.note = "the variant the PETSc path tuned to";
+    PetscCall(res.add(p, s, tv.row));
+    out->push_back(tv);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Every variant of `list` not timed yet, layout by layout.
+static PetscErrorCode TimeList(Problem &p, Timer &t, std::vector<ac::Variant> list, const Summary &s, Results &res, std::vector<Timed> *out)
+{
+  std::vector<ac::Variant> todo;
+
+  PetscFunctionBegin;
+  for (const ac::Variant &v : list) {
+    const bool seen = std::any_of(out->begin(), out->end(), [&](const Timed &x) { return x.v == v; }) || std::find(todo.begin(), todo.end(), v) != todo.end();
+    if (!seen) todo.push_back(v);
+  }
+  std::vector<std::pair<ac::Outer, ac::Inner>> layouts;
+  for (const ac::Variant &v : todo)
+    if (std::find(layouts.begin(), layouts.end(), std::pair(v.outer, v.inner)) == layouts.end()) layouts.push_back({v.outer, v.inner});
+  for (auto [outer, inner] : layouts) PetscCall(TimeLayout(p, t, outer, inner, todo, s, res, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The variant a description names (MatAIJCompoundGetTuning gives only the text), among every
+// variant the tuner can build for this matrix; false when none matches.
+static bool FindVariant(const ac::CompoundCsr &c, double max_mem_ratio, const std::string &text, ac::Variant *v)
+{
+  std::vector<ac::Variant> all = ac::layout_candidates(c, max_mem_ratio);
+  for (ac::Outer outer : ac::allowed_outers(c, max_mem_ratio))
+    for (ac::Inner inner : {ac::Inner::aos, ac::Inner::soa})
+      for (const ac::Variant &g : ac::schedule_grid(outer, inner)) all.push_back(g);
+  all.push_back(ac::default_variant(c, max_mem_ratio));
+  for (const ac::Variant &x : all)
+    if (ac::describe(x) == text) return *v = x, true;
+  return false;
+}
+
+PetscErrorCode BenchFixedVariants(Problem &p, const Options &o, Timer &t, Summary &s, Results &res)
+{
+  std::vector<Timed> timed;
+  ac::Variant        tuned;
+
+  PetscFunctionBegin;
+  PetscCall(TimeList(p, t, ac::layout_candidates(p.c, o.max_mem_ratio), s, res, &timed));
+  PetscCheck(!timed.empty(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "no layout candidate for %s", p.spec.c_str());
+  // Stage 1's winner by its hot time, as the tuner ranks (back-to-back products).
+  const Timed &best1 = *std::min_element(timed.begin(), timed.end(), [](const Timed &a, const Timed &b) { return a.row.hot.median < b.row.hot.median; });
+  const auto   grid  = ac::schedule_grid(best1.v.outer, best1.v.inner);
+  PetscCall(TimeList(p, t, grid, s, res, &timed));
+  const bool found = !s.tuned_variant.empty() && FindVariant(p.c, o.max_mem_ratio, s.tuned_variant, &tuned);
+  if (found) PetscCall(TimeList(p, t, {tuned}, s, res, &timed));
+  else if (!s.tuned_variant.empty()) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the tuned variant \"%s\" is not one this benchmark can build: not timed here\n", s.tuned_variant.c_str()));
+  for (int m = 0; m < 2; ++m) {
+    for (const Timed &x : timed) {
+      const double sec = m == 0 ? x.row.hot.median : x.row.flushed.median;
+      if (s.best_fixed[m] == 0 || sec < s.best_fixed[m]) {
+        s.best_fixed[m] = sec;
+        if (m == 1) s.best_fixed_name = ac::describe(x.v);
+      }
+      if (found && x.v == tuned) s.tuned_fixed[m] = sec;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace pgk::bench::aijcompound
