@@ -119,7 +119,8 @@ TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a) {
   const PatternStats st = pattern_stats(a);
   TuneKey k;
   k.gpu = gpu.empty() ? "unknown" : gpu;
-  std::replace_if(k.gpu.begin(), k.gpu.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n'; }, '_');
+  std::replace_if(
+      k.gpu.begin(), k.gpu.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n'; }, '_');
   k.sms = sms;
   k.kind = a.kind;
   k.bs = a.bs;
@@ -131,7 +132,8 @@ TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a) {
 
 static const char *kHeader = "# petscgpukit aijcompound tuning cache v1";
 
-template <class E> static bool parse_name(const std::string &word, E &out, const char *(*name)(E), std::initializer_list<E> all) {
+template <class E>
+static bool parse_name(const std::string &word, E &out, const char *(*name)(E), std::initializer_list<E> all) {
   for (E e : all)
     if (word == name(e)) {
       out = e;
@@ -155,8 +157,9 @@ static bool parse_line(const std::string &line, TuneKey &k, TuneResult &r) {
                   {ScheduleKind::static_rows, ScheduleKind::dynamic_rows, ScheduleKind::group_rows}))
     return false;
   const Variant &v = r.variant;
-  const bool group_ok = v.schedule == ScheduleKind::group_rows ? (v.group >= 2 && v.group <= 32 && (v.group & (v.group - 1)) == 0)
-                                                                : v.group == 1;
+  const bool group_ok = v.schedule == ScheduleKind::group_rows
+                            ? (v.group >= 2 && v.group <= 32 && (v.group & (v.group - 1)) == 0)
+                            : v.group == 1;
   return k.sms > 0 && k.bs >= 2 && k.bs <= 8 && v.threads >= 32 && v.threads <= 1024 && v.threads % 32 == 0 &&
          v.blocks_per_sm >= 1 && v.threads * v.blocks_per_sm <= 2048 && group_ok && std::isfinite(r.gbs) && r.gbs >= 0;
 }
@@ -170,7 +173,8 @@ std::string parse_cache(const std::string &text, std::map<TuneKey, TuneResult> &
     if (line.empty()) continue;
     TuneKey k;
     TuneResult r;
-    if (!parse_line(line, k, r)) return "line " + std::to_string(number) + " is malformed: \"" + line.substr(0, 120) + "\"";
+    if (!parse_line(line, k, r))
+      return "line " + std::to_string(number) + " is malformed: \"" + line.substr(0, 120) + "\"";
     read[k] = r;
   }
   for (auto &e : read) entries[e.first] = e.second;
@@ -182,9 +186,10 @@ std::string format_cache(const std::map<TuneKey, TuneResult> &entries) {
   s << kHeader << '\n';
   for (const auto &[k, r] : entries) {
     const Variant &v = r.variant;
-    s << k.gpu << ' ' << k.sms << ' ' << kind_name(k.kind) << ' ' << k.bs << ' ' << k.log2_rows << ' ' << k.mean_row << ' '
-      << k.log2_max_row << ' ' << outer_name(v.outer) << ' ' << inner_name(v.inner) << ' ' << schedule_kind_name(v.schedule)
-      << ' ' << v.threads << ' ' << v.blocks_per_sm << ' ' << v.group << ' ' << r.gbs << '\n';
+    s << k.gpu << ' ' << k.sms << ' ' << kind_name(k.kind) << ' ' << k.bs << ' ' << k.log2_rows << ' ' << k.mean_row
+      << ' ' << k.log2_max_row << ' ' << outer_name(v.outer) << ' ' << inner_name(v.inner) << ' '
+      << schedule_kind_name(v.schedule) << ' ' << v.threads << ' ' << v.blocks_per_sm << ' ' << v.group << ' ' << r.gbs
+      << '\n';
   }
   return s.str();
 }

@@ -65,7 +65,7 @@ std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_rati
 // 2048 or 1024 resident threads, and group 2..32 at 256x8.
 std::vector<Variant> schedule_grid(Outer outer, Inner inner);
 
-constexpr int kTunedRuns = 3;        // timed products per variant (after one warm-up)
+constexpr int kTunedRuns = 3; // timed products per variant (after one warm-up)
 constexpr int kMaxTunedProducts = 200;
 // Products a full search costs (warm-ups included), for the <= kMaxTunedProducts budget: stage 1
 // and stage 2 at (1 + kTunedRuns) products per variant, stage 3 at kConfirmRuns per finalist.
@@ -93,7 +93,8 @@ struct TuneResult {
 
 // The file format, version 1:
 //   # petscgpukit aijcompound tuning cache v1
-//   <gpu> <sms> <kind> <bs> <log2_rows> <mean_row> <log2_max_row> <outer> <inner> <schedule> <threads> <bpsm> <group> <gbs>
+//   <gpu> <sms> <kind> <bs> <log2_rows> <mean_row> <log2_max_row> <outer> <inner> <schedule> <threads> <bpsm> <group>
+//   <gbs>
 // parse_cache fills `entries` and returns "" or, for a file that does not start with the header or
 // has a malformed line, a message naming the line: the caller then ignores the whole file (with a
 // warning) and rewrites it on the next save. Later lines replace earlier ones with the same key.

@@ -36,15 +36,17 @@ struct MatAIJCompoundCoo {
 template <class HasForm> static PetscErrorCode DecideKind(Mat A, int bs, PetscInt option, HasForm has_form, ac::EntryKind *kind)
 {
   PetscFunctionBegin;
-  *kind = ac::EntryKind::block;
+  *kind                      = ac::EntryKind::block;
   const ac::EntryKind target = bs == 2 ? ac::EntryKind::complex : ac::EntryKind::quaternion;
   if (option == MAT_AIJCOMPOUND_ENTRY_BLOCK || (bs != 2 && bs != 4)) {
-    PetscCheck(option == MAT_AIJCOMPOUND_ENTRY_AUTO || option == MAT_AIJCOMPOUND_ENTRY_BLOCK, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry %s needs block size %d, the matrix has %d", MatAIJCompoundEntries[option], option == MAT_AIJCOMPOUND_ENTRY_COMPLEX ? 2 : 4, bs);
+    PetscCheck(option == MAT_AIJCOMPOUND_ENTRY_AUTO || option == MAT_AIJCOMPOUND_ENTRY_BLOCK, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry %s needs block size %d, the matrix has %d", MatAIJCompoundEntries[option],
+               option == MAT_AIJCOMPOUND_ENTRY_COMPLEX ? 2 : 4, bs);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (option == MAT_AIJCOMPOUND_ENTRY_AUTO || ((option == MAT_AIJCOMPOUND_ENTRY_COMPLEX) == (bs == 2))) {
     const bool form = has_form(target);
-    PetscCheck(form || option == MAT_AIJCOMPOUND_ENTRY_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_aijcompound_entry %s: not every stored block has the %s form; use -mat_aijcompound_entry auto or block", MatAIJCompoundEntries[option], ac::kind_name(target));
+    PetscCheck(form || option == MAT_AIJCOMPOUND_ENTRY_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_aijcompound_entry %s: not every stored block has the %s form; use -mat_aijcompound_entry auto or block", MatAIJCompoundEntries[option],
+               ac::kind_name(target));
     if (form) *kind = target;
   } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry %s needs block size %d, the matrix has %d", MatAIJCompoundEntries[option], option == MAT_AIJCOMPOUND_ENTRY_COMPLEX ? 2 : 4, bs);
   PetscCall(PetscInfo(A, "aijcompound COO: entry kind %s\n", ac::kind_name(*kind)));
@@ -104,7 +106,8 @@ static PetscErrorCode SetValuesCOOHost(Mat A, const PetscScalar v[], InsertMode 
   pgk::Csr s;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, s = ac::expand(d->c));
   const pgk::CsrView sv = pgk::view_of(s);
-  PetscCall(DecideKind(A, d->c.bs, d->entry_option, [&](ac::EntryKind k) { return k == ac::EntryKind::complex ? ac::detect_complex(sv) : ac::detect_quaternion(sv); }, &kind));
+  PetscCall(DecideKind(
+      A, d->c.bs, d->entry_option, [&](ac::EntryKind k) { return k == ac::EntryKind::complex ? ac::detect_complex(sv) : ac::detect_quaternion(sv); }, &kind));
   if (kind != ac::EntryKind::block) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, d->c = ac::from_scalar(sv, kind, d->c.bs));
   PetscCall(MatAIJCompoundDeviceReset(A)); // the kind may have changed; a host matrix has none anyway
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -180,7 +183,8 @@ static PetscErrorCode SetValuesCOODevice(Mat A, const PetscScalar v[], PetscMemT
     if (in_place) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, kc::coo_assemble(coo->jmap.data(), coo->perm.data(), v, nvalues, true, d->dev->master.values.data(), stream));
   } else {
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, kc::coo_assemble(coo->jmap.data(), coo->perm.data(), v, nvalues, false, coo->scratch.values.data(), stream));
-    PetscCall(DecideKind(A, (int)coo->map.pattern.bs, d->entry_option, [&](ac::EntryKind k) { return kc::has_form(coo->scratch, k, stream); }, &kind));
+    PetscCall(DecideKind(
+        A, (int)coo->map.pattern.bs, d->entry_option, [&](ac::EntryKind k) { return kc::has_form(coo->scratch, k, stream); }, &kind));
     PetscCall(SetDeviceKind(A, kind, stream));
     if (kind == ac::EntryKind::block) std::swap(d->dev->master.values, coo->scratch.values); // same sizes
     else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, kc::compress(coo->scratch, kind, d->dev->master, stream));

@@ -297,7 +297,8 @@ PetscErrorCode MatAIJCompoundDeviceAXPY(Mat Y, PetscScalar a, Mat X, PetscBool *
   PetscFunctionBegin;
   *done = PETSC_FALSE;
   if (!OnDevice(Y) || !MatAIJCompoundUseDevice(X)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(cy.kind == cx.kind && cy.bs == cx.bs && cy.rowptr == cx.rowptr && cy.colidx == cx.colidx, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatAXPY on seqcompoundaij needs the same entry kind, block size and pattern (SAME_NONZERO_PATTERN); convert both to MATSEQAIJ");
+  PetscCheck(cy.kind == cx.kind && cy.bs == cx.bs && cy.rowptr == cx.rowptr && cy.colidx == cx.colidx, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "MatAXPY on seqcompoundaij needs the same entry kind, block size and pattern (SAME_NONZERO_PATTERN); convert both to MATSEQAIJ");
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(MatAIJCompoundDeviceEnsure(Y, stream));
   PetscCall(MatAIJCompoundDeviceEnsure(X, stream));
@@ -313,7 +314,7 @@ PetscErrorCode MatAIJCompoundDeviceEnsure(Mat, void *)
 {
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "aijcompound: this petscgpukit was built without its CUDA kernels");
 }
-void MatAIJCompoundDeviceValuesChanged(Mat, PetscBool) { }
+void MatAIJCompoundDeviceValuesChanged(Mat, PetscBool) {}
 
 PetscErrorCode MatAIJCompoundDeviceDownload(Mat)
 {

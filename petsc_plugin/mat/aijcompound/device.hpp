@@ -22,16 +22,16 @@ struct MatAIJCompoundDevice {
   bool             chosen = false;
   ac::Variant      variant;
   kc::LaunchShape  shape;
-  std::string      source = "default"; // default, forced, tuned, cache
-  double           gbs    = 0;         // measured GB/s of the variant (0: not measured)
-  int              tuned_products = 0; // products the last search ran
+  std::string      source         = "default"; // default, forced, tuned, cache
+  double           gbs            = 0;         // measured GB/s of the variant (0: not measured)
+  int              tuned_products = 0;         // products the last search ran
   kc::DevicePacked packed;
   bool             packed_stale = true;
 
   // The explicit transpose (MatMultTranspose): pattern from the host once, values on the device.
-  kc::DeviceCompoundCsr         at;
+  kc::DeviceCompoundCsr        at;
   pgk::cuda::DeviceBuffer<int> at_source;
-  bool                          at_built = false, at_stale = true;
+  bool                         at_built = false, at_stale = true;
 };
 
 // The launch shape of a variant.

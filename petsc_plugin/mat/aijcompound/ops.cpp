@@ -13,7 +13,7 @@ PetscErrorCode MatAIJCompoundValuesChanged(Mat A)
   PetscFunctionBegin;
   if (Data(A)->t) Data(A)->t_stale = true;
   if (Data(A)->dev) A->offloadmask = PETSC_OFFLOAD_CPU; // the device copy uploads them at its next use
-  PetscCall(MatDestroy(&Data(A)->inner)); // MatSetValues rebuilds it from the new values
+  PetscCall(MatDestroy(&Data(A)->inner));               // MatSetValues rebuilds it from the new values
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -37,7 +37,7 @@ struct TuneOptions {
 
 static std::string DefaultCachePath()
 {
-  const char *xdg = std::getenv("XDG_CACHE_HOME"), *home = std::getenv("HOME");
+  const char       *xdg = std::getenv("XDG_CACHE_HOME"), *home = std::getenv("HOME");
   const std::string base = xdg && *xdg ? xdg : std::string(home && *home ? home : "/tmp") + "/.cache";
   return base + "/petscgpukit/aijcompound-tune.txt";
 }
@@ -265,7 +265,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
       dev->source  = "cache";
       PetscCall(PetscInfo(A, "aijcompound: %s from the tuning cache %s\n", ac::describe(dev->variant).c_str(), o.cache.c_str()));
     } else {
-      Timed best;
+      Timed best{dev->variant, 0.0};
       PetscCall(PetscLogEventBegin(MAT_AIJCompoundTune, A, 0, 0, 0));
       PetscCall(Search(A, o, dev->variant, stream, &best, &dev->tuned_products));
       PetscCall(PetscLogEventEnd(MAT_AIJCompoundTune, A, 0, 0, 0));

@@ -40,7 +40,7 @@ TEST(AijCompoundTune, MemoryCapExcludesPaddedLayouts) {
 
 TEST(AijCompoundTune, GroupSizeFollowsTheRowLength) {
   EXPECT_EQ(group_for(0), 2);
-  EXPECT_EQ(group_for(7), 4); // 3.5 -> 4
+  EXPECT_EQ(group_for(7), 4);   // 3.5 -> 4
   EXPECT_EQ(group_for(27), 16); // 13.5 -> 16
   EXPECT_EQ(group_for(1000), 32);
   for (double m = 0; m < 200; m += 0.5) {
@@ -79,10 +79,10 @@ TEST(AijCompoundTune, DamagedCacheIsRefusedWhole) {
   std::map<TuneKey, TuneResult> out;
   EXPECT_NE(parse_cache("", out), "");
   EXPECT_NE(parse_cache("garbage\n", out), "");
-  EXPECT_NE(parse_cache(good + "gpu 8 complex 2 6 4\n", out), "");                       // truncated line
+  EXPECT_NE(parse_cache(good + "gpu 8 complex 2 6 4\n", out), "");                             // truncated line
   EXPECT_NE(parse_cache(good + "gpu 8 octonion 2 6 4 2 CSR AoS static 256 8 1 1\n", out), ""); // bad kind
-  EXPECT_NE(parse_cache(good + "gpu 8 block 3 6 4 2 CSR AoS static 256 16 1 1\n", out), "");  // 4096 threads/SM
-  EXPECT_NE(parse_cache(good + "gpu 8 block 3 6 4 2 CSR AoS group 256 8 3 1\n", out), "");    // group 3
+  EXPECT_NE(parse_cache(good + "gpu 8 block 3 6 4 2 CSR AoS static 256 16 1 1\n", out), "");   // 4096 threads/SM
+  EXPECT_NE(parse_cache(good + "gpu 8 block 3 6 4 2 CSR AoS group 256 8 3 1\n", out), "");     // group 3
   EXPECT_NE(parse_cache(good + "gpu 8 block 3 6 4 2 CSR AoS static 256 8 1 1 extra\n", out), "");
   EXPECT_TRUE(out.empty()) << "a refused file must not be half read";
   EXPECT_EQ(parse_cache(good + "\n", out), "");
