@@ -164,7 +164,7 @@ PetscErrorCode MatMPIAIJCompoundBuild(Mat A, Mat S, PetscInt option)
   PgkMatCSR             cd, co;
   pgk::Csr              off;
   std::vector<PetscInt> garray, pattern;
-  ac::EntryKind         kind;
+  ac::EntryKind         kind = ac::EntryKind::block;
   ac::CompoundCsr       cdiag, coff;
   PetscInt              bs;
   VecType               vt;
