@@ -27,6 +27,7 @@ enum class Kind {
   Lap3d7,
   Lap3d27,
   Elast3d,
+  Vec3d27,
   Aniso2d,
   Aniso3d,
   Convdiff2d,

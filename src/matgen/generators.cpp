@@ -264,7 +264,8 @@ Params resolve(const Spec &spec) {
 
 Index block_size_of(Kind k) {
   switch (k) {
-  case Kind::Elast3d: return 3;
+  case Kind::Elast3d:
+  case Kind::Vec3d27: return 3;
   case Kind::Helmholtz2dc: return 2;
   case Kind::Quatsurf: return 4;
   default: return 1;
@@ -284,6 +285,7 @@ Index nrows_of(const Params &p) {
   case Kind::Lap3d27:
   case Kind::Aniso3d:
   case Kind::Elast3d:
+  case Kind::Vec3d27:
   case Kind::Convdiff3d: return block_size_of(p.kind) * (p.nx * p.ny * p.nz); // checked by resolve
   default: return p.n;
   }

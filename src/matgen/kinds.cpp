@@ -21,6 +21,13 @@ std::vector<KindDef> grid_kinds() {
        {{"lambda", "1"}, {"mu", "1"}},
        "3D linear elasticity -mu Lap u - (lambda+mu) grad div u, finite differences, "
        "Dirichlet, block size 3 interleaved (SPD for mu > 0, lambda + mu >= 0)"},
+      {"vec3d27",
+       Kind::Vec3d27,
+       3,
+       {},
+       "27-point Laplacian (x) a dense SPD 3x3 coupling S = [2 1/2 1/4; 1/2 2 1/2; 1/4 1/2 2]: every "
+       "stored block a full 3x3 block, the block pattern of Q1 hexahedral elasticity (PETSc's ex56); "
+       "block size 3 interleaved, SPD"},
       {"aniso2d",
        Kind::Aniso2d,
        2,

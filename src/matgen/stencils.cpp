@@ -200,6 +200,29 @@ Csr elast3d_rows(const Params &p, Index begin, Index end) {
   });
 }
 
+// Lap27 (x) S: unknowns interleaved (row 3 * node + component), every one of the 27 neighbour
+// blocks full: 26 S on the node itself, -S for each neighbour, S = [2 1/2 1/4; 1/2 2 1/2; 1/4 1/2 2]
+// (symmetric, strictly diagonally dominant, so SPD; Lap27 with Dirichlet truncation is SPD and so
+// is the Kronecker product). Dyadic values: exact in every build.
+Csr vec3d27_rows(const Params &p, Index begin, Index end) {
+  const Grid g{p.nx, p.ny, p.nz};
+  static const double s[3][3] = {{2.0, 0.5, 0.25}, {0.5, 2.0, 0.5}, {0.25, 0.5, 2.0}};
+  const Index nodes = g.nx * g.ny * g.nz;
+  return build_rows(3 * nodes, begin, end, 81, [&](Index row, auto &emit) {
+    const Index node = row / 3;
+    const int comp = static_cast<int>(row % 3);
+    const Index x = node % g.nx, y = (node / g.nx) % g.ny, z = node / (g.nx * g.ny);
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          if (!g.inside(x + dx, y + dy, z + dz)) continue;
+          const bool self = dx == 0 && dy == 0 && dz == 0;
+          const Index base = 3 * g.index(x + dx, y + dy, z + dz);
+          for (int c = 0; c < 3; ++c) emit(base + c, self ? 26.0 * s[comp][c] : -s[comp][c]);
+        }
+  });
+}
+
 // P1 finite elements for -Lap u + c u on [0, L]^2 with nx x ny vertices (spacings hx, hy), each
 // cell cut along its (1,1) diagonal. Element by element: a right triangle with legs hx, hy has
 // stiffness -hy/(2 hx) along its x leg, -hx/(2 hy) along its y leg and 0 across the hypotenuse,
@@ -290,6 +313,7 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
   case Kind::Convdiff2d: return convdiff_rows(p, 2, begin, end);
   case Kind::Convdiff3d: return convdiff_rows(p, 3, begin, end);
   case Kind::Elast3d: return elast3d_rows(p, begin, end);
+  case Kind::Vec3d27: return vec3d27_rows(p, begin, end);
   case Kind::Fem2d: return fem2d_rows(p, begin, end);
   case Kind::Helmholtz2d: return helmholtz2d_rows(p, begin, end);
   case Kind::Helmholtz2dc: return helmholtz2dc_rows(p, begin, end);

@@ -86,6 +86,7 @@ const std::vector<std::string> &all_specs() {
       "helmholtz2d:nx=6,ny=7",
       "helmholtz2d:n=5,kh=0.8,peclet=20",
       "helmholtz2dc:nx=6,ny=5",
+      "vec3d27:nx=3,ny=4,nz=2",
       "helmholtz2dc:n=4,kh=0.3,eps=0",
       "quatsurf:nu=6,nv=5",
       "quatsurf:n=3,shift=0.25,seed=7",
@@ -219,6 +220,7 @@ TEST(Describe, ShapeOfEveryKind) {
       {"helmholtz2d:n=5", 25, 1, true},
       {"helmholtz2d:n=5,peclet=3", 25, 1, false},
       {"helmholtz2dc:nx=4,ny=3", 24, 2, false},
+      {"vec3d27:n=3", 81, 3, true},
       {"helmholtz2dc:n=3,eps=0", 18, 2, true},
       {"helmholtz2dc:n=3,kh=0", 18, 2, true},
       {"quatsurf:nu=5,nv=3", 60, 4, true},
@@ -241,10 +243,10 @@ TEST(Describe, ShapeOfEveryKind) {
 }
 
 TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
-  const std::set<std::string> expected = {"lap2d5",       "lap3d7",     "lap3d27",    "elast3d",      "aniso2d",
-                                          "aniso3d",      "convdiff2d", "convdiff3d", "fem2d",        "helmholtz2d",
-                                          "helmholtz2dc", "quatsurf",   "random",     "disconnected", "hubrow",
-                                          "powerlaw",     "rgg2d",      "path",       "empty",        "communities"};
+  const std::set<std::string> expected = {
+      "lap2d5",     "lap3d7",   "lap3d27",     "elast3d",      "aniso2d",  "aniso3d",     "convdiff2d",
+      "convdiff3d", "fem2d",    "helmholtz2d", "helmholtz2dc", "quatsurf", "random",      "disconnected",
+      "hubrow",     "powerlaw", "rgg2d",       "path",         "empty",    "communities", "vec3d27"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
     listed.insert(k.name);
@@ -315,7 +317,10 @@ TEST(AllKinds, RejectsBadRowRanges) {
 TEST(AllKinds, TinySizes) {
   for (const auto &k : kinds()) {
     SCOPED_TRACE(k.name);
-    const Index block = k.name == "elast3d" ? 3 : k.name == "helmholtz2dc" ? 2 : k.name == "quatsurf" ? 4 : 1;
+    const Index block = k.name == "elast3d" || k.name == "vec3d27" ? 3
+                        : k.name == "helmholtz2dc"                 ? 2
+                        : k.name == "quatsurf"                     ? 4
+                                                                   : 1;
     const Csr zero = make(k.name + ":n=0");
     EXPECT_EQ(zero.nrows, 0);
     EXPECT_EQ(zero.nnz(), 0);
