@@ -44,6 +44,23 @@ template <class F> static PetscErrorCode InFolder(const std::string &dir, F f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The tour's draws read their options under this prefix, so that the -draw_* options a user
+// gives for their own viewers stay off them; -<prefix>draw_save_single_file makes every save of
+// a draw rewrite one file (by default PETSc writes a folder of numbered frames, and a draw of
+// type image saves into a folder named after its title from the first PetscDrawSave() on).
+static const char kDrawPrefix[] = "pgk_tour_";
+
+// Gives `draw` (of type image) the prefix and the save name `stem` (one file, in the current
+// folder).
+static PetscErrorCode SaveAs(PetscDraw draw, const std::string &stem)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscDrawSetOptionsPrefix(draw, kDrawPrefix));
+  PetscCall(PetscDrawSetFromOptions(draw)); // reads -pgk_tour_draw_save_single_file
+  PetscCall(PetscDrawSetSave(draw, stem.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // Records `stem` + extension as written, after checking PETSc did write it.
 static PetscErrorCode Written(TourPictures &pics, const std::string &stem, const std::string &what)
 {
@@ -70,33 +87,38 @@ PetscErrorCode TourPicturesSetUp(TourPictures &pics)
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (rank == 0) std::filesystem::create_directories(pics.dir, ec);
   PetscCheck(!ec, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create the pictures folder %s: %s", pics.dir.c_str(), ec.message().c_str());
+  PetscCall(PetscOptionsSetValue(NULL, (std::string("-") + kDrawPrefix + "draw_save_single_file").c_str(), "true"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// One picture of two spy plots side by side: A on the left, B on the right, each labelled. The
-// viewer draws into a PetscDraw of type image; its final image is saved when it is destroyed.
+// One picture of two spy plots side by side: A on the left, B on the right, each labelled; drawn
+// by MatView on a draw viewer of type image and saved inside the pictures folder.
 static PetscErrorCode SpyPair(TourPictures &pics, Mat A, Mat B, const std::string &stem, const std::string &left, const std::string &right)
 {
-  PetscViewer v;
-  PetscDraw   draw;
-
   PetscFunctionBegin;
-  PetscCall(PetscViewerDrawOpen(PETSC_COMM_SELF, NULL, stem.c_str(), 0, 0, (int)(2 * pics.size), (int)pics.size, &v));
-  // A prefix of its own: -draw_save and friends given for the user's own viewers stay off it.
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)v, "pgk_tour_spy_"));
-  PetscCall(PetscViewerDrawSetDrawType(v, PETSC_DRAW_IMAGE));
-  PetscCall(PetscViewerDrawGetDraw(v, 0, &draw));
-  PetscCall(PetscDrawSetSaveFinalImage(draw, stem.c_str()));
-  for (int side = 0; side < 2; ++side) {
-    PetscCall(PetscDrawSetViewPort(draw, 0.5 * side, 0.0, 0.5 * side + 0.5, 1.0));
-    PetscCall(MatView(side ? B : A, v)); // clears and draws this half only (the viewport clips)
-    PetscCall(PetscDrawSetCoordinates(draw, 0.0, 0.0, 1.0, 1.0));
-    PetscCall(PetscDrawString(draw, 0.04, 0.95, PETSC_DRAW_BLACK, (side ? right : left).c_str()));
-  }
-  PetscCall(PetscDrawSetViewPort(draw, 0.0, 0.0, 1.0, 1.0)); // a rule between the two halves
-  PetscCall(PetscDrawLine(draw, 0.5, 0.0, 0.5, 1.0, PETSC_DRAW_GRAY));
-  PetscCall(PetscDrawFlush(draw));
-  PetscCall(InFolder(pics.dir, [&]() { return PetscViewerDestroy(&v); }));
+  PetscCall(InFolder(pics.dir, [&]() -> PetscErrorCode {
+    PetscViewer v;
+    PetscDraw   draw;
+
+    PetscFunctionBegin;
+    PetscCall(PetscViewerDrawOpen(PETSC_COMM_SELF, NULL, stem.c_str(), 0, 0, (int)(2 * pics.size), (int)pics.size, &v));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)v, kDrawPrefix)); // its draw takes the prefix
+    PetscCall(PetscViewerDrawSetDrawType(v, PETSC_DRAW_IMAGE));
+    PetscCall(PetscViewerDrawGetDraw(v, 0, &draw));
+    PetscCall(SaveAs(draw, stem));
+    for (int side = 0; side < 2; ++side) {
+      PetscCall(PetscDrawSetViewPort(draw, 0.5 * side, 0.0, 0.5 * side + 0.5, 1.0));
+      PetscCall(MatView(side ? B : A, v)); // clears and draws this half only (the viewport clips)
+      PetscCall(PetscDrawSetCoordinates(draw, 0.0, 0.0, 1.0, 1.0));
+      PetscCall(PetscDrawString(draw, 0.04, 0.95, PETSC_DRAW_BLACK, (side ? right : left).c_str()));
+    }
+    PetscCall(PetscDrawSetViewPort(draw, 0.0, 0.0, 1.0, 1.0)); // a rule between the two halves
+    PetscCall(PetscDrawLine(draw, 0.5, 0.0, 0.5, 1.0, PETSC_DRAW_GRAY));
+    PetscCall(PetscDrawFlush(draw));
+    PetscCall(PetscDrawSave(draw)); // MatView saved each half as it drew; this is the whole picture
+    PetscCall(PetscViewerDestroy(&v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -153,29 +175,35 @@ static PetscErrorCode AddCurves(PetscDrawLG lg, const std::vector<TourCurve> &cu
 
 PetscErrorCode TourConvergencePlot(TourPictures &pics, const std::string &stem, const std::string &title, const std::vector<TourCurve> &curves)
 {
-  PetscMPIInt               rank;
-  PetscDraw                 draw;
-  PetscDrawLG               lg;
-  PetscDrawAxis             axis;
-  std::vector<const char *> legend;
+  PetscMPIInt rank;
 
   PetscFunctionBegin;
   if (!pics.enabled || curves.empty()) PetscFunctionReturn(PETSC_SUCCESS);
   for (const TourCurve &c : curves) PetscCheck(!c.norms.empty(), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "no residual history for %s", c.label.c_str());
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (rank != 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscDrawCreate(PETSC_COMM_SELF, NULL, title.c_str(), 0, 0, (int)(1.6 * pics.size), (int)pics.size, &draw));
-  PetscCall(PetscDrawSetType(draw, PETSC_DRAW_IMAGE)); // no PetscDrawSetFromOptions: the user's -draw_* options are for their own draws
-  PetscCall(PetscDrawSetSaveFinalImage(draw, stem.c_str()));
-  PetscCall(PetscDrawLGCreate(draw, (PetscInt)curves.size(), &lg));
-  for (const TourCurve &c : curves) legend.push_back(c.label.c_str());
-  PetscCall(PetscDrawLGSetLegend(lg, legend.data()));
-  PetscCall(PetscDrawLGGetAxis(lg, &axis));
-  PetscCall(PetscDrawAxisSetLabels(axis, title.c_str(), "iteration", "log10 residual / first"));
-  PetscCall(AddCurves(lg, curves));
-  PetscCall(PetscDrawLGDraw(lg));
-  PetscCall(PetscDrawLGDestroy(&lg));
-  PetscCall(InFolder(pics.dir, [&]() { return PetscDrawDestroy(&draw); })); // saves the final image
+  PetscCall(InFolder(pics.dir, [&]() -> PetscErrorCode {
+    PetscDraw                 draw;
+    PetscDrawLG               lg;
+    PetscDrawAxis             axis;
+    std::vector<const char *> legend;
+
+    PetscFunctionBegin;
+    PetscCall(PetscDrawCreate(PETSC_COMM_SELF, NULL, stem.c_str(), 0, 0, (int)(1.6 * pics.size), (int)pics.size, &draw));
+    PetscCall(PetscDrawSetType(draw, PETSC_DRAW_IMAGE));
+    PetscCall(SaveAs(draw, stem));
+    PetscCall(PetscDrawLGCreate(draw, (PetscInt)curves.size(), &lg));
+    for (const TourCurve &c : curves) legend.push_back(c.label.c_str());
+    PetscCall(PetscDrawLGSetLegend(lg, legend.data()));
+    PetscCall(PetscDrawLGGetAxis(lg, &axis));
+    PetscCall(PetscDrawAxisSetLabels(axis, title.c_str(), "iteration", "log10 residual / first"));
+    PetscCall(AddCurves(lg, curves));
+    PetscCall(PetscDrawLGDraw(lg));
+    PetscCall(PetscDrawSave(draw));
+    PetscCall(PetscDrawLGDestroy(&lg));
+    PetscCall(PetscDrawDestroy(&draw));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }));
   std::string what = title + ":";
   for (const TourCurve &c : curves) what += " " + c.label + " " + std::to_string(c.norms.size() - 1) + " its;";
   what.pop_back();
