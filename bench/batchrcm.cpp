@@ -391,7 +391,13 @@ int main(int argc, char **argv)
 #endif
   res.commit = commit;
   res.jsonl  = std::string(o.results) + "/bench_batchrcm.jsonl";
-  for (const std::string &spec : Split(o.matrices, ';')) PetscCall(BenchMatrix(spec, o, gpu, res));
+
+  const std::vector<std::string> specs = Split(o.matrices, ';');
+  BenchProgress                  progress("bench_batchrcm", specs.size());
+  for (const std::string &spec : specs) {
+    PetscCall(progress.Start(spec));
+    PetscCall(BenchMatrix(spec, o, gpu, res));
+  }
   PetscCall(BenchAutoVsSerial(o, res));
   PetscCall(Report(res));
   PetscCall(PetscFinalize());

@@ -267,9 +267,12 @@ int main(int argc, char **argv)
                                           "  floor = byte floor / measured iteration time (carpcg; 1 = at the floor), true ||b - A x|| / ||b|| and ||x - x_true|| / ||x_true|| at the end;\n"
                                           "  a '*' after CONVERGED_...: the KSP's own norm converged but the true residual is over 10 rtol (not counted as converged in the Targets)\n"));
   PetscCall(CopyBandwidth(device_mat, o, out, &copy_bw));
-  for (const std::string &spec : Split(o.problems, ';')) {
+  const std::vector<std::string> specs = Split(o.problems, ';');
+  BenchProgress                  progress("bench_carpcg", specs.size());
+  for (const std::string &spec : specs) {
     Problem        p;
     ProblemSummary s;
+    PetscCall(progress.Start(spec));
     PetscCall(CreateProblem(spec, o, gpu, copy_bw, &p));
     PetscCall(BenchProblem(p, methods, o, gpu, copy_bw, out, &s));
     sums.push_back(s);

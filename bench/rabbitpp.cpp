@@ -208,9 +208,12 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "runs: device rows %d after %d warm-up; host rows up to %d after %d warm-up within %.0f s a row (rcm, batchrcm, rabbit: %.0f s; fewer runs are stated in the row), MatMult %d after %d warm-up\n", (int)o.runs,
                         (int)o.warmup, (int)o.runs, (int)o.cpu_warmup, (double)o.row_seconds, (double)o.aux_row_seconds, (int)o.spmv_runs, (int)o.spmv_warmup));
   PetscCall(CopyBandwidth(gpu, o, res, &copy_bw));
-  for (const std::string &spec : Split(o.matrices, ';')) {
+  const std::vector<std::string> specs = Split(o.matrices, ';');
+  BenchProgress                  progress("bench_rabbitpp", specs.size());
+  for (const std::string &spec : specs) {
     Problem        p;
     PetscLogDouble t0, t1;
+    PetscCall(progress.Start(spec));
     PetscCall(PetscTime(&t0));
     PetscCall(CreateProblem(spec, gpu, o, &p));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n%s: %" PetscInt_FMT " rows, %lld nonzeros\n", spec.c_str(), p.n, p.nnz));

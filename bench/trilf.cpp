@@ -25,6 +25,7 @@ static const char help[] = "PC trilf benchmark, side by side in one run on each 
 #include <vector>
 
 #include "bench/common/bench_common.hpp"
+#include "bench/common/bench_cxx.hpp"
 #include "bench/common/bench_timing.hpp"
 #include "bench/trilf/kernel_phases.hpp" // PcCallTimes; the kernel level itself needs CUDA
 #if defined(PGK_HAVE_CUDA)
@@ -408,11 +409,11 @@ int main(int argc, char **argv)
   const std::string jsonl = std::string(o.results) + "/bench_trilf.jsonl";
   const char       *mtype = gpu ? MATAIJCUSPARSE : MATAIJ;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_trilf on %s, commit %s, %s, median of %" PetscInt_FMT " runs after %" PetscInt_FMT " warm-up\n", device.c_str(), commit, mtype, o.runs, o.warmup));
-  std::stringstream list(o.mats);
-  std::string       item;
-  while (std::getline(list, item, ';')) {
-    if (item.empty()) continue;
+  const std::vector<std::string> items = Split(o.mats, ';');
+  BenchProgress                  progress("bench_trilf", items.size());
+  for (const std::string &item : items) {
     Problem p;
+    PetscCall(progress.Start(item));
     PetscCall(CreateProblem(item, mtype, &p));
     p.record = [&](const std::string &backend, const std::string &metric, const Stats &s, const std::string &note) {
       Record r;

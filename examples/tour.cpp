@@ -8,6 +8,11 @@ static const char help[] = "petscgpukit tour: every registered component on a ge
                            "  -conv <spec>    convection-dominated problem for trilf next to jacobi, GMRES (default\n"
                            "                  convdiff3d:n=128,peclet=3000 with a GPU, convdiff3d:n=40,peclet=1000 without)\n"
                            "  -cpu            force the CPU paths even when a GPU is usable\n"
+                           "  -pictures <bool>          draw pictures with PETSc's image viewer (default true): spy plots\n"
+                           "                            before/after batchrcm and rabbitpp, convergence of jacobi and trilf\n"
+                           "  -pictures_dir <dir>       where (default pgk-tour-pictures, named at the end)\n"
+                           "  -pictures_matrix <spec>   the matrix of the spy plots (default rgg2d:n=3000,deg=8)\n"
+                           "  -pictures_size <pixels>   height of a picture (default 400)\n"
                            "Each solve reads the options of its prefix: lap_reorder_, lap_ilu_rcm_, aniso_jacobi_,\n"
                            "aniso_trilf_, conv_jacobi_, conv_trilf_ (e.g. -aniso_trilf_pc_trilf_block_size 2).\n";
 
@@ -16,6 +21,8 @@ static const char help[] = "petscgpukit tour: every registered component on a ge
 #include <petscdevice.h>
 #include <petscksp.h>
 #include <petsctime.h>
+
+#include "tour_pictures.hpp"
 
 #include <functional>
 #include <string>
@@ -29,6 +36,7 @@ struct Tour {
   PetscBool        gpu   = PETSC_FALSE;
   MatType          mtype = MATAIJ;
   std::vector<Row> rows;
+  TourPictures     pics;
 };
 
 static std::string Seconds(PetscLogDouble s)
@@ -136,8 +144,9 @@ static PetscErrorCode OrderingRows(Tour &tour, Mat A)
 }
 
 // One solve of A x = A 1 from x = 0 (rtol 1e-8): set-up and solve timed, iterations reported.
-// `configure` sets the PC; the KSP then reads the options of `prefix`.
-static PetscErrorCode SolveRow(Tour &tour, Mat A, KSPType type, const char *prefix, const std::string &pcname, const std::function<PetscErrorCode(PC)> &configure)
+// `configure` sets the PC; the KSP then reads the options of `prefix`. With `curve`, the
+// residual history of the solve goes there (for a convergence plot).
+static PetscErrorCode SolveRow(Tour &tour, Mat A, KSPType type, const char *prefix, const std::string &pcname, const std::function<PetscErrorCode(PC)> &configure, TourCurve *curve = nullptr)
 {
   KSP                ksp;
   PC                 pc;
@@ -161,12 +170,19 @@ static PetscErrorCode SolveRow(Tour &tour, Mat A, KSPType type, const char *pref
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPGetType(ksp, &type)); // the options may have changed it
+  if (curve) PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
   PetscCall(Timed(
       tour, [&]() { return KSPSetUp(ksp); }, &t_setup));
   PetscCall(Timed(
       tour, [&]() { return KSPSolve(ksp, b, x); }, &t_solve));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
+  if (curve) {
+    const PetscReal *hist;
+    PetscInt         nhist;
+    PetscCall(KSPGetResidualHistory(ksp, &hist, &nhist));
+    curve->norms.assign(hist, hist + nhist);
+  }
   PetscCall(PetscSNPrintf(buf, sizeof buf, "%4" PetscInt_FMT " iterations, %s, set-up %s", its, KSPConvergedReasons[reason], Seconds(t_setup).c_str()));
   std::string result = buf, where = tour.mtype;
   PetscBool   trilf;
@@ -205,17 +221,22 @@ static PetscErrorCode ReorderRows(Tour &tour, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// PC trilf next to PC jacobi on a problem whose strong couplings run along lines.
+// PC trilf next to PC jacobi on a problem whose strong couplings run along lines; their residual
+// histories in one picture, convergence_<tag>.
 static PetscErrorCode TrilfRows(Tour &tour, const std::string &spec, KSPType type, const char *tag)
 {
-  Mat A;
+  Mat                    A;
+  std::vector<TourCurve> curves;
 
   PetscFunctionBegin;
   PetscCall(Generate(tour, spec, &A));
   for (const bool trilf : {false, true}) {
     const std::string prefix = std::string(tag) + (trilf ? "_trilf_" : "_jacobi_");
-    PetscCall(SolveRow(tour, A, type, prefix.c_str(), trilf ? "PC trilf" : "PC jacobi (PETSc baseline)", [trilf](PC pc) { return PCSetType(pc, trilf ? PCTRILF : PCJACOBI); }));
+    curves.push_back({trilf ? "PC trilf" : "PC jacobi", {}});
+    PetscCall(SolveRow(
+        tour, A, type, prefix.c_str(), trilf ? "PC trilf" : "PC jacobi (PETSc baseline)", [trilf](PC pc) { return PCSetType(pc, trilf ? PCTRILF : PCJACOBI); }, tour.pics.enabled ? &curves.back() : nullptr));
   }
+  PetscCall(TourConvergencePlot(tour.pics, std::string("convergence_") + tag, std::string("KSP ") + type + ", " + spec, curves));
   PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -225,7 +246,7 @@ static PetscErrorCode PrintTable(const Tour &tour)
   PetscFunctionBegin;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%-46s %-24s %-10s %s\n", "step", "backend", "time", "result"));
   for (const auto &r : tour.rows) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-46s %-24s %-10s %s\n", r.step.c_str(), r.backend.c_str(), r.time.c_str(), r.result.c_str()));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-46s %s\n", "not yet registered", "rabbitpp, carpcg, aijcompound (they join this table as they land)"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-46s %s\n", "not in this table yet", "rabbitpp (in the pictures), carpcg, aijcompound"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -234,24 +255,33 @@ int main(int argc, char **argv)
   Tour      tour;
   PetscInt  n          = -1;
   PetscBool force_cpu  = PETSC_FALSE;
-  char      aniso[256] = "", conv[256] = "";
+  char      aniso[256] = "", conv[256] = "", pdir[PETSC_MAX_PATH_LEN], pspec[256];
   Mat       A;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGpuKitInitializePackage());
   PetscCall(PetscGpuKitDeviceAvailable(&tour.gpu));
+  PetscCall(PetscStrncpy(pdir, tour.pics.dir.c_str(), sizeof pdir));
+  PetscCall(PetscStrncpy(pspec, tour.pics.matrix.c_str(), sizeof pspec));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgpukit tour", NULL);
   PetscCall(PetscOptionsInt("-n", "grid edge of the Laplacian", NULL, n, &n, NULL));
   PetscCall(PetscOptionsString("-aniso", "anisotropic problem (trilf, CG)", NULL, aniso, aniso, sizeof aniso, NULL));
   PetscCall(PetscOptionsString("-conv", "convection-dominated problem (trilf, GMRES)", NULL, conv, conv, sizeof conv, NULL));
   PetscCall(PetscOptionsBool("-cpu", "force the CPU paths", NULL, force_cpu, &force_cpu, NULL));
+  PetscCall(PetscOptionsBool("-pictures", "draw spy plots and convergence histories (PETSc's image viewer)", NULL, tour.pics.enabled, &tour.pics.enabled, NULL));
+  PetscCall(PetscOptionsString("-pictures_dir", "folder of the pictures", NULL, pdir, pdir, sizeof pdir, NULL));
+  PetscCall(PetscOptionsString("-pictures_matrix", "matrix of the spy plots", NULL, pspec, pspec, sizeof pspec, NULL));
+  PetscCall(PetscOptionsInt("-pictures_size", "height of a picture in pixels", NULL, tour.pics.size, &tour.pics.size, NULL));
   PetscOptionsEnd();
+  tour.pics.dir    = pdir;
+  tour.pics.matrix = pspec;
   if (force_cpu) tour.gpu = PETSC_FALSE;
   tour.mtype = tour.gpu ? MATAIJCUSPARSE : MATAIJ;
   if (n < 0) n = tour.gpu ? 96 : 32;
   if (!aniso[0]) PetscCall(PetscStrncpy(aniso, tour.gpu ? "aniso3d:n=128,ax=0.0001,ay=0.01,az=1" : "aniso3d:n=40,ax=0.0001,ay=0.01,az=1", sizeof aniso));
   if (!conv[0]) PetscCall(PetscStrncpy(conv, tour.gpu ? "convdiff3d:n=128,peclet=3000" : "convdiff3d:n=40,peclet=1000", sizeof conv));
 
+  PetscCall(TourPicturesSetUp(tour.pics));
   PetscCall(PetscGpuKitView(PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(Generate(tour, "lap3d7:n=" + std::to_string(n), &A));
   PetscCall(MatMultRow(tour, A));
@@ -260,7 +290,9 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
   PetscCall(TrilfRows(tour, aniso, KSPCG, "aniso"));
   PetscCall(TrilfRows(tour, conv, KSPGMRES, "conv"));
+  PetscCall(TourSpyPlots(tour.pics, {MATORDERINGBATCHRCM, MATORDERINGRABBITPP}));
   PetscCall(PrintTable(tour));
+  PetscCall(TourPicturesPrint(tour.pics));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <petscsys.h>
+#include <petsctime.h>
 
+#include <cstddef>
 #include <exception>
 #include <sstream>
 #include <stdexcept>
@@ -35,3 +37,26 @@ inline std::vector<std::string> Split(const std::string &s, char sep)
     if (!item.empty()) out.push_back(item);
   return out;
 }
+
+// Where a long benchmark is: one line as each matrix starts, "[bench_trilf 3/12, 41 s] <spec>"
+// (the first rank prints), so that a user sees it working and how far along it is.
+class BenchProgress {
+public:
+  BenchProgress(const char *name, std::size_t total) : name_(name), total_(total) { (void)PetscTime(&t0_); }
+
+  PetscErrorCode Start(const std::string &what)
+  {
+    PetscLogDouble t;
+
+    PetscFunctionBegin;
+    PetscCall(PetscTime(&t));
+    ++done_;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "[%s %zu/%zu, %.0f s] %s\n", name_, done_, total_, (double)(t - t0_), what.c_str()));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+private:
+  const char    *name_;
+  std::size_t    total_, done_ = 0;
+  PetscLogDouble t0_ = 0;
+};

@@ -11,3 +11,8 @@ foreach(example ordering trilf carpcg aijcompound)
   set_tests_properties(gpu.python.${example} PROPERTIES LABELS "gpu;python")
   set_tests_properties(python.${example} gpu.python.${example} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT "${PGK_TEST_ENV}")
 endforeach()
+# examples/python/pictures.py (issue 13): spy plots before/after batchrcm and trilf's residual
+# history saved by PETSc's image viewer from petsc4py, each picture opened and checked
+# (tests/petsc/pictures.cmake); skipped, with the reason, where there is no petsc4py.
+pgk_picture_test(python.pictures LABELS "python;pictures" FILES before after conv RUNNER ${PY_RUN}
+                 ARGS --expect "pictures.py: all checks passed" -- ${PY_EXAMPLES}/pictures.py ${PGK_LIB})
