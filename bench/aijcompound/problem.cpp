@@ -52,7 +52,8 @@ PetscErrorCode CreateProblem(const std::string &spec, Problem *p)
     shape                  = pgk::gen::describe(s);
     if (shape.block_size >= 2 && shape.block_size <= 8) p->generated = pgk::gen::generate(s);
   });
-  PetscCheck(shape.block_size >= 2 && shape.block_size <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: block size %d; the benchmark needs a compound generator (vec3d27, elast3d, quatsurf, helmholtz2dc: block size 2..8)", spec.c_str(), (int)shape.block_size);
+  PetscCheck(shape.block_size >= 2 && shape.block_size <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: block size %d; the benchmark needs a compound generator (vec3d27, elast3d, quatsurf, helmholtz2dc: block size 2..8)", spec.c_str(),
+             (int)shape.block_size);
   const int bs = (int)shape.block_size;
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_LIB, {
     const CsrView v = view_of(p->generated);
