@@ -8,6 +8,7 @@
 #include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
 #include "petsc_plugin/mat/aijcompound/mpi.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/device.hpp"
 
 #include <algorithm>
 
@@ -245,6 +246,8 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij needs a communicator of one rank (%d ranks); use MATAIJCOMPOUND or MATMPIAIJCOMPOUND in parallel", size);
   A->data = new Mat_SeqAIJCompound();
+  // MatCreate binds every matrix to the CPU; a device type unbinds itself (as AIJCUSPARSE does).
+  A->boundtocpu = (PetscBool)!(PgkHaveCudaKernels() && PgkDeviceAvailable());
   // Vectors on the device wherever the device path runs (KSP's work vectors come from here).
   if (MatAIJCompoundUseDevice(A)) PetscCall(MatSetVecType(A, VECCUDA));
   A->offloadmask = PETSC_OFFLOAD_CPU;

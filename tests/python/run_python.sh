@@ -17,6 +17,10 @@ if [ -z "$dir" ]; then
   exit 77
 fi
 [ -f "$dir/.pgk-python" ] && python=$(cat "$dir/.pgk-python")
+if ! [ -x "$python" ]; then # e.g. a bundle on a GPU node: petsc4py's extension is built for that interpreter's ABI
+  echo "SKIP: the petsc4py at $dir was built for $python, which this machine does not have"
+  exit 77
+fi
 export PYTHONPATH="$dir${PYTHONPATH:+:$PYTHONPATH}"
 opts=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done

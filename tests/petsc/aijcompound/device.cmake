@@ -8,8 +8,8 @@ file(MAKE_DIRECTORY ${CACHE_DIR})
 set(GEN_ELAST vec3d27:n=6)
 set(GEN_QUAT quatsurf:n=24)
 set(GEN_CPLX helmholtz2dc:n=40)
-foreach(case elast:${GEN_ELAST} quaternion:${GEN_QUAT} complex:${GEN_CPLX})
-  string(REPLACE ":" ";" case ${case})
+foreach(case elast@${GEN_ELAST} quaternion@${GEN_QUAT} complex@${GEN_CPLX}) # specs contain ':'
+  string(REPLACE "@" ";" case ${case})
   list(GET case 0 name)
   list(GET case 1 gen)
   # A fresh cache file per test: the first matrix is tuned, the second takes the cached winner.

@@ -267,7 +267,6 @@ static PetscErrorCode Solve(Mat M, const char *name, PetscInt *its)
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, M, M));
   PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, NULL));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, its));

@@ -62,8 +62,8 @@ pgk_test(gpu.batchrcm.given_start LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFE
 pgk_test(gpu.batchrcm.auto_picks_gpu LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" -- ${T} -gen lap3d7:n=40 ${DEV} -mat_ordering_batchrcm_view)
 # gpu on a host matrix: its structure goes up in two logged copies (the program expects them), the
 # permutation and the listed scalars come back.
-pgk_test(gpu.batchrcm.host_matrix_uploaded LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "transfers ctog=6\\.? gtoc=[1-9][0-9]*\\.? as listed" -- ${T} -gen lap3d7:n=30 -mat_ordering_batchrcm_backend gpu -repeat 3)
-pgk_test(gpu.batchrcm.host_matrix_uploaded_nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx -mat_ordering_batchrcm_backend gpu)
+pgk_test(gpu.batchrcm.host_matrix_uploaded LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "transfers ctog=6\\.? gtoc=[1-9][0-9]*\\.? as listed" -- ${T} -gen lap3d7:n=30 -mat_ordering_batchrcm_backend gpu -repeat 3 ${PGK_GPU_OPTS})
+pgk_test(gpu.batchrcm.host_matrix_uploaded_nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx -mat_ordering_batchrcm_backend gpu ${PGK_GPU_OPTS})
 pgk_test(gpu.batchrcm.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${DEV} -mat_ordering_batchrcm_backend gpu)
 pgk_test(gpu.batchrcm.mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen lap3d27:n=16 ${DEV} -mat_ordering_batchrcm_backend gpu)
 set(EX45G ${EX45R} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
