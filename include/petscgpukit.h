@@ -87,7 +87,8 @@ PETSC_EXTERN PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info);
 #define MATSEQAIJCOMPOUND "seqcompoundaij"
 #define MATMPIAIJCOMPOUND "mpicompoundaij"
 /* Runs the autotuner now (-mat_aijcompound_tune, default joint) instead of at the first device
-   MatMult after assembly; a no-op on the host path. Not collective (each rank tunes its block).
+   MatMult after assembly, searching even where the cache file holds a winner (the new winner
+   replaces it); a no-op on the host path. Not collective (each rank tunes its block).
    MatAIJCompoundGetTuning() reports the chosen variant ("ELL-SoA static 256x8"), where it came from
    (default, forced, tuned, cache) and the GB/s measured for it (0 when not measured). */
 PETSC_EXTERN PetscErrorCode MatAIJCompoundTune(Mat A);

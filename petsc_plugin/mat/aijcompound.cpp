@@ -174,6 +174,7 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
     ac::CompoundCsr c;
     PetscCall(MatAIJCompoundFromMat(A, bs, option, &c));
     PetscCall(MatCreateSeqAIJCompoundWithCsr(PetscObjectComm((PetscObject)A), std::move(c), option, &B));
+    PetscCall(MatSetOptionsPrefix(B, ((PetscObject)A)->prefix)); // its -mat_aijcompound_* options are the source's
   }
   if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &B));
   else if (reuse == MAT_REUSE_MATRIX) PetscCall(MatHeaderReplace(*newmat, &B));

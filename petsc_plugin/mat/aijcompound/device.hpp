@@ -19,7 +19,8 @@ struct MatAIJCompoundDevice {
   kc::DeviceCompoundCsr master; // the values (compound CSR AoS), current when offloadmask is GPU/BOTH
 
   // The product layout: chosen once per pattern (tune.cpp), re-packed from master when stale.
-  bool             chosen = false;
+  bool             chosen       = false;
+  bool             force_search = false; // MatAIJCompoundTune(): search even where the cache has a winner
   ac::Variant      variant;
   kc::LaunchShape  shape;
   std::string      source         = "default"; // default, forced, tuned, cache

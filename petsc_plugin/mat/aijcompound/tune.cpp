@@ -257,7 +257,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
     std::map<ac::TuneKey, ac::TuneResult> cache;
     ac::TuneKey                           key;
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, key = ac::make_key(GpuName(), kc::sm_count(), d->c));
-    if (!o.cache.empty() && !o.forced()) PetscCall(LoadCache(o.cache, &cache));
+    if (!o.cache.empty() && !o.forced() && !dev->force_search) PetscCall(LoadCache(o.cache, &cache));
     const auto hit = cache.find(key);
     if (hit != cache.end() && (o.mode == 2 || (hit->second.variant.outer == dev->variant.outer && hit->second.variant.inner == dev->variant.inner))) {
       dev->variant = hit->second.variant;
@@ -284,6 +284,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
   PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, &dev->packed, stream));
   dev->packed_stale = false;
   dev->chosen       = true;
+  dev->force_search = false;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -347,7 +348,8 @@ PetscErrorCode MatAIJCompoundTune(Mat A)
 #if defined(PGK_HAVE_CUDA)
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(MatAIJCompoundDeviceEnsure(A, stream));
-  Data(A)->dev->chosen = false;
+  Data(A)->dev->chosen       = false;
+  Data(A)->dev->force_search = true; // an explicit request searches, whatever the cache holds
   PetscCall(MatAIJCompoundDevicePrepareProduct(A, stream));
 #else
   (void)stream;
