@@ -16,16 +16,6 @@ namespace pgk::bench::aijcompound {
 
 namespace kc = pgk::cuda::aijcompound;
 
-static kc::LaunchShape ShapeOf(const ac::Variant &v)
-{
-  kc::LaunchShape s;
-  s.schedule      = v.schedule == ac::ScheduleKind::static_rows ? kc::Schedule::static_rows : v.schedule == ac::ScheduleKind::dynamic_rows ? kc::Schedule::dynamic_rows : kc::Schedule::group_rows;
-  s.threads       = v.threads;
-  s.blocks_per_sm = v.blocks_per_sm;
-  s.group         = v.group;
-  return s;
-}
-
 struct Timed {
   ac::Variant v;
   Row         row;
@@ -42,7 +32,7 @@ static PetscErrorCode TimeLayout(Problem &p, Timer &t, ac::Outer outer, ac::Inne
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  WARNING: DevicePacked::bytes of CSR-AoS (%zu) + x + y differs from the compulsory-byte model (%.0f)\n", dp.bytes(), p.compound_bytes));
   for (const ac::Variant &v : list) {
     if (v.outer != outer || v.inner != inner) continue;
-    const kc::LaunchShape shape = ShapeOf(v);
+    const kc::LaunchShape shape = kc::shape_of(v);
     Timed                 tv{v, {}};
     tv.row.group     = "ours";
     tv.row.backend   = "DevicePacked " + ac::describe(v);

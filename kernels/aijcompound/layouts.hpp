@@ -23,6 +23,7 @@
 
 #include "kernels/common/device_buffer.hpp"
 #include "src/aijcompound/layouts.hpp"
+#include "src/aijcompound/tune.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -50,6 +51,17 @@ struct LaunchShape {
   int blocks_per_sm = 8; // resident blocks per SM asked for; threads * blocks_per_sm <= 2048
   int group = 1;         // group_rows only: 2, 4, 8, 16 or 32 (1 for the other schedules)
 };
+// The launch shape of a tuner variant (src/aijcompound/tune.hpp describes them without CUDA).
+inline LaunchShape shape_of(const ac::Variant &v) {
+  LaunchShape s;
+  s.schedule = v.schedule == ac::ScheduleKind::static_rows    ? Schedule::static_rows
+               : v.schedule == ac::ScheduleKind::dynamic_rows ? Schedule::dynamic_rows
+                                                              : Schedule::group_rows;
+  s.threads = v.threads;
+  s.blocks_per_sm = v.blocks_per_sm;
+  s.group = v.group;
+  return s;
+}
 // std::invalid_argument unless the shape is one of the above.
 void check_shape(const LaunchShape &shape);
 

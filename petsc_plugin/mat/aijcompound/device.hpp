@@ -35,8 +35,6 @@ struct MatAIJCompoundDevice {
   bool                         at_built = false, at_stale = true;
 };
 
-// The launch shape of a variant.
-kc::LaunchShape MatAIJCompoundShapeOf(const ac::Variant &v);
 #else
 struct MatAIJCompoundDevice {
   int unused = 0;

@@ -63,16 +63,6 @@ static PetscErrorCode ReadTuneOptions(Mat A, TuneOptions *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-kc::LaunchShape MatAIJCompoundShapeOf(const ac::Variant &v)
-{
-  kc::LaunchShape s;
-  s.schedule      = v.schedule == ac::ScheduleKind::static_rows ? kc::Schedule::static_rows : v.schedule == ac::ScheduleKind::dynamic_rows ? kc::Schedule::dynamic_rows : kc::Schedule::group_rows;
-  s.threads       = v.threads;
-  s.blocks_per_sm = v.blocks_per_sm;
-  s.group         = v.group;
-  return s;
-}
-
 // The default variant with the forced parts of the options applied.
 static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o)
 {
@@ -163,7 +153,7 @@ static PetscErrorCode TimeVariant(const kc::DevicePacked &p, const ac::Variant &
 
   PetscFunctionBegin;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
-    const kc::LaunchShape shape = MatAIJCompoundShapeOf(v);
+    const kc::LaunchShape shape = kc::shape_of(v);
     pgk::cuda::EventTimer timer(2);
     if (warm_up) p.mult(shape, x, nullptr, y, stream), ++*products;
     for (int r = 0; r < runs; ++r) {
@@ -279,8 +269,8 @@ static PetscErrorCode Choose(Mat A, void *stream)
       if (!o.cache.empty() && !o.forced()) PetscCall(SaveCache(A, o.cache, key, {dev->variant, dev->gbs}));
     }
   }
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, kc::check_shape(MatAIJCompoundShapeOf(dev->variant)));
-  dev->shape = MatAIJCompoundShapeOf(dev->variant);
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, kc::check_shape(kc::shape_of(dev->variant)));
+  dev->shape = kc::shape_of(dev->variant);
   PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, &dev->packed, stream));
   dev->packed_stale = false;
   dev->chosen       = true;
