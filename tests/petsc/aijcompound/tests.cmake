@@ -7,6 +7,10 @@ set(CHK ${OK} --expect "MatMultTransposeAdd +relative" --expect "MatInvertBlockD
 # Operations against the original: elast3d (bs 3, blocks), complex (bs 2), quaternion (bs 4);
 # from AIJ and from BAIJ, and in place.
 pgk_test(petsc.aijcompound.elast3d LABELS petsc ARGS ${CHK} --expect "converted elast3d:n=5 to seqcompoundaij" -- ${T} -gen elast3d:n=5 -check)
+# The compound generators: quatsurf (quaternion, auto-detected), helmholtz2dc (complex), vec3d27 (full 3x3 blocks).
+pgk_test(petsc.aijcompound.quatsurf LABELS petsc ARGS ${CHK} --expect "entry kind quaternion" -- ${T} -gen quatsurf:n=8 -check -mat_view ::ascii_info)
+pgk_test(petsc.aijcompound.helmholtz2dc LABELS petsc ARGS ${CHK} --expect "entry kind complex" -- ${T} -gen helmholtz2dc:n=8 -check -mat_view ::ascii_info)
+pgk_test(petsc.aijcompound.vec3d27 LABELS petsc ARGS ${CHK} --expect "entry kind block" -- ${T} -gen vec3d27:n=4 -check -mat_view ::ascii_info)
 pgk_test(petsc.aijcompound.elast3d_baij LABELS petsc ARGS ${CHK} -- ${T} -gen elast3d:n=4 -from baij -check)
 pgk_test(petsc.aijcompound.elast3d_inplace LABELS petsc ARGS ${CHK} -- ${T} -gen elast3d:n=4 -inplace -check)
 foreach(kind complex quaternion)
