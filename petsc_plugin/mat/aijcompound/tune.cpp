@@ -209,7 +209,10 @@ static PetscErrorCode Search(Mat A, const TuneOptions &o, const ac::Variant &sta
   });
   std::vector<std::pair<ac::Outer, ac::Inner>> layouts{{start.outer, start.inner}};
   if (o.mode == 2) {
-    PetscCall(TimeList(A, ac::layout_candidates(c, o.max_mem_ratio), x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
+    std::vector<ac::Variant> candidates = ac::layout_candidates(c, o.max_mem_ratio);
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const ac::Variant &v) { return (o.outer && v.outer != start.outer) || (o.inner && v.inner != start.inner); }), candidates.end()); // forced parts stay
+    if (candidates.empty()) candidates.push_back(start);
+    PetscCall(TimeList(A, candidates, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
     SortByTime(all);
     layouts.clear();
     for (const Timed &t : all)
