@@ -48,15 +48,15 @@ PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// MatConvert(A, MATSEQAIJ or any other type): expand, then PETSc converts the MATSEQAIJ further.
-static PetscErrorCode MatConvert_SeqAIJCompound_Any(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+// The end of every MatConvert away from aijcompound (sequential and MPI): B, A's expansion as (MPI)AIJ,
+// is converted further by PETSc where `type` is not AIJ, then handed out as `reuse` asks.
+PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat       B, C;
+  Mat       C;
   PetscBool isaij;
 
   PetscFunctionBegin;
-  PetscCall(MatAIJCompoundExpand(A, &B));
-  PetscCall(PetscStrcmpAny(type, &isaij, MATSEQAIJ, MATAIJ, ""));
+  PetscCall(PetscStrcmpAny(type, &isaij, MATSEQAIJ, MATMPIAIJ, MATAIJ, ""));
   if (!isaij) {
     PetscCall(MatConvert(B, type, MAT_INITIAL_MATRIX, &C));
     PetscCall(MatDestroy(&B));
@@ -67,6 +67,17 @@ static PetscErrorCode MatConvert_SeqAIJCompound_Any(Mat A, MatType type, MatReus
     PetscCall(MatCopy(B, *newmat, DIFFERENT_NONZERO_PATTERN));
     PetscCall(MatDestroy(&B));
   } else *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatConvert(A, MATSEQAIJ or any other type): the expansion, converted further by PETSc.
+static PetscErrorCode MatConvert_SeqAIJCompound_Any(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundExpand(A, &B));
+  PetscCall(MatAIJCompoundFinishConvert(A, B, type, reuse, newmat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

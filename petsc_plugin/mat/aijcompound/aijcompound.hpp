@@ -73,5 +73,7 @@ PetscErrorCode MatAIJCompoundDeviceReset(Mat A);
 PetscErrorCode MatAIJCompoundDeviceView(Mat A, PetscViewer viewer);
 // COO assembly (coo.cpp): MatSetPreallocationCOO_C and MatSetValuesCOO_C.
 PetscErrorCode MatAIJCompoundComposeCOO(Mat A);
+// Converts B (A's expansion, (MPI)AIJ, consumed) further to `type` and hands it out as `reuse` asks.
+PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse reuse, Mat *newmat);
 // The expanded scalar matrix as a new MATSEQAIJ.
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);

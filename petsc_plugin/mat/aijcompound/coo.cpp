@@ -23,6 +23,7 @@
 
 struct MatAIJCompoundCoo {
   ac::CooMap map;
+  PetscCount ncoo = 0; // values MatSetValuesCOO reads (ignored coordinates included: perm indexes them)
 #if defined(PGK_HAVE_CUDA)
   bool                                uploaded = false;
   pgk::cuda::DeviceBuffer<pgk::Index> jmap, perm;
@@ -80,7 +81,8 @@ static PetscErrorCode MatSetPreallocationCOO_SeqAIJCompound(Mat A, PetscCount nc
     });
     coo_i = hi.data(), coo_j = hj.data();
   }
-  auto coo = std::make_shared<MatAIJCompoundCoo>();
+  auto coo  = std::make_shared<MatAIJCompoundCoo>();
+  coo->ncoo = ncoo;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, coo->map = ac::coo_map((pgk::Index)ncoo, coo_i, coo_j, A->rmap->n, A->cmap->n, (int)bs));
   PetscCall(MatDestroy(&d->inner));
   d->c   = coo->map.pattern;
@@ -156,7 +158,7 @@ static PetscErrorCode SetValuesCOODevice(Mat A, const PetscScalar v[], PetscMemT
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(UploadCoo(coo, stream));
   if (PetscMemTypeHost(mt)) {
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, coo->v.upload(v, coo->map.perm.size(), stream));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, coo->v.upload(v, (size_t)coo->ncoo, stream));
     v = coo->v.data();
   }
   if (imode == ADD_VALUES) {
@@ -203,7 +205,7 @@ static PetscErrorCode MatSetValuesCOO_SeqAIJCompound(Mat A, const PetscScalar v[
   PetscCheck(d->coo, PETSC_COMM_SELF, PETSC_ERR_ORDER, "MatSetValuesCOO on seqcompoundaij needs MatSetPreallocationCOO first");
   PetscCheck(imode == INSERT_VALUES || imode == ADD_VALUES, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatSetValuesCOO: INSERT_VALUES or ADD_VALUES");
   PetscCall(MatAIJCompoundGetEntryOption(A, &d->entry_option));
-  if (!d->coo->map.perm.empty()) PetscCall(PetscGetMemType(v, &mt));
+  if (d->coo->ncoo) PetscCall(PetscGetMemType(v, &mt));
   PetscCall(MatDestroy(&d->inner));
 #if defined(PGK_HAVE_CUDA)
   if (MatAIJCompoundUseDevice(A)) {

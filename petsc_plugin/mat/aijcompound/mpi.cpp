@@ -238,32 +238,14 @@ PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FinishConvert(Mat A, MatReuse reuse, Mat *newmat, Mat *B)
-{
-  PetscFunctionBegin;
-  if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, B));
-  else if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(*B, *newmat, DIFFERENT_NONZERO_PATTERN));
-    PetscCall(MatDestroy(B));
-  } else *newmat = *B;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // MatConvert(A, MATMPIAIJ or any other type): the expansion, converted further by PETSc.
 static PetscErrorCode MatConvert_MPIAIJCompound_Any(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat       B, C;
-  PetscBool isaij;
+  Mat B;
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJCompoundExpand(A, &B));
-  PetscCall(PetscStrcmpAny(type, &isaij, MATMPIAIJ, MATAIJ, ""));
-  if (!isaij) {
-    PetscCall(MatConvert(B, type, MAT_INITIAL_MATRIX, &C));
-    PetscCall(MatDestroy(&B));
-    B = C;
-  }
-  PetscCall(FinishConvert(A, reuse, newmat, &B));
+  PetscCall(MatAIJCompoundFinishConvert(A, B, type, reuse, newmat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -291,7 +273,8 @@ static PetscErrorCode MatConvertFrom_MPIAIJCompound(Mat S, MatType type, MatReus
   B->preallocated = PETSC_TRUE;
   B->assembled    = PETSC_TRUE;
   if (reuse == MAT_REUSE_MATRIX) PetscCall(MatHeaderReplace(*newmat, &B));
-  else PetscCall(FinishConvert(S, reuse, newmat, &B));
+  else if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(S, &B));
+  else *newmat = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -19,6 +19,8 @@ static const char help[] = "Converts a matrix to MATAIJCOMPOUND and checks it ag
 #include <petscgpukit.h>
 #include <petscksp.h>
 
+#include "tests/petsc/aijcompound/common.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -99,19 +101,6 @@ static PetscErrorCode BuildStructured(const char *which, PetscBool perturb, cons
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode FillVec(Vec v, PetscInt seed)
-{
-  PetscInt     n;
-  PetscScalar *a;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(v, &n));
-  PetscCall(VecGetArrayWrite(v, &a));
-  for (PetscInt i = 0; i < n; ++i) a[i] = (PetscScalar)(((i + seed) * 7919) % 101) / 101.0 - 0.5;
-  PetscCall(VecRestoreArrayWrite(v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -254,31 +243,6 @@ static PetscErrorCode CheckReassembly(Mat A, Mat C)
     PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
   }
   PetscCall(CheckProducts("reassembled: ", A, C));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode Solve(Mat M, const char *name, PetscInt *its)
-{
-  KSP                ksp;
-  Vec                x, b;
-  KSPConvergedReason reason;
-
-  PetscFunctionBegin;
-  PetscCall(MatCreateVecs(M, &x, &b));
-  PetscCall(FillVec(x, 5));
-  PetscCall(MatMult(M, x, b));
-  PetscCall(VecSet(x, 0.0));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, M, M));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, its));
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP on %s: %s after %" PetscInt_FMT " iterations\n", name, KSPConvergedReasons[reason], *its));
-  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "KSP on %s did not converge", name);
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -34,7 +34,7 @@ endforeach()
 pgk_test(gpu.aijcompound.device.tune_none LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: .* \\(default\\)" --expect "second matrix: .* \\(default\\)"
          -- ${T} -gen ${GEN_CPLX} -mat_aijcompound_tune none ${PGK_GPU_OPTS})
 pgk_test(gpu.aijcompound.device.solve LABELS "gpu;petsc" ARGS ${DOK} --expect "same iteration count"
-         -- ${T} -gen elast3d:n=10 -solve -pc_type pbjacobi -ksp_rtol 1e-8 -mat_aijcompound_tune_cache none ${PGK_GPU_OPTS})
+         -- ${T} -gen elast3d:n=10 -solve -ksp_type cg -pc_type pbjacobi -ksp_rtol 1e-8 -mat_aijcompound_tune_cache none ${PGK_GPU_OPTS})
 # -log_view: the tuning event, once per search (no cache file): the first MatMult, the explicit
 # MatAIJCompoundTune and the second matrix's first MatMult.
 pgk_test(gpu.aijcompound.device.log_view LABELS "gpu;petsc" ARGS ${DOK} --expect "MatAIJCmpTune +3 "

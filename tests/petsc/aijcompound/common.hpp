@@ -1,0 +1,45 @@
+// What the aijcompound test programs share: deterministic vector values and a KSP solve from the
+// options that reports its iterations.
+#pragma once
+
+#include <petscksp.h>
+
+// v_i = ((i + seed) * 7919 mod 101) / 101 - 0.5 (local index: the same values on every layout).
+static inline PetscErrorCode FillVec(Vec v, PetscInt seed)
+{
+  PetscInt     n;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetArrayWrite(v, &a));
+  for (PetscInt i = 0; i < n; ++i) a[i] = (PetscScalar)(((i + seed) * 7919) % 101) / 101.0 - 0.5;
+  PetscCall(VecRestoreArrayWrite(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// b = M x for a known x, then KSPSolve from x = 0 with -ksp_* / -pc_*; errors unless converged.
+static inline PetscErrorCode Solve(Mat M, const char *name, PetscInt *its)
+{
+  KSP                ksp;
+  Vec                x, b;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(M, &x, &b));
+  PetscCall(FillVec(x, 5));
+  PetscCall(MatMult(M, x, b));
+  PetscCall(VecSet(x, 0.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, M, M));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP on %s: %s after %" PetscInt_FMT " iterations\n", name, KSPConvergedReasons[reason], *its));
+  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "KSP on %s did not converge", name);
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
