@@ -18,7 +18,7 @@ const TypeEntry kTypes[] = {
     {"PC", PCREORDER, PgkRegisterPCReorder, "solve with the operator permuted by any MatOrdering, on the device for device matrices"},
     {"PC", PCTRILF, PgkRegisterPCTrilf, "linear-forest tridiagonal preconditioner (Klein & Strzodka), host or device"},
     {"KSP", KSPCARPCG, PgkRegisterKSPCarpcg, "CARP-CG: CG on the double Kaczmarz sweep (sequential, multicolor, carp, cimmino), host, MPI"},
-    {"Mat", MATAIJCOMPOUND, PgkRegisterMatAIJCompound, "compound entries (k x k blocks, complex, quaternion) by MatConvert or MatSetValues, host CSR path; one rank or MPI"},
+    {"Mat", MATAIJCOMPOUND, PgkRegisterMatAIJCompound, "compound entries (k x k blocks, complex, quaternion) by MatConvert, MatSetValues or COO; device layouts with tuning, host path; one rank or MPI"},
 };
 
 } // namespace
