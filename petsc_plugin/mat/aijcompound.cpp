@@ -44,7 +44,21 @@ PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B)
   PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
   PetscCall(MatSetBlockSizesFromMats(*B, A, A));
   PetscCall(MatSetType(*B, MATSEQAIJ));
+  // Assembled under a private prefix: an internal expansion (MatView, MatSetValues, the MPI type's
+  // blocks) must not answer the user's -mat_view; handed out with A's prefix.
+  PetscCall(MatSetOptionsPrefix(*B, MAT_AIJCOMPOUND_EXPANSION_PREFIX));
   PetscCall(MatSeqAIJSetPreallocationCSR(*B, s.rowptr.data(), s.colidx.data(), s.values.data()));
+  PetscCall(MatAIJCompoundCopyPrefix(A, *B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B)
+{
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)A, &prefix));
+  PetscCall(MatSetOptionsPrefix(B, prefix));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -76,4 +76,7 @@ PetscErrorCode MatAIJCompoundComposeCOO(Mat A);
 // Converts B (A's expansion, (MPI)AIJ, consumed) further to `type` and hands it out as `reuse` asks.
 PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse reuse, Mat *newmat);
 // The expanded scalar matrix as a new MATSEQAIJ.
+// Expansions are assembled under this options prefix, so that -mat_view and friends skip them.
+#define MAT_AIJCOMPOUND_EXPANSION_PREFIX "aijcompound_expansion_"
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);
+PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B);
