@@ -29,6 +29,7 @@ enum class Kind {
   Elast3d,
   Vec3d27,
   Aniso2d,
+  Aniso2d5,
   Aniso3d,
   Convdiff2d,
   Convdiff3d,
@@ -56,7 +57,7 @@ struct Params {
   Index hubdeg = 0;                           // hubrow
   Index communities = 1;                      // powerlaw
   int variant = 1;                            // aniso2d
-  double ax = 1, ay = 1, az = 1;              // aniso3d
+  double ax = 1, ay = 1, az = 1;              // aniso3d, aniso2d5 (ax, ay)
   double lambda = 1, mu = 1;                  // elast3d
   double peclet = 0;                          // convdiff*, helmholtz2d
   double side = 1, reaction = 1;              // fem2d: domain [0, side]^2, -Lap u + reaction u

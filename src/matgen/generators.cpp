@@ -189,6 +189,11 @@ void read_kind_params(Kind kind, const Reader &r, Params &p) {
     p.mu = r.real("mu");
     break;
   case Kind::Aniso2d: p.variant = static_cast<int>(r.integer("variant", 1, 3)); break;
+  case Kind::Aniso2d5:
+    p.ax = r.real("ax");
+    p.ay = r.real("ay");
+    if (!(p.ax > 0 && p.ay > 0)) r.fail("parameters 'ax', 'ay' must be > 0");
+    break;
   case Kind::Aniso3d:
     p.ax = r.real("ax");
     p.ay = r.real("ay");
@@ -276,6 +281,7 @@ Index nrows_of(const Params &p) {
   switch (p.kind) {
   case Kind::Lap2d5:
   case Kind::Aniso2d:
+  case Kind::Aniso2d5:
   case Kind::Convdiff2d:
   case Kind::Fem2d:
   case Kind::Helmholtz2d:

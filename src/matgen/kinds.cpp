@@ -36,6 +36,12 @@ std::vector<KindDef> grid_kinds() {
        "(symmetric): variant 1 = ANISO1 (strong couplings along x), 2 = ANISO2 (strong "
        "along the diagonals x - y = const), 3 = ANISO3 (ANISO2 numbered along those "
        "diagonals, so they lie next to the main diagonal)"},
+      {"aniso2d5",
+       Kind::Aniso2d5,
+       2,
+       {{"ax", "0.001"}, {"ay", "1"}},
+       "5-point anisotropic diffusion -(ax u_xx + ay u_yy), Dirichlet, 2(ax+ay) / -a_d (SPD); "
+       "the default couples strongly along y, across the x-fastest numbering"},
       {"aniso3d",
        Kind::Aniso3d,
        3,

@@ -299,9 +299,11 @@ Csr stencil_rows(const Params &p, Index begin, Index end) {
       *w = aniso_weight(p.variant, dx, dy);
       return true; // nz == 1: offsets with dz != 0 are never inside the grid
     });
+  case Kind::Aniso2d5:
   case Kind::Aniso3d: {
-    // Diagonal as a sum of the coefficients (no product feeding an add: FMA-proof bits).
-    const double a[3] = {p.ax, p.ay, p.az};
+    // Diagonal as a sum of the coefficients (no product feeding an add: FMA-proof bits); in 2D
+    // az = 0 adds nothing and the dz offsets fall outside the grid (nz == 1).
+    const double a[3] = {p.ax, p.ay, p.kind == Kind::Aniso3d ? p.az : 0.0};
     const double diag = (a[0] + a[0]) + (a[1] + a[1]) + (a[2] + a[2]);
     return point_stencil_rows(g, begin, end, 7, [&a, diag](int dx, int dy, int dz, double *w) {
       const int dist = std::abs(dx) + std::abs(dy) + std::abs(dz);

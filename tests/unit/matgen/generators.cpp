@@ -78,6 +78,8 @@ const std::vector<std::string> &all_specs() {
       "aniso2d:nx=6,ny=5,variant=2",
       "aniso2d:nx=6,ny=5,variant=3",
       "aniso2d:nx=3,ny=7,variant=3",
+      "aniso2d5:nx=6,ny=5",
+      "aniso2d5:n=4,ax=1,ay=0.01",
       "convdiff2d:nx=6,ny=7",
       "convdiff2d:nx=6,ny=7,peclet=-30",
       "convdiff3d:n=4",
@@ -213,6 +215,7 @@ TEST(Describe, ShapeOfEveryKind) {
       {"lap3d27:nx=2,ny=3,nz=4", 24, 1, true},
       {"elast3d:n=2", 24, 3, true},
       {"aniso2d:n=5", 25, 1, true},
+      {"aniso2d5:nx=5,ny=3", 15, 1, true},
       {"convdiff2d:n=5", 25, 1, false},
       {"convdiff2d:n=5,peclet=0", 25, 1, true},
       {"convdiff3d:n=2", 8, 1, false},
@@ -246,7 +249,8 @@ TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
   const std::set<std::string> expected = {
       "lap2d5",     "lap3d7",   "lap3d27",     "elast3d",      "aniso2d",  "aniso3d",     "convdiff2d",
       "convdiff3d", "fem2d",    "helmholtz2d", "helmholtz2dc", "quatsurf", "random",      "disconnected",
-      "hubrow",     "powerlaw", "rgg2d",       "path",         "empty",    "communities", "vec3d27"};
+      "hubrow",     "powerlaw", "rgg2d",       "path",         "empty",    "communities", "vec3d27",
+      "aniso2d5"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
     listed.insert(k.name);
@@ -578,6 +582,21 @@ TEST(Stencils, Aniso3dCoefficients) {
   EXPECT_EQ(at(a, c, c + 4), -0.01);
   EXPECT_EQ(at(a, c, c + 12), -0.0001);
   EXPECT_THROW(make("aniso3d:n=3,ay=0"), std::invalid_argument);
+}
+
+TEST(Stencils, Aniso2d5Coefficients) {
+  // Unit coefficients: 2*(1+1) = 4 on the diagonal, -1 off it: the 5-point Laplacian.
+  EXPECT_TRUE(same_csr(make("aniso2d5:n=5,ax=1,ay=1"), make("lap2d5:n=5")));
+  const Csr a = make("aniso2d5:nx=4,ny=3"); // defaults ax = 0.001, ay = 1: strong along y
+  const Index c = 1 + 4 * 1;               // interior point (1,1)
+  EXPECT_EQ(at(a, c, c), (0.001 + 0.001) + (1.0 + 1.0));
+  EXPECT_EQ(at(a, c, c + 1), -0.001);
+  EXPECT_EQ(at(a, c, c - 1), -0.001);
+  EXPECT_EQ(at(a, c, c + 4), -1.0);
+  EXPECT_EQ(at(a, c, c - 4), -1.0);
+  EXPECT_EQ(a.rowptr[c + 1] - a.rowptr[c], 5);
+  EXPECT_THROW(make("aniso2d5:n=3,ax=0"), std::invalid_argument);
+  EXPECT_THROW(make("aniso2d5:n=3,az=1"), std::invalid_argument); // a 2D kind has no az
 }
 
 // ---- random graphs ---------------------------------------------------------------------
