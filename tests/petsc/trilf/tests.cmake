@@ -123,6 +123,15 @@ pgk_test(tutorial.ex45.trilf_gamg_smoother LABELS tutorial ARGS --expect "iterat
 pgk_test(tutorial.snes_ex19.trilf_gamg_smoother LABELS tutorial ARGS --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMPMG19} ${EX19MG} -mg_levels_pc_type trilf --- ${EX19MG})
 pgk_test(tutorial.ex45.trilf_gamg_smoother_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf --- ${MPI2} ${EX45MG} -pc_type gamg)
 pgk_test(tutorial.snes_ex19.trilf_gamg_smoother_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMPMG19} ${MPI2} ${EX19MG} -mg_levels_pc_type trilf --- ${MPI2} ${EX19MG})
+# Forest reuse across GAMG re-set-ups (Newton steps): with -pc_gamg_reuse_interpolation the level
+# operators keep their pattern, so each level's forest is built once (3 levels, 2 smoothed; 3 Newton
+# steps: 2 forests, then 4 values-only set-ups; 2 ranks: 2 Newton steps, 2 + 2, on every rank).
+# Without it PCGAMG resets its levels, smoothers included.
+set(REUSE19 --expect "PgkTrilfForest +2 1.0" --expect "PgkTrilfNumeric +4 1.0" --expect "Nonlinear solve converged due to CONVERGED_FNORM_RELATIVE iterations 3")
+set(REUSE19MPI --expect "PgkTrilfForest +2 1.0" --expect "PgkTrilfNumeric +2 1.0" --expect "Nonlinear solve converged due to CONVERGED_FNORM_RELATIVE iterations 2")
+pgk_test(tutorial.snes_ex19.trilf_gamg_forest_reuse LABELS tutorial ARGS ${REUSE19} -- ${EX19MG} -mg_levels_pc_type trilf -pc_gamg_reuse_interpolation true -log_view)
+pgk_test(tutorial.snes_ex19.trilf_gamg_forest_reuse_mpi LABELS "tutorial;mpi" ARGS ${REUSE19MPI} -- ${MPI2} ${EX19MG} -mg_levels_pc_type trilf -pc_gamg_reuse_interpolation true -log_view)
+pgk_test(gpu.tutorial.snes_ex19.trilf_gamg_forest_reuse LABELS "gpu;tutorial" ARGS --gpu ${REUSE19} -- ${EX19MG} -mg_levels_pc_type trilf -pc_gamg_reuse_interpolation true -log_view -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 # The same on the device (aijcusparse on every level: GAMG's coarse operators keep the type).
 pgk_test(gpu.tutorial.ex45.trilf_gamg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP0} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 --- ${EX45MG} -pc_type gamg -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 pgk_test(gpu.tutorial.snes_ex19.trilf_gamg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMPMG19} ${EX19MG} -mg_levels_pc_type trilf -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 --- ${EX19MG} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
