@@ -135,3 +135,25 @@ pgk_test(gpu.tutorial.snes_ex19.trilf_gamg_forest_reuse LABELS "gpu;tutorial" AR
 # The same on the device (aijcusparse on every level: GAMG's coarse operators keep the type).
 pgk_test(gpu.tutorial.ex45.trilf_gamg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP0} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 --- ${EX45MG} -pc_type gamg -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 pgk_test(gpu.tutorial.snes_ex19.trilf_gamg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMPMG19} ${EX19MG} -mg_levels_pc_type trilf -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 --- ${EX19MG} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
+
+# The recommended smoother recipe (README "As a multigrid smoother"): GAMG with trilf under damped
+# Richardson, 2 sweeps. On convection it converges where GAMG's default smoother does not; on
+# anisotropy it needs no more iterations than the default (measured at 128^2, CPU: 9 vs none within
+# 200, CG 6 vs 57 strong along y, 11 vs 27 strong along x). Plain PETSc client, options only.
+set(SG $<TARGET_FILE:test_solve_generated> -dll_append ${PGK_LIB} -ksp_rtol 1e-6 -ksp_max_it 200 -ksp_converged_reason)
+set(RECIPE -pc_type gamg -mg_levels_pc_type trilf -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.8 -mg_levels_ksp_max_it 2)
+set(RECIPE_CASES "convection@convdiff2d:n=128,peclet=500@gmres" "aniso_y@aniso2d5:n=128@cg" "aniso_x@aniso2d5:n=128,ax=1,ay=0.01@cg")
+foreach(case ${RECIPE_CASES})
+  string(REPLACE "@" ";" case ${case})
+  list(GET case 0 name)
+  list(GET case 1 gen)
+  list(GET case 2 ksp)
+  set(EXP --expect "iterations within")
+  if(name STREQUAL "convection")
+    list(APPEND EXP --expect "ok \\(the baseline did not converge\\)")
+  endif()
+  pgk_test(petsc.trilf.gamg_recipe.${name} LABELS petsc ARGS ${EXP} -- ${CMP0} ${SG} -gen ${gen} -ksp_type ${ksp} ${RECIPE} --- ${SG} -gen ${gen} -ksp_type ${ksp} -pc_type gamg)
+  pgk_test(petsc.trilf.gamg_recipe.${name}_mpi LABELS "petsc;mpi" ARGS ${EXP} -- ${CMP0} ${MPI2} ${SG} -gen ${gen} -ksp_type ${ksp} ${RECIPE} --- ${MPI2} ${SG} -gen ${gen} -ksp_type ${ksp} -pc_type gamg)
+  pgk_test(gpu.trilf.gamg_recipe.${name} LABELS gpu ARGS --gpu ${EXP} -- ${CMP0} ${SG} -gen ${gen} -ksp_type ${ksp} ${RECIPE} -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0
+           --- ${SG} -gen ${gen} -ksp_type ${ksp} -pc_type gamg -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0)
+endforeach()
