@@ -16,3 +16,7 @@ endforeach()
 # (tests/petsc/pictures.cmake); skipped, with the reason, where there is no petsc4py.
 pgk_picture_test(python.pictures LABELS "python;pictures" FILES before after conv RUNNER ${PY_RUN}
                  ARGS --expect "pictures.py: all checks passed" -- ${PY_EXAMPLES}/pictures.py ${PGK_LIB})
+# run_python.sh's choice of petsc4py build and interpreter (a bundle carries builds for several
+# CPythons), on fake prefixes and interpreters: no PETSc, no petsc4py needed.
+add_test(NAME unit.python.choice COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/python/check_choice.sh)
+set_tests_properties(unit.python.choice PROPERTIES LABELS "unit;python")
