@@ -277,10 +277,13 @@ static PetscErrorCode CheckSetupTransfers(PC pc, Mat A, Vec r, PetscInt applies,
 // no more iterations (issue 15). The PC is switched back to the block variant afterwards.
 static PetscErrorCode CompareWithScalar(KSP ksp, PC pc, Vec b, Vec x, const char *ksptype, PetscInt its_block)
 {
-  PetscInt           its_scalar;
-  KSPConvergedReason reason;
+  PetscInt            its_scalar;
+  KSPConvergedReason  reason;
+  pgk::trilf::Options opt;
 
   PetscFunctionBegin;
+  PetscCall(ReferenceOptions(&opt));
+  PetscCheck(opt.block, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-compare_scalar needs -pc_trilf_block_size 2");
   PetscCall(PCTrilfSetBlockSize(pc, 1));
   PetscCall(VecSet(x, 0.0));
   PetscCall(KSPSolve(ksp, b, x));
