@@ -232,7 +232,7 @@ int main(int argc, char **argv)
     else if (!std::strcmp(argv[i], "-max_it") && more) set.max_it = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "-m") && more) set.period = std::atoi(argv[++i]);
     else if (argv[i][0] == '-') {
-      std::fprintf(stderr, "bench_trilf_block: unknown option %s (see the file comment of bench/trilf_block.cpp)\n", argv[i]);
+      std::fprintf(stderr, "bench_trilf_block: unknown option %s (see the file comment of bench/trilf/block_host.cpp)\n", argv[i]);
       return 2;
     } else set.specs.push_back(argv[i]);
   }
