@@ -16,7 +16,7 @@
 //     pair joins two strong lines in one coarse vertex, whose coarse path can follow only
 //     one of them: the other line is cut there (8% of the scalar forest's edges lost), and
 //     GMRES needs 4-13x the scalar variant's iterations (bench/NOTES.md). It also leaves
-//     10-45% of the rows unpaired (ghosts). Pairing along the forest keeps the lines whole.
+//     12-47% of the rows unpaired (ghosts). Pairing along the forest keeps the lines whole.
 //   partner[v] = -1: v is unmatched.
 //   * Coarse vertices: one per pair and per unmatched vertex, numbered in ascending order of
 //     their smaller member (a prefix sum over "v is the smaller member or unmatched").
