@@ -1,5 +1,6 @@
-// Block trilf, steps 1-2 on the device: coarse numbering of the pairing and the coarse weight
-// graph (pgk::trilf::pair_vertices / coarse_graph, src/trilf/block.cpp), bit for bit.
+// Block trilf, steps 1-2 on the device: pairs along the forest's paths, coarse numbering of the
+// pairing and the coarse weight graph (pgk::trilf::pair_along_paths / pair_vertices /
+// coarse_graph, src/trilf/block.cpp), bit for bit.
 //
 // Coarse graph, without per-row serial loops:
 //   1. row I of the coarse graph gathers the W rows of its members: length deg(i0) + deg(i1),
@@ -20,6 +21,18 @@ namespace pgk::cuda::trilf::blk {
 namespace {
 
 constexpr unsigned long long kNoKey = ~0ull; // sorts after every real key
+
+// One thread per position k of the path order: the even offsets from the path head take the
+// next position's vertex (when it is on the same path), the odd ones the previous'.
+__global__ void partners_along_paths(const Index *perm, const Index *path_head, Index n, Index *partner) {
+  for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x) {
+    const Index h = path_head[k];
+    Index mate = -1;
+    if ((k - h) % 2 == 1) mate = perm[k - 1];
+    else if (k + 1 < n && path_head[k + 1] == h) mate = perm[k + 1];
+    partner[perm[k]] = mate;
+  }
+}
 
 __device__ inline bool is_head(const Index *partner, Index v) {
   const Index u = partner[v];
@@ -120,6 +133,12 @@ template <class F> void cub_call(DeviceBuffer<unsigned char> &scratch, F f) {
 }
 
 } // namespace
+
+void pair_along_paths(const Index *perm, const Index *path_head, Index n, Index *partner, cudaStream_t s) {
+  if (n == 0) return;
+  partners_along_paths<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(perm, path_head, n, partner);
+  PGK_CUDA_CHECK_LAUNCH();
+}
 
 Index number_coarse(const Index *partner, Index n, DeviceBuffer<Index> &coarse_of, DeviceBuffer<Index> &members,
                     DeviceBuffer<unsigned char> &scratch, cudaStream_t s) {

@@ -17,6 +17,10 @@ constexpr int kThreads = 256;
 constexpr long long kMaxBlocks = 65535LL * 16;
 
 // ---- block_coarse.cu ---------------------------------------------------------------------------
+// pgk::trilf::pair_along_paths on a device path order (perm, path_head per position): the
+// vertices at positions (h, h+1), (h+2, h+3), ... of the path starting at h are partners; the
+// last vertex of an odd path gets -1. partner: n entries, every one written.
+void pair_along_paths(const Index *perm, const Index *path_head, Index n, Index *partner, cudaStream_t s);
 // Coarse numbering of pair_vertices: coarse id = rank of v among the vertices that are the
 // smaller member of their pair or unmatched. Returns the number of coarse vertices.
 Index number_coarse(const Index *partner, Index n, DeviceBuffer<Index> &coarse_of, DeviceBuffer<Index> &members,

@@ -42,10 +42,11 @@ void BlockPipeline::setup(const CsrView &a, const CsrView &w, const pgk::trilf::
   EventTimer ev(4);
   ev.record(0, s);
 
-  // factor: pairing ([0,1]-factor of W), coarse numbering, coarse graph, coarse [0,2]-factor.
-  pgk::trilf::FactorOptions o1 = opt.factor;
+  // factor: pairing, coarse numbering, coarse graph, coarse [0,2]-factor.
+  pgk::trilf::FactorOptions o1 = opt.factor, o2 = opt.factor;
   o1.max_degree = 1;
-  parallel_factor(w, o1, pairing_, stream);
+  o2.max_degree = 2;
+  pair(w, opt.pairing, o1, o2, stream);
   const Index nc = blk::number_coarse(pairing_.nbr.data(), n_, coarse_of_, members_, scratch_, s);
   blk::contract_graph(w, coarse_of_.data(), members_.data(), nc, crow_, ccol_, cval_, scratch_, s);
   CsrView cw;
@@ -53,13 +54,11 @@ void BlockPipeline::setup(const CsrView &a, const CsrView &w, const pgk::trilf::
   cw.rowptr = crow_.data();
   cw.colidx = ccol_.data();
   cw.values = cval_.data();
-  pgk::trilf::FactorOptions o2 = opt.factor;
-  o2.max_degree = 2;
   DeviceFactor f2;
   parallel_factor(cw, o2, f2, stream);
   ev.record(1, s);
   if (n_ == 0) {
-    empty_graph_rounds(o1, pairing_);
+    empty_graph_rounds(opt.pairing == pgk::trilf::PairRule::Forest ? o2 : o1, pairing_);
     empty_graph_rounds(o2, f2);
   }
   const Index factor_edges = f2.edges;
@@ -94,6 +93,30 @@ void BlockPipeline::setup(const CsrView &a, const CsrView &w, const pgk::trilf::
   tiles_.allocate(blk::scan_workspace_bytes(nb_));
   assemble_and_factor(a, true, stream, info, times);
   ready_ = true;
+}
+
+void BlockPipeline::pair(const CsrView &w, pgk::trilf::PairRule rule, const pgk::trilf::FactorOptions &o1,
+                         const pgk::trilf::FactorOptions &o2, void *stream) {
+  if (rule == pgk::trilf::PairRule::Matching) {
+    parallel_factor(w, o1, pairing_, stream); // the paper's [0,1]-factor
+    return;
+  }
+  // The scalar variant's forest (same options, same bits), cut into pairs along its paths.
+  DeviceFactor fine;
+  parallel_factor(w, o2, fine, stream);
+  break_cycles(fine, w, stream);
+  DevicePathOrder order;
+  order_paths(fine, order, stream);
+  pairing_.n = 1;
+  pairing_.nvertices = n_;
+  pairing_.nbr.allocate(static_cast<std::size_t>(n_));
+  blk::pair_along_paths(order.perm.data(), order.path_head.data(), n_, pairing_.nbr.data(),
+                        static_cast<cudaStream_t>(stream));
+  pairing_.rounds_run = fine.rounds_run;
+  pairing_.maximal = fine.maximal;
+  pairing_.edges = 0; // not used: the pair count comes from the coarse numbering
+  // `order` is freed on return: finish using it first.
+  PGK_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
 }
 
 void BlockPipeline::update_values(const CsrView &a, void *stream, pgk::trilf::SetupInfo &info, TrilfPhaseTimes &times) {

@@ -1,9 +1,10 @@
 // PC trilf, 2x2 block variant (Klein & Strzodka's AlgTriBlockPrecond) on the device: the
-// steps after the weight graph, i.e. pairing ([0,1]-factor), coarse graph, coarse [0,2]-factor,
+// steps after the weight graph, i.e. pairing (along the scalar forest's paths, or the paper's
+// [0,1]-factor: pgk::trilf::PairRule), coarse graph, coarse [0,2]-factor,
 // cycle breaking, path order, block order, assembly of the 2x2 block tridiagonal T from A,
 // its block LU with the reference's pivot rules, and z = M^-1 r / z = M^-T r.
 //
-// Host oracle: src/trilf/block.hpp (pair_vertices, coarse_graph, order_blocks,
+// Host oracle: src/trilf/block.hpp (pair_along_paths, pair_vertices, coarse_graph, order_blocks,
 // assemble_block, factor_block, solve_block, solve_block_transpose). Contract:
 //   * partner, coarse graph (arrays and weights bit for bit), slots: identical;
 //   * T: identical (every block entry is one value of A, no sums);
@@ -63,6 +64,10 @@ public:
   pgk::trilf::BlockTridiagonalFactor factor(void *stream) const;
 
 private:
+  // pairing_ by the rule: pair_along_paths of the [0,2]-factor's forest (o2), or the
+  // [0,1]-factor (o1). Synchronizes `stream` (Forest: its temporaries are freed on return).
+  void pair(const CsrView &w, pgk::trilf::PairRule rule, const pgk::trilf::FactorOptions &o1,
+            const pgk::trilf::FactorOptions &o2, void *stream);
   void assemble_and_factor(const CsrView &a, bool with_coverage, void *stream, pgk::trilf::SetupInfo &info,
                            TrilfPhaseTimes &times);
 
@@ -70,7 +75,7 @@ private:
   Index n_ = 0, nb_ = 0, nnz_ = 0;
   bool ready_ = false;
   // Pairing and coarse graph.
-  DeviceFactor pairing_;                    // n = 1: partner
+  DeviceFactor pairing_;                    // n = 1: partner (Pairing::partner)
   DeviceBuffer<Index> coarse_of_, members_; // as pgk::trilf::Pairing
   DeviceBuffer<Index> crow_, ccol_;         // coarse graph (CSR)
   DeviceBuffer<double> cval_;

@@ -22,6 +22,7 @@ PetscLogEvent PGK_EVENT_TrilfForest, PGK_EVENT_TrilfNumeric, PGK_EVENT_TrilfAppl
 static const char *const PCTrilfWeights[] = {"abs", "scaled", "PCTrilfWeight", "PC_TRILF_WEIGHT_", NULL};
 typedef enum { TRILF_SOLVER_SCAN, TRILF_SOLVER_GTSV2 } TrilfSolverType;
 static const char *const TrilfSolverTypes[] = {"scan", "gtsv2", "TrilfSolverType", "TRILF_SOLVER_", NULL};
+static const char *const TrilfPairings[]    = {"forest", "matching"}; // in the order of pgk::trilf::PairRule
 
 struct PC_Trilf {
   pgk::trilf::Options                         opt; // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
@@ -221,7 +222,7 @@ static PetscErrorCode PCSetFromOptions_Trilf(PC pc, PetscOptionItems PetscOption
 {
   PC_Trilf                  *t  = (PC_Trilf *)pc->data;
   pgk::trilf::FactorOptions &f  = t->opt.factor;
-  PetscInt                   bs = t->opt.block ? 2 : 1, rounds = f.rounds, period = f.charge_period, offset = f.charge_offset, seed = (PetscInt)f.seed;
+  PetscInt                   bs = t->opt.block ? 2 : 1, pairing = (PetscInt)t->opt.pairing, rounds = f.rounds, period = f.charge_period, offset = f.charge_offset, seed = (PetscInt)f.seed;
   PetscReal                  prob = f.charge_prob, tol = t->opt.pivot.rel_tol;
   PetscBool                  set;
 
@@ -229,6 +230,7 @@ static PetscErrorCode PCSetFromOptions_Trilf(PC pc, PetscOptionItems PetscOption
   PetscOptionsHeadBegin(PetscOptionsObject, "Linear-forest tridiagonal preconditioner (trilf) options");
   PetscCall(PetscOptionsInt("-pc_trilf_block_size", "1: tridiagonal (AlgTriScalPrecond); 2: pairs, then a 2x2 block tridiagonal (AlgTriBlockPrecond)", "PCTrilfSetBlockSize", bs, &bs, &set));
   if (set) PetscCall(PCTrilfSetBlockSize(pc, bs));
+  PetscCall(PetscOptionsEList("-pc_trilf_block_pairing", "Block variant's pairs: along the forest's paths, or the paper's [0,1]-factor (cuts strong lines)", "PCTRILF", TrilfPairings, 2, TrilfPairings[pairing], &pairing, NULL));
   PetscCall(PetscOptionsEnum("-pc_trilf_weight", "Edge weight: abs |a_ij| (the paper's) or scaled |a_ij|/sqrt(|a_ii a_jj|); A'+A'^T for nonsymmetric A", "PCTrilfSetWeight", PCTrilfWeights, (PetscEnum)t->weight, (PetscEnum *)&t->weight, NULL));
   PetscCall(PetscOptionsInt("-pc_trilf_iterations", "M: proposal rounds of the factor (paper: 5)", "PCTRILF", rounds, &rounds, NULL));
   PetscCall(PetscOptionsInt("-pc_trilf_charge_period", "m: every m-th round is uncharged (paper: 5; 1 = never charged)", "PCTRILF", period, &period, NULL));
@@ -244,7 +246,8 @@ static PetscErrorCode PCSetFromOptions_Trilf(PC pc, PetscOptionItems PetscOption
              "PC trilf: need iterations >= 0, charge_period >= 1 and 0 <= charge_offset < charge_period; got %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, rounds, period, offset);
   PetscCheck(prob >= 0 && prob <= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: -pc_trilf_charge_prob must be in [0, 1], got %g", (double)prob);
   PetscCheck(tol >= 0 && seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PC trilf: -pc_trilf_pivot_tol and -pc_trilf_seed must be >= 0");
-  if (rounds != f.rounds || period != f.charge_period || offset != f.charge_offset || prob != f.charge_prob || (std::uint64_t)seed != f.seed || tol != t->opt.pivot.rel_tol) pc->setupcalled = PETSC_FALSE;
+  if (pairing != (PetscInt)t->opt.pairing || rounds != f.rounds || period != f.charge_period || offset != f.charge_offset || prob != f.charge_prob || (std::uint64_t)seed != f.seed || tol != t->opt.pivot.rel_tol) pc->setupcalled = PETSC_FALSE;
+  t->opt.pairing       = (pgk::trilf::PairRule)pairing;
   f.rounds             = (int)rounds;
   f.charge_period      = (int)period;
   f.charge_offset      = (int)offset;
@@ -292,7 +295,7 @@ static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
   else PetscCall(PetscViewerASCIIPrintf(viewer, "built on the %s\n", t->device ? "device (MATSEQAIJCUSPARSE, data kept there)" : "host"));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f..%.4f (tridiagonal part in the original order), c_pi %.4f..%.4f (kept by trilf)\n", -gcov[0], gcov[1], -gcov[2], gcov[3]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f (tridiagonal part in the original order), c_pi %.4f (kept by trilf)\n", in.c_id, in.c_pi));
-  if (t->opt.block) PetscCall(PetscViewerASCIIPrintf(viewer, "pairs %" PetscInt_FMT ", unpaired rows (ghost-padded) %" PetscInt_FMT "\n", gsum[5], gsum[6]));
+  if (t->opt.block) PetscCall(PetscViewerASCIIPrintf(viewer, "pairs %" PetscInt_FMT " (pairing %s), unpaired rows (ghost-padded) %" PetscInt_FMT "\n", gsum[5], pgk::trilf::to_string(t->opt.pairing), gsum[6]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT " %s; [0,2]-factor %" PetscInt_FMT " edges in %" PetscInt_FMT " rounds, %" PetscInt_FMT " cycles broken\n",
                                    t->opt.block ? "paths of pairs" : "linear forest", gsum[0], gmax[0], t->opt.block ? "blocks" : "rows", gsum[1], gmax[1], gsum[2]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "pivots: %" PetscInt_FMT " paths split at a tiny pivot, %" PetscInt_FMT " pivots replaced\n", gsum[3], gsum[4]));
@@ -363,8 +366,7 @@ static PetscErrorCode PCTrilfGetInfo_Trilf(PC pc, PCTrilfInfo *info)
 
   Input Parameters:
 + pc - the preconditioner
-- bs - 1: tridiagonal on a linear forest; 2: vertices paired by a [0,1]-factor, then a linear
-       forest of pairs, a 2x2 block tridiagonal matrix
+- bs - 1: tridiagonal on a linear forest; 2: pairs of rows (`-pc_trilf_block_pairing`), then a linear forest of pairs, a 2x2 block tridiagonal matrix
 
   Options Database Key:
 . -pc_trilf_block_size <1,2> - the variant
@@ -443,6 +445,7 @@ PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info)
 
    Options Database Keys:
 +  -pc_trilf_block_size <1,2>    - 1: tridiagonal; 2: 2x2 block tridiagonal on pairs of rows
+.  -pc_trilf_block_pairing <forest,matching> - block variant: pairs along the forest's paths, or the paper's [0,1]-factor
 .  -pc_trilf_weight <abs,scaled> - edge weight |a_ij| or |a_ij|/sqrt(|a_ii a_jj|)
 .  -pc_trilf_iterations <5>      - M, proposal rounds of the [0,2]-factor
 .  -pc_trilf_charge_period <5>   - m, every m-th round is uncharged (1: never charged)
@@ -454,18 +457,16 @@ PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info)
 -  -pc_trilf_reuse_forest <true> - keep the forest on `SAME_NONZERO_PATTERN`, refactor only
 
    Notes:
-   A `MATSEQAIJCUSPARSE` operator (or the diagonal block of `MATMPIAIJCUSPARSE`) is set up and
-   applied on the device with no host copy of the matrix or the vectors; other AIJ operators
-   use the host implementation, whose forest, permutation and factor are identical. In
-   parallel each rank uses its diagonal block (block Jacobi with trilf blocks).
+   A `MATSEQAIJCUSPARSE` operator (or the diagonal block of `MATMPIAIJCUSPARSE`) is set up and applied on the device
+   with no host copy of the matrix or the vectors; other AIJ operators use the host implementation, whose forest,
+   permutation and factor are identical. In parallel each rank uses its diagonal block (block Jacobi with trilf blocks).
 
-   The operator must be square; NaN or Inf entries are an error. A zero, missing or tiny pivot
-   (|d| <= tol * row norm of T) splits its path there, or, at a path start, is replaced by
-   the row norm of T (so a one-row path with a usable diagonal is Jacobi): never a silent
-   NaN. T can be indefinite even for an SPD operator, so prefer GMRES or BiCGStab to CG.
+   The operator must be square; NaN or Inf entries are an error. A zero, missing or tiny pivot (|d| <= tol * row norm
+   of T) splits its path there, or, at a path start, is replaced by the row norm of T (so a one-row path with a usable
+   diagonal is Jacobi): never a silent NaN. T can be indefinite even for an SPD operator: prefer GMRES or BiCGStab to CG.
 
-   -pc_view prints the weight coverage c_id (tridiagonal part in the original order) and c_pi
-   (kept by trilf), paths, longest path, cycles broken, pivot fixes and the time per phase.
+   -pc_view prints the weight coverage c_id (tridiagonal part in the original order) and c_pi (kept by trilf), paths,
+   longest path, cycles broken, pivot fixes and the time per phase.
 
    Level: intermediate
 

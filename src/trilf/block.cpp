@@ -8,20 +8,27 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pgk::trilf {
 
-Pairing pair_vertices(const CsrView &w, const FactorOptions &opt) {
-  FactorOptions o1 = opt;
-  o1.max_degree = 1;
-  const Factor f = parallel_factor(w, o1);
-  const Index nv = w.nrows;
+const char *to_string(PairRule r) { return r == PairRule::Matching ? "matching" : "forest"; }
+
+PairRule parse_pair_rule(const std::string &name) {
+  if (name == "forest") return PairRule::Forest;
+  if (name == "matching") return PairRule::Matching;
+  throw std::invalid_argument("trilf: unknown block pairing '" + name + "' (forest, matching)");
+}
+
+namespace {
+
+// Coarse numbering of a symmetric partner array: coarse id = rank of the smaller member
+// among all smaller members and unmatched vertices (a prefix sum).
+Pairing number_pairs(std::vector<Index> partner) {
+  const auto nv = static_cast<Index>(partner.size());
   Pairing p;
-  p.partner = f.nbr; // one slot per vertex
-  p.rounds_run = f.rounds_run;
-  p.maximal = f.maximal;
+  p.partner = std::move(partner);
   p.coarse_of.assign(static_cast<std::size_t>(nv), -1);
-  // Coarse id = rank of the smaller member among all smaller members (a prefix sum).
   for (Index v = 0; v < nv; ++v) {
     const Index u = p.partner[static_cast<std::size_t>(v)];
     if (u >= 0 && u < v) continue;
@@ -35,6 +42,34 @@ Pairing pair_vertices(const CsrView &w, const FactorOptions &opt) {
     if (u >= 0 && u < v) p.coarse_of[static_cast<std::size_t>(v)] = p.coarse_of[static_cast<std::size_t>(u)];
   }
   return p;
+}
+
+} // namespace
+
+Pairing pair_vertices(const CsrView &w, const FactorOptions &opt) {
+  FactorOptions o1 = opt;
+  o1.max_degree = 1;
+  const Factor f = parallel_factor(w, o1);
+  Pairing p = number_pairs(f.nbr); // one slot per vertex
+  p.rounds_run = f.rounds_run;
+  p.maximal = f.maximal;
+  return p;
+}
+
+Pairing pair_along_paths(const PathOrder &order) {
+  const auto n = static_cast<Index>(order.perm.size());
+  if (order.path_start.empty() || order.path_start.front() != 0 || order.path_start.back() != n)
+    throw std::invalid_argument("trilf pair_along_paths: path_start does not match perm");
+  std::vector<Index> partner(static_cast<std::size_t>(n), -1);
+  for (Index q = 0; q < order.npaths(); ++q) {
+    const Index end = order.path_start[static_cast<std::size_t>(q) + 1];
+    for (Index k = order.path_start[static_cast<std::size_t>(q)]; k + 1 < end; k += 2) {
+      const Index u = order.perm[static_cast<std::size_t>(k)], v = order.perm[static_cast<std::size_t>(k) + 1];
+      partner[static_cast<std::size_t>(u)] = v;
+      partner[static_cast<std::size_t>(v)] = u;
+    }
+  }
+  return number_pairs(std::move(partner));
 }
 
 Csr coarse_graph(const CsrView &w, const Pairing &p) {
@@ -88,12 +123,21 @@ BlockOrder order_blocks(const Pairing &p, const PathOrder &coarse) {
   return o;
 }
 
-BlockOrder block_linear_forest(const CsrView &a, const FactorOptions &opt, BlockStats *stats) {
+BlockOrder block_linear_forest(const CsrView &a, const FactorOptions &opt, BlockStats *stats, PairRule rule) {
   const Csr w = weight_graph(a, opt.weight);
-  const Pairing p = pair_vertices(view_of(w), opt);
-  const Csr cw = coarse_graph(view_of(w), p);
   FactorOptions o2 = opt;
   o2.max_degree = 2;
+  Pairing p;
+  if (rule == PairRule::Forest) {
+    // The scalar variant's forest, bit for bit: its paths are cut into pairs.
+    const Factor fine = parallel_factor(view_of(w), o2);
+    p = pair_along_paths(order_paths(break_cycles(fine, view_of(w))));
+    p.rounds_run = fine.rounds_run;
+    p.maximal = fine.maximal;
+  } else {
+    p = pair_vertices(view_of(w), opt);
+  }
+  const Csr cw = coarse_graph(view_of(w), p);
   const Factor f = parallel_factor(view_of(cw), o2);
   const LinearForest forest = break_cycles(f, view_of(cw));
   const PathOrder co = order_paths(forest);

@@ -23,7 +23,7 @@ Preconditioner::Preconditioner(const CsrView &a, const Options &opt) : opt_(opt)
   if (opt_.block) {
     // One call: weights, pairing, coarse graph, coarse factor, cycles and order are not
     // separable without duplicating block_linear_forest; all of it counts as `factor`.
-    border_ = block_linear_forest(a, opt_.factor, &info_.block);
+    border_ = block_linear_forest(a, opt_.factor, &info_.block, opt_.pairing);
     times_.factor = lap(t0);
     info_.npaths = border_.npaths();
     info_.longest = border_.longest;

@@ -16,7 +16,8 @@ namespace pgk::trilf {
 struct Options {
   FactorOptions factor; // paper defaults; factor.max_degree must be 2 (scalar)
   PivotOptions pivot;
-  bool block = false; // AlgTriBlockPrecond instead of AlgTriScalPrecond
+  bool block = false;                  // AlgTriBlockPrecond instead of AlgTriScalPrecond
+  PairRule pairing = PairRule::Forest; // block variant: how rows are paired (block.hpp)
 };
 
 struct SetupInfo {

@@ -1,5 +1,5 @@
 // Device block trilf (kernels/trilf/block_pc.hpp) against the host reference
-// (src/trilf/block.hpp) on every corpus matrix with values: pairing, coarse graph (bitwise),
+// (src/trilf/block.hpp) on every corpus matrix with values: pairing (both rules), coarse graph (bitwise),
 // slots, path starts, assembled blocks (bitwise), factor (splits/replaced, values to rounding),
 // SetupInfo, apply / apply_transpose (to the entry's tolerance, where the host's own solve is
 // accurate), run-to-run identity and update_values; a matrix the reference refuses is refused
@@ -46,9 +46,16 @@ struct Reference {
 Reference reference(const Csr &a, const tl::Options &opt) {
   Reference r;
   const Csr w = tl::weight_graph(pgk::view_of(a), opt.factor.weight);
-  r.p = tl::pair_vertices(pgk::view_of(w), opt.factor);
+  if (opt.pairing == tl::PairRule::Matching) {
+    r.p = tl::pair_vertices(pgk::view_of(w), opt.factor);
+  } else {
+    tl::FactorOptions o2 = opt.factor;
+    o2.max_degree = 2;
+    r.p = tl::pair_along_paths(
+        tl::order_paths(tl::break_cycles(tl::parallel_factor(pgk::view_of(w), o2), pgk::view_of(w))));
+  }
   r.cg = tl::coarse_graph(pgk::view_of(w), r.p);
-  r.ord = tl::block_linear_forest(pgk::view_of(a), opt.factor, &r.info.block);
+  r.ord = tl::block_linear_forest(pgk::view_of(a), opt.factor, &r.info.block, opt.pairing);
   r.info.npaths = r.ord.npaths();
   r.info.longest = r.ord.longest;
   r.info.c_pi = tl::coverage(pgk::view_of(a), r.ord);
@@ -145,7 +152,8 @@ struct BlockOptions {
 void PrintTo(const BlockOptions &o, std::ostream *os) { *os << o.name; }
 
 // The paper's cfg2 (M = 5, m = 5, k_m = 0); never charged, 12 rounds; charged from round 1 with
-// p = 0.3 and a seed; scaled weights, 3 rounds, m = 2, tau = 0. --small takes the first two.
+// p = 0.3 and a seed; scaled weights, 3 rounds, m = 2, tau = 0 (all with the forest pairing);
+// the paper's matching pairing with cfg2 and uncharged. --small takes the first two.
 std::vector<BlockOptions> block_option_sets() {
   std::vector<BlockOptions> v;
   tl::Options o;
@@ -165,6 +173,12 @@ std::vector<BlockOptions> block_option_sets() {
   o.factor.charge_period = 2;
   o.pivot.rel_tol = 0;
   v.push_back({"scaled_M3_m2_tau0", o});
+  o = tl::Options();
+  o.pairing = tl::PairRule::Matching; // the paper's [0,1]-factor pairing
+  v.push_back({"matching", o});
+  o.factor.charge_period = 1;
+  o.factor.rounds = 12;
+  v.push_back({"matching_uncharged_M12", o});
   return v;
 }
 

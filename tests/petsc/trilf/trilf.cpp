@@ -7,6 +7,8 @@ static const char help[] = "Checks PC trilf against the host reference (src/tril
                            "  -case ok|nan|nonsquare|zero_diag|unassembled|empty_rows\n"
                            "  -solve <ksp type>      also solve A x = b with trilf and with jacobi, print both counts\n"
                            "  -expect_fewer          fail unless trilf needs fewer iterations than jacobi\n"
+                           "  -compare_scalar        with -solve and -pc_trilf_block_size 2: also solve with the scalar\n"
+                           "                         variant, print both counts, fail if the block variant needs more\n"
                            "  -vec_type <type>       type of the vectors applied to (default: host)\n"
                            "  -pc_trilf_*            passed to the PC and to the reference alike\n";
 
@@ -56,10 +58,11 @@ static PetscErrorCode ReferenceOptions(pgk::trilf::Options *o)
 {
   PetscInt  bs = 1, rounds = o->factor.rounds, period = o->factor.charge_period, offset = o->factor.charge_offset, seed = 0;
   PetscReal prob = o->factor.charge_prob, tol = o->pivot.rel_tol;
-  char      weight[32] = "abs";
+  char      weight[32] = "abs", pairing[32] = "forest";
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_block_size", &bs, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_trilf_block_pairing", pairing, sizeof pairing, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_iterations", &rounds, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_charge_period", &period, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_trilf_charge_offset", &offset, NULL));
@@ -68,6 +71,7 @@ static PetscErrorCode ReferenceOptions(pgk::trilf::Options *o)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-pc_trilf_pivot_tol", &tol, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_trilf_weight", weight, sizeof weight, NULL));
   o->block                = bs == 2;
+  o->pairing              = pgk::trilf::parse_pair_rule(pairing);
   o->factor.rounds        = (int)rounds;
   o->factor.charge_period = (int)period;
   o->factor.charge_offset = (int)offset;
@@ -132,7 +136,8 @@ static bool PatternSymmetric(const pgk::CsrView &a)
 //       order_paths (paths.cu): 3 (splitter count, path stats, cycle flag);
 //       assemble_tridiagonal (tridiag.cu): 1 (coverage sums); factor_tridiagonal: 1 (counts);
 //     block (block_pc.cu, BlockPipeline::setup):
-//       parallel_factor of the pairing: 2 + its uncharged rounds; number_coarse
+//       pairing: parallel_factor: 2 + its uncharged rounds, and for the forest pairing
+//       break_cycles 2 and order_paths 3 (pair_along_paths reads nothing); number_coarse
 //       (block_coarse.cu): 2 (last rank and partner); contract_graph: 2 (coarse length, coarse
 //       nnz; 1 when A has no entries); parallel_factor of the coarse graph: 2 + its uncharged
 //       rounds; break_cycles: 2; order_paths: 3; assemble (block_assemble.cu): 2 (coverage
@@ -160,7 +165,10 @@ static PetscErrorCode ExpectedSetupTransfers(Mat A, PetscBool new_forest, PetscL
   if (n == 0) *gtoc = 0;
   else if (!new_forest) *gtoc = 3;
   else if (!opt.block) *gtoc = 1 + 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.forest.rounds_run) + 2 + 3 + 1 + 1;
-  else *gtoc = 1 + 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.block.pairing_rounds) + 2 + (nnz > 0 ? 2 : 1) + 2 + UnchargedRounds(opt.factor, ri.block.coarse.rounds_run) + 2 + 3 + 2 + 1;
+  else {
+    const PetscLogDouble forest_pairing = opt.pairing == pgk::trilf::PairRule::Forest ? 2 + 3 : 0;
+    *gtoc                               = 1 + 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.block.pairing_rounds) + forest_pairing + 2 + (nnz > 0 ? 2 : 1) + 2 + UnchargedRounds(opt.factor, ri.block.coarse.rounds_run) + 2 + 3 + 2 + 1;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -265,6 +273,29 @@ static PetscErrorCode CheckSetupTransfers(PC pc, Mat A, Vec r, PetscInt applies,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The same solve with the scalar variant (block size 1, new forest): the block variant may need
+// no more iterations (issue 15). The PC is switched back to the block variant afterwards.
+static PetscErrorCode CompareWithScalar(KSP ksp, PC pc, Vec b, Vec x, const char *ksptype, PetscInt its_block)
+{
+  PetscInt            its_scalar;
+  KSPConvergedReason  reason;
+  pgk::trilf::Options opt;
+
+  PetscFunctionBegin;
+  PetscCall(ReferenceOptions(&opt));
+  PetscCheck(opt.block, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-compare_scalar needs -pc_trilf_block_size 2");
+  PetscCall(PCTrilfSetBlockSize(pc, 1));
+  PetscCall(VecSet(x, 0.0));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its_scalar));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "%s with scalar trilf did not converge: %s", ksptype, KSPConvergedReasons[reason]);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s iterations: trilf block %" PetscInt_FMT ", trilf scalar %" PetscInt_FMT "\n", ksptype, its_block, its_scalar));
+  PetscCheck(its_block <= its_scalar, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the block variant needed more iterations than the scalar one");
+  PetscCall(PCTrilfSetBlockSize(pc, 2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Mat       A;
@@ -272,7 +303,7 @@ int main(int argc, char **argv)
   KSP       ksp;
   PC        pc;
   char      spec[256] = "aniso2d:n=40,variant=2", file[PETSC_MAX_PATH_LEN] = "", which[32] = "ok", ksptype[32] = "";
-  PetscBool has_file, expect_fewer = PETSC_FALSE;
+  PetscBool has_file, expect_fewer = PETSC_FALSE, compare_scalar = PETSC_FALSE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGpuKitInitializePackage());
@@ -281,6 +312,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof which, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-solve", ksptype, sizeof ksptype, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_fewer", &expect_fewer, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_scalar", &compare_scalar, NULL));
   if (std::strcmp(which, "ok")) PetscCall(BuildSpecial(which, &A));
   else if (has_file) PetscCall(PetscGpuKitMatLoad(PETSC_COMM_WORLD, file, NULL, &A));
   else PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, NULL, &A));
@@ -353,6 +385,7 @@ int main(int argc, char **argv)
     PetscCall(KSPGetIterationNumber(ksp, &its_trilf));
     PetscCall(KSPGetConvergedReason(ksp, &reason));
     PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "%s with trilf did not converge: %s", ksptype, KSPConvergedReasons[reason]);
+    if (compare_scalar) PetscCall(CompareWithScalar(ksp, pc, b, x, ksptype, its_trilf));
     PetscCall(PCSetType(pc, PCJACOBI));
     PetscCall(VecSet(x, 0.0));
     PetscCall(KSPSolve(ksp, b, x));

@@ -1,5 +1,6 @@
-// PC trilf reference, block variant: pairing ([0,1]-factor), coarse graph, coarse linear
-// forest, 2x2 block tridiagonal assembly, factorization and solve.
+// PC trilf reference, block variant: pairing (along the forest's paths, or the paper's
+// [0,1]-factor), coarse graph, coarse linear forest, 2x2 block tridiagonal assembly,
+// factorization and solve.
 #include "tests/unit/trilf/support.hpp"
 
 #include <gtest/gtest.h>
@@ -28,6 +29,52 @@ std::vector<Csr> block_matrices() {
   return m;
 }
 
+// The numbering and coarse-graph rules of block.hpp, for any pairing p of w.
+void check_numbering_and_coarse_graph(const Csr &w, const Pairing &p) {
+  ASSERT_TRUE(valid_factor(p.partner, 1, w));
+  EXPECT_EQ(p.ncoarse(), w.nrows - p.pairs);
+  Index prev = -1;
+  for (Index I = 0; I < p.ncoarse(); ++I) {
+    const Index i0 = p.members[2 * static_cast<std::size_t>(I)];
+    const Index i1 = p.members[2 * static_cast<std::size_t>(I) + 1];
+    ASSERT_GT(i0, prev); // coarse ids ascend with the smaller member
+    prev = i0;
+    ASSERT_EQ(p.coarse_of[static_cast<std::size_t>(i0)], I);
+    ASSERT_EQ(p.partner[static_cast<std::size_t>(i0)], i1);
+    if (i1 >= 0) {
+      ASSERT_LT(i0, i1);
+      ASSERT_EQ(p.coarse_of[static_cast<std::size_t>(i1)], I);
+    }
+  }
+  // Coarse weights: the documented grouping, exactly symmetric.
+  const Csr c = coarse_graph(view_of(w), p);
+  ASSERT_TRUE(rows_sorted_unique(view_of(c)));
+  auto wt = [&](Index x, Index y) { return x < 0 || y < 0 ? 0.0 : edge_weight(view_of(w), x, y); };
+  Index edges = 0;
+  for (Index I = 0; I < c.nrows; ++I)
+    for (Index e = c.rowptr[I]; e < c.rowptr[I + 1]; ++e) {
+      const Index J = c.colidx[e];
+      ASSERT_NE(I, J);
+      const double v = c.values[static_cast<std::size_t>(e)];
+      const double back = edge_weight(view_of(c), J, I);
+      ASSERT_EQ(std::memcmp(&v, &back, sizeof v), 0);
+      const Index i0 = p.members[2 * static_cast<std::size_t>(I)], i1 = p.members[2 * static_cast<std::size_t>(I) + 1];
+      const Index j0 = p.members[2 * static_cast<std::size_t>(J)], j1 = p.members[2 * static_cast<std::size_t>(J) + 1];
+      ASSERT_EQ(v, (wt(i0, j0) + wt(i1, j1)) + (wt(i0, j1) + wt(i1, j0)));
+      ++edges;
+    }
+  // Every fine edge between different coarse vertices appears in the coarse graph.
+  for (Index i = 0; i < w.nrows; ++i)
+    for (Index e = w.rowptr[i]; e < w.rowptr[i + 1]; ++e) {
+      const Index I = p.coarse_of[static_cast<std::size_t>(i)];
+      const Index J = p.coarse_of[static_cast<std::size_t>(w.colidx[e])];
+      if (I != J) {
+        ASSERT_GT(edge_weight(view_of(c), I, J), 0.0);
+      }
+    }
+  EXPECT_GT(edges, 0);
+}
+
 TEST(TrilfPairing, PairsAndCoarseGraphFollowTheDocumentedRules) {
   for (const Csr &a : block_matrices()) {
     const Csr w = weight_graph(view_of(a));
@@ -36,56 +83,51 @@ TEST(TrilfPairing, PairsAndCoarseGraphFollowTheDocumentedRules) {
       o.charge_period = m;
       o.max_degree = 3; // ignored by pair_vertices
       const Pairing p = pair_vertices(view_of(w), o);
-      ASSERT_TRUE(valid_factor(p.partner, 1, w));
-      // The same as a [0,1]-factor with these options.
+      // Matching: the same as a [0,1]-factor with these options.
       FactorOptions o1 = o;
       o1.max_degree = 1;
       EXPECT_EQ(p.partner, parallel_factor(view_of(w), o1).nbr);
-      EXPECT_EQ(p.ncoarse(), a.nrows - p.pairs);
-      Index prev = -1;
-      for (Index I = 0; I < p.ncoarse(); ++I) {
-        const Index i0 = p.members[2 * static_cast<std::size_t>(I)];
-        const Index i1 = p.members[2 * static_cast<std::size_t>(I) + 1];
-        ASSERT_GT(i0, prev); // coarse ids ascend with the smaller member
-        prev = i0;
-        ASSERT_EQ(p.coarse_of[static_cast<std::size_t>(i0)], I);
-        ASSERT_EQ(p.partner[static_cast<std::size_t>(i0)], i1);
-        if (i1 >= 0) {
-          ASSERT_LT(i0, i1);
-          ASSERT_EQ(p.coarse_of[static_cast<std::size_t>(i1)], I);
+      check_numbering_and_coarse_graph(w, p);
+      // Forest: pairs at positions (s, s+1), (s+2, s+3), ... of every path of the scalar
+      // variant's order, i.e. edges of its forest; only the last vertex of an odd path is alone.
+      o.max_degree = 2;
+      const LinearForest forest = break_cycles(parallel_factor(view_of(w), o), view_of(w));
+      const PathOrder order = order_paths(forest);
+      const Pairing q = pair_along_paths(order);
+      check_numbering_and_coarse_graph(w, q);
+      Index odd = 0;
+      for (Index path = 0; path < order.npaths(); ++path) {
+        const Index b = order.path_start[static_cast<std::size_t>(path)];
+        const Index e = order.path_start[static_cast<std::size_t>(path) + 1];
+        odd += (e - b) % 2;
+        for (Index k = b; k < e; ++k) {
+          const Index v = order.perm[static_cast<std::size_t>(k)];
+          const Index want = (k - b) % 2 ? order.perm[static_cast<std::size_t>(k) - 1]
+                                         : (k + 1 < e ? order.perm[static_cast<std::size_t>(k) + 1] : -1);
+          ASSERT_EQ(q.partner[static_cast<std::size_t>(v)], want);
         }
       }
-      // Coarse weights: the documented grouping, exactly symmetric.
-      const Csr c = coarse_graph(view_of(w), p);
-      ASSERT_TRUE(rows_sorted_unique(view_of(c)));
-      auto wt = [&](Index x, Index y) { return x < 0 || y < 0 ? 0.0 : edge_weight(view_of(w), x, y); };
-      Index edges = 0;
-      for (Index I = 0; I < c.nrows; ++I)
-        for (Index e = c.rowptr[I]; e < c.rowptr[I + 1]; ++e) {
-          const Index J = c.colidx[e];
-          ASSERT_NE(I, J);
-          const double v = c.values[static_cast<std::size_t>(e)];
-          const double back = edge_weight(view_of(c), J, I);
-          ASSERT_EQ(std::memcmp(&v, &back, sizeof v), 0);
-          const Index i0 = p.members[2 * static_cast<std::size_t>(I)],
-                      i1 = p.members[2 * static_cast<std::size_t>(I) + 1];
-          const Index j0 = p.members[2 * static_cast<std::size_t>(J)],
-                      j1 = p.members[2 * static_cast<std::size_t>(J) + 1];
-          ASSERT_EQ(v, (wt(i0, j0) + wt(i1, j1)) + (wt(i0, j1) + wt(i1, j0)));
-          ++edges;
-        }
-      // Every fine edge between different coarse vertices appears in the coarse graph.
-      for (Index i = 0; i < w.nrows; ++i)
-        for (Index e = w.rowptr[i]; e < w.rowptr[i + 1]; ++e) {
-          const Index I = p.coarse_of[static_cast<std::size_t>(i)];
-          const Index J = p.coarse_of[static_cast<std::size_t>(w.colidx[e])];
-          if (I != J) {
-            ASSERT_GT(edge_weight(view_of(c), I, J), 0.0);
-          }
-        }
-      EXPECT_GT(edges, 0);
+      EXPECT_EQ(q.ncoarse() - q.pairs, odd);
     }
   }
+}
+
+TEST(TrilfPairing, AlongPathsHandComputed) {
+  // Paths 0-3-5 | 1 | 2-4-6-7 (positions as given, whatever the ids).
+  PathOrder o;
+  o.perm = {0, 3, 5, 1, 2, 4, 6, 7};
+  o.path_start = {0, 3, 4, 8};
+  const Pairing p = pair_along_paths(o);
+  EXPECT_EQ(p.partner, (std::vector<Index>{3, -1, 4, 0, 2, -1, 7, 6}));
+  // Coarse ids by the smaller member: {0,3} {1} {2,4} {5} {6,7}.
+  EXPECT_EQ(p.members, (std::vector<Index>{0, 3, 1, -1, 2, 4, 5, -1, 6, 7}));
+  EXPECT_EQ(p.coarse_of, (std::vector<Index>{0, 1, 2, 0, 2, 3, 4, 4}));
+  EXPECT_EQ(p.pairs, 3);
+  o.path_start = {0, 3};
+  EXPECT_THROW(pair_along_paths(o), std::invalid_argument);
+  EXPECT_EQ(parse_pair_rule("matching"), PairRule::Matching);
+  EXPECT_STREQ(to_string(parse_pair_rule("forest")), "forest");
+  EXPECT_THROW(parse_pair_rule("pairs"), std::invalid_argument);
 }
 
 // Dense 2nb x 2nb block tridiagonal matrix straight from the definition.
@@ -110,11 +152,11 @@ Dense dense_block_matrix(const Csr &a, const BlockOrder &o) {
 TEST(TrilfBlock, AssembleAndSolveMatchTheDenseDefinition) {
   Index ghosts = 0;
   for (const Csr &a : block_matrices())
-    for (const int m : {1, 5}) {
+    for (const int m : {1, 5, -1}) { // -1: m = 5 with the paper's matching
       FactorOptions o;
-      o.charge_period = m;
+      o.charge_period = m < 0 ? 5 : m;
       BlockStats st;
-      const BlockOrder ord = block_linear_forest(view_of(a), o, &st);
+      const BlockOrder ord = block_linear_forest(view_of(a), o, &st, m < 0 ? PairRule::Matching : PairRule::Forest);
       ghosts += st.ghosts;
       EXPECT_EQ(st.pairs + st.ghosts, ord.nblocks());
       EXPECT_EQ(st.pairs * 2 + st.ghosts, a.nrows);
@@ -192,10 +234,10 @@ TEST(TrilfBlock, TransposeSolveMatchesTheExplicitTransposeProduct) {
   mats.push_back(ones);
   Index fallbacks = 0;
   for (const Csr &a : mats)
-    for (const int m : {1, 5}) {
+    for (const int m : {1, 5, -1}) { // -1: m = 5 with the paper's matching
       FactorOptions o;
-      o.charge_period = m;
-      const BlockOrder ord = block_linear_forest(view_of(a), o);
+      o.charge_period = m < 0 ? 5 : m;
+      const BlockOrder ord = block_linear_forest(view_of(a), o, nullptr, m < 0 ? PairRule::Matching : PairRule::Forest);
       const BlockTridiagonalFactor f = factor_block(assemble_block(view_of(a), ord), ord);
       fallbacks += f.splits + f.replaced;
       const auto n = static_cast<std::size_t>(a.nrows);

@@ -7,6 +7,8 @@
 //   ANISO2       0.1350  0.2819  0.6675  0.7265  0.7931  0.6657   0.6323
 //   ANISO3(*)    0.6637  0.2839  0.6674  0.7262  0.7931  0.6651   0.6353
 //   paper PAR    .68/.13/.68  .27  .67   .72     .79     .68      .64
+// "blk": the 2x2 block variant with the paper's pairing (PairRule::Matching); the default
+//     pairing along the forest keeps at least the n=2 column.
 // (*) the paper's ANISO3 = ANISO2 renumbered along the strong diagonal: the generator's
 //     variant=3, checked below against that renumbering done here.
 // On the paper's 2500 x 2500 grids (run offline) ANISO1 gives c_id 0.6667 and
@@ -107,12 +109,19 @@ TEST(TrilfCoverage, PaperTable5AnisoScalar) {
 }
 
 TEST(TrilfCoverage, PaperTable5AnisoBlock) {
+  // The paper's pairing (a [0,1]-factor) reproduces its Table 5; pairing along the scalar
+  // forest's paths (the default, block.hpp) keeps at least the scalar forest's coverage
+  // (0.667 on every ANISO grid) where the paper's loses it at m = 5.
   for (const PaperRow &row : aniso_grids()) {
     SCOPED_TRACE(row.name);
     for (const auto &[m, paper] : {std::pair{1, 0.68}, std::pair{5, 0.64}}) {
       FactorOptions o;
       o.charge_period = m;
-      EXPECT_NEAR(coverage(view_of(row.a), block_linear_forest(view_of(row.a), o)), paper, kTol) << "m = " << m;
+      EXPECT_NEAR(coverage(view_of(row.a), block_linear_forest(view_of(row.a), o, nullptr, PairRule::Matching)), paper,
+                  kTol)
+          << "m = " << m;
+      const double scalar = coverage(view_of(row.a), order_paths(extract_linear_forest(view_of(row.a), o)));
+      EXPECT_GE(coverage(view_of(row.a), block_linear_forest(view_of(row.a), o)), scalar) << "m = " << m;
     }
   }
 }

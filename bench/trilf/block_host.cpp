@@ -1,0 +1,247 @@
+// PC trilf, scalar against 2x2 block variant on the host reference (src/trilf/, no PETSc), issue 15:
+// Krylov iterations and the structure that explains them, for both pairing rules of the block
+// variant. One line per (matrix, variant):
+//   c_pi       weight coverage of T;
+//   pairs, ghosts, weak: pairs, unpaired rows, pairs whose own weight is below half of the heavier
+//              coupling of either member (pairs across a weak direction);
+//   paths, longest: (coarse) paths and the longest, in rows or blocks;
+//   kept       edges of the scalar forest that T keeps (both rows in one block, or in consecutive
+//              blocks of one coarse path), of all forest edges;
+//   gmres, cg  iterations (GMRES(30) left preconditioned to |M^-1 r| <= rtol |M^-1 b|, PETSc's test;
+//              CG to |r| <= cg_rtol |b|, only with -cg), -1 = not converged.
+// bench_trilf_block [-cg] [-rtol r] [-cg_rtol r] [-max_it k] [-m charge_period] spec...
+// The right-hand side is b_i = sin(16 pi i / n) + 0.1 cos(0.37 i), x0 = 0 (bench/NOTES.md).
+#include "src/matgen/generators.hpp"
+#include "src/trilf/pc.hpp"
+#include "src/trilf/weights.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using pgk::Csr;
+using pgk::Index;
+using Vector = std::vector<double>;
+namespace tl = pgk::trilf;
+
+struct Settings {
+  bool                     cg   = false;
+  double                   rtol = 1e-6, cg_rtol = 1e-8;
+  int                      max_it = 20000, period = 5;
+  std::vector<std::string> specs;
+};
+
+void Multiply(const Csr &a, const Vector &x, Vector &y)
+{
+  for (Index i = 0; i < a.nrows; ++i) {
+    double s = 0;
+    for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) s += a.values[(std::size_t)e] * x[(std::size_t)a.colidx[e]];
+    y[(std::size_t)i] = s;
+  }
+}
+
+double Dot(const Vector &u, const Vector &v)
+{
+  double s = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
+  return s;
+}
+
+// One Arnoldi step j of GMRES with modified Gram-Schmidt and Givens rotations; h is column-major
+// (restart + 1) x restart. Returns |g[j+1]|, the residual estimate.
+double ArnoldiStep(const Csr &a, const tl::Preconditioner &m, std::vector<Vector> &v, Vector &h, Vector &cs, Vector &sn, Vector &g, Vector &t, int j, int ld)
+{
+  Vector &w = v[(std::size_t)j + 1];
+  Multiply(a, v[(std::size_t)j], t);
+  m.apply(t.data(), w.data());
+  double *col = h.data() + (std::size_t)j * ld;
+  for (int i = 0; i <= j; ++i) {
+    col[i] = Dot(w, v[(std::size_t)i]);
+    for (std::size_t k = 0; k < w.size(); ++k) w[k] -= col[i] * v[(std::size_t)i][k];
+  }
+  const double norm = std::sqrt(Dot(w, w));
+  if (norm > 0)
+    for (double &x : w) x /= norm;
+  for (int i = 0; i < j; ++i) {
+    const double a0 = col[i], a1 = col[i + 1];
+    col[i]     = cs[(std::size_t)i] * a0 + sn[(std::size_t)i] * a1;
+    col[i + 1] = -sn[(std::size_t)i] * a0 + cs[(std::size_t)i] * a1;
+  }
+  const double d        = std::hypot(col[j], norm);
+  cs[(std::size_t)j]    = col[j] / d;
+  sn[(std::size_t)j]    = norm / d;
+  col[j]                = d;
+  g[(std::size_t)j + 1] = -sn[(std::size_t)j] * g[(std::size_t)j];
+  g[(std::size_t)j] *= cs[(std::size_t)j];
+  return std::fabs(g[(std::size_t)j + 1]);
+}
+
+// Left-preconditioned GMRES(30) from x = 0; the iterations, or -1.
+int Gmres(const Csr &a, const Vector &b, const tl::Preconditioner &m, double rtol, int max_it)
+{
+  const int           ld = 31, restart = 30;
+  const std::size_t   n = b.size();
+  Vector              x(n, 0.0), t(n), r(n), h((std::size_t)ld * restart), cs(restart), sn(restart), g(ld);
+  std::vector<Vector> v(ld, Vector(n));
+  m.apply(b.data(), t.data());
+  const double target = rtol * std::sqrt(Dot(t, t));
+  for (int it = 0; it < max_it;) {
+    Multiply(a, x, t);
+    for (std::size_t i = 0; i < n; ++i) t[i] = b[i] - t[i];
+    m.apply(t.data(), r.data());
+    const double beta = std::sqrt(Dot(r, r));
+    if (!std::isfinite(beta)) return -1;
+    if (beta <= target) return it;
+    for (std::size_t i = 0; i < n; ++i) v[0][i] = r[i] / beta;
+    std::fill(g.begin(), g.end(), 0.0);
+    g[0]            = beta;
+    int    j        = 0;
+    double estimate = beta;
+    while (j < restart && it < max_it && estimate > target) {
+      ++it;
+      estimate = ArnoldiStep(a, m, v, h, cs, sn, g, t, j, ld);
+      ++j;
+    }
+    Vector y((std::size_t)j);
+    for (int i = j - 1; i >= 0; --i) {
+      double s = g[(std::size_t)i];
+      for (int k = i + 1; k < j; ++k) s -= h[(std::size_t)k * ld + i] * y[(std::size_t)k];
+      y[(std::size_t)i] = s / h[(std::size_t)i * ld + i];
+    }
+    for (int i = 0; i < j; ++i)
+      for (std::size_t k = 0; k < n; ++k) x[k] += y[(std::size_t)i] * v[(std::size_t)i][k];
+  }
+  return -1;
+}
+
+// Preconditioned CG from x = 0; the iterations, or -1.
+int Cg(const Csr &a, const Vector &b, const tl::Preconditioner &m, double rtol, int max_it)
+{
+  const std::size_t n = b.size();
+  Vector            x(n, 0.0), r = b, z(n), q(n);
+  m.apply(r.data(), z.data());
+  Vector       p  = z;
+  const double bn = std::sqrt(Dot(b, b));
+  double       rz = Dot(r, z);
+  for (int it = 1; it <= max_it; ++it) {
+    Multiply(a, p, q);
+    const double alpha = rz / Dot(p, q);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+    if (std::sqrt(Dot(r, r)) <= rtol * bn) return it;
+    m.apply(r.data(), z.data());
+    const double rz2 = Dot(r, z);
+    for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + rz2 / rz * p[i];
+    rz = rz2;
+  }
+  return -1;
+}
+
+struct Structure {
+  Index pairs = 0, ghosts = 0, weak = 0, kept = 0, forest_edges = 0;
+};
+
+// Block of every row and path of every block (scalar variant, bs2 false: each row its own block).
+void BlocksOf(const tl::Preconditioner &pc, bool bs2, Index n, std::vector<Index> &block, std::vector<Index> &path)
+{
+  block.assign((std::size_t)n, 0);
+  const std::vector<Index> &slots = bs2 ? pc.block_order().slots : pc.order().perm;
+  const std::vector<Index> &start = bs2 ? pc.block_order().path_start : pc.order().path_start;
+  const Index               per   = bs2 ? 2 : 1;
+  for (std::size_t s = 0; s < slots.size(); ++s)
+    if (slots[s] >= 0) block[(std::size_t)slots[s]] = (Index)s / per;
+  path.assign(slots.size() / (std::size_t)per, 0);
+  for (std::size_t p = 0; p + 1 < start.size(); ++p)
+    for (Index k = start[p]; k < start[p + 1]; ++k) path[(std::size_t)k] = (Index)p;
+}
+
+Structure Inspect(const Csr &w, const tl::Preconditioner &scalar, const tl::Preconditioner &pc, bool bs2)
+{
+  Structure          st;
+  std::vector<Index> block, path;
+  BlocksOf(pc, bs2, w.nrows, block, path);
+  auto                      heaviest = [&](Index i) { return w.rowptr[i] == w.rowptr[i + 1] ? 0.0 : *std::max_element(w.values.begin() + w.rowptr[i], w.values.begin() + w.rowptr[i + 1]); };
+  const std::vector<Index> &slots    = pc.block_order().slots;
+  for (std::size_t k = 0; k + 1 < slots.size(); k += 2) {
+    if (slots[k + 1] < 0) {
+      ++st.ghosts;
+      continue;
+    }
+    ++st.pairs;
+    const double x = tl::edge_weight(pgk::view_of(w), slots[k], slots[k + 1]);
+    st.weak += x < 0.5 * std::max(heaviest(slots[k]), heaviest(slots[k + 1]));
+  }
+  const tl::PathOrder &o = scalar.order();
+  for (Index p = 0; p < o.npaths(); ++p)
+    for (Index k = o.path_start[(std::size_t)p]; k + 1 < o.path_start[(std::size_t)p + 1]; ++k) {
+      const Index u = block[(std::size_t)o.perm[(std::size_t)k]], v = block[(std::size_t)o.perm[(std::size_t)k + 1]];
+      st.forest_edges++;
+      st.kept += u == v || ((u - v == 1 || v - u == 1) && path[(std::size_t)u] == path[(std::size_t)v]);
+    }
+  return st;
+}
+
+void Report(const char *spec, const char *variant, const Csr &a, const Csr &w, const tl::Preconditioner &scalar, const tl::Preconditioner &pc, const Vector &b, const Settings &set)
+{
+  const Structure st   = Inspect(w, scalar, pc, &pc != &scalar);
+  const int       its  = Gmres(a, b, pc, set.rtol, set.max_it);
+  const int       itcg = set.cg ? Cg(a, b, pc, set.cg_rtol, set.max_it) : 0;
+  std::printf("%-52s %-15s c_pi %.4f pairs %7lld ghosts %7lld weak %7lld paths %7lld longest %6lld kept %7lld/%lld gmres %5d", spec, variant, pc.info().c_pi, (long long)st.pairs, (long long)st.ghosts, (long long)st.weak, (long long)pc.info().npaths,
+              (long long)pc.info().longest, (long long)st.kept, (long long)st.forest_edges, its);
+  if (set.cg) std::printf(" cg %5d", itcg);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+void Run(const std::string &spec, const Settings &set)
+{
+  const Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
+  const Csr w = tl::weight_graph(pgk::view_of(a));
+  Vector    b((std::size_t)a.nrows);
+  for (Index i = 0; i < a.nrows; ++i) b[(std::size_t)i] = std::sin(16 * 3.141592653589793 * (double)i / (double)a.nrows) + 0.1 * std::cos(0.37 * (double)i);
+  tl::Options opt;
+  opt.factor.charge_period = set.period;
+  const tl::Preconditioner scalar(pgk::view_of(a), opt);
+  Report(spec.c_str(), "scalar", a, w, scalar, scalar, b, set);
+  opt.block = true;
+  for (const tl::PairRule rule : {tl::PairRule::Forest, tl::PairRule::Matching}) {
+    opt.pairing = rule;
+    const tl::Preconditioner block(pgk::view_of(a), opt);
+    Report(spec.c_str(), rule == tl::PairRule::Forest ? "block forest" : "block matching", a, w, scalar, block, b, set);
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+  Settings set;
+  for (int i = 1; i < argc; ++i) {
+    const bool more = i + 1 < argc;
+    if (!std::strcmp(argv[i], "-cg")) set.cg = true;
+    else if (!std::strcmp(argv[i], "-rtol") && more) set.rtol = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "-cg_rtol") && more) set.cg_rtol = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "-max_it") && more) set.max_it = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "-m") && more) set.period = std::atoi(argv[++i]);
+    else if (argv[i][0] == '-') {
+      std::fprintf(stderr, "bench_trilf_block: unknown option %s (see the file comment of bench/trilf/block_host.cpp)\n", argv[i]);
+      return 2;
+    } else set.specs.push_back(argv[i]);
+  }
+  if (set.specs.empty()) set.specs = {"aniso3d:nx=256,ny=256,nz=1,ax=1e-3,ay=1,az=1e-30", "convdiff2d:n=256,peclet=257"};
+  try {
+    for (const std::string &s : set.specs) Run(s, set);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "bench_trilf_block: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
