@@ -269,7 +269,7 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   c->set.scheme    = (pgk::carpcg::Scheme)scheme;
   PetscReal lambda = c->set.relaxation();
   PetscBool set;
-  PetscCall(PetscOptionsReal("-ksp_carpcg_relax", "Relaxation lambda of the row projections, in (0, 2) (default 1; cimmino: lambda~ > 0, default 0.35)", "KSPCARPCG", lambda, &lambda, &set));
+  PetscCall(PetscOptionsReal("-ksp_carpcg_relax", "Relaxation lambda of the row projections, in (0, 2) (default 1.9 for carp and sequential, 1 for multicolor; cimmino: lambda~ > 0, default 0.35)", "KSPCARPCG", lambda, &lambda, &set));
   if (set) c->set.lambda = lambda;
   PetscCall(PetscOptionsInt("-ksp_carpcg_blocks", "carp: blocks of contiguous rows per rank", "KSPCARPCG", c->set.blocks, &c->set.blocks, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_weighted_dot", "carp: weight the CG dots by the multiplicities |L_j| (false: Euclidean, for comparison)", "KSPCARPCG", c->set.weighted_dot, &c->set.weighted_dot, NULL));
@@ -316,7 +316,7 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
                                                carp: rows in blocks (ranks, -ksp_carpcg_blocks per rank), each sweeping its own copy
                                                of the unknowns it touches, copies averaged (component averaging);
                                                cimmino: the report's GPU mode (every row projects from the same frozen x, twice)
-.  -ksp_carpcg_relax <lambda>                - relaxation in (0, 2), default 1; cimmino: lambda~ > 0, default 0.35
+.  -ksp_carpcg_relax <lambda>                - relaxation in (0, 2), default 1.9 (carp, sequential) or 1 (multicolor); cimmino: lambda~ > 0, default 0.35
 .  -ksp_carpcg_blocks <1>                    - carp: blocks of contiguous rows per rank
 .  -ksp_carpcg_weighted_dot <true>           - carp: CG dots weighted by the multiplicities W = diag(|L_j|)
 .  -ksp_carpcg_colors_view                   - multicolor: print the colouring at set-up
