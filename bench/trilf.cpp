@@ -56,8 +56,7 @@ static std::vector<SolveConfig> SolveConfigs(PetscBool gpu)
   c.push_back({"gamg", {{"pc_type", "gamg"}}});
   // trilf as its smoother, the README's recipe: damped Richardson, 2 sweeps (with PETSc's default
   // Chebyshev smoother trilf did not converge on convection in bench/NOTES.md's measurements).
-  c.push_back({"gamg+trilf",
-               {{"pc_type", "gamg"}, {"mg_levels_pc_type", "trilf"}, {"mg_levels_ksp_type", "richardson"}, {"mg_levels_ksp_richardson_scale", "0.8"}, {"mg_levels_ksp_max_it", "2"}}});
+  c.push_back({"gamg+trilf", {{"pc_type", "gamg"}, {"mg_levels_pc_type", "trilf"}, {"mg_levels_ksp_type", "richardson"}, {"mg_levels_ksp_richardson_scale", "0.8"}, {"mg_levels_ksp_max_it", "2"}}});
   return c;
 }
 
@@ -152,7 +151,11 @@ static PetscErrorCode GetOptions(PetscBool gpu, Options *o)
   if (!o->mats[0]) {
     // Millions of rows, tens of millions of nonzeros on the device, with issue 15's rows (2D 5-point
     // anisotropy both ways and convection at 4.2M unknowns, 3D anisotropy both ways); a CPU run gets small ones.
-    if (gpu) PetscCall(PetscStrncpy(o->mats, "aniso2d:n=2500,variant=2|cg;aniso2d:n=2500,variant=3|cg;aniso3d:n=160|cg;aniso3d:n=160,ax=0.0001,ay=0.01,az=1|cg;lap3d7:n=160|cg;elast3d:n=96|cg;aniso2d5:n=2048|gmres;aniso2d5:n=2048,ax=1,ay=0.01|gmres;convdiff2d:n=2048,peclet=2000|gmres;convdiff2d:n=2000,peclet=20000|bcgs;convdiff3d:n=160,peclet=1000|bcgs", sizeof o->mats));
+    if (gpu)
+      PetscCall(PetscStrncpy(o->mats,
+                             "aniso2d:n=2500,variant=2|cg;aniso2d:n=2500,variant=3|cg;aniso3d:n=160|cg;aniso3d:n=160,ax=0.0001,ay=0.01,az=1|cg;lap3d7:n=160|cg;elast3d:n=96|cg;aniso2d5:n=2048|gmres;aniso2d5:n=2048,ax=1,ay=0.01|gmres;convdiff2d:n="
+                             "2048,peclet=2000|gmres;convdiff2d:n=2000,peclet=20000|bcgs;convdiff3d:n=160,peclet=1000|bcgs",
+                             sizeof o->mats));
     else PetscCall(PetscStrncpy(o->mats, "aniso2d:n=300,variant=2|cg;aniso3d:n=40|cg;lap3d7:n=40|cg;elast3d:n=16|cg;convdiff2d:n=300,peclet=1000|bcgs", sizeof o->mats));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

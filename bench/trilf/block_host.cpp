@@ -11,6 +11,7 @@
 //              CG to |r| <= cg_rtol |b|, only with -cg), -1 = not converged.
 // bench_trilf_block [-cg] [-rtol r] [-cg_rtol r] [-max_it k] [-m charge_period] spec...
 // The right-hand side is b_i = sin(16 pi i / n) + 0.1 cos(0.37 i), x0 = 0 (bench/NOTES.md).
+#include "src/common/krylov.hpp"
 #include "src/matgen/generators.hpp"
 #include "src/trilf/pc.hpp"
 #include "src/trilf/weights.hpp"
@@ -36,114 +37,6 @@ struct Settings {
   int                      max_it = 20000, period = 5;
   std::vector<std::string> specs;
 };
-
-void Multiply(const Csr &a, const Vector &x, Vector &y)
-{
-  for (Index i = 0; i < a.nrows; ++i) {
-    double s = 0;
-    for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) s += a.values[(std::size_t)e] * x[(std::size_t)a.colidx[e]];
-    y[(std::size_t)i] = s;
-  }
-}
-
-double Dot(const Vector &u, const Vector &v)
-{
-  double s = 0;
-  for (std::size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
-  return s;
-}
-
-// One Arnoldi step j of GMRES with modified Gram-Schmidt and Givens rotations; h is column-major
-// (restart + 1) x restart. Returns |g[j+1]|, the residual estimate.
-double ArnoldiStep(const Csr &a, const tl::Preconditioner &m, std::vector<Vector> &v, Vector &h, Vector &cs, Vector &sn, Vector &g, Vector &t, int j, int ld)
-{
-  Vector &w = v[(std::size_t)j + 1];
-  Multiply(a, v[(std::size_t)j], t);
-  m.apply(t.data(), w.data());
-  double *col = h.data() + (std::size_t)j * ld;
-  for (int i = 0; i <= j; ++i) {
-    col[i] = Dot(w, v[(std::size_t)i]);
-    for (std::size_t k = 0; k < w.size(); ++k) w[k] -= col[i] * v[(std::size_t)i][k];
-  }
-  const double norm = std::sqrt(Dot(w, w));
-  if (norm > 0)
-    for (double &x : w) x /= norm;
-  for (int i = 0; i < j; ++i) {
-    const double a0 = col[i], a1 = col[i + 1];
-    col[i]     = cs[(std::size_t)i] * a0 + sn[(std::size_t)i] * a1;
-    col[i + 1] = -sn[(std::size_t)i] * a0 + cs[(std::size_t)i] * a1;
-  }
-  const double d        = std::hypot(col[j], norm);
-  cs[(std::size_t)j]    = col[j] / d;
-  sn[(std::size_t)j]    = norm / d;
-  col[j]                = d;
-  g[(std::size_t)j + 1] = -sn[(std::size_t)j] * g[(std::size_t)j];
-  g[(std::size_t)j] *= cs[(std::size_t)j];
-  return std::fabs(g[(std::size_t)j + 1]);
-}
-
-// Left-preconditioned GMRES(30) from x = 0; the iterations, or -1.
-int Gmres(const Csr &a, const Vector &b, const tl::Preconditioner &m, double rtol, int max_it)
-{
-  const int           ld = 31, restart = 30;
-  const std::size_t   n = b.size();
-  Vector              x(n, 0.0), t(n), r(n), h((std::size_t)ld * restart), cs(restart), sn(restart), g(ld);
-  std::vector<Vector> v(ld, Vector(n));
-  m.apply(b.data(), t.data());
-  const double target = rtol * std::sqrt(Dot(t, t));
-  for (int it = 0; it < max_it;) {
-    Multiply(a, x, t);
-    for (std::size_t i = 0; i < n; ++i) t[i] = b[i] - t[i];
-    m.apply(t.data(), r.data());
-    const double beta = std::sqrt(Dot(r, r));
-    if (!std::isfinite(beta)) return -1;
-    if (beta <= target) return it;
-    for (std::size_t i = 0; i < n; ++i) v[0][i] = r[i] / beta;
-    std::fill(g.begin(), g.end(), 0.0);
-    g[0]            = beta;
-    int    j        = 0;
-    double estimate = beta;
-    while (j < restart && it < max_it && estimate > target) {
-      ++it;
-      estimate = ArnoldiStep(a, m, v, h, cs, sn, g, t, j, ld);
-      ++j;
-    }
-    Vector y((std::size_t)j);
-    for (int i = j - 1; i >= 0; --i) {
-      double s = g[(std::size_t)i];
-      for (int k = i + 1; k < j; ++k) s -= h[(std::size_t)k * ld + i] * y[(std::size_t)k];
-      y[(std::size_t)i] = s / h[(std::size_t)i * ld + i];
-    }
-    for (int i = 0; i < j; ++i)
-      for (std::size_t k = 0; k < n; ++k) x[k] += y[(std::size_t)i] * v[(std::size_t)i][k];
-  }
-  return -1;
-}
-
-// Preconditioned CG from x = 0; the iterations, or -1.
-int Cg(const Csr &a, const Vector &b, const tl::Preconditioner &m, double rtol, int max_it)
-{
-  const std::size_t n = b.size();
-  Vector            x(n, 0.0), r = b, z(n), q(n);
-  m.apply(r.data(), z.data());
-  Vector       p  = z;
-  const double bn = std::sqrt(Dot(b, b));
-  double       rz = Dot(r, z);
-  for (int it = 1; it <= max_it; ++it) {
-    Multiply(a, p, q);
-    const double alpha = rz / Dot(p, q);
-    for (std::size_t i = 0; i < n; ++i) {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * q[i];
-    }
-    if (std::sqrt(Dot(r, r)) <= rtol * bn) return it;
-    m.apply(r.data(), z.data());
-    const double rz2 = Dot(r, z);
-    for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + rz2 / rz * p[i];
-    rz = rz2;
-  }
-  return -1;
-}
 
 struct Structure {
   Index pairs = 0, ghosts = 0, weak = 0, kept = 0, forest_edges = 0;
@@ -192,8 +85,9 @@ Structure Inspect(const Csr &w, const tl::Preconditioner &scalar, const tl::Prec
 void Report(const char *spec, const char *variant, const Csr &a, const Csr &w, const tl::Preconditioner &scalar, const tl::Preconditioner &pc, const Vector &b, const Settings &set)
 {
   const Structure st   = Inspect(w, scalar, pc, &pc != &scalar);
-  const int       its  = Gmres(a, b, pc, set.rtol, set.max_it);
-  const int       itcg = set.cg ? Cg(a, b, pc, set.cg_rtol, set.max_it) : 0;
+  const auto      m    = [&pc](const double *in, double *out) { pc.apply(in, out); };
+  const int       its  = pgk::krylov::gmres_iterations(a, b, m, set.rtol, set.max_it);
+  const int       itcg = set.cg ? pgk::krylov::cg_iterations(a, b, m, set.cg_rtol, set.max_it) : 0;
   std::printf("%-52s %-15s c_pi %.4f pairs %7lld ghosts %7lld weak %7lld paths %7lld longest %6lld kept %7lld/%lld gmres %5d", spec, variant, pc.info().c_pi, (long long)st.pairs, (long long)st.ghosts, (long long)st.weak, (long long)pc.info().npaths,
               (long long)pc.info().longest, (long long)st.kept, (long long)st.forest_edges, its);
   if (set.cg) std::printf(" cg %5d", itcg);

@@ -247,10 +247,9 @@ TEST(Describe, ShapeOfEveryKind) {
 
 TEST(Kinds, ListsEveryKindAndEachAcceptsN) {
   const std::set<std::string> expected = {
-      "lap2d5",     "lap3d7",   "lap3d27",     "elast3d",      "aniso2d",  "aniso3d",     "convdiff2d",
-      "convdiff3d", "fem2d",    "helmholtz2d", "helmholtz2dc", "quatsurf", "random",      "disconnected",
-      "hubrow",     "powerlaw", "rgg2d",       "path",         "empty",    "communities", "vec3d27",
-      "aniso2d5"};
+      "lap2d5", "lap3d7",      "lap3d27",      "elast3d",     "aniso2d", "aniso3d",      "convdiff2d", "convdiff3d",
+      "fem2d",  "helmholtz2d", "helmholtz2dc", "quatsurf",    "random",  "disconnected", "hubrow",     "powerlaw",
+      "rgg2d",  "path",        "empty",        "communities", "vec3d27", "aniso2d5"};
   std::set<std::string> listed;
   for (const auto &k : kinds()) {
     listed.insert(k.name);
@@ -588,7 +587,7 @@ TEST(Stencils, Aniso2d5Coefficients) {
   // Unit coefficients: 2*(1+1) = 4 on the diagonal, -1 off it: the 5-point Laplacian.
   EXPECT_TRUE(same_csr(make("aniso2d5:n=5,ax=1,ay=1"), make("lap2d5:n=5")));
   const Csr a = make("aniso2d5:nx=4,ny=3"); // defaults ax = 0.001, ay = 1: strong along y
-  const Index c = 1 + 4 * 1;               // interior point (1,1)
+  const Index c = 1 + 4 * 1;                // interior point (1,1)
   EXPECT_EQ(at(a, c, c), (0.001 + 0.001) + (1.0 + 1.0));
   EXPECT_EQ(at(a, c, c + 1), -0.001);
   EXPECT_EQ(at(a, c, c - 1), -0.001);

@@ -6,95 +6,27 @@
 // old rule lost (the test would fail on the old default).
 #include "tests/unit/trilf/support.hpp"
 
+#include "src/common/krylov.hpp"
 #include "src/trilf/pc.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
 namespace pgk::trilf::test {
 namespace {
 
-void multiply(const Csr &a, const std::vector<double> &x, std::vector<double> &y) {
-  for (Index i = 0; i < a.nrows; ++i) {
-    double s = 0;
-    for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e)
-      s += a.values[static_cast<std::size_t>(e)] * x[static_cast<std::size_t>(a.colidx[e])];
-    y[static_cast<std::size_t>(i)] = s;
-  }
-}
-
-double dot(const std::vector<double> &u, const std::vector<double> &v) {
-  double s = 0;
-  for (std::size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
-  return s;
-}
-
-// Left-preconditioned GMRES(30) from x = 0, as PETSc's default: stops when the preconditioned
-// residual norm (the Arnoldi estimate, confirmed at the restart) is <= rtol * |M^-1 b|.
-// Returns the iterations, or -1 without convergence in max_it.
+// The right-hand side, b_i = sin(16 pi i / n) + 0.1; GMRES(30) as PETSc's default
+// (src/common/krylov.hpp). The iterations, or -1 without convergence in max_it.
 int gmres_iterations(const Csr &a, const Preconditioner &m, double rtol, int max_it) {
-  constexpr int kRestart = 30;
   const auto n = static_cast<std::size_t>(a.nrows);
-  std::vector<double> b(n), x(n, 0.0), t(n), r(n);
+  std::vector<double> b(n);
   for (std::size_t i = 0; i < n; ++i)
     b[i] = std::sin(16 * 3.141592653589793 * static_cast<double>(i) / static_cast<double>(n)) + 0.1;
-  std::vector<std::vector<double>> v(kRestart + 1, std::vector<double>(n));
-  std::vector<double> h((kRestart + 1) * kRestart), cs(kRestart), sn(kRestart), g(kRestart + 1);
-  m.apply(b.data(), t.data());
-  const double target = rtol * std::sqrt(dot(t, t));
-  for (int it = 0; it < max_it;) {
-    multiply(a, x, t);
-    for (std::size_t i = 0; i < n; ++i) t[i] = b[i] - t[i];
-    m.apply(t.data(), r.data());
-    const double beta = std::sqrt(dot(r, r));
-    if (!std::isfinite(beta)) return -1;
-    if (beta <= target) return it;
-    for (std::size_t i = 0; i < n; ++i) v[0][i] = r[i] / beta;
-    std::fill(g.begin(), g.end(), 0.0);
-    g[0] = beta;
-    int j = 0;
-    while (j < kRestart && it < max_it && std::fabs(g[static_cast<std::size_t>(j)]) > target) {
-      ++it;
-      multiply(a, v[static_cast<std::size_t>(j)], t);
-      std::vector<double> &w = v[static_cast<std::size_t>(j) + 1];
-      m.apply(t.data(), w.data());
-      for (int i = 0; i <= j; ++i) { // modified Gram-Schmidt
-        const double hij = dot(w, v[static_cast<std::size_t>(i)]);
-        h[static_cast<std::size_t>(i * kRestart + j)] = hij;
-        for (std::size_t k = 0; k < n; ++k) w[k] -= hij * v[static_cast<std::size_t>(i)][k];
-      }
-      const double norm = std::sqrt(dot(w, w));
-      if (norm > 0)
-        for (double &wk : w) wk /= norm;
-      for (int i = 0; i < j; ++i) { // earlier Givens rotations
-        double &h0 = h[static_cast<std::size_t>(i * kRestart + j)],
-               &h1 = h[static_cast<std::size_t>((i + 1) * kRestart + j)];
-        const double a0 = h0, a1 = h1;
-        h0 = cs[static_cast<std::size_t>(i)] * a0 + sn[static_cast<std::size_t>(i)] * a1;
-        h1 = -sn[static_cast<std::size_t>(i)] * a0 + cs[static_cast<std::size_t>(i)] * a1;
-      }
-      double &hjj = h[static_cast<std::size_t>(j * kRestart + j)];
-      const double d = std::hypot(hjj, norm);
-      cs[static_cast<std::size_t>(j)] = hjj / d;
-      sn[static_cast<std::size_t>(j)] = norm / d;
-      hjj = d;
-      g[static_cast<std::size_t>(j) + 1] = -sn[static_cast<std::size_t>(j)] * g[static_cast<std::size_t>(j)];
-      g[static_cast<std::size_t>(j)] *= cs[static_cast<std::size_t>(j)];
-      ++j;
-    }
-    std::vector<double> y(static_cast<std::size_t>(j)); // back substitution, x += V y
-    for (int i = j - 1; i >= 0; --i) {
-      double s = g[static_cast<std::size_t>(i)];
-      for (int k = i + 1; k < j; ++k)
-        s -= h[static_cast<std::size_t>(i * kRestart + k)] * y[static_cast<std::size_t>(k)];
-      y[static_cast<std::size_t>(i)] = s / h[static_cast<std::size_t>(i * kRestart + i)];
-    }
-    for (int i = 0; i < j; ++i)
-      for (std::size_t k = 0; k < n; ++k) x[k] += y[static_cast<std::size_t>(i)] * v[static_cast<std::size_t>(i)][k];
-  }
-  return -1;
+  return krylov::gmres_iterations(
+      a, b, [&m](const double *in, double *out) { m.apply(in, out); }, rtol, max_it);
 }
 
 struct Counts {
