@@ -32,7 +32,9 @@ struct Cycle {
       : ld(restart + 1), v(static_cast<std::size_t>(ld), Vector(n)),
         h(static_cast<std::size_t>(ld) * static_cast<std::size_t>(restart)), cs(static_cast<std::size_t>(restart)),
         sn(static_cast<std::size_t>(restart)), g(static_cast<std::size_t>(ld)), t(n) {}
-  double &at(int i, int j) { return h[static_cast<std::size_t>(j) * static_cast<std::size_t>(ld) + static_cast<std::size_t>(i)]; }
+  double &at(int i, int j) {
+    return h[static_cast<std::size_t>(j) * static_cast<std::size_t>(ld) + static_cast<std::size_t>(i)];
+  }
 };
 
 // Arnoldi step j: v[j+1], column j of h, rotated; returns |g[j+1]|, the residual estimate.
@@ -73,7 +75,8 @@ void update(Cycle &c, int j, Vector &x) {
     y[static_cast<std::size_t>(i)] = s / c.at(i, i);
   }
   for (int i = 0; i < j; ++i)
-    for (std::size_t k = 0; k < x.size(); ++k) x[k] += y[static_cast<std::size_t>(i)] * c.v[static_cast<std::size_t>(i)][k];
+    for (std::size_t k = 0; k < x.size(); ++k)
+      x[k] += y[static_cast<std::size_t>(i)] * c.v[static_cast<std::size_t>(i)][k];
 }
 
 } // namespace

@@ -20,8 +20,7 @@ double dot(const Vector &u, const Vector &v);
 // Left-preconditioned GMRES(restart) with modified Gram-Schmidt, as PETSc's default: stops when
 // the preconditioned residual norm (the Arnoldi estimate, confirmed at each restart) is
 // <= rtol |M^-1 b|. The iterations, or -1 without convergence in max_it (or a non-finite residual).
-int gmres_iterations(const Csr &a, const Vector &b, const Precondition &m, double rtol, int max_it,
-                     int restart = 30);
+int gmres_iterations(const Csr &a, const Vector &b, const Precondition &m, double rtol, int max_it, int restart = 30);
 
 // Preconditioned CG: stops when |r| <= rtol |b|. The iterations, or -1.
 int cg_iterations(const Csr &a, const Vector &b, const Precondition &m, double rtol, int max_it);
