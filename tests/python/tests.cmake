@@ -20,3 +20,7 @@ pgk_picture_test(python.pictures LABELS "python;pictures" FILES before after con
 # CPythons), on fake prefixes and interpreters: no PETSc, no petsc4py needed.
 add_test(NAME unit.python.choice COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/python/check_choice.sh)
 set_tests_properties(unit.python.choice PROPERTIES LABELS "unit;python")
+# The README's Python quick start, as written (issue 13: "the README's Python snippet runs").
+add_test(NAME python.readme_snippet COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/python/readme_snippet.sh ${PROJECT_SOURCE_DIR}/README.md ${PGK_LIB}
+         ${PY_RUN} --expect "^batchrcm \\[.*\\] trilf\\+cg iterations [0-9]+$" --)
+set_tests_properties(python.readme_snippet PROPERTIES LABELS python SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PGK_TEST_ENV}")
