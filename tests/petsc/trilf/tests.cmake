@@ -130,6 +130,9 @@ set(EX19MG $<TARGET_FILE:tutorial_snes_ex19> -dll_append ${PGK_LIB} -da_refine 2
 set(CMP50 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh 50)
 set(CMPMG19 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh --total 10 30)
 pgk_test(tutorial.ex45.trilf_pcmg_smoother LABELS tutorial ARGS --expect "iterations within" -- ${CMP50} ${EX45MG} -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type trilf --- ${EX45MG} -pc_type mg -pc_mg_levels 3)
+pgk_test(tutorial.ex45.trilf_pcmg_smoother_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP50} ${MPI2} ${EX45MG} -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type trilf --- ${MPI2} ${EX45MG} -pc_type mg -pc_mg_levels 3)
+pgk_test(gpu.tutorial.ex45.trilf_pcmg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP50} ${EX45MG} -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type trilf -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0
+         --- ${EX45MG} -pc_type mg -pc_mg_levels 3 -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 pgk_test(tutorial.ex45.trilf_gamg_smoother LABELS tutorial ARGS --expect "iterations within" -- ${CMP0} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf --- ${EX45MG} -pc_type gamg)
 pgk_test(tutorial.snes_ex19.trilf_gamg_smoother LABELS tutorial ARGS --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMPMG19} ${EX19MG} -mg_levels_pc_type trilf --- ${EX19MG})
 pgk_test(tutorial.ex45.trilf_gamg_smoother_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf --- ${MPI2} ${EX45MG} -pc_type gamg)
