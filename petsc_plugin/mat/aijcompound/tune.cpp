@@ -241,14 +241,15 @@ static PetscErrorCode Choose(Mat A, void *stream)
 
   PetscFunctionBegin;
   PetscCall(ReadTuneOptions(A, &o));
-  dev->variant        = ForcedVariant(d->c, o);
-  dev->source         = o.forced() ? "forced" : "default";
-  dev->gbs            = 0;
-  dev->tuned_products = 0;
-  const bool search   = o.mode > 0 && d->c.nnzb() > 0 && !(o.outer && o.inner && o.schedule);
+  dev->variant         = ForcedVariant(d->c, o);
+  dev->source          = o.forced() ? "forced" : "default";
+  dev->gbs             = 0;
+  dev->tuned_products  = 0;
+  const bool  search   = o.mode > 0 && d->c.nnzb() > 0 && !(o.outer && o.inner && o.schedule);
+  double      tuned_ms = 0; // > 0: a search ran; its rate is known once the winner is packed
+  ac::TuneKey key;
   if (search) {
     std::map<ac::TuneKey, ac::TuneResult> cache;
-    ac::TuneKey                           key;
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, key = ac::make_key(GpuName(), kc::sm_count(), d->c));
     if (!o.cache.empty() && !o.forced() && !dev->force_search) PetscCall(LoadCache(o.cache, &cache));
     const auto hit = cache.find(key);
@@ -262,19 +263,20 @@ static PetscErrorCode Choose(Mat A, void *stream)
       PetscCall(PetscLogEventBegin(MAT_AIJCompoundTune, A, 0, 0, 0));
       PetscCall(Search(A, o, dev->variant, stream, &best, &dev->tuned_products));
       PetscCall(PetscLogEventEnd(MAT_AIJCompoundTune, A, 0, 0, 0));
-      kc::DevicePacked p;
-      PetscCall(PackLayout(A, best.v.outer, best.v.inner, &p, stream));
-      const double bytes = (double)p.bytes() + 8.0 * d->c.bs * ((double)d->c.nbrows + (double)d->c.nbcols);
-      dev->variant       = best.v;
-      dev->gbs           = bytes / (best.ms * 1e-3) / 1e9;
-      dev->source        = "tuned";
-      PetscCall(PetscInfo(A, "aijcompound: tuned %s, %.1f GB/s, %d products (-mat_aijcompound_tune %s)\n", ac::describe(dev->variant).c_str(), dev->gbs, dev->tuned_products, TuneModes[o.mode]));
-      if (!o.cache.empty() && !o.forced()) PetscCall(SaveCache(A, o.cache, key, {dev->variant, dev->gbs}));
+      dev->variant = best.v;
+      dev->source  = "tuned";
+      tuned_ms     = best.ms;
     }
   }
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, kc::check_shape(kc::shape_of(dev->variant)));
   dev->shape = kc::shape_of(dev->variant);
   PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, &dev->packed, stream));
+  if (tuned_ms > 0) { // the winner's bytes from its packed copy (no second pack and upload to count them)
+    const double bytes = (double)dev->packed.bytes() + 8.0 * d->c.bs * ((double)d->c.nbrows + (double)d->c.nbcols);
+    dev->gbs           = bytes / (tuned_ms * 1e-3) / 1e9;
+    PetscCall(PetscInfo(A, "aijcompound: tuned %s, %.1f GB/s, %d products (-mat_aijcompound_tune %s)\n", ac::describe(dev->variant).c_str(), dev->gbs, dev->tuned_products, TuneModes[o.mode]));
+    if (!o.cache.empty() && !o.forced()) PetscCall(SaveCache(A, o.cache, key, {dev->variant, dev->gbs}));
+  }
   dev->packed_stale = false;
   dev->chosen       = true;
   dev->force_search = false;
