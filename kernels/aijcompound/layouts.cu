@@ -109,6 +109,19 @@ int sm_count() {
 }
 
 void DevicePacked::upload(const ac::Packed &p, void *stream) {
+  take_pattern(p, stream);
+  val_.upload(p.val.data(), p.val.size(), stream);
+}
+
+void DevicePacked::upload_pattern(const ac::Packed &p, void *stream) {
+  take_pattern(p, stream);
+  val_.allocate(p.val.size());
+  if (!p.val.empty()) {
+    PGK_CUDA_CHECK(cudaMemsetAsync(val_.data(), 0, p.val.size() * sizeof(double), as_stream(stream)));
+  }
+}
+
+void DevicePacked::take_pattern(const ac::Packed &p, void *stream) {
   check_packed(p);
   const std::vector<int> ptr = narrow(p.ptr, "row metadata"), col = narrow(p.col, "block columns");
   Index nnzb = 0;
@@ -120,7 +133,6 @@ void DevicePacked::upload(const ac::Packed &p, void *stream) {
   }
   ptr_.upload(ptr.data(), ptr.size(), stream);
   col_.upload(col.data(), col.size(), stream);
-  val_.upload(p.val.data(), p.val.size(), stream);
   outer_ = p.outer;
   inner_ = p.inner;
   kind_ = p.kind;

@@ -17,7 +17,7 @@
 // when a count does not fit (more than 2^31-1 slots or block columns).
 //
 // Copies go through kernels/common/transfer.hpp (logged): upload makes one copy per array (ptr,
-// col, val), set_value_slots one; repack, scale and mult make none.
+// col, val), upload_pattern two (ptr, col), set_value_slots one; repack, scale and mult make none.
 // Errors: std::invalid_argument (bad shapes or sizes), pgk::cuda::Error (CUDA failures).
 #pragma once
 
@@ -78,6 +78,9 @@ public:
 
   // The arrays of p (the host packing, src/aijcompound/layouts.hpp) on the device: 3 uploads.
   void upload(const ac::Packed &p, void *stream);
+  // The pattern of p only (2 uploads): the value slots are zeroed on the device (padding stays 0)
+  // and filled by repack from device values, for a copy whose host values may be stale.
+  void upload_pattern(const ac::Packed &p, void *stream);
   // The scatter map of a values-only re-assembly: slots[e] = the slot of CSR entry e
   // (ac::entry_slots of the same outer layout), one upload.
   void set_value_slots(const std::vector<Index> &slots, void *stream);
@@ -112,8 +115,9 @@ private:
   Index nbrows_ = 0, nbcols_ = 0, nrows_pad_ = 0, nnzb_ = 0, nslots_ = 0, width_ = 0;
   DeviceBuffer<int> ptr_, col_, slots_;
   DeviceBuffer<double> val_;
-  mutable DeviceBuffer<unsigned int> counter_; // dynamic_rows: the row counter (kernel-reset)
-  bool has_slots_ = false;                     // set_value_slots was called for this pattern
+  mutable DeviceBuffer<unsigned int> counter_;          // dynamic_rows: the row counter (kernel-reset)
+  bool has_slots_ = false;                              // set_value_slots was called for this pattern
+  void take_pattern(const ac::Packed &p, void *stream); // ptr_, col_, counter_ and the sizes
 };
 
 } // namespace pgk::cuda::aijcompound

@@ -78,15 +78,15 @@ static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o)
   return v;
 }
 
-// Packs layout (outer, inner) of A's pattern on the host, uploads it and fills it from the device
-// values (the host's may be stale): 4 logged uploads.
+// Packs layout (outer, inner) of A's pattern on the host, uploads the pattern and fills the values
+// from the device copy (the host's may be stale, so they are not uploaded): 3 logged uploads.
 static PetscErrorCode PackLayout(Mat A, ac::Outer outer, ac::Inner inner, kc::DevicePacked *p, void *stream)
 {
   Mat_SeqAIJCompound *d = Data(A);
 
   PetscFunctionBegin;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
-    p->upload(ac::pack(d->c, outer, inner), stream);
+    p->upload_pattern(ac::pack(d->c, outer, inner), stream);
     p->set_value_slots(ac::entry_slots(d->c, outer), stream);
     p->repack(d->dev->master.values.data(), stream);
   });

@@ -277,6 +277,31 @@ TEST_P(GpuAijCompoundMult, RepackEqualsFreshUpload) {
     }
 }
 
+// The tuner's packing (petsc_plugin/mat/aijcompound/tune.cpp): the pattern only, values from the
+// device copy; padding must read as zeros, as after a full upload.
+TEST_P(GpuAijCompoundMult, PatternUploadThenRepackEqualsFreshUpload) {
+  const Shape sh = shape();
+  const ac::CompoundCsr a = ac::test::random_compound(sh, 60, 55, 2300 + sh.bs);
+  ac::CompoundCsr stale = a;
+  for (double &v : stale.values) v = std::numeric_limits<double>::quiet_NaN(); // never to reach the device
+  const Vector x = ac::test::random_vector(a.nbcols * sh.bs, 13), z = ac::test::random_vector(a.nbrows * sh.bs, 14);
+  DVec dx(x), dvals(a.values);
+  const dc::LaunchShape one{dc::Schedule::static_rows, 128, 4, 1};
+  for (ac::Outer o : kOuters)
+    for (ac::Inner in : kInners) {
+      const std::string at = layout_name(a, o, in);
+      dc::DevicePacked d, fresh;
+      d.upload_pattern(ac::pack(stale, o, in), nullptr);
+      d.set_value_slots(ac::entry_slots(a, o), nullptr);
+      d.repack(dvals.data(), nullptr);
+      fresh.upload(ac::pack(a, o, in), nullptr);
+      EXPECT_EQ(d.bytes(), fresh.bytes()) << at;
+      expect_every_schedule(d, a, dx.data(), x, z, at + " pattern upload");
+      const DeviceResults got = run(d, one, dx.data(), z), want = run(fresh, one, dx.data(), z);
+      EXPECT_TRUE(bitwise(got.y, want.y)) << at << ": pattern upload + repack vs fresh upload";
+    }
+}
+
 TEST_P(GpuAijCompoundMult, ScaleEqualsReference) {
   const Shape sh = shape();
   const ac::CompoundCsr a = ac::test::random_compound(sh, 50, 50, 2500 + sh.bs);
