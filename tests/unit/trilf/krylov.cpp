@@ -44,16 +44,21 @@ Counts count(const Csr &a) {
           gmres_iterations(a, matching, 1e-6, 5000)};
 }
 
+// count(), printed: the figures a failure is read against.
+Counts counted(const char *s) {
+  const Counts c = count(spec(s));
+  std::printf("[ trilf ] GMRES(30) iterations on %s: scalar %d, block %d, block with the paper's matching %d\n", s,
+              c.scalar, c.block, c.matching);
+  return c;
+}
+
 TEST(TrilfBlockKrylov, NoMoreIterationsThanScalarOnAnisotropicProblems) {
   // 2D 5-point with the anisotropies (strong along y 1e-3, along x 1e-2), and the
   // 3D one of bench_trilf. Measured (scalar / block / paper's matching): 17/17/200, 51/51/177,
   // 12/11/52.
-  for (const char *s : {"aniso3d:nx=128,ny=128,nz=1,ax=1e-3,ay=1,az=1e-30",
-                        "aniso3d:nx=128,ny=128,nz=1,ax=1,ay=1e-2,az=1e-30", "aniso3d:n=24"}) {
+  for (const char *s : {"aniso2d5:n=128,ax=1e-3,ay=1", "aniso2d5:n=128,ax=1,ay=1e-2", "aniso3d:n=24"}) {
     SCOPED_TRACE(s);
-    const Counts c = count(spec(s));
-    std::printf("[ trilf ] GMRES(30) iterations on %s: scalar %d, block %d, block with the paper's matching %d\n", s,
-                c.scalar, c.block, c.matching);
+    const Counts c = counted(s);
     ASSERT_GT(c.scalar, 0);
     ASSERT_GT(c.block, 0);
     EXPECT_LE(c.block, c.scalar);
@@ -68,9 +73,7 @@ TEST(TrilfBlockKrylov, NoMoreIterationsThanScalarOnConvection) {
   for (const auto &[s, factor] :
        {std::pair{"convdiff2d:n=128,peclet=129", 0.85}, std::pair{"convdiff3d:n=24,peclet=150", 1.0}}) {
     SCOPED_TRACE(s);
-    const Counts c = count(spec(s));
-    std::printf("[ trilf ] GMRES(30) iterations on %s: scalar %d, block %d, block with the paper's matching %d\n", s,
-                c.scalar, c.block, c.matching);
+    const Counts c = counted(s);
     ASSERT_GT(c.scalar, 0);
     ASSERT_GT(c.block, 0);
     EXPECT_LT(c.block, c.scalar);
