@@ -203,15 +203,10 @@ static PetscErrorCode CheckUpdates(Mat A, Mat C)
     PetscCall(MatDiagonalScale(M, l, r));
   }
   PetscCall(CheckProducts("scaled: ", A, C));
-  PetscCall(MatConvert(C, MATAIJ, MAT_INITIAL_MATRIX, &B));
-  PetscCall(MatAXPY(B, -1.0, A, DIFFERENT_NONZERO_PATTERN));
-  PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s ||B - A||_F = %.2e\n", "MatConvert back to AIJ", (double)norm));
-  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert back to MATAIJ is not the original");
+  PetscCall(CheckConvertBack(A, C, MATAIJ));
   PetscCall(MatDuplicate(C, MAT_COPY_VALUES, &D));
   PetscCall(CheckProducts("duplicate: ", A, D));
   PetscCall(MatAXPY(D, -1.0, C, SAME_NONZERO_PATTERN));
-  PetscCall(MatDestroy(&B));
   PetscCall(MatConvert(D, MATAIJ, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
   PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatAXPY(D, -1, C) is not zero");

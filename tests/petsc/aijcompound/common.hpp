@@ -43,3 +43,19 @@ static inline PetscErrorCode Solve(Mat M, const char *name, PetscInt *its)
   PetscCall(VecDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+// C (aijcompound) converted back to `type` must equal A exactly: prints ||B - A||_F, then checks 0.
+static inline PetscErrorCode CheckConvertBack(Mat A, Mat C, MatType type)
+{
+  Mat       B;
+  PetscReal norm;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(C, type, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatAXPY(B, -1.0, A, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s ||B - A||_F = %.2e\n", "MatConvert back to AIJ", (double)norm));
+  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert back to %s is not the original", type);
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
