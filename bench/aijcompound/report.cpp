@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 namespace pgk::bench::aijcompound {
 
@@ -29,6 +30,8 @@ static std::string Object(const std::vector<std::pair<std::string, std::string>>
 
 static void Append(const std::string &path, const std::string &line, int *records)
 {
+  std::error_code ec; // a missing -results folder is created, as the other benchmarks do
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   FILE *f = std::fopen(path.c_str(), "a");
   if (!f) {
     std::fprintf(stderr, "cannot append to %s\n", path.c_str());

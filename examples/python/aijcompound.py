@@ -38,4 +38,6 @@ assert A.getType() == aij_type and 'compound' not in aij_type, A.getType()
 assert C.getType().endswith('compoundaij'), C.getType()  # aijcompound: seq/mpicompoundaij
 assert C.getBlockSize() == bs
 assert diff < 1e-12, f'MatMult differs from AIJ by {diff}'
+for obj in (x, y, y_aij, C, A):  # device objects go before PETSc finalizes
+    obj.destroy()
 print('aijcompound.py: all checks passed')

@@ -59,10 +59,10 @@ pgk_test(tutorial.ex56_aij_vs_aijcompound LABELS tutorial ARGS --expect "iterati
          -- ${CMP56} 0 ${EX56} ${DLL} ${EX56_PBJ} --- ${EX56} ${DLL} ${EX56_PBJ} -mat_type aijcompound)
 set(MPI2 ${PGK_MPIEXEC} -n 2) # inside each compared command (the comparison itself runs once)
 pgk_test(tutorial.ex56_aijcompound_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
-         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -mat_type aijcompound -ksp_view --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ})
+         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} ${PGK_GPU_OPTS})
 pgk_test(tutorial.ex56_aijcompound_mpi_bjacobi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: seqcompoundaij"
-         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi -mat_type aijcompound -ksp_view
-         --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi)
+         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS}
+         --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi ${PGK_GPU_OPTS})
 # -dm_mat_type aijcompound: a DMDA assembles it (snes ex19, 4 dof), but SNES's finite-difference
 # colouring of the Jacobian is PETSc's clear "no method" error (not supported yet).
 pgk_test(tutorial.ex19_aijcompound LABELS tutorial ARGS --fail --expect "No method fdcoloringcreate for Mat of type seqcompoundaij"
@@ -72,8 +72,8 @@ pgk_test(tutorial.ex19_aijcompound LABELS tutorial ARGS --fail --expect "No meth
 # re-assembly): every linear solve takes as many iterations as with the DMDA's AIJ.
 set(EX19FD -da_refine 1 -snes_fd -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason)
 pgk_test(tutorial.ex19_aijcompound_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
-         -- ${CMP56} 0 ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19FD} -dm_mat_type aijcompound -snes_view
-         --- ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19FD})
+         -- ${CMP56} 0 ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19FD} -dm_mat_type aijcompound -snes_view ${PGK_GPU_OPTS}
+         --- ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19FD} ${PGK_GPU_OPTS})
 
 # On the GPU: device matrix and vector types, the same unmodified programs.
 set(GPU_CONV --gpu ${CONV} --expect "device: NVIDIA" --expect "type: (seq|mpi)aijcusparse")

@@ -375,21 +375,20 @@ TEST_F(GpuAijCompoundErrors, BadInputsThrow) {
   EXPECT_EQ(d.bs(), 3);
 }
 
-// Counts beyond 32 bits exist only with 64-bit indices.
+#if defined(PGK_INDEX_64)
+// Counts beyond 32 bits exist only with 64-bit indices, so the test exists only in such a build
+// (a 32-bit build has nothing to refuse; registering it there would only report a skip).
 TEST_F(GpuAijCompoundErrors, IndicesBeyond32BitThrow) {
-  if constexpr (sizeof(Index) == 4) {
-    GTEST_SKIP() << "32-bit pgk::Index: no count can exceed the device's int";
-  } else {
-    const ac::CompoundCsr a = ac::test::random_compound({ac::EntryKind::complex, 2}, 8, 8, 3100);
-    const ac::Packed p = ac::pack(a, ac::Outer::csr, ac::Inner::aos);
-    ac::Packed q = p;
-    q.nbcols = static_cast<Index>(std::numeric_limits<int>::max()) + 1;
-    dc::DevicePacked d;
-    EXPECT_THROW(d.upload(q, nullptr), std::invalid_argument);
-    q = p;
-    q.col[0] = static_cast<Index>(std::numeric_limits<int>::max()) + 5;
-    EXPECT_THROW(d.upload(q, nullptr), std::invalid_argument);
-  }
+  const ac::CompoundCsr a = ac::test::random_compound({ac::EntryKind::complex, 2}, 8, 8, 3100);
+  const ac::Packed p = ac::pack(a, ac::Outer::csr, ac::Inner::aos);
+  ac::Packed q = p;
+  q.nbcols = static_cast<Index>(std::numeric_limits<int>::max()) + 1;
+  dc::DevicePacked d;
+  EXPECT_THROW(d.upload(q, nullptr), std::invalid_argument);
+  q = p;
+  q.col[0] = static_cast<Index>(std::numeric_limits<int>::max()) + 5;
+  EXPECT_THROW(d.upload(q, nullptr), std::invalid_argument);
 }
+#endif
 
 } // namespace

@@ -104,7 +104,9 @@ static PetscErrorCode CheckSteadyTransfers(Mat C)
   PetscCall(MakePair(C, &c));
   PetscCall(VecGetType(c.x, &vt));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "vectors of C: %s\n", vt));
+  // Each product once first: the vectors were filled on the host, so their first use uploads them.
   PetscCall(MatMult(C, c.x, c.y));
+  PetscCall(MatMultAdd(C, c.x, c.z, c.y));
   PetscCall(MatMultTranspose(C, c.x, c.y));
   ctog = petsc_ctog_ct, gtoc = petsc_gtoc_ct;
   for (int k = 0; k < 5; ++k) {

@@ -74,13 +74,13 @@ pgk_test(petsc.aijcompound.gamg LABELS petsc ARGS --fail --expect "No method cre
 set(MPICHK ${CHK} --expect "to mpicompoundaij")
 pgk_test(petsc.aijcompound.mpi LABELS petsc NP 2 ARGS ${MPICHK} --expect "converted elast3d:n=4 to mpicompoundaij"
          --expect "entry kind block \\(-mat_aijcompound_entry auto\\) on every rank, bs 3" --expect "\\[0\\] block rows 32, diagonal block [0-9]+ stored blocks, off-diagonal block [0-9]+ stored blocks in [0-9]+ ghost block columns"
-         --expect "\\[1\\] block rows 32," -- ${T} -gen elast3d:n=4 -check -mat_view ::ascii_info)
-pgk_test(petsc.aijcompound.mpi_np3 LABELS petsc NP 3 ARGS ${MPICHK} -- ${T} -gen elast3d:n=5 -check)
-pgk_test(petsc.aijcompound.mpi_baij LABELS petsc NP 2 ARGS ${MPICHK} -- ${T} -gen elast3d:n=4 -from baij -check)
-pgk_test(petsc.aijcompound.mpi_inplace LABELS petsc NP 3 ARGS ${MPICHK} -- ${T} -gen elast3d:n=4 -inplace -check)
+         --expect "\\[1\\] block rows 32," -- ${T} -gen elast3d:n=4 -check -mat_view ::ascii_info ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mpi_np3 LABELS petsc NP 3 ARGS ${MPICHK} -- ${T} -gen elast3d:n=5 -check ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mpi_baij LABELS petsc NP 2 ARGS ${MPICHK} -- ${T} -gen elast3d:n=4 -from baij -check ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mpi_inplace LABELS petsc NP 3 ARGS ${MPICHK} -- ${T} -gen elast3d:n=4 -inplace -check ${PGK_GPU_OPTS})
 # a format other than ::ascii_info views the expanded matrix
 pgk_test(petsc.aijcompound.mpi_view_expanded LABELS petsc NP 2 ARGS ${OK} --expect "type: mpicompoundaij" --expect "row 0: +\\(0, 10\\.\\)"
-         -- ${T} -gen elast3d:n=2 -mat_view)
+         -- ${T} -gen elast3d:n=2 -mat_view ${PGK_GPU_OPTS})
 # MATMPIAIJCOMPOUND asked for by name on one rank (from MATSEQAIJ, through MATMPIAIJ): no ghosts
 pgk_test(petsc.aijcompound.mpi_type_one_rank LABELS petsc ARGS ${MPICHK} --expect "\\[0\\] block rows 64, diagonal block [0-9]+ stored blocks, off-diagonal block 0 stored blocks in 0 ghost block columns"
          -- ${T} -gen elast3d:n=4 -convert_type mpicompoundaij -check -mat_view ::ascii_info)
@@ -90,49 +90,52 @@ pgk_test(petsc.aijcompound.mpi_type_one_rank_quaternion LABELS petsc ARGS ${MPIC
 # the CPU-only machine, where --gpu skips it
 pgk_test(gpu.aijcompound.mpi_from_aijcusparse LABELS "gpu;petsc" NP 2 ARGS --gpu ${MPICHK} --expect "converted elast3d:n=4 to mpicompoundaij"
          -- ${T} -gen elast3d:n=4 -orig_mat_type aijcusparse -check -solve -ksp_type cg -pc_type bjacobi -sub_pc_type pbjacobi ${PGK_GPU_OPTS})
+# The same on one rank (MATSEQAIJCUSPARSE source, as examples/python/aijcompound.py on the GPU).
+pgk_test(gpu.aijcompound.from_aijcusparse LABELS "gpu;petsc" ARGS --gpu ${CHK} --expect "converted elast3d:n=4 to seqcompoundaij"
+         -- ${T} -gen elast3d:n=4 -orig_mat_type aijcusparse -check -solve -ksp_type cg -pc_type pbjacobi ${PGK_GPU_OPTS})
 # -mat_type aijcompound on 2 ranks: MatSetFromOptions + MatMPIAIJSetPreallocation + MatSetValues into an
 # inner MATMPIAIJ (with -build most values belong to another rank), converted at MAT_FINAL_ASSEMBLY;
 # -check re-assembles after MatScale with values of other ranks' rows too.
-pgk_test(petsc.aijcompound.mat_type_mpi LABELS petsc NP 2 ARGS ${MPICHK} --expect "assembled elast3d:n=4 to mpicompoundaij" -- ${T} -gen elast3d:n=4 -assembled -mat_type aijcompound -check)
+pgk_test(petsc.aijcompound.mat_type_mpi LABELS petsc NP 2 ARGS ${MPICHK} --expect "assembled elast3d:n=4 to mpicompoundaij" -- ${T} -gen elast3d:n=4 -assembled -mat_type aijcompound -check ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.mat_type_mpi_np3 LABELS petsc NP 3 ARGS ${MPICHK} --expect "assembled quaternion to mpicompoundaij" --expect "entry kind quaternion"
-         -- ${T} -build quaternion -assembled -mat_type aijcompound -check -mat_view ::ascii_info)
-pgk_test(petsc.aijcompound.mat_type_mpi_bs1 LABELS petsc NP 2 ARGS --fail --expect "Mat aijcompound needs a block size 2\\.\\.8" -- ${T} -gen lap3d7:n=3 -assembled -mat_type aijcompound)
-pgk_test(petsc.aijcompound.mpi_bs1 LABELS petsc NP 2 ARGS --fail --expect "needs a block size 2\\.\\.8 .* the matrix has block size 1" -- ${T} -gen lap3d7:n=4)
+         -- ${T} -build quaternion -assembled -mat_type aijcompound -check -mat_view ::ascii_info ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mat_type_mpi_bs1 LABELS petsc NP 2 ARGS --fail --expect "Mat aijcompound needs a block size 2\\.\\.8" -- ${T} -gen lap3d7:n=3 -assembled -mat_type aijcompound ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mpi_bs1 LABELS petsc NP 2 ARGS --fail --expect "needs a block size 2\\.\\.8 .* the matrix has block size 1" -- ${T} -gen lap3d7:n=4 ${PGK_GPU_OPTS})
 foreach(kind complex quaternion)
   # auto: the form holds on every rank, so both ranks store it; ::ascii_info_detail shows each rank's
   # blocks (no -check here: its MatDiagonalScale makes real blocks, and the re-assemblies are viewed too)
   pgk_test(petsc.aijcompound.mpi_${kind} LABELS petsc NP 2 ARGS ${OK} --expect "entry kind ${kind} \\(-mat_aijcompound_entry auto\\) on every rank"
            --expect "\\[1\\] off-diagonal block:" --reject "entry kind block" --expect "same iteration count"
-           -- ${T} -build ${kind} -solve -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-10 -mat_view ::ascii_info_detail)
-  pgk_test(petsc.aijcompound.mpi_${kind}_check LABELS petsc NP 2 ARGS ${MPICHK} -- ${T} -build ${kind} -check)
+           -- ${T} -build ${kind} -solve -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-10 -mat_view ::ascii_info_detail ${PGK_GPU_OPTS})
+  pgk_test(petsc.aijcompound.mpi_${kind}_check LABELS petsc NP 2 ARGS ${MPICHK} -- ${T} -build ${kind} -check ${PGK_GPU_OPTS})
   # one block of rank 0 breaks the form: rank 1, whose blocks all have it, stores real blocks too
   pgk_test(petsc.aijcompound.mpi_${kind}_perturbed LABELS petsc NP 2 ARGS ${MPICHK} --expect "entry kind block \\(-mat_aijcompound_entry auto\\) on every rank"
-           --expect "\\[1\\] diagonal block:" --reject "entry kind ${kind}" -- ${T} -build ${kind} -perturb -check -mat_view ::ascii_info_detail)
+           --expect "\\[1\\] diagonal block:" --reject "entry kind ${kind}" -- ${T} -build ${kind} -perturb -check -mat_view ::ascii_info_detail ${PGK_GPU_OPTS})
   pgk_test(petsc.aijcompound.mpi_${kind}_forced_perturbed LABELS petsc NP 2 ARGS --fail --expect "-mat_aijcompound_entry ${kind}: not every stored .* \\(on some rank\\)"
-           -- ${T} -build ${kind} -perturb -mat_aijcompound_entry ${kind})
+           -- ${T} -build ${kind} -perturb -mat_aijcompound_entry ${kind} ${PGK_GPU_OPTS})
   # the last rank owns no rows, converted and assembled (assembled: it sets values of the other ranks' rows)
   pgk_test(petsc.aijcompound.mpi_${kind}_empty_rank LABELS petsc NP 2 ARGS ${MPICHK} --expect "\\[1\\] block rows 0, diagonal block 0 stored blocks"
-           -- ${T} -build ${kind} -empty_last_rank -check -mat_view ::ascii_info)
+           -- ${T} -build ${kind} -empty_last_rank -check -mat_view ::ascii_info ${PGK_GPU_OPTS})
   pgk_test(petsc.aijcompound.mat_type_mpi_${kind}_empty_rank LABELS petsc NP 3 ARGS ${MPICHK} --expect "\\[2\\] block rows 0,"
-           -- ${T} -build ${kind} -empty_last_rank -assembled -mat_type aijcompound -check -mat_view ::ascii_info)
+           -- ${T} -build ${kind} -empty_last_rank -assembled -mat_type aijcompound -check -mat_view ::ascii_info ${PGK_GPU_OPTS})
 endforeach()
 # KSP on 2 ranks: as many iterations as on MPIAIJ; PCBJACOBI's sub-solver gets the diagonal block,
 # a seqcompoundaij (MatGetDiagonalBlock)
 foreach(pc pbjacobi jacobi)
   pgk_test(petsc.aijcompound.mpi_cg_${pc} LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count" --expect "KSP on mpicompoundaij: CONVERGED_RTOL"
-           -- ${T} -gen elast3d:n=6 -solve -ksp_type cg -pc_type ${pc} -ksp_rtol 1e-8)
+           -- ${T} -gen elast3d:n=6 -solve -ksp_type cg -pc_type ${pc} -ksp_rtol 1e-8 ${PGK_GPU_OPTS})
 endforeach()
 pgk_test(petsc.aijcompound.mpi_cg_bjacobi LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count" --expect "type: seqcompoundaij"
-         -- ${T} -gen elast3d:n=6 -solve -ksp_type cg -pc_type bjacobi -sub_pc_type pbjacobi -ksp_rtol 1e-8 -ksp_view)
+         -- ${T} -gen elast3d:n=6 -solve -ksp_type cg -pc_type bjacobi -sub_pc_type pbjacobi -ksp_rtol 1e-8 -ksp_view ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.mat_type_mpi_cg LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count" --expect "type: mpicompoundaij"
-         -- ${T} -gen elast3d:n=6 -assembled -mat_type aijcompound -solve -ksp_type cg -pc_type bjacobi -sub_pc_type jacobi -ksp_rtol 1e-8 -mat_view ::ascii_info)
+         -- ${T} -gen elast3d:n=6 -assembled -mat_type aijcompound -solve -ksp_type cg -pc_type bjacobi -sub_pc_type jacobi -ksp_rtol 1e-8 -mat_view ::ascii_info ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.mpi_gmres_quaternion LABELS petsc NP 3 ARGS ${OK} --expect "same iteration count"
-         -- ${T} -build quaternion -solve -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-10)
+         -- ${T} -build quaternion -solve -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-10 ${PGK_GPU_OPTS})
 # Factorizations: clear errors, on the MPI matrix and (PCBJACOBI's default ILU) on its diagonal block.
 pgk_test(petsc.aijcompound.mpi_ilu LABELS petsc NP 2 ARGS --fail --expect "Mat mpicompoundaij has no ILU factorization"
-         -- ${T} -gen elast3d:n=4 -solve -solve_converted_only -ksp_type gmres -pc_type ilu)
+         -- ${T} -gen elast3d:n=4 -solve -solve_converted_only -ksp_type gmres -pc_type ilu ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.mpi_bjacobi_ilu LABELS petsc NP 2 ARGS --fail --expect "Mat seqcompoundaij has no ILU factorization"
-         -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type bjacobi)
+         -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type bjacobi ${PGK_GPU_OPTS})
 
 # valgrind (VG, VGOK from tests/petsc/sys/tests.cmake): conversion, assembly, solve and an error path
 # clean under memcheck, no PETSc object left behind (-malloc_dump).
@@ -142,6 +145,6 @@ pgk_test(valgrind.aijcompound.assembled LABELS "valgrind;petsc" ARGS ${VGOK} ${C
 # on 2 ranks, the last with no rows: assembly with other ranks' values, the ghost scatter, every operation
 set(VGMPI ${VG} --suppressions=${CMAKE_CURRENT_LIST_DIR}/pmix-valgrind.supp)
 pgk_test(valgrind.aijcompound.mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${CHK} --expect "\\[1\\] block rows 0,"
-         -- ${VGMPI} ${T} -build complex -assembled -mat_type aijcompound -empty_last_rank -check -mat_view ::ascii_info -malloc_debug -malloc_dump)
+         -- ${VGMPI} ${T} -build complex -assembled -mat_type aijcompound -empty_last_rank -check -mat_view ::ascii_info -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.error LABELS "valgrind;petsc" ARGS ${VGOK} --fail --expect "not every stored 4x4 block has the quaternion form"
          -- ${VG} ${T} -build quaternion -perturb -mat_aijcompound_entry quaternion -malloc_debug -malloc_dump)
