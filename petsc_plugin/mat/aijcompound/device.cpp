@@ -12,6 +12,7 @@
 #include "petsc_plugin/mat/aijcompound/device.hpp"
 
 #include "petsc_plugin/sys/csr_access.hpp"
+#include <petsc/private/vecimpl.h>
 
 #define Data MatAIJCompoundData
 
@@ -106,6 +107,14 @@ static PetscErrorCode MatAIJCompoundDeviceTranspose(Mat A, void *stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// A vector whose arrays live on the device (a CUDA type not bound to the CPU).
+static bool IsDeviceVec(Vec v)
+{
+  PetscBool cuda = PETSC_FALSE;
+  if (PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, VECCUDA, "")) return false;
+  return cuda && !v->boundtocpu;
+}
+
 PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool transpose, PetscBool *done)
 {
   Mat_SeqAIJCompound *d = Data(A);
@@ -117,8 +126,12 @@ PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool tr
   PetscFunctionBegin;
   *done = PETSC_FALSE;
   if (!MatAIJCompoundUseDevice(A)) PetscFunctionReturn(PETSC_SUCCESS);
+  // Device vectors only: any host vector among x, y, z (e.g. a host-vector product of an MPI
+  // matrix, whose ghost vector is a device one) sends the product to the host reference.
+  for (Vec v : {z, y})
+    if (v && !IsDeviceVec(v)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
-  if (PetscMemTypeHost(mx)) { // host vectors: the host reference computes
+  if (PetscMemTypeHost(mx)) {
     PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -192,15 +192,19 @@ static PetscErrorCode CheckCOO(Mat A)
   const PetscScalar *av;
   PetscInt           n, bs, nnz;
   PetscBool          done;
-  Mat                C;
+  Mat                C, H;
   Vec                vals;
   PetscScalar       *h;
   const PetscScalar *d;
   PetscLogDouble     ctog, gtoc;
 
   PetscFunctionBegin;
-  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  PetscCall(MatSeqAIJGetArrayRead(A, &av));
+  // The coordinates from a host SEQAIJ copy of A (A may be a device type whose MatGetRowIJ does
+  // not hand out a host structure: on the H100 it gave 0 rows).
+  PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &H));
+  PetscCall(MatGetRowIJ(H, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ failed on the SEQAIJ copy");
+  PetscCall(MatSeqAIJGetArrayRead(H, &av));
   PetscCall(MatGetBlockSize(A, &bs));
   nnz = ai[n];
   std::vector<PetscInt> ci(2 * nnz + 1), cj(2 * nnz + 1);
@@ -214,8 +218,9 @@ static PetscErrorCode CheckCOO(Mat A)
     }
   ci[2 * nnz] = -1, cj[2 * nnz] = 0, h[2 * nnz] = 1e300; // ignored (negative row)
   PetscCall(VecRestoreArrayWrite(vals, &h));
-  PetscCall(MatSeqAIJRestoreArrayRead(A, &av));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatSeqAIJRestoreArrayRead(H, &av));
+  PetscCall(MatRestoreRowIJ(H, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatDestroy(&H));
   PetscCall(MatCreate(PETSC_COMM_SELF, &C));
   PetscCall(MatSetSizes(C, n, n, n, n));
   PetscCall(MatSetBlockSize(C, bs));
