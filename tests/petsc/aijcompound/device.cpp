@@ -114,7 +114,7 @@ static PetscErrorCode CheckSteadyTransfers(Mat C)
     PetscCall(MatMultAdd(C, c.x, c.z, c.y));
     PetscCall(MatMultTranspose(C, c.x, c.y));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "steady-state transfers: ctog=%g gtoc=%g\n", petsc_ctog_ct - ctog, petsc_gtoc_ct - gtoc));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "steady-state transfers: ctog=%.0f gtoc=%.0f\n", petsc_ctog_ct - ctog, petsc_gtoc_ct - gtoc));
   PetscCheck(petsc_ctog_ct == ctog && petsc_gtoc_ct == gtoc, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "products on device vectors copied data between host and device");
   PetscCall(DestroyPair(&c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -172,6 +172,7 @@ static PetscErrorCode CheckTuning(Mat A, Mat C)
   PetscCall(MatAIJCompoundGetTuning(C, &variant, &source, &gbs));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "first matrix: %s (%s)%s\n", variant, source, gbs > 0 ? ", GB/s measured" : ""));
   PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &D));
+  PetscCall(MatSetOptionsPrefix(D, NULL)); // the command line's -mat_aijcompound_* (not orig_'s)
   PetscCall(MatCreateVecs(D, &x, &y));
   PetscCall(FillVec(x, 1));
   PetscCall(MatMult(D, x, y));
@@ -225,6 +226,13 @@ static PetscErrorCode CheckCOO(Mat A)
   PetscCall(MatSetSizes(C, n, n, n, n));
   PetscCall(MatSetBlockSize(C, bs));
   PetscCall(MatSetType(C, MATAIJCOMPOUND));
+  {
+    PetscInt m, mc;
+    MatType  ct;
+    PetscCall(MatGetLocalSize(C, &m, &mc));
+    PetscCall(MatGetType(C, &ct));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "COO: %" PetscInt_FMT " rows of A, C %s with %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " entries\n", n, ct, m, mc, 2 * nnz + 1));
+  }
   PetscCall(MatSetPreallocationCOO(C, 2 * nnz + 1, ci.data(), cj.data()));
   PetscCall(VecCUDAGetArrayRead(vals, &d));
   PetscCall(MatSetValuesCOO(C, d, INSERT_VALUES));
@@ -232,7 +240,7 @@ static PetscErrorCode CheckCOO(Mat A)
   ctog = petsc_ctog_ct, gtoc = petsc_gtoc_ct;
   PetscCall(MatSetValuesCOO(C, d, ADD_VALUES)); // 2 C
   PetscCall(MatSetValuesCOO(C, d, ADD_VALUES)); // 3 C
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "COO re-assembly transfers: ctog=%g gtoc=%g\n", petsc_ctog_ct - ctog, petsc_gtoc_ct - gtoc));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "COO re-assembly transfers: ctog=%.0f gtoc=%.0f\n", petsc_ctog_ct - ctog, petsc_gtoc_ct - gtoc));
   PetscCall(VecCUDARestoreArrayRead(vals, &d));
   PetscCall(MatScale(A, 3.0));
   PetscCall(CheckProducts("COO re-assembled: ", A, C));
@@ -275,6 +283,8 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
   PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
+  // A converted matrix takes its source's prefix (orig_); the options this test gives are unprefixed.
+  PetscCall(MatSetOptionsPrefix(C, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "converted %s\n", spec));
   PetscCall(CheckProducts("", A, C));
   PetscCall(CheckSteadyTransfers(C));
