@@ -200,8 +200,7 @@ static PetscErrorCode CheckCOO(Mat A)
   PetscLogDouble     ctog, gtoc;
 
   PetscFunctionBegin;
-  // The coordinates from a host SEQAIJ copy of A (A may be a device type whose MatGetRowIJ does
-  // not hand out a host structure: on the H100 it gave 0 rows).
+  // The coordinates from a host SEQAIJ copy of A (A may be a device type).
   PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &H));
   PetscCall(MatGetRowIJ(H, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ failed on the SEQAIJ copy");
@@ -220,7 +219,10 @@ static PetscErrorCode CheckCOO(Mat A)
   ci[2 * nnz] = -1, cj[2 * nnz] = 0, h[2 * nnz] = 1e300; // ignored (negative row)
   PetscCall(VecRestoreArrayWrite(vals, &h));
   PetscCall(MatSeqAIJRestoreArrayRead(H, &av));
-  PetscCall(MatRestoreRowIJ(H, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  {
+    PetscInt nrestore; // MatRestoreRowIJ zeroes the count it is given: n is still needed below
+    PetscCall(MatRestoreRowIJ(H, 0, PETSC_FALSE, PETSC_FALSE, &nrestore, &ai, &aj, &done));
+  }
   PetscCall(MatDestroy(&H));
   PetscCall(MatCreate(PETSC_COMM_SELF, &C));
   PetscCall(MatSetSizes(C, n, n, n, n));
