@@ -35,13 +35,6 @@ struct PC_Reorder {
   std::unique_ptr<pgk::cuda::DeviceBuffer<pgk::Index>> d_perm, d_dst; // device copies of perm and dst
 };
 
-static PetscBool IsCUDAVec(Vec v)
-{
-  PetscBool iscuda = PETSC_FALSE;
-  PetscCallAbort(PETSC_COMM_SELF, PetscObjectTypeCompareAny((PetscObject)v, &iscuda, VECSEQCUDA, VECMPICUDA, ""));
-  return iscuda;
-}
-
 // Device set-up of a device operator: B's structure goes to the device once here (PETSc's
 // accessor uploads it, logged; later refills only write values), and the permutation and the
 // value map follow through the logged copy of kernels/common/transfer.hpp (2 CpuToGpu).
@@ -169,7 +162,7 @@ static PetscErrorCode PCApplyReorder(PC pc, Vec x, Vec y, PetscBool transpose)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PGK_EVENT_ReorderApply, pc, x, y, 0));
-  const PetscMemType mt = r->device && IsCUDAVec(x) && IsCUDAVec(y) ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
+  const PetscMemType mt = r->device && PgkVecIsDevice(x) && PgkVecIsDevice(y) ? PETSC_MEMTYPE_DEVICE : PETSC_MEMTYPE_HOST;
   PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, mt, &xa));
   PetscCall(PgkVecGetArray(r->bp, PGK_ACCESS_WRITE, mt, &ba));
   if (PetscMemTypeHost(mt)) {

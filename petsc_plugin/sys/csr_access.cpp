@@ -257,6 +257,14 @@ PetscErrorCode PgkMatCSRRequire(Mat A, const PgkMatCSR *c, int requirements, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool PgkVecIsDevice(Vec v)
+{
+  PetscBool cuda = PETSC_FALSE, bound = PETSC_FALSE;
+  PetscCallAbort(PETSC_COMM_SELF, PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, VECCUDA, ""));
+  if (cuda) PetscCallAbort(PETSC_COMM_SELF, VecBoundToCPU(v, &bound));
+  return cuda && !bound ? PETSC_TRUE : PETSC_FALSE;
+}
+
 PetscErrorCode PgkVecGetArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a)
 {
   PetscMemType got = PETSC_MEMTYPE_HOST;

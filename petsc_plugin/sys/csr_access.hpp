@@ -57,6 +57,8 @@ typedef enum { PGK_ACCESS_READ, PGK_ACCESS_WRITE, PGK_ACCESS_READ_WRITE } PgkAcc
 PetscErrorCode PgkMatGetDeviceValues(Mat A, PgkAccess access, PetscScalar **v);
 PetscErrorCode PgkMatRestoreDeviceValues(Mat A, PgkAccess access, PetscScalar **v);
 
+// Whether v's arrays live on the device: a CUDA vector type not bound to the CPU.
+PetscBool PgkVecIsDevice(Vec v);
 // Vector arrays in the memory asked for (PETSC_MEMTYPE_HOST or PETSC_MEMTYPE_DEVICE).
 PetscErrorCode PgkVecGetArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a);
 PetscErrorCode PgkVecRestoreArray(Vec v, PgkAccess access, PetscMemType want, PetscScalar **a);

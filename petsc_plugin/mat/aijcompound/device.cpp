@@ -12,7 +12,6 @@
 #include "petsc_plugin/mat/aijcompound/device.hpp"
 
 #include "petsc_plugin/sys/csr_access.hpp"
-#include <petsc/private/vecimpl.h>
 
 #define Data MatAIJCompoundData
 
@@ -107,20 +106,11 @@ static PetscErrorCode MatAIJCompoundDeviceTranspose(Mat A, void *stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// A vector whose arrays live on the device (a CUDA type not bound to the CPU).
-static bool IsDeviceVec(Vec v)
-{
-  PetscBool cuda = PETSC_FALSE;
-  if (PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, VECCUDA, "")) return false;
-  return cuda && !v->boundtocpu;
-}
-
 PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool transpose, PetscBool *done)
 {
-  Mat_SeqAIJCompound *d = Data(A);
-  const PetscScalar  *xa, *za = nullptr;
-  PetscScalar        *ya;
-  PetscMemType        mx, my, mz = PETSC_MEMTYPE_DEVICE;
+  Mat_SeqAIJCompound *d  = Data(A);
+  PetscScalar        *xa = nullptr, *za = nullptr, *ya = nullptr;
+  const PgkAccess     ya_access = z == y ? PGK_ACCESS_READ_WRITE : PGK_ACCESS_WRITE;
   void               *stream;
 
   PetscFunctionBegin;
@@ -128,35 +118,24 @@ PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool tr
   if (!MatAIJCompoundUseDevice(A)) PetscFunctionReturn(PETSC_SUCCESS);
   // Device vectors only: any host vector among x, y, z (e.g. a host-vector product of an MPI
   // matrix, whose ghost vector is a device one) sends the product to the host reference.
-  for (Vec v : {z, y})
-    if (v && !IsDeviceVec(v)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
-  if (PetscMemTypeHost(mx)) {
-    PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  for (Vec v : {x, z, y})
+    if (v && !PgkVecIsDevice(v)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(MatAIJCompoundDeviceEnsure(A, stream));
   if (transpose) PetscCall(MatAIJCompoundDeviceTranspose(A, stream));
   else PetscCall(MatAIJCompoundDevicePrepareProduct(A, stream));
-  if (z == y) PetscCall(VecGetArrayAndMemType(y, &ya, &my));
-  else {
-    if (z) PetscCall(VecGetArrayReadAndMemType(z, &za, &mz));
-    PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
-  }
-  PetscCheck(!PetscMemTypeHost(my) && !PetscMemTypeHost(mz), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "aijcompound: x is a device vector but y or z is not (%s); use the same vector type for all", ((PetscObject)y)->type_name);
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  if (z && z != y) PetscCall(PgkVecGetArray(z, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &za));
+  PetscCall(PgkVecGetArray(y, ya_access, PETSC_MEMTYPE_DEVICE, &ya));
   if (z == y) za = ya;
   PetscCall(PetscLogGpuTimeBegin());
   if (transpose) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, kc::mult(d->dev->at, xa, za, ya, stream));
   else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, d->dev->packed.mult(d->dev->shape, xa, za, ya, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * d->c.nnzb() * d->c.bs * d->c.bs));
-  if (z == y) PetscCall(VecRestoreArrayAndMemType(y, &ya));
-  else {
-    if (z) PetscCall(VecRestoreArrayReadAndMemType(z, &za));
-    PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
-  }
-  PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+  PetscCall(PgkVecRestoreArray(y, ya_access, PETSC_MEMTYPE_DEVICE, &ya));
+  if (z && z != y) PetscCall(PgkVecRestoreArray(z, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &za));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   *done = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
