@@ -41,9 +41,10 @@ endfunction()
 # The tour (scripts/demo) at a small size: spy plots before/after batchrcm and rabbitpp, and the
 # residual histories of jacobi and trilf, in the folder it names.
 set(TOUR_PICS spy_batchrcm spy_rabbitpp convergence_aniso convergence_conv)
-set(TOUR_SMALL -n 12 -aniso aniso3d:n=12,ax=0.0001,ay=0.01,az=1 -conv convdiff3d:n=12,peclet=100 -pictures_dir .
+set(TOUR_SMALL -n 12 -aniso aniso3d:n=12,ax=0.0001,ay=0.01,az=1 -conv convdiff3d:n=12,peclet=100 -carp convdiff2d:n=16,peclet=100 -pictures_dir .
                -pictures_matrix rgg2d:n=1500,deg=8 -pictures_size 300)
-set(TOUR_EXPECT --expect "pictures \\(PETSc's image viewer, ${PGK_IMAGE_EXT}\\): /" --expect "spy_batchrcm\\.${PGK_IMAGE_EXT} +rgg2d")
+set(TOUR_EXPECT --expect "pictures \\(PETSc's image viewer, ${PGK_IMAGE_EXT}\\): /" --expect "spy_batchrcm\\.${PGK_IMAGE_EXT} +rgg2d"
+                --expect "KSP carpcg \\+ no PC .* CONVERGED_RTOL" --expect "KSP gmres \\+ bjacobi \\+ ILU\\(0\\) \\(PETSc baseline\\) .* CONVERGED_RTOL")
 pgk_picture_test(pictures.tour LABELS "petsc;pictures" FILES ${TOUR_PICS} ARGS ${TOUR_EXPECT} -- $<TARGET_FILE:pgk-tour> -cpu ${TOUR_SMALL})
 pgk_picture_test(gpu.pictures.tour LABELS "gpu;pictures" FILES ${TOUR_PICS}
                  ARGS --gpu ${TOUR_EXPECT} --expect "trilf \\(device\\)" -- $<TARGET_FILE:pgk-tour> ${TOUR_SMALL} ${PGK_GPU_OPTS})
