@@ -2,8 +2,7 @@
 #include <sstream>
 #include <string>
 
-extern "C" int pgk_planted_format(int n)
-{
+extern "C" int pgk_planted_format(int n) {
   std::ostringstream s;
   s << n;
   return (int)s.str().size();
