@@ -38,7 +38,16 @@ struct CarpcgDeviceOptions {
   double lambda = 1.0;                                          // relaxation (cimmino: lambda~)
   Index blocks = 1;                                             // carp: contiguous row blocks
   bool weighted_dot = true;                                     // carp: dots weighted by |L_j|
+  // Lanes that share a row's projection (carp: a block's sweep): 4, 8, 16 or 32, or 0 for the
+  // smallest power of two >= the mean stored entries per row, clamped to [4, 32]. The sum order
+  // does not depend on it (the results are the same bits); it sets how many rows one warp works
+  // on at once, which is what bounds these latency-bound sweeps on short rows.
+  int lanes = 0;
 };
+
+// The lanes a set-up with `requested` (CarpcgDeviceOptions::lanes) uses on a matrix of `nrows`
+// rows and `nnz` stored entries; std::invalid_argument for a request other than 0, 4, 8, 16, 32.
+int carpcg_lanes_per_row(int requested, Index nrows, Index nnz);
 
 // Rows with a NaN or Inf entry, or whose squared norm overflows (the host's check_values).
 struct CarpcgValueCheck {
@@ -93,6 +102,7 @@ public:
   const pgk::carpcg::Coloring *coloring() const;
   const pgk::carpcg::BlockPlan *plan() const;
   const std::vector<double> &weights() const; // carp with weighted dots: max(|L_j|, 1)
+  int lanes() const;                          // lanes per row in use (carpcg_lanes_per_row)
 
   struct Impl;
 

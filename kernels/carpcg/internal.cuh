@@ -1,11 +1,11 @@
 // Shared by the carpcg kernels: the device data of one operator (CarpcgDevice::Impl) and the
-// row projection of src/carpcg/sweep.cpp done by one warp.
+// row projection of src/carpcg/sweep.cpp done by a group of G lanes (G = 4..32, set-up's lanes).
 //
 // Bitwise agreement with the host reference needs the same operations in the same order:
 // every product and sum goes through __dmul_rn / __dadd_rn, which nvcc never contracts into a
 // fused multiply-add (the host build does not contract either: no -mfma), and a row's dot
 // product is summed in storage order, the lanes' products handed to the sum one by one by
-// shuffles (the loads are parallel, the additions sequential as on the host).
+// shuffles (the loads are parallel, the additions sequential as on the host), whatever G is.
 #pragma once
 
 #include "kernels/carpcg/carpcg_gpu.hpp"
@@ -14,6 +14,7 @@
 #include "kernels/common/launch.cuh"
 
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace pgk::cuda {
@@ -41,6 +42,7 @@ struct CarpcgDevice::Impl {
   std::vector<double> host_weights;
   // dots: per-block partial sums and the results.
   DeviceBuffer<double> partials, dot_out;
+  int lanes = 32; // lanes per row (carpcg_lanes_per_row)
 };
 
 namespace carpcg_detail {
@@ -51,29 +53,57 @@ constexpr long long kMaxBlocks = 1 << 16;
 constexpr int kDotBlocks = 1024; // the dots' partial sums per dot (fixed order: at most this many)
 constexpr unsigned kFull = 0xffffffffu;
 
-// Warp-uniform: a row's dot product a_i . x summed in storage order (lo..hi), every lane gets it.
+// The G lanes (G = 4, 8, 16 or 32, a power of two dividing the warp) that share one row: lane
+// `group_lane()` of group `group_mask()` within the warp. A group's lanes run the same loops, so
+// the group-masked shuffles and syncs below only ever wait for each other.
+template <int G> __device__ inline int group_lane() { return static_cast<int>(threadIdx.x % G); }
+template <int G> __device__ inline unsigned group_mask() {
+  return G == kWarp ? kFull : ((1u << G) - 1u) << (threadIdx.x % kWarp / G * G);
+}
+template <int G> __device__ inline Index group_id() {
+  return (blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x) / G;
+}
+template <int G> __device__ inline Index group_count() { return static_cast<Index>(gridDim.x) * blockDim.x / G; }
+
+// Group-uniform: a row's dot product a_i . x summed in storage order (lo..hi), every lane of the
+// group gets it. The lanes load in parallel; the sum takes their products one by one, so the
+// additions (and the bits) are the same for every G and the host's.
+template <int G>
 __device__ inline double ordered_dot(Index lo, Index hi, const Index *cols, const double *vals, const double *x,
                                      int lane) {
+  const unsigned mask = group_mask<G>();
   double s = 0;
-  for (Index base = lo; base < hi; base += kWarp) {
+  for (Index base = lo; base < hi; base += G) {
     const Index k = base + lane;
     const double p = k < hi ? __dmul_rn(vals[k], x[cols[k]]) : 0.0;
-    const int m = hi - base < kWarp ? static_cast<int>(hi - base) : kWarp;
-    for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(kFull, p, t));
+    const int m = hi - base < G ? static_cast<int>(hi - base) : G;
+    for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(mask, p, t, G));
   }
   return s;
 }
 
-// The projection of one row (sweep.cpp's project_row), warp-uniform; `cols` may be a block's
+// The projection of one row (sweep.cpp's project_row), group-uniform; `cols` may be a block's
 // local column map. The lanes update distinct unknowns (a row has distinct columns).
+template <int G>
 __device__ inline void project_row(Index lo, Index hi, const Index *cols, const double *vals, double norm2, double bi,
                                    double lambda, double *x, int lane) {
-  const double dot = ordered_dot(lo, hi, cols, vals, x, lane);
+  const double dot = ordered_dot<G>(lo, hi, cols, vals, x, lane);
   const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(bi, dot), norm2));
-  for (Index k = lo + lane; k < hi; k += kWarp) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
+  for (Index k = lo + lane; k < hi; k += G) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
 }
 
-inline int warp_grid(Index rows) { return grid_for(rows, kThreads / kWarp, kMaxBlocks); }
+// Runs f(std::integral_constant<int, G>{}) for the set-up's G (4, 8, 16 or 32).
+template <class F> inline void with_lanes(int lanes, F &&f) {
+  switch (lanes) {
+  case 4: f(std::integral_constant<int, 4>{}); break;
+  case 8: f(std::integral_constant<int, 8>{}); break;
+  case 16: f(std::integral_constant<int, 16>{}); break;
+  default: f(std::integral_constant<int, 32>{}); break;
+  }
+}
+
+// Blocks of kThreads threads for `rows` groups of G lanes.
+inline int group_grid(Index rows, int lanes) { return grid_for(rows, kThreads / lanes, kMaxBlocks); }
 inline int thread_grid(Index items) { return grid_for(items, kThreads, kMaxBlocks); }
 
 } // namespace carpcg_detail

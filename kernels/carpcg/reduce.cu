@@ -10,12 +10,12 @@ namespace {
 using namespace carpcg_detail;
 
 // t_i = b_i - a_i . x, the dot in storage order (sweep.cpp's residual).
+template <int G>
 __global__ void residual_kernel(Index n, const Index *rowptr, const Index *colidx, const double *values,
                                 const double *x, const double *b, double *t) {
-  const int lane = threadIdx.x % kWarp;
-  const Index warps = static_cast<Index>(gridDim.x) * blockDim.x / kWarp;
-  for (Index i = (blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x) / kWarp; i < n; i += warps) {
-    const double dot = ordered_dot(rowptr[i], rowptr[i + 1], colidx, values, x, lane);
+  const int lane = group_lane<G>();
+  for (Index i = group_id<G>(); i < n; i += group_count<G>()) {
+    const double dot = ordered_dot<G>(rowptr[i], rowptr[i + 1], colidx, values, x, lane);
     if (lane == 0) t[i] = __dsub_rn(b ? b[i] : 0.0, dot);
   }
 }
@@ -74,8 +74,10 @@ void CarpcgDevice::residual(const double *x, const double *b, double *t, void *s
   const Impl &d = *impl_;
   if (!d.ready) throw std::logic_error("carpcg device: residual before a successful set-up");
   if (d.n == 0) return;
-  residual_kernel<<<warp_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, d.rowptr.data(), d.colidx.data(),
-                                                                      d.values.data(), x, b, t);
+  with_lanes(d.lanes, [&](auto g) {
+    residual_kernel<decltype(g)::value><<<group_grid(d.n, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
+        d.n, d.rowptr.data(), d.colidx.data(), d.values.data(), x, b, t);
+  });
   PGK_CUDA_CHECK_LAUNCH();
 }
 

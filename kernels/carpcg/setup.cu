@@ -103,6 +103,18 @@ Index CarpcgDevice::nnz() const { return impl_->nnz; }
 const pgk::carpcg::Coloring *CarpcgDevice::coloring() const { return impl_->coloring ? &*impl_->coloring : nullptr; }
 const pgk::carpcg::BlockPlan *CarpcgDevice::plan() const { return impl_->plan ? &*impl_->plan : nullptr; }
 const std::vector<double> &CarpcgDevice::weights() const { return impl_->host_weights; }
+int CarpcgDevice::lanes() const { return impl_ ? impl_->lanes : 0; }
+
+int carpcg_lanes_per_row(int requested, Index nrows, Index nnz) {
+  if (requested != 0 && requested != 4 && requested != 8 && requested != 16 && requested != 32)
+    throw std::invalid_argument("carpcg device: lanes per row must be 0 (from the mean row), 4, 8, 16 or 32, got " +
+                                std::to_string(requested));
+  if (requested) return requested;
+  const double mean = nrows > 0 ? static_cast<double>(nnz) / static_cast<double>(nrows) : 0.0;
+  int lanes = 4;
+  while (lanes < 32 && lanes < mean) lanes *= 2;
+  return lanes;
+}
 
 CarpcgValueCheck CarpcgDevice::setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o,
                                      void *stream, const pgk::carpcg::Coloring *coloring) {
@@ -113,9 +125,11 @@ CarpcgValueCheck CarpcgDevice::setup(const CsrView &a, const CsrView &pattern, c
   if (o.scheme == Scheme::Sequential)
     throw std::invalid_argument("carpcg device: the sequential scheme is swept on the host");
   if (o.blocks < 1) throw std::invalid_argument("carpcg device: need at least one block");
+  const int lanes = carpcg_lanes_per_row(o.lanes, a.nrows, pattern.nnz_host());
   impl_ = std::make_unique<Impl>();
   Impl &d = *impl_;
   d.opt = o;
+  d.lanes = lanes;
   d.n = a.nrows;
   d.nnz = pattern.nnz_host();
   d.rowptr.allocate(static_cast<std::size_t>(d.n) + 1);

@@ -18,29 +18,28 @@ Matrix matrix_of(const CarpcgDevice::Impl &d) {
   return {d.rowptr.data(), d.colidx.data(), d.values.data(), d.norms2.data()};
 }
 
-__device__ inline Index warp_id() { return (blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x) / kWarp; }
-__device__ inline Index warp_count() { return static_cast<Index>(gridDim.x) * blockDim.x / kWarp; }
-
-// One colour: every row of it projected by one warp. The rows of a colour touch disjoint
+// One colour: every row of it projected by one group of G lanes. The rows of a colour touch disjoint
 // unknowns, so their order (and a backward sweep's reversal within the colour) does not change
 // any value: only the order of the colours matters.
+template <int G>
 __global__ void colour_kernel(Matrix a, const Index *rows, Index count, const double *b, double lambda, double *x) {
-  const int lane = threadIdx.x % kWarp;
-  for (Index w = warp_id(); w < count; w += warp_count()) {
+  const int lane = group_lane<G>();
+  for (Index w = group_id<G>(); w < count; w += group_count<G>()) {
     const Index i = rows[w];
     const double n2 = a.norms2[i];
     if (n2 == 0) continue; // a zero row (sweep.hpp)
-    project_row(a.rowptr[i], a.rowptr[i + 1], a.colidx, a.values, n2, b ? b[i] : 0.0, lambda, x, lane);
+    project_row<G>(a.rowptr[i], a.rowptr[i + 1], a.colidx, a.values, n2, b ? b[i] : 0.0, lambda, x, lane);
   }
 }
 
 // cimmino, first step: coef_i = lambda ((b_i - a_i . x) / |a_i|^2), 0 for a zero row (whose
 // entries are all zero, so it adds exact zeros to the column sums, like the host's skip).
+template <int G>
 __global__ void coef_kernel(Matrix a, Index n, const double *b, double lambda, const double *x, double *coef) {
-  const int lane = threadIdx.x % kWarp;
-  for (Index i = warp_id(); i < n; i += warp_count()) {
+  const int lane = group_lane<G>();
+  for (Index i = group_id<G>(); i < n; i += group_count<G>()) {
     const double n2 = a.norms2[i];
-    const double dot = ordered_dot(a.rowptr[i], a.rowptr[i + 1], a.colidx, a.values, x, lane);
+    const double dot = ordered_dot<G>(a.rowptr[i], a.rowptr[i + 1], a.colidx, a.values, x, lane);
     if (lane == 0) coef[i] = n2 == 0 ? 0.0 : __dmul_rn(lambda, __ddiv_rn(__dsub_rn(b ? b[i] : 0.0, dot), n2));
   }
 }
@@ -62,23 +61,25 @@ struct Blocks {
   const Index *row_ptr, *rows, *col_ptr, *cols, *local_col;
 };
 
-// carp: one warp per CARP block. It copies x on the block's columns into its compact copy, then
-// projects the block's rows in order (backward: reversed) on the copy, addressed through the
-// block-local column map: BlockPlan::sweep_sum's inner loop.
+// carp: one group of G lanes per CARP block. It copies x on the block's columns into its compact
+// copy, then projects the block's rows in order (backward: reversed) on the copy, addressed
+// through the block-local column map: BlockPlan::sweep_sum's inner loop.
+template <int G>
 __global__ void block_sweep_kernel(Matrix a, Blocks blk, const double *b, double lambda, bool backward, const double *x,
                                    double *copies) {
-  const int lane = threadIdx.x % kWarp;
-  for (Index k = warp_id(); k < blk.count; k += warp_count()) {
+  const int lane = group_lane<G>();
+  const unsigned mask = group_mask<G>();
+  for (Index k = group_id<G>(); k < blk.count; k += group_count<G>()) {
     const Index off = blk.col_ptr[k], width = blk.col_ptr[k + 1] - off;
     double *copy = copies + off;
-    for (Index t = lane; t < width; t += kWarp) copy[t] = x[blk.cols[off + t]];
-    __syncwarp();
+    for (Index t = lane; t < width; t += G) copy[t] = x[blk.cols[off + t]];
+    __syncwarp(mask);
     const Index first = blk.row_ptr[k], count = blk.row_ptr[k + 1] - first;
     for (Index s = 0; s < count; ++s) {
       const Index i = blk.rows[first + (backward ? count - 1 - s : s)];
-      project_row(a.rowptr[i], a.rowptr[i + 1], blk.local_col, a.values, a.norms2[i], b ? b[i] : 0.0, lambda, copy,
-                  lane);
-      __syncwarp(); // the next row reads what this one wrote
+      project_row<G>(a.rowptr[i], a.rowptr[i + 1], blk.local_col, a.values, a.norms2[i], b ? b[i] : 0.0, lambda, copy,
+                     lane);
+      __syncwarp(mask); // the next row reads what this one wrote
     }
   }
 }
@@ -112,8 +113,10 @@ void CarpcgDevice::multicolor_sweep(const double *b, bool backward, double *x, v
     const int c = backward ? nc - 1 - t : t;
     const Index first = d.coloring->class_ptr[c], count = d.coloring->class_size(c);
     if (count == 0) continue;
-    colour_kernel<<<warp_grid(count), kThreads, 0, as_stream(stream)>>>(matrix_of(d), d.color_rows.data() + first,
-                                                                        count, b, d.opt.lambda, x);
+    with_lanes(d.lanes, [&](auto g) {
+      colour_kernel<decltype(g)::value><<<group_grid(count, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
+          matrix_of(d), d.color_rows.data() + first, count, b, d.opt.lambda, x);
+    });
     PGK_CUDA_CHECK_LAUNCH();
   }
 }
@@ -122,7 +125,10 @@ void CarpcgDevice::cimmino_pass(const double *b, const double *x, const double *
   Impl &d = *impl_;
   if (d.t_colptr.size() == 0) throw std::logic_error("carpcg device: cimmino_pass without a cimmino set-up");
   if (d.n == 0) return;
-  coef_kernel<<<warp_grid(d.n), kThreads, 0, as_stream(stream)>>>(matrix_of(d), d.n, b, d.opt.lambda, x, d.coef.data());
+  with_lanes(d.lanes, [&](auto g) {
+    coef_kernel<decltype(g)::value><<<group_grid(d.n, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
+        matrix_of(d), d.n, b, d.opt.lambda, x, d.coef.data());
+  });
   PGK_CUDA_CHECK_LAUNCH();
   column_sum_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(
       d.n, d.t_colptr.data(), d.t_rows.data(), d.t_entry.data(), d.values.data(), d.coef.data(), base, out);
@@ -135,8 +141,11 @@ void CarpcgDevice::carp_half(const double *b, bool backward, const double *x, do
   if (d.n == 0) return;
   const Blocks blk{d.nblocks,           d.block_row_ptr.data(), d.block_rows.data(), d.block_col_ptr.data(),
                    d.block_cols.data(), d.local_col.data()};
-  block_sweep_kernel<<<warp_grid(d.nblocks), kThreads, 0, as_stream(stream)>>>(matrix_of(d), blk, b, d.opt.lambda,
-                                                                               backward, x, d.copies.data());
+  with_lanes(d.lanes, [&](auto g) {
+    block_sweep_kernel<decltype(g)::value>
+        <<<group_grid(d.nblocks, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
+            matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data());
+  });
   PGK_CUDA_CHECK_LAUNCH();
   average_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, d.gather_ptr.data(), d.gather_pos.data(),
                                                                        d.copies.data(), x, y);

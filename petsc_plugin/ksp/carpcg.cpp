@@ -278,9 +278,12 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscCall(PetscOptionsEList("-ksp_carpcg_backend", "Where the sweeps run: auto (the device for a device matrix on one rank, except the sequential scheme), host, device (an error where it cannot)", "KSPCARPCG", KSPCarpcgBackends, 3,
                               KSPCarpcgBackends[backend], &backend, NULL));
   c->set.backend = (CarpcgBackendType)backend;
+  PetscCall(PetscOptionsInt("-ksp_carpcg_lanes_per_row", "Device: lanes sharing a row's projection, 4, 8, 16 or 32 (0: the power of two from the mean row length); the results do not depend on it", "KSPCARPCG", c->set.lanes, &c->set.lanes, NULL));
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(c->set.blocks >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, got %" PetscInt_FMT, c->set.blocks);
+  PetscCheck(c->set.lanes == 0 || c->set.lanes == 4 || c->set.lanes == 8 || c->set.lanes == 16 || c->set.lanes == 32, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_lanes_per_row must be 0, 4, 8, 16 or 32, got %" PetscInt_FMT,
+             c->set.lanes);
   PetscCheck(c->true_interval >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_true_residual_interval must be >= 1, got %" PetscInt_FMT, c->true_interval);
   lambda = c->set.relaxation();
   if (c->set.scheme == pgk::carpcg::Scheme::Cimmino) PetscCheck(lambda > 0 && std::isfinite(lambda), comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: the cimmino relaxation lambda~ must be > 0, got %g", (double)lambda);
@@ -322,6 +325,9 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 .  -ksp_carpcg_colors_view                   - multicolor: print the colouring at set-up
 .  -ksp_carpcg_backend <auto>                - auto: the device for a device matrix (MATAIJCUSPARSE) on one rank with
                                                multicolor, carp or cimmino, else the host; host; device (an error where it cannot)
+.  -ksp_carpcg_lanes_per_row <0>            - device: lanes of a warp that share one row's projection (carp: one block's sweep),
+                                               4, 8, 16 or 32; 0: the smallest power of two >= the mean stored entries per row
+                                               (at least 4). The sums keep their order, so the iterates are the same bits for every value
 -  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
 
    Notes:

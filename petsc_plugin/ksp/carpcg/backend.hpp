@@ -28,9 +28,10 @@ struct CarpcgSettings {
   PetscBool           weighted_dot = PETSC_TRUE;
   PetscBool           colors_view  = PETSC_FALSE;
   CarpcgBackendType   backend      = CARPCG_BACKEND_AUTO;
+  PetscInt            lanes        = 0; // device: lanes per row (0: from the mean row length)
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
-  bool      operator==(const CarpcgSettings &o) const { return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend; }
+  bool      operator==(const CarpcgSettings &o) const { return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend && lanes == o.lanes; }
 };
 
 // The sweeps of one scheme on one operator. All vectors are created by create_vec() (the

@@ -93,6 +93,7 @@ PetscErrorCode DeviceBackend::setup(Mat A)
   o.lambda       = lambda_;
   o.blocks       = set_.blocks;
   o.weighted_dot = set_.weighted_dot ? true : false;
+  o.lanes        = (int)set_.lanes;
   PgkCallCxx(comm_, PETSC_ERR_GPU, check = dev_.setup(dc.csr, hc.csr, o, stream, set_.scheme == Scheme::Multicolor ? &coloring : nullptr));
   if (n_ > 0) PetscCall(PgkMatRestoreCSR(A, &dc));
   PetscCall(PgkMatRestoreCSR(A, &hc));
@@ -189,7 +190,7 @@ PetscErrorCode DeviceBackend::view_scheme(PetscViewer viewer)
     if (p)
       for (const pgk::Index m : p->multiplicity()) max_mult = PetscMax(max_mult, (PetscInt)m), shared += m > 1 ? 1 : 0;
     PetscCall(PetscViewerASCIIPrintf(
-        viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging; one warp per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n", nb,
+        viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging; one group of lanes per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n", nb,
         set_.blocks));
     PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
                                      set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult, shared));
@@ -202,11 +203,13 @@ PetscErrorCode DeviceBackend::view_scheme(PetscViewer viewer)
 
 PetscErrorCode DeviceBackend::view(PetscViewer viewer)
 {
-  static const char *const how[] = {"", "one kernel per colour and direction, one warp per row", "one warp per block on its compact copy, averaged per unknown in block order", "coefficients per row, then column sums over the explicit transpose"};
+  static const char *const how[] = {"", "one kernel per colour and direction, a group of lanes per row", "a group of lanes per block on its compact copy, averaged per unknown in block order",
+                                    "coefficients per row, then column sums over the explicit transpose"};
 
   PetscFunctionBegin;
   PetscCall(view_scheme(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "relaxation lambda = %g; swept on the device (%s), %" PetscInt_FMT " stored entries on 1 rank\n", (double)lambda_, how[(int)set_.scheme], nnz_));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%d lanes per row (-ksp_carpcg_lanes_per_row %" PetscInt_FMT "%s)\n", dev_.lanes(), set_.lanes, set_.lanes ? "" : ": from the mean row length"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "operator %s: device CSR, vectors stay on the device; only the dots' scalars come back each iteration\n", mat_type_));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -90,11 +90,12 @@ struct Prepared {
   }
 };
 
-pgk::cuda::CarpcgDeviceOptions options(Scheme s, double lambda, Index blocks = 1) {
+pgk::cuda::CarpcgDeviceOptions options(Scheme s, double lambda, Index blocks = 1, int lanes = 0) {
   pgk::cuda::CarpcgDeviceOptions o;
   o.scheme = s;
   o.lambda = lambda;
   o.blocks = blocks;
+  o.lanes = lanes;
   return o;
 }
 
@@ -268,6 +269,44 @@ TEST_F(GpuCarpcg, IterationCopiesOnlyTheDots) {
     EXPECT_EQ(CopyCounter::to_host, 1);
     EXPECT_EQ(CopyCounter::host_bytes, 2 * sizeof(double));
   }
+}
+
+// The lanes per row change how many rows a warp projects at once, never the sums' order: every
+// scheme's double sweep and the residual are the same bits for 4, 8, 16 and 32 lanes (rows of 1
+// to 9 entries here, so 4 and 8 lanes also run rows longer than the group).
+TEST_F(GpuCarpcg, LanesPerRowGiveTheSameBits) {
+  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(0, 100, 700), 8); // mean 7
+  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(0, 100, 300), 4);
+  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(0, 100, 1700), 32);
+  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(0, 0, 0), 4);
+  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(16, 100, 300), 16);
+  EXPECT_THROW(pgk::cuda::carpcg_lanes_per_row(2, 100, 300), std::invalid_argument);
+  EXPECT_THROW(pgk::cuda::carpcg_lanes_per_row(64, 100, 300), std::invalid_argument);
+  for (const char *spec : kSpecs)
+    for (const Scheme scheme : {Scheme::Multicolor, Scheme::Cimmino, Scheme::Carp}) {
+      const Csr a = with_zero_rows(make(spec));
+      const Index n = a.nrows;
+      const Vector x = pseudo_random(n, 43), b = pseudo_random(n, 47);
+      Vector first_sweep, first_residual;
+      for (const int lanes : {32, 16, 8, 4, 0}) {
+        const std::string what =
+            std::string(spec) + ", " + pgk::carpcg::scheme_name(scheme) + ", lanes " + std::to_string(lanes);
+        Prepared s(a, options(scheme, pgk::carpcg::default_relaxation(scheme), 64, lanes));
+        ASSERT_TRUE(s.op.ready()) << what;
+        EXPECT_EQ(s.op.lanes(), lanes ? lanes : pgk::cuda::carpcg_lanes_per_row(0, n, a.nnz())) << what;
+        DVec dx(x), db(b), dy(static_cast<std::size_t>(n)), dr(static_cast<std::size_t>(n));
+        s.op.double_sweep(dx.data(), db.data(), dy.data(), nullptr);
+        s.op.residual(dy.data(), db.data(), dr.data(), nullptr);
+        const Vector sweep = dy.get(), residual = dr.get();
+        if (lanes == 32) {
+          first_sweep = sweep, first_residual = residual;
+          continue;
+        }
+        EXPECT_TRUE(bitwise_equal(sweep, first_sweep))
+            << what << ": double sweep, max rel diff " << max_rel_diff(sweep, first_sweep);
+        EXPECT_TRUE(bitwise_equal(residual, first_residual)) << what << ": residual";
+      }
+    }
 }
 
 TEST_F(GpuCarpcg, NanRowsEmptyAndSequential) {

@@ -62,7 +62,7 @@ pgk_test(petsc.carpcg.view_mpi LABELS petsc NP 2 ARGS ${OK} --expect "component 
 pgk_test(petsc.carpcg.view_multicolor_mpi LABELS petsc NP 2 ARGS ${OK} --expect "global colouring on 2 ranks" -- ${T} -ksp_carpcg_scheme multicolor -ksp_view)
 pgk_test(petsc.carpcg.view_cimmino LABELS petsc ARGS ${OK} --expect "scheme cimmino" --expect "relaxation lambda = 0\\.35" -- ${T} -ksp_carpcg_scheme cimmino -ksp_view)
 pgk_test(petsc.carpcg.help LABELS petsc ARGS ${OK} --expect "-ksp_carpcg_scheme" --expect "-ksp_carpcg_relax" --expect "-ksp_carpcg_blocks"
-         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" --expect "-ksp_carpcg_backend" -- ${T} -help)
+         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" --expect "-ksp_carpcg_backend" --expect "-ksp_carpcg_lanes_per_row" -- ${T} -help)
 pgk_test(petsc.carpcg.log_view LABELS petsc ARGS ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
          --expect "PgkCarpcgResidual" -- ${T} -ksp_carpcg_scheme multicolor -log_view)
 # Every 10th iteration the reported norm is the true residual.
@@ -91,6 +91,7 @@ pgk_test(petsc.carpcg.nan_rhs LABELS petsc ARGS --fail --expect "the right-hand 
 pgk_test(petsc.carpcg.nonsquare LABELS petsc ARGS --fail --expect "requires a square matrix" -- ${T} -case nonsquare)
 pgk_test(petsc.carpcg.pc_jacobi LABELS petsc ARGS --fail --expect "needs -pc_type none" -- ${T} -pc_type jacobi)
 pgk_test(petsc.carpcg.bad_relax LABELS petsc ARGS --fail --expect "must be in \\(0, 2\\)" -- ${T} -ksp_carpcg_relax 2)
+pgk_test(petsc.carpcg.bad_lanes LABELS petsc ARGS --fail --expect "lanes_per_row must be 0, 4, 8, 16 or 32, got 6" -- ${T} -ksp_carpcg_lanes_per_row 6)
 pgk_test(petsc.carpcg.bad_relax_cimmino LABELS petsc ARGS --fail --expect "lambda~ must be > 0" -- ${T} -ksp_carpcg_scheme cimmino -ksp_carpcg_relax 0)
 pgk_test(petsc.carpcg.bad_blocks LABELS petsc ARGS --fail --expect "blocks must be >= 1" -- ${T} -ksp_carpcg_blocks 0)
 pgk_test(petsc.carpcg.bad_interval LABELS petsc ARGS --fail --expect "interval must be >= 1" -- ${T} -ksp_carpcg_true_residual_interval 0)
@@ -125,6 +126,15 @@ foreach(scheme multicolor carp cimmino)
 endforeach()
 pgk_test(gpu.carpcg.reference.carp_blocks LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV} --expect "scheme carp: 5 blocks"
          -- ${T} -gen convdiff2d:n=30,peclet=1000 -ksp_carpcg_scheme carp -ksp_carpcg_blocks 5 -ksp_carpcg_relax 1.4 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
+# Lanes per row other than the default (8 on fem2d): the sums keep their order, so the reference
+# still holds as tightly.
+foreach(pair multicolor:4 carp:16 cimmino:32)
+  string(REPLACE ":" ";" pair ${pair})
+  list(GET pair 0 scheme)
+  list(GET pair 1 lanes)
+  pgk_test(gpu.carpcg.reference.${scheme}_lanes${lanes} LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV} --expect "${lanes} lanes per row \\(-ksp_carpcg_lanes_per_row ${lanes}\\)"
+           -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme ${scheme} -ksp_carpcg_blocks 7 -ksp_carpcg_lanes_per_row ${lanes} ${STRICT} -its_tol 1 ${DEV} -ksp_view)
+endforeach()
 pgk_test(gpu.carpcg.reference.helmholtz LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV}
          -- ${T} -gen helmholtz2d:n=20,kh=0.5,peclet=20 -ksp_carpcg_scheme multicolor ${STRICT} -its_tol 1 ${DEV} -ksp_view)
 # The default true-residual interval: still only the dots' scalars come back.
@@ -133,7 +143,8 @@ foreach(scheme multicolor carp cimmino)
            -- ${T} -gen helmholtz2d:n=50,kh=0.3 -ksp_carpcg_scheme ${scheme} -ksp_rtol 1e-8 -ksp_max_it 5000 ${DEV} -expect_device_transfers -expect_converged)
 endforeach()
 pgk_test(gpu.carpcg.view LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "scheme multicolor: 9 colours" --expect "KSP carpcg colouring: 9 colours"
-         --expect "vectors stay on the device" -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -ksp_carpcg_colors_view -ksp_view)
+         --expect "vectors stay on the device" --expect "[0-9]+ lanes per row \\(-ksp_carpcg_lanes_per_row 0: from the mean row length\\)"
+         -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -ksp_carpcg_colors_view -ksp_view)
 pgk_test(gpu.carpcg.info LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "the device backend sweeps this seqaijcusparse" -- ${T} ${DEV} -info)
 pgk_test(gpu.carpcg.log_view LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
          -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -log_view)
