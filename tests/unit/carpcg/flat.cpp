@@ -76,7 +76,7 @@ TEST(Flat, CarpOverFlatBlocksIsBitwise) {
     }
 }
 
-// The device sweeps the rows of one colour in any order (one warp per row, in parallel): rows
+// The device sweeps the rows of one colour in any order (a group of lanes per row, in parallel): rows
 // of a colour touch disjoint unknowns, so the order within a colour changes no bit.
 TEST(Flat, OrderWithinAColourChangesNoBit) {
   for (const char *spec : kSpecs) {
