@@ -68,7 +68,8 @@ if [ -z "$dir" ]; then # e.g. a bundle on a GPU node whose Python is of no ABI i
 fi
 echo "run_python: petsc4py at $dir with $python ($why)"
 export PYTHONPATH="$dir${PYTHONPATH:+:$PYTHONPATH}"
-# Unbuffered output and the fault handler: a crash still shows what was printed and where it was.
+# Unbuffered output: a crash still shows what was printed. The fault handler names the Python
+# line of a crash where PETSc's own signal handler is off (add -no_signal_handler to the options).
 export PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
 opts=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
