@@ -20,7 +20,15 @@
 // few uploads and reads (see setup); double_sweep, the pieces and residual make none; dots
 // makes exactly one device-to-host copy of `count` doubles.
 //
-// Errors: std::invalid_argument (non-square, bad options), pgk::cuda::Error (CUDA failures).
+// A rank's block under MPI (carp and cimmino): `a` holds the rank's rows over its owned unknowns
+// followed by its ghosts (a.ncols >= a.nrows), and the caller exchanges between the pieces
+// (petsc_plugin/ksp/carpcg/device.cpp, over PETSc's scatter): load_owned + the ghosts into x,
+// carp_sweep_sum or cimmino_pass into acc over all a.ncols unknowns, the ghosts' sums added to
+// their owners, then carp_divide (carp, by the global multiplicities of set_multiplicity). The
+// host backend's MPI path (ksp/carpcg/host.cpp) does the same operations in the same order.
+//
+// Errors: std::invalid_argument (fewer columns than rows, bad options), pgk::cuda::Error (CUDA
+// failures).
 #pragma once
 
 #include "src/carpcg/blocks.hpp"
@@ -64,7 +72,8 @@ public:
   CarpcgDevice(const CarpcgDevice &) = delete;
   CarpcgDevice &operator=(const CarpcgDevice &) = delete;
 
-  // a: device CSR (full row pointer, nrows == ncols, device values); pattern: the same row
+  // a: device CSR (full row pointer, ncols >= nrows, device values; ncols == nrows for multicolor
+  // and for double_sweep, ncols > nrows only for a rank's block under MPI); pattern: the same row
   // pointer and column indices in host memory (values unused). Copies a's arrays on the device
   // (later changes of a do not matter), computes |a_i|^2 there and checks the values (1 scalar
   // read). With bad rows it stops there (ready() stays false) and returns them. Otherwise the
@@ -76,7 +85,8 @@ public:
   CarpcgValueCheck setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o, void *stream,
                          const pgk::carpcg::Coloring *coloring = nullptr);
   bool ready() const;
-  Index size() const;
+  Index size() const;  // rows (owned unknowns)
+  Index ncols() const; // owned unknowns, then ghosts
   Index nnz() const;
 
   // y = DCSWP(x; b) of the scheme (b == nullptr: 0); device arrays of size() entries, y != x.
@@ -92,11 +102,25 @@ public:
   // The pieces, for the tests (asynchronous):
   // multicolor: the colours 0..C-1 (backward: C-1..0) swept in place on x.
   void multicolor_sweep(const double *b, bool backward, double *x, void *stream);
-  // cimmino: out = base + sum_i coef_i(x) a_i^T (base == nullptr: 0); out may alias neither.
+  // cimmino: out = base + sum_i coef_i(x) a_i^T (base == nullptr: 0) over all ncols() unknowns;
+  // x, base and out have ncols() entries; out may alias neither.
   void cimmino_pass(const double *b, const double *x, const double *base, double *out, void *stream);
   // carp: every block sweeps its copy of x, then y_j = (sum of the copies) / |L_j| (x_j where
   // no block touches j); y != x.
   void carp_half(const double *b, bool backward, const double *x, double *y, void *stream);
+
+  // A rank's block under MPI (ncols() > size(); see the top of this file), asynchronous:
+  // x_ext[0..size()) = x (the owned part of the extended vector; the caller fills the ghosts).
+  void load_owned(const double *x, double *x_ext, void *stream);
+  // carp: every block sweeps its copy of x (ncols() entries), then acc_j = the sum of j's copies
+  // in block order (0 where no block of this rank touches j), for all ncols() unknowns.
+  void carp_sweep_sum(const double *b, bool backward, const double *x, double *acc, void *stream);
+  // carp: y_j = acc_j / m_j, or x_j where m_j == 0, j < size() (m from set_multiplicity).
+  void carp_divide(const double *acc, const double *x, double *y, void *stream);
+  // carp: the global multiplicities of the owned unknowns (size() entries: the blocks of all ranks
+  // touching each), the divisors of carp_divide and, with weighted dots, the weights max(m_j, 1)
+  // (1 upload each). A one-rank set-up has them already (the plan's own multiplicities).
+  void set_multiplicity(const std::vector<double> &m, void *stream);
 
   // Set-up figures on the host (the scheme's, else nullptr / empty).
   const pgk::carpcg::Coloring *coloring() const;

@@ -22,7 +22,7 @@ namespace pgk::cuda {
 struct CarpcgDevice::Impl {
   CarpcgDeviceOptions opt;
   bool ready = false;
-  Index n = 0, nnz = 0;
+  Index n = 0, ncols = 0, nnz = 0; // ncols > n: a rank's rows over owned unknowns and ghosts
   DeviceBuffer<Index> rowptr, colidx;
   DeviceBuffer<double> values, norms2;
   DeviceBuffer<double> mid; // the result of the first half of a double sweep
@@ -39,6 +39,7 @@ struct CarpcgDevice::Impl {
   DeviceBuffer<Index> block_row_ptr, block_rows, block_col_ptr, block_cols, local_col;
   DeviceBuffer<Index> gather_ptr, gather_pos; // per unknown: its positions in `copies`, block order
   DeviceBuffer<double> copies, weights;
+  DeviceBuffer<double> divisor; // set_multiplicity: the global |L_j| of the owned unknowns
   std::vector<double> host_weights;
   // dots: per-block partial sums and the results.
   DeviceBuffer<double> partials, dot_out;

@@ -100,6 +100,20 @@ CarpcgDevice::~CarpcgDevice() = default;
 bool CarpcgDevice::ready() const { return impl_->ready; }
 Index CarpcgDevice::size() const { return impl_->n; }
 Index CarpcgDevice::nnz() const { return impl_->nnz; }
+Index CarpcgDevice::ncols() const { return impl_->ncols; }
+
+void CarpcgDevice::set_multiplicity(const std::vector<double> &m, void *stream) {
+  Impl &d = *impl_;
+  if (!d.plan) throw std::logic_error("carpcg device: set_multiplicity without a carp set-up");
+  if (m.size() != static_cast<std::size_t>(d.n))
+    throw std::invalid_argument("carpcg device: " + std::to_string(m.size()) + " multiplicities for " +
+                                std::to_string(d.n) + " owned unknowns");
+  upload(d.divisor, m, stream);
+  if (!d.opt.weighted_dot) return;
+  d.host_weights.clear();
+  for (const double w : m) d.host_weights.push_back(std::max(w, 1.0));
+  upload(d.weights, d.host_weights, stream);
+}
 const pgk::carpcg::Coloring *CarpcgDevice::coloring() const { return impl_->coloring ? &*impl_->coloring : nullptr; }
 const pgk::carpcg::BlockPlan *CarpcgDevice::plan() const { return impl_->plan ? &*impl_->plan : nullptr; }
 const std::vector<double> &CarpcgDevice::weights() const { return impl_->host_weights; }
@@ -119,9 +133,14 @@ int carpcg_lanes_per_row(int requested, Index nrows, Index nnz) {
 CarpcgValueCheck CarpcgDevice::setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o,
                                      void *stream, const pgk::carpcg::Coloring *coloring) {
   using pgk::carpcg::Scheme;
-  if (a.nrows != a.ncols || pattern.nrows != a.nrows || pattern.ncols != a.ncols)
-    throw std::invalid_argument("carpcg device: needs a square matrix and its pattern, got " + std::to_string(a.nrows) +
-                                " x " + std::to_string(a.ncols));
+  if (a.ncols < a.nrows || pattern.nrows != a.nrows || pattern.ncols != a.ncols)
+    throw std::invalid_argument("carpcg device: needs a square matrix (or a rank's rows over owned and ghost unknowns) "
+                                "and its pattern, got " +
+                                std::to_string(a.nrows) + " x " + std::to_string(a.ncols));
+  if (a.ncols != a.nrows && o.scheme == Scheme::Multicolor)
+    throw std::invalid_argument(
+        "carpcg device: the multicolor scheme needs a square matrix (its exchanges under MPI are "
+        "the host backend's)");
   if (o.scheme == Scheme::Sequential)
     throw std::invalid_argument("carpcg device: the sequential scheme is swept on the host");
   if (o.blocks < 1) throw std::invalid_argument("carpcg device: need at least one block");
@@ -131,6 +150,7 @@ CarpcgValueCheck CarpcgDevice::setup(const CsrView &a, const CsrView &pattern, c
   d.opt = o;
   d.lanes = lanes;
   d.n = a.nrows;
+  d.ncols = a.ncols;
   d.nnz = pattern.nnz_host();
   d.rowptr.allocate(static_cast<std::size_t>(d.n) + 1);
   d.colidx.allocate(static_cast<std::size_t>(d.nnz));

@@ -97,6 +97,26 @@ __global__ void average_kernel(Index n, const Index *gather_ptr, const Index *ga
   }
 }
 
+// carp under MPI, the local part of the averaging: acc_j = the sum of j's copies in block order,
+// from 0 (0 where no block of this rank touches j), for owned and ghost unknowns alike.
+__global__ void sum_copies_kernel(Index ncols, const Index *gather_ptr, const Index *gather_pos, const double *copies,
+                                  double *acc) {
+  for (Index j = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; j < ncols;
+       j += static_cast<Index>(gridDim.x) * blockDim.x) {
+    double s = 0;
+    for (Index p = gather_ptr[j]; p < gather_ptr[j + 1]; ++p) s = __dadd_rn(s, copies[gather_pos[p]]);
+    acc[j] = s;
+  }
+}
+
+// carp under MPI, after the ghosts' sums reached their owners: y_j = acc_j / |L_j| (global), or
+// x_j where no block of any rank touches j (the host backend's acc / mult).
+__global__ void divide_kernel(Index n, const double *acc, const double *mult, const double *x, double *y) {
+  for (Index j = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<Index>(gridDim.x) * blockDim.x)
+    y[j] = mult[j] > 0 ? __ddiv_rn(acc[j], mult[j]) : x[j];
+}
+
 void copy_device(double *dst, const double *src, Index n, void *stream) {
   if (n > 0 && dst != src)
     PGK_CUDA_CHECK(cudaMemcpyAsync(dst, src, sizeof(double) * static_cast<std::size_t>(n), cudaMemcpyDeviceToDevice,
@@ -130,15 +150,15 @@ void CarpcgDevice::cimmino_pass(const double *b, const double *x, const double *
         matrix_of(d), d.n, b, d.opt.lambda, x, d.coef.data());
   });
   PGK_CUDA_CHECK_LAUNCH();
-  column_sum_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(
-      d.n, d.t_colptr.data(), d.t_rows.data(), d.t_entry.data(), d.values.data(), d.coef.data(), base, out);
+  column_sum_kernel<<<thread_grid(d.ncols), kThreads, 0, as_stream(stream)>>>(
+      d.ncols, d.t_colptr.data(), d.t_rows.data(), d.t_entry.data(), d.values.data(), d.coef.data(), base, out);
   PGK_CUDA_CHECK_LAUNCH();
 }
 
-void CarpcgDevice::carp_half(const double *b, bool backward, const double *x, double *y, void *stream) {
-  Impl &d = *impl_;
-  if (!d.plan) throw std::logic_error("carpcg device: carp_half without a carp set-up");
-  if (d.n == 0) return;
+namespace {
+
+// Every carp block sweeps its compact copy of x (the first step of carp_half and carp_sweep_sum).
+void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const double *x, void *stream) {
   const Blocks blk{d.nblocks,           d.block_row_ptr.data(), d.block_rows.data(), d.block_col_ptr.data(),
                    d.block_cols.data(), d.local_col.data()};
   with_lanes(d.lanes, [&](auto g) {
@@ -147,6 +167,39 @@ void CarpcgDevice::carp_half(const double *b, bool backward, const double *x, do
             matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data());
   });
   PGK_CUDA_CHECK_LAUNCH();
+}
+
+} // namespace
+
+void CarpcgDevice::load_owned(const double *x, double *x_ext, void *stream) { copy_device(x_ext, x, impl_->n, stream); }
+
+void CarpcgDevice::carp_sweep_sum(const double *b, bool backward, const double *x, double *acc, void *stream) {
+  Impl &d = *impl_;
+  if (!d.plan) throw std::logic_error("carpcg device: carp_sweep_sum without a carp set-up");
+  if (d.ncols == 0) return;
+  if (d.nblocks > 0) sweep_blocks(d, b, backward, x, stream);
+  sum_copies_kernel<<<thread_grid(d.ncols), kThreads, 0, as_stream(stream)>>>(
+      d.ncols, d.gather_ptr.data(), d.gather_pos.data(), d.copies.data(), acc);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::carp_divide(const double *acc, const double *x, double *y, void *stream) {
+  Impl &d = *impl_;
+  if (d.divisor.size() != static_cast<std::size_t>(d.n) || d.n == 0) {
+    if (d.n == 0) return;
+    throw std::logic_error("carpcg device: carp_divide before set_multiplicity");
+  }
+  divide_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, acc, d.divisor.data(), x, y);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::carp_half(const double *b, bool backward, const double *x, double *y, void *stream) {
+  Impl &d = *impl_;
+  if (!d.plan) throw std::logic_error("carpcg device: carp_half without a carp set-up");
+  if (d.ncols != d.n)
+    throw std::logic_error("carpcg device: carp_half averages one rank's blocks only (ghost columns)");
+  if (d.n == 0) return;
+  sweep_blocks(d, b, backward, x, stream);
   average_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, d.gather_ptr.data(), d.gather_pos.data(),
                                                                        d.copies.data(), x, y);
   PGK_CUDA_CHECK_LAUNCH();
@@ -155,6 +208,7 @@ void CarpcgDevice::carp_half(const double *b, bool backward, const double *x, do
 void CarpcgDevice::double_sweep(const double *x, const double *b, double *y, void *stream) {
   Impl &d = *impl_;
   if (!d.ready) throw std::logic_error("carpcg device: double_sweep before a successful set-up");
+  if (d.ncols != d.n) throw std::logic_error("carpcg device: double_sweep with ghost columns (the caller exchanges)");
   if (d.n == 0) return;
   switch (d.opt.scheme) {
   case pgk::carpcg::Scheme::Multicolor:

@@ -275,8 +275,8 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscCall(PetscOptionsBool("-ksp_carpcg_weighted_dot", "carp: weight the CG dots by the multiplicities |L_j| (false: Euclidean, for comparison)", "KSPCARPCG", c->set.weighted_dot, &c->set.weighted_dot, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_colors_view", "multicolor: print the colouring at set-up", "KSPCARPCG", c->set.colors_view, &c->set.colors_view, NULL));
   PetscInt backend = (PetscInt)c->set.backend;
-  PetscCall(PetscOptionsEList("-ksp_carpcg_backend", "Where the sweeps run: auto (the device for a device matrix on one rank, except the sequential scheme), host, device (an error where it cannot)", "KSPCARPCG", KSPCarpcgBackends, 3,
-                              KSPCarpcgBackends[backend], &backend, NULL));
+  PetscCall(PetscOptionsEList("-ksp_carpcg_backend", "Where the sweeps run: auto (the device for a device matrix, except the sequential scheme and multicolor on more than one rank), host, device (an error where it cannot)", "KSPCARPCG",
+                              KSPCarpcgBackends, 3, KSPCarpcgBackends[backend], &backend, NULL));
   c->set.backend = (CarpcgBackendType)backend;
   PetscCall(PetscOptionsInt("-ksp_carpcg_lanes_per_row", "Device: lanes sharing a row's projection, 4, 8, 16 or 32 (0: the power of two from the mean row length); the results do not depend on it", "KSPCARPCG", c->set.lanes, &c->set.lanes, NULL));
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
@@ -323,8 +323,9 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 .  -ksp_carpcg_blocks <1>                    - carp: blocks of contiguous rows per rank
 .  -ksp_carpcg_weighted_dot <true>           - carp: CG dots weighted by the multiplicities W = diag(|L_j|)
 .  -ksp_carpcg_colors_view                   - multicolor: print the colouring at set-up
-.  -ksp_carpcg_backend <auto>                - auto: the device for a device matrix (MATAIJCUSPARSE) on one rank with
-                                               multicolor, carp or cimmino, else the host; host; device (an error where it cannot)
+.  -ksp_carpcg_backend <auto>                - auto: the device for a device matrix (MATAIJCUSPARSE) with carp or cimmino
+                                               (any number of ranks) or multicolor (one rank), else the host; host; device
+                                               (an error where it cannot)
 .  -ksp_carpcg_lanes_per_row <0>            - device: lanes of a warp that share one row's projection (carp: one block's sweep),
                                                4, 8, 16 or 32; 0: the smallest power of two >= the mean stored entries per row
                                                (at least 4). The sums keep their order, so the iterates are the same bits for every value

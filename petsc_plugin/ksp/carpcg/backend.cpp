@@ -1,10 +1,11 @@
 // Where KSP carpcg sweeps: the one place that chooses a backend for an operator, so that the KSP
 // type never depends on it. The device backend (device.cpp, kernels/carpcg/) takes a device
-// matrix (MATSEQAIJCUSPARSE, or MATMPIAIJCUSPARSE on one rank, not bound to the CPU, in a build
-// with the CUDA kernels and a usable device) with the multicolor, cimmino or carp scheme; the
-// host backend (host.cpp) everything else:
-//   * more than one rank: the device backend has no ghost exchange yet (a follow-up: PetscSF on
-//     device memory over the MatMult ghost layout), so the host backend sweeps PETSc's host copy;
+// matrix (MATSEQAIJCUSPARSE or MATMPIAIJCUSPARSE, not bound to the CPU, in a build with the CUDA
+// kernels and a usable device) with the multicolor, cimmino or carp scheme, on more than one rank
+// carp and cimmino (device_ranks.cpp: ghosts exchanged between device arrays by PETSc's scatter);
+// the host backend (host.cpp) everything else:
+//   * multicolor on more than one rank: a colour-by-colour exchange of ghost updates (up to two
+//     per colour and direction), which the host backend does on PETSc's host copy;
 //   * sequential: one row after another is no device scheme (multicolor is the same method in a
 //     coloured row order, exact in parallel);
 //   * -ksp_carpcg_backend host.
@@ -27,7 +28,7 @@ static PetscErrorCode CarpcgDeviceRefusal(Mat A, const CarpcgSettings &s, const 
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (!cusparse) *why = "not a device matrix (use -mat_type aijcusparse -vec_type cuda)";
   else if (!usable) *why = "no usable device in this build or run, or the matrix is bound to the CPU";
-  else if (size > 1) *why = "more than one rank (the device backend has no ghost exchange yet)";
+  else if (size > 1 && s.scheme == pgk::carpcg::Scheme::Multicolor) *why = "multicolor on more than one rank (its colour-by-colour ghost exchanges run on the host backend; carp and cimmino sweep on the device)";
   else if (s.scheme == pgk::carpcg::Scheme::Sequential) *why = "the sequential scheme sweeps one row after another (multicolor is its exact parallel form)";
   PetscFunctionReturn(PETSC_SUCCESS);
 }

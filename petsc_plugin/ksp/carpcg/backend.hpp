@@ -2,7 +2,7 @@
 // backends (ksp/carpcg/), which own the operator's data and apply the double sweeps and the local
 // parts of the dots where that data lives. ksp/carpcg/host.cpp is the host backend (every scheme,
 // any number of ranks); ksp/carpcg/device.cpp the device backend (on kernels/carpcg/; multicolor,
-// cimmino and carp on one rank). The CG loop is the same for both: it only calls the backend and
+// cimmino and carp on one rank, carp and cimmino on more: device_ranks.cpp). The CG loop is the same for both: it only calls the backend and
 // PETSc's Vec operations on the vectors the backend creates.
 #pragma once
 
@@ -53,7 +53,7 @@ public:
 };
 
 // The backend for A: where the sweeps run (backend.cpp decides: the device backend for a device
-// matrix on one rank with a device scheme, else the host). Collective.
+// matrix with a device scheme (on more than one rank carp or cimmino), else the host). Collective.
 PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend);
 
 // The host backend for A (MATAIJ or MATAIJCUSPARSE, sequential or MPI): builds each rank's rows
@@ -62,8 +62,9 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
 // -ksp_view), or NULL. Collective.
 PetscErrorCode CarpcgCreateHostBackend(Mat A, const CarpcgSettings &s, const char *device_note, std::unique_ptr<CarpcgBackend> *backend);
 
-// The device backend for A (MATSEQAIJCUSPARSE, or MATMPIAIJCUSPARSE on one rank) and the
-// multicolor, cimmino or carp scheme, on kernels/carpcg/ (ksp/carpcg/device.cpp): the vectors are
-// VECCUDA and stay on the device; only the dots' scalars come back. Errors (PETSC_ERR_SUP) in a
+// The device backend for A (MATSEQAIJCUSPARSE or MATMPIAIJCUSPARSE) and the multicolor (one rank),
+// cimmino or carp scheme, on kernels/carpcg/ (ksp/carpcg/device.cpp, device_ranks.cpp): the
+// vectors are VECCUDA and stay on the device; only the dots' scalars (and between ranks the halo)
+// move. Errors (PETSC_ERR_SUP) in a
 // build without the CUDA kernels. Collective.
 PetscErrorCode CarpcgCreateDeviceBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend);

@@ -1,57 +1,31 @@
 // The device backend of KSP carpcg: multicolor, cimmino and carp on kernels/carpcg/
-// (pgk::cuda::CarpcgDevice) for a MATSEQAIJCUSPARSE operator, or MATMPIAIJCUSPARSE on one rank.
+// (pgk::cuda::CarpcgDevice) for a MATSEQAIJCUSPARSE or MATMPIAIJCUSPARSE operator; on more than
+// one rank carp and cimmino (device_ranks.cpp: each rank's rows over its owned and ghost
+// unknowns, the ghosts exchanged between device arrays by PETSc's scatter).
 //
-// Set-up reads the device CSR (PgkMatGetCSR, PGK_MEM_DEVICE) and the host structure every AIJ
-// matrix keeps (no transfer), computes the colouring on the host from that structure with
+// Set-up on one rank reads the device CSR (PgkMatGetCSR, PGK_MEM_DEVICE) and the host structure
+// every AIJ matrix keeps (no transfer), computes the colouring on the host from that structure with
 // src/carpcg (the host backend's colouring, so the iterates are the same), checks the values and
 // uploads the scheme's data once through kernels/common/transfer.hpp (logged). The vectors are
-// the matrix's VECCUDA; a double sweep and a residual move nothing between host and device, and
-// the dots bring back only their scalars (one logged GpuToCpu per call). NaN/Inf entries are a
-// PETSc error, as on the host.
+// the matrix's VECCUDA; a double sweep and a residual move nothing between host and device on one
+// rank, and the dots bring back only their scalars (one logged GpuToCpu per call). NaN/Inf
+// entries are a PETSc error on every rank, as on the host.
 //
 // A build without the CUDA kernels does not compile this backend: CarpcgCreateDeviceBackend then
 // errors, and backend.cpp never chooses it (PgkMatUseDevice is false without the kernels).
-#include "petsc_plugin/ksp/carpcg/backend.hpp"
+#include "petsc_plugin/ksp/carpcg/device.hpp"
 
 #include "petsc_plugin/sys/csr_access.hpp"
-#include "petsc_plugin/sys/device.hpp"
 
 #if defined(PGK_HAVE_CUDA)
-#  include "kernels/carpcg/carpcg_gpu.hpp"
 
 namespace pgk_carpcg {
-
-using pgk::carpcg::Scheme;
-
-class DeviceBackend : public CarpcgBackend {
-public:
-  explicit DeviceBackend(const CarpcgSettings &s) : set_(s), lambda_(s.relaxation()) {}
-  ~DeviceBackend() override;
-  PetscErrorCode setup(Mat A);
-
-  PetscErrorCode create_vec(Vec *v) override { return VecDuplicate(tmpl_, v); }
-  PetscErrorCode double_sweep(Vec x, Vec b, Vec y) override;
-  PetscErrorCode residual(Vec x, Vec b, Vec t) override;
-  PetscErrorCode local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) override;
-  PetscErrorCode view(PetscViewer viewer) override;
-
-private:
-  PetscErrorCode colour(const pgk::CsrView &pattern, pgk::carpcg::Coloring *c);
-  PetscErrorCode view_scheme(PetscViewer viewer);
-
-  CarpcgSettings          set_;
-  PetscReal               lambda_;
-  MPI_Comm                comm_ = MPI_COMM_NULL;
-  PetscInt                n_ = 0, nnz_ = 0;
-  Vec                     tmpl_         = nullptr;
-  char                    mat_type_[64] = "";
-  pgk::cuda::CarpcgDevice dev_;
-};
 
 DeviceBackend::~DeviceBackend()
 {
   PetscFunctionBeginUser;
   PetscCallVoid(VecDestroy(&tmpl_));
+  PetscCallVoid(VecDestroy(&mid_));
   PetscFunctionReturnVoid();
 }
 
@@ -70,18 +44,14 @@ PetscErrorCode DeviceBackend::colour(const pgk::CsrView &pattern, pgk::carpcg::C
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DeviceBackend::setup(Mat A)
+// One rank: the device CSR as PETSc holds it, the colouring from the host structure.
+PetscErrorCode DeviceBackend::setup_one_rank(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check)
 {
-  PgkMatCSR                      dc, hc;
-  void                          *stream;
-  pgk::carpcg::Coloring          coloring;
-  pgk::cuda::CarpcgValueCheck    check;
-  pgk::cuda::CarpcgDeviceOptions o;
+  PgkMatCSR             dc, hc;
+  void                 *stream;
+  pgk::carpcg::Coloring coloring;
 
   PetscFunctionBegin;
-  comm_ = PetscObjectComm((PetscObject)A);
-  PetscCall(PetscStrncpy(mat_type_, ((PetscObject)A)->type_name, sizeof mat_type_));
-  PetscCall(MatCreateVecs(A, &tmpl_, NULL));
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(PgkMatGetCSRStructureHost(A, &hc));
   n_   = hc.csr.nrows;
@@ -89,16 +59,65 @@ PetscErrorCode DeviceBackend::setup(Mat A)
   if (n_ > 0) PetscCall(PgkMatGetCSR(A, PGK_MEM_DEVICE, &dc)); // an empty matrix may have no device arrays
   else dc.csr = hc.csr;                                        // never read (nothing to copy)
   if (set_.scheme == Scheme::Multicolor) PetscCall(colour(hc.csr, &coloring));
+  PgkCallCxx(comm_, PETSC_ERR_GPU, *check = dev_.setup(dc.csr, hc.csr, o, stream, set_.scheme == Scheme::Multicolor ? &coloring : nullptr));
+  if (n_ > 0) PetscCall(PgkMatRestoreCSR(A, &dc));
+  PetscCall(PgkMatRestoreCSR(A, &hc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// NaN/Inf entries: an error on every rank (a rank that found none must not go on into the
+// collective rest of the set-up while another one stops).
+PetscErrorCode DeviceBackend::check_values(const pgk::cuda::CarpcgValueCheck &check)
+{
+  PetscInt bad = (PetscInt)check.bad_rows, first = check.bad_rows ? rstart_ + (PetscInt)check.first_bad_row : PETSC_INT_MAX, bad_all, first_all;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPIU_Allreduce(&bad, &bad_all, 1, MPIU_INT, MPI_SUM, comm_));
+  PetscCallMPI(MPIU_Allreduce(&first, &first_all, 1, MPIU_INT, MPI_MIN, comm_));
+  PetscCheck(bad_all == 0, comm_, PETSC_ERR_FP, "KSP carpcg: the matrix has NaN or Inf entries (or a row whose squared norm overflows) in %" PetscInt_FMT " rows, the first global row %" PetscInt_FMT, bad_all, first_all);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// carp's -ksp_view figures over all ranks, from the owned unknowns' global multiplicities.
+PetscErrorCode DeviceBackend::carp_figures(void)
+{
+  const pgk::carpcg::BlockPlan *p        = dev_.plan();
+  PetscInt                      local[3] = {p ? (PetscInt)p->nblocks() : 0, 0, 0}, global[3];
+
+  PetscFunctionBegin;
+  for (const double m : mult_) local[1] = PetscMax(local[1], (PetscInt)m), local[2] += m > 1 ? 1 : 0;
+  PetscCallMPI(MPIU_Allreduce(&local[0], &global[0], 1, MPIU_INT, MPI_SUM, comm_));
+  PetscCallMPI(MPIU_Allreduce(&local[1], &global[1], 1, MPIU_INT, MPI_MAX, comm_));
+  PetscCallMPI(MPIU_Allreduce(&local[2], &global[2], 1, MPIU_INT, MPI_SUM, comm_));
+  blocks_all_   = global[0];
+  max_mult_     = global[1];
+  shared_count_ = global[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::setup(Mat A)
+{
+  pgk::cuda::CarpcgValueCheck    check;
+  pgk::cuda::CarpcgDeviceOptions o;
+
+  PetscFunctionBegin;
+  comm_ = PetscObjectComm((PetscObject)A);
+  PetscCallMPI(MPI_Comm_size(comm_, &size_));
+  PetscCall(PetscStrncpy(mat_type_, ((PetscObject)A)->type_name, sizeof mat_type_));
+  PetscCall(MatGetOwnershipRange(A, &rstart_, NULL));
+  PetscCall(MatCreateVecs(A, &tmpl_, NULL));
   o.scheme       = set_.scheme;
   o.lambda       = lambda_;
   o.blocks       = set_.blocks;
   o.weighted_dot = set_.weighted_dot ? true : false;
   o.lanes        = (int)set_.lanes;
-  PgkCallCxx(comm_, PETSC_ERR_GPU, check = dev_.setup(dc.csr, hc.csr, o, stream, set_.scheme == Scheme::Multicolor ? &coloring : nullptr));
-  if (n_ > 0) PetscCall(PgkMatRestoreCSR(A, &dc));
-  PetscCall(PgkMatRestoreCSR(A, &hc));
-  PetscCheck(check.bad_rows == 0, comm_, PETSC_ERR_FP, "KSP carpcg: the matrix has NaN or Inf entries (or a row whose squared norm overflows) in %" PetscInt_FMT " rows, the first global row %" PetscInt_FMT, (PetscInt)check.bad_rows,
-             (PetscInt)check.first_bad_row);
+  if (size_ == 1) PetscCall(setup_one_rank(A, o, &check));
+  else PetscCall(setup_ranks(A, o, &check));
+  PetscCall(check_values(check));
+  PetscCallMPI(MPIU_Allreduce(&nnz_, &nnz_all_, 1, MPIU_INT, MPI_SUM, comm_));
+  if (size_ > 1) PetscCall(finish_ranks());
+  else if (dev_.plan()) mult_.assign(dev_.plan()->multiplicity().begin(), dev_.plan()->multiplicity().end());
+  if (set_.scheme == Scheme::Carp) PetscCall(carp_figures());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -109,6 +128,14 @@ PetscErrorCode DeviceBackend::double_sweep(Vec x, Vec b, Vec y)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PGK_EVENT_CarpcgSweep, x, y, 0, 0));
+  if (size_ > 1) {
+    if (b) PetscCall(PgkVecGetArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
+    PetscCall(double_sweep_ranks(x, ba, y));
+    if (b) PetscCall(PgkVecRestoreArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
+    PetscCall(PetscLogGpuFlops(8.0 * (PetscLogDouble)nnz_));
+    PetscCall(PetscLogEventEnd(PGK_EVENT_CarpcgSweep, x, y, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   if (b) PetscCall(PgkVecGetArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
@@ -126,21 +153,22 @@ PetscErrorCode DeviceBackend::double_sweep(Vec x, Vec b, Vec y)
 
 PetscErrorCode DeviceBackend::residual(Vec x, Vec b, Vec t)
 {
-  PetscScalar *xa, *ba, *ta;
+  PetscScalar *xa = nullptr, *ba, *ta;
   void        *stream;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PGK_EVENT_CarpcgResidual, x, b, t, 0));
   PetscCall(PgkGetDeviceStream(&stream));
-  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  if (size_ > 1) PetscCall(load(x)); // x_ext = [x | its ghosts]
+  else PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   PetscCall(PgkVecGetArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
   PetscCall(PgkVecGetArray(t, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ta));
   PetscCall(PetscLogGpuTimeBegin());
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.residual(xa, ba, ta, stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.residual(size_ > 1 ? x_ext_.data() : xa, ba, ta, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PgkVecRestoreArray(t, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ta));
   PetscCall(PgkVecRestoreArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
-  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  if (size_ == 1) PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   PetscCall(PetscLogGpuFlops(2.0 * (PetscLogDouble)nnz_));
   PetscCall(PetscLogEventEnd(PGK_EVENT_CarpcgResidual, x, b, t, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -184,17 +212,13 @@ PetscErrorCode DeviceBackend::view_scheme(PetscViewer viewer)
     for (int k = 0; k < nc; ++k) lo = PetscMin(lo, (PetscInt)c->class_size(k)), hi = PetscMax(hi, (PetscInt)c->class_size(k));
     PetscCall(PetscViewerASCIIPrintf(viewer, "scheme multicolor: %d colours (greedy distance-2 in natural row order), %" PetscInt_FMT "..%" PetscInt_FMT " rows per colour; iterates of sequential CGMN in the coloured order\n", nc, lo, hi));
   } break;
-  case Scheme::Carp: {
-    const pgk::carpcg::BlockPlan *p  = dev_.plan();
-    PetscInt                      nb = p ? (PetscInt)p->nblocks() : 0, max_mult = 0, shared = 0;
-    if (p)
-      for (const pgk::Index m : p->multiplicity()) max_mult = PetscMax(max_mult, (PetscInt)m), shared += m > 1 ? 1 : 0;
+  case Scheme::Carp:
     PetscCall(PetscViewerASCIIPrintf(
-        viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging; one group of lanes per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n", nb,
-        set_.blocks));
+        viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging%s; one group of lanes per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n",
+        blocks_all_, set_.blocks, size_ > 1 ? " across ranks by the MatMult scatter (reverse ADD, divide by |L_j|, forward INSERT)" : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
-                                     set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult, shared));
-  } break;
+                                     set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult_, shared_count_));
+    break;
   case Scheme::Cimmino: PetscCall(PetscViewerASCIIPrintf(viewer, "scheme cimmino: the report's GPU mode, every row projects from the same frozen x, twice (lambda~ scales each pass)\n")); break;
   case Scheme::Sequential: break;
   }
@@ -208,9 +232,11 @@ PetscErrorCode DeviceBackend::view(PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(view_scheme(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "relaxation lambda = %g; swept on the device (%s), %" PetscInt_FMT " stored entries on 1 rank\n", (double)lambda_, how[(int)set_.scheme], nnz_));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "relaxation lambda = %g; swept on the device (%s), %" PetscInt_FMT " stored entries on %d rank%s\n", (double)lambda_, how[(int)set_.scheme], nnz_all_, size_, size_ > 1 ? "s" : ""));
+  if (size_ > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "each rank sweeps its rows over its owned and ghost unknowns; the ghosts move between device arrays by PETSc's scatter of the MatMult pattern (only the halo)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%d lanes per row (-ksp_carpcg_lanes_per_row %" PetscInt_FMT "%s)\n", dev_.lanes(), set_.lanes, set_.lanes ? "" : ": from the mean row length"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "operator %s: device CSR, vectors stay on the device; only the dots' scalars come back each iteration\n", mat_type_));
+  PetscCall(
+      PetscViewerASCIIPrintf(viewer, "operator %s: device CSR, vectors stay on the device; only the dots' scalars come back each iteration%s\n", mat_type_, size_ > 1 ? " (and the halo, staged through the host where MPI is not GPU-aware)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

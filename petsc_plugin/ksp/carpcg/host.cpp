@@ -1,7 +1,7 @@
 // The host backend of KSP carpcg: every scheme on MATAIJ / MATAIJCUSPARSE (PETSc's host copy),
 // one rank or many, on top of the reference sweeps of src/carpcg/. A device matrix comes here
-// where the device backend (device.cpp) cannot take it: more than one rank (the device exchange
-// is a follow-up), the sequential scheme, or -ksp_carpcg_backend host (backend.cpp).
+// where the device backend (device.cpp) cannot take it: multicolor on more than one rank, the
+// sequential scheme, or -ksp_carpcg_backend host (backend.cpp).
 //
 // Each rank holds its rows over its owned unknowns followed by its ghosts (the columns of the
 // MPIAIJ off-diagonal block, in garray order), merged per row in global column order, so a row's
@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "petsc_plugin/ksp/carpcg/ghosts.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
 #include "src/carpcg/cg.hpp"
 #include "src/carpcg/sweep.hpp"
@@ -45,49 +46,14 @@ HostBackend::~HostBackend()
   PetscFunctionReturnVoid();
 }
 
-// ext_: every local row with its diagonal-block entries (owned unknowns) and off-diagonal-block
-// entries (ghosts, numbered after the owned ones) merged in global column order.
+// ext_: every local row over [owned | ghosts] (ghosts.cpp, shared with the device backend).
 PetscErrorCode HostBackend::build_extended(Mat A)
 {
-  PgkMatCSR       dc, oc;
-  PetscBool       mpi;
-  const PetscInt *garray = nullptr;
-
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &mpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
-  PetscCall(PgkMatGetCSR(A, PGK_MEM_HOST, &dc));
-  n_      = dc.csr.nrows;
-  rstart_ = dc.rstart;
-  nghost_ = 0;
-  if (mpi) {
-    Mat Ao;
-    PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &Ao, &garray));
-    PetscCall(PgkMatGetCSR(Ao, PGK_MEM_HOST, &oc));
-    nghost_ = oc.csr.ncols;
-  }
-  ghosts_.assign(garray, garray + nghost_);
-  ext_       = pgk::Csr();
-  ext_.nrows = n_;
-  ext_.ncols = n_ + nghost_;
-  ext_.rowptr.assign((size_t)n_ + 1, 0);
-  const pgk::CsrView d = dc.csr;
-  for (PetscInt i = 0; i < n_; ++i) {
-    PetscInt       e = d.rowptr[i], f = mpi ? oc.csr.rowptr[i] : 0;
-    const PetscInt eend = d.rowptr[i + 1], fend = mpi ? oc.csr.rowptr[i + 1] : 0;
-    while (e < eend || f < fend) { // both parts are sorted by global column
-      const bool take_diag = f >= fend || (e < eend && rstart_ + d.colidx[e] < garray[oc.csr.colidx[f]]);
-      if (take_diag) {
-        ext_.colidx.push_back(d.colidx[e]);
-        ext_.values.push_back(d.values[e++]);
-      } else {
-        ext_.colidx.push_back(n_ + oc.csr.colidx[f]);
-        ext_.values.push_back(oc.csr.values[f++]);
-      }
-    }
-    ext_.rowptr[i + 1] = (PetscInt)ext_.colidx.size();
-  }
-  if (mpi) PetscCall(PgkMatRestoreCSR(A, &oc));
-  PetscCall(PgkMatRestoreCSR(A, &dc));
+  PetscCall(CarpcgExtendedRows(A, &ext_, &ghosts_));
+  PetscCall(MatGetOwnershipRange(A, &rstart_, NULL));
+  n_      = ext_.nrows;
+  nghost_ = (PetscInt)ghosts_.size();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,6 +7,8 @@
 //   * carp: a half sweep (blocks + averaging) equals BlockPlan::sweep_sum / |L_j| to 1e-12, the
 //     double sweep the reference CarpSweep's, for 1, 3 and 64 blocks; the weights are W's;
 //   * residual bit for bit; dots to 1e-12 of the host sums and the same bits on every run;
+//   * a rank's block under MPI (rows over owned and ghost unknowns): carp's sums over both, the
+//     division by given multiplicities, cimmino's column sums and the residual bit for bit;
 //   * NaN/Inf rows are reported (count, first row), n = 0 does nothing, and the documented
 //     transfers: a double sweep and a residual copy nothing, dots one record.
 #include "kernels/carpcg/carpcg_gpu.hpp"
@@ -307,6 +309,78 @@ TEST_F(GpuCarpcg, LanesPerRowGiveTheSameBits) {
         EXPECT_TRUE(bitwise_equal(residual, first_residual)) << what << ": residual";
       }
     }
+}
+
+// A rank's block under MPI: the first rows of a matrix over all its columns (owned unknowns, then
+// the others as ghosts). The pieces the PETSc layer exchanges between equal the reference on the
+// extended rows bit for bit: carp's sweeps and per-unknown sums over owned and ghost unknowns, the
+// division by given (global) multiplicities, cimmino's column sums and the residual.
+Csr first_rows(const Csr &a, Index rows) {
+  Csr e;
+  e.nrows = rows;
+  e.ncols = a.ncols;
+  e.rowptr.assign(a.rowptr.begin(), a.rowptr.begin() + rows + 1);
+  e.colidx.assign(a.colidx.begin(), a.colidx.begin() + a.rowptr[rows]);
+  e.values.assign(a.values.begin(), a.values.begin() + a.rowptr[rows]);
+  return e;
+}
+
+TEST_F(GpuCarpcg, GhostColumnPieces) {
+  for (const char *spec : kSpecs)
+    for (const Index blocks : {1, 5}) {
+      const std::string what = std::string(spec) + ", " + std::to_string(blocks) + " blocks";
+      const Csr full = with_zero_rows(make(spec));
+      Prepared s(first_rows(full, full.nrows / 2), options(Scheme::Carp, 1.3, blocks));
+      ASSERT_TRUE(s.op.ready()) << what;
+      const Index n = s.a.nrows, nc = s.a.ncols;
+      ASSERT_EQ(s.op.ncols(), nc);
+      const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
+      const pgk::carpcg::BlockPlan plan(pgk::view_of(s.a), norms, pgk::carpcg::contiguous_blocks(n, blocks), blocks);
+      const Vector x = pseudo_random(nc, 29), b = pseudo_random(n, 31);
+      Vector mult(static_cast<std::size_t>(n));
+      for (Index j = 0; j < n; ++j) mult[j] = static_cast<double>(plan.multiplicity()[j] + (j % 3 == 0 ? 1 : 0));
+      s.op.set_multiplicity(mult, nullptr);
+      Vector want_w;
+      for (const double m : mult) want_w.push_back(std::max(m, 1.0));
+      EXPECT_EQ(s.op.weights(), want_w) << what;
+      for (const bool backward : {false, true}) {
+        Vector acc(static_cast<std::size_t>(nc)), want(static_cast<std::size_t>(n));
+        plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), 1.3, backward, x.data(), acc.data());
+        DVec dx(x), db(b), dacc(static_cast<std::size_t>(nc)), dy(static_cast<std::size_t>(n)),
+            dxe(static_cast<std::size_t>(nc));
+        s.op.carp_sweep_sum(db.data(), backward, dx.data(), dacc.data(), nullptr);
+        EXPECT_TRUE(bitwise_equal(dacc.get(), acc)) << what << ": sums over owned and ghost unknowns";
+        s.op.carp_divide(dacc.data(), dx.data(), dy.data(), nullptr);
+        for (Index j = 0; j < n; ++j) want[j] = mult[j] > 0 ? acc[j] / mult[j] : x[j];
+        EXPECT_TRUE(bitwise_equal(dy.get(), want)) << what << ": division by the given multiplicities";
+        s.op.load_owned(dx.data(), dxe.data(), nullptr);
+        const Vector loaded = dxe.get();
+        EXPECT_TRUE(std::equal(x.begin(), x.begin() + n, loaded.begin())) << what << ": load_owned";
+      }
+      Vector t(static_cast<std::size_t>(n));
+      pgk::carpcg::residual(pgk::view_of(s.a), b.data(), x.data(), t.data());
+      DVec dx(x), db(b), dt(static_cast<std::size_t>(n));
+      s.op.residual(dx.data(), db.data(), dt.data(), nullptr);
+      EXPECT_TRUE(bitwise_equal(dt.get(), t)) << what << ": residual";
+      EXPECT_THROW(s.op.double_sweep(dx.data(), db.data(), dt.data(), nullptr), std::logic_error);
+      EXPECT_THROW(s.op.carp_half(db.data(), false, dx.data(), dt.data(), nullptr), std::logic_error);
+    }
+  for (const char *spec : kSpecs) {
+    const Csr part = first_rows(with_zero_rows(make(spec)), make(spec).nrows / 3);
+    Prepared s(part, options(Scheme::Cimmino, 0.35));
+    ASSERT_TRUE(s.op.ready()) << spec;
+    const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
+    const Vector x = pseudo_random(s.a.ncols, 37), b = pseudo_random(s.a.nrows, 41);
+    Vector acc(static_cast<std::size_t>(s.a.ncols), 0.0);
+    pgk::carpcg::cimmino_pass(pgk::view_of(s.a), norms.data(), b.data(), 0.35, x.data(), acc.data());
+    DVec dx(x), db(b), dout(static_cast<std::size_t>(s.a.ncols));
+    s.op.cimmino_pass(db.data(), dx.data(), nullptr, dout.data(), nullptr);
+    EXPECT_TRUE(bitwise_equal(dout.get(), acc)) << spec << ": cimmino column sums over owned and ghost unknowns";
+  }
+  const Csr part = first_rows(make("fem2d:n=12"), 50);
+  pgk::test::DeviceCsr d(part);
+  pgk::cuda::CarpcgDevice op;
+  EXPECT_THROW(op.setup(d.view, pgk::view_of(part), options(Scheme::Multicolor, 1.0), nullptr), std::invalid_argument);
 }
 
 TEST_F(GpuCarpcg, NanRowsEmptyAndSequential) {

@@ -1,0 +1,63 @@
+// The device backend of KSP carpcg (device.cpp: set-up on one rank, the sweeps, residual, dots
+// and -ksp_view; device_ranks.cpp: more than one rank). Internal to KSP carpcg; compiled only
+// with the CUDA kernels.
+#pragma once
+
+#include "petsc_plugin/ksp/carpcg/backend.hpp"
+
+#if defined(PGK_HAVE_CUDA)
+#  include "kernels/carpcg/carpcg_gpu.hpp"
+#  include "petsc_plugin/ksp/carpcg/ghosts.hpp"
+#  include "petsc_plugin/sys/device.hpp"
+
+namespace pgk_carpcg {
+
+using pgk::carpcg::Scheme;
+
+class DeviceBackend : public CarpcgBackend {
+public:
+  explicit DeviceBackend(const CarpcgSettings &s) : set_(s), lambda_(s.relaxation()) {}
+  ~DeviceBackend() override;
+  PetscErrorCode setup(Mat A);
+
+  PetscErrorCode create_vec(Vec *v) override { return VecDuplicate(tmpl_, v); }
+  PetscErrorCode double_sweep(Vec x, Vec b, Vec y) override;
+  PetscErrorCode residual(Vec x, Vec b, Vec t) override;
+  PetscErrorCode local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) override;
+  PetscErrorCode view(PetscViewer viewer) override;
+
+private:
+  // device.cpp
+  PetscErrorCode setup_one_rank(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check);
+  PetscErrorCode check_values(const pgk::cuda::CarpcgValueCheck &check);
+  PetscErrorCode carp_figures(void);
+  PetscErrorCode colour(const pgk::CsrView &pattern, pgk::carpcg::Coloring *c);
+  PetscErrorCode view_scheme(PetscViewer viewer);
+  // device_ranks.cpp: a rank's rows over [owned | ghosts], the exchanges around the kernels' pieces
+  PetscErrorCode setup_ranks(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check);
+  PetscErrorCode finish_ranks(void);
+  PetscErrorCode load(Vec x);
+  PetscErrorCode carp_half(Vec x, const PetscScalar *b, bool backward, Vec y);
+  PetscErrorCode cimmino_half(Vec x, const PetscScalar *b, Vec y);
+  PetscErrorCode double_sweep_ranks(Vec x, const PetscScalar *b, Vec y);
+
+  CarpcgSettings          set_;
+  PetscReal               lambda_;
+  MPI_Comm                comm_ = MPI_COMM_NULL;
+  PetscMPIInt             size_ = 1;
+  PetscInt                n_ = 0, nnz_ = 0, nnz_all_ = 0, rstart_ = 0;
+  Vec                     tmpl_         = nullptr;
+  char                    mat_type_[64] = "";
+  pgk::cuda::CarpcgDevice dev_;
+  // carp over all ranks (-ksp_view)
+  std::vector<double> mult_; // the owned unknowns' multiplicities |L_j| over all ranks
+  PetscInt            blocks_all_ = 0, max_mult_ = 0, shared_count_ = 0;
+  // more than one rank: [owned | ghosts] device arrays, their exchange, the first half's result
+  pgk::cuda::DeviceBuffer<double> x_ext_, acc_ext_;
+  std::vector<PetscInt>           ghost_index_; // global index of each ghost
+  DeviceGhosts                    ghosts_;
+  Vec                             mid_ = nullptr;
+};
+
+} // namespace pgk_carpcg
+#endif

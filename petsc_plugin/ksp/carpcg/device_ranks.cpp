@@ -1,0 +1,132 @@
+// The device backend of KSP carpcg on more than one rank (carp and cimmino; multicolor's
+// colour-by-colour exchanges stay on the host backend, backend.cpp). Each rank holds its rows over
+// its owned unknowns followed by its ghosts (ghosts.cpp, the host backend's layout) on the
+// device, and two device arrays in that layout: x_ext (x and its ghosts) and acc_ext (the sums of
+// a sweep). One half of a double sweep, as on the host backend, in the same order of operations:
+//   carp     x_ext = [x | ghosts] (forward INSERT) -> every block sweeps its copy and the copies
+//            are summed per unknown (kernels) -> the ghosts' sums added to their owners (reverse
+//            ADD) -> divided by the global |L_j| (kernel);
+//   cimmino  x_ext = [x | ghosts] -> coefficients and column sums over owned and ghost unknowns
+//            (kernels) -> reverse ADD -> y = x + acc (VecWAXPY on the device).
+// Only the halo moves between ranks (and, without GPU-aware MPI, through the host: PETSc's
+// logged copies); the dots are the one-rank kernels over the owned unknowns, the KSP adds them
+// up in its one allreduce per iteration. On 2 ranks an owned unknown receives at most one ghost
+// sum, so the results are the same bits every run; with more ranks PETSc's device scatter may add
+// several ghost sums of one unknown in any order (rounding-level differences between runs).
+#include "petsc_plugin/ksp/carpcg/device.hpp"
+
+#include "petsc_plugin/sys/csr_access.hpp"
+
+#if defined(PGK_HAVE_CUDA)
+
+namespace pgk_carpcg {
+
+// The rank's rows over [owned | ghosts] from PETSc's host copy, uploaded once (logged), then the
+// kernels' set-up on them. Not collective (the value check that follows is).
+PetscErrorCode DeviceBackend::setup_ranks(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check)
+{
+  pgk::Csr                            ext;
+  std::vector<PetscInt>               ghosts;
+  pgk::cuda::DeviceBuffer<pgk::Index> rowptr, colidx;
+  pgk::cuda::DeviceBuffer<double>     values;
+  void                               *stream;
+
+  PetscFunctionBegin;
+  PetscCheck(set_.scheme == Scheme::Carp || set_.scheme == Scheme::Cimmino, comm_, PETSC_ERR_PLIB, "KSP carpcg: the device backend sweeps carp and cimmino on more than one rank");
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(CarpcgExtendedRows(A, &ext, &ghosts));
+  n_   = ext.nrows;
+  nnz_ = ext.nnz();
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, rowptr.upload(ext.rowptr.data(), ext.rowptr.size(), stream); colidx.upload(ext.colidx.data(), ext.colidx.size(), stream); values.upload(ext.values.data(), ext.values.size(), stream));
+  pgk::CsrView dev = pgk::view_of(ext);
+  dev.rowptr       = rowptr.data();
+  dev.colidx       = colidx.data();
+  dev.values       = values.data();
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, *check = dev_.setup(dev, pgk::view_of(ext), o, stream));
+  ghost_index_ = std::move(ghosts);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// After the value check: the device arrays in the [owned | ghosts] layout and their exchange, the
+// second half's input, and carp's global multiplicities (this rank's counts over owned and ghost
+// unknowns, the ghosts' added to their owners). Collective.
+PetscErrorCode DeviceBackend::finish_ranks(void)
+{
+  const PetscInt ncols = n_ + (PetscInt)ghost_index_.size();
+  void          *stream;
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, x_ext_.allocate((std::size_t)ncols); acc_ext_.allocate((std::size_t)ncols));
+  PetscCall(ghosts_.setup(tmpl_, ghost_index_, x_ext_.data(), acc_ext_.data()));
+  PetscCall(VecDuplicate(tmpl_, &mid_));
+  if (set_.scheme != Scheme::Carp) PetscFunctionReturn(PETSC_SUCCESS);
+  const std::vector<pgk::Index> &local = dev_.plan()->multiplicity();
+  std::vector<double>            counts(local.begin(), local.end());
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(acc_ext_.data(), counts.data(), sizeof(double) * counts.size(), stream));
+  PetscCall(ghosts_.add_to_owners());
+  mult_.resize((std::size_t)n_);
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_host(mult_.data(), acc_ext_.data(), sizeof(double) * mult_.size(), stream); dev_.set_multiplicity(mult_, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// x_ext = [x | the owners' values of this rank's ghosts].
+PetscErrorCode DeviceBackend::load(Vec x)
+{
+  PetscScalar *xa;
+  void        *stream;
+
+  PetscFunctionBegin;
+  PetscCall(ghosts_.fetch(x));
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.load_owned(xa, x_ext_.data(), stream));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::carp_half(Vec x, const PetscScalar *b, bool backward, Vec y)
+{
+  PetscScalar *ya;
+  void        *stream;
+
+  PetscFunctionBegin;
+  PetscCall(load(x));
+  PetscCall(PgkGetDeviceStream(&stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_sum(b, backward, x_ext_.data(), acc_ext_.data(), stream));
+  PetscCall(ghosts_.add_to_owners());
+  PetscCall(PgkVecGetArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide(acc_ext_.data(), x_ext_.data(), ya, stream)); // x_ext's owned part is x
+  PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::cimmino_half(Vec x, const PetscScalar *b, Vec y)
+{
+  void *stream;
+
+  PetscFunctionBegin;
+  PetscCall(load(x));
+  PetscCall(PgkGetDeviceStream(&stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.cimmino_pass(b, x_ext_.data(), nullptr, acc_ext_.data(), stream));
+  PetscCall(ghosts_.add_to_owners());
+  PetscCall(VecWAXPY(y, 1.0, x, ghosts_.owned_acc()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::double_sweep_ranks(Vec x, const PetscScalar *b, Vec y)
+{
+  PetscFunctionBegin;
+  if (set_.scheme == Scheme::Carp) {
+    PetscCall(carp_half(x, b, false, mid_));
+    PetscCall(carp_half(mid_, b, true, y));
+  } else {
+    PetscCall(cimmino_half(x, b, mid_));
+    PetscCall(cimmino_half(mid_, b, y));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace pgk_carpcg
+
+#endif

@@ -1,0 +1,50 @@
+// KSP carpcg across ranks: a rank's rows over its owned unknowns followed by its ghosts (both
+// backends sweep these), and the device backend's exchange of ghost values between device arrays
+// in that [owned | ghosts] layout. Internal to KSP carpcg.
+#pragma once
+
+#include "petsc_plugin/ksp/carpcg/backend.hpp"
+
+#include <vector>
+
+#include "src/common/csr.hpp"
+
+namespace pgk_carpcg {
+
+// Every local row of A with its diagonal-block entries (owned unknowns, numbered 0..n) and its
+// off-diagonal-block entries (ghosts, numbered from n in garray order) merged in global column
+// order, so that a row's dot product adds in the order it has on one rank. `ghosts`: the global
+// index of each ghost (garray; empty on one rank). Read from PETSc's host copy of A (a logged
+// GpuToCpu where the device copy is newer). Not collective.
+PetscErrorCode CarpcgExtendedRows(Mat A, pgk::Csr *ext, std::vector<PetscInt> *ghosts);
+
+// The ghost exchange of the device backend on more than one rank. Two device arrays of
+// n + nghost entries in the [owned | ghosts] layout, x_ext and acc_ext, are wrapped once in
+// PETSc vectors (no copies), and PETSc's scatter from the operator's layout to the ghosts (the
+// communication pattern of MatMult's Mvctx, built on garray) moves only the halo:
+//   fetch:          x_ext's ghost part = the owners' values of x (forward INSERT);
+//   add_to_owners:  acc_ext's owned part += every rank's ghost part for it (reverse ADD).
+// The vectors stay on the device; with -use_gpu_aware_mpi 0 PETSc stages the halo through the
+// host (its logged copies).
+class DeviceGhosts {
+public:
+  DeviceGhosts() = default;
+  ~DeviceGhosts();
+  DeviceGhosts(const DeviceGhosts &)            = delete;
+  DeviceGhosts &operator=(const DeviceGhosts &) = delete;
+
+  // layout: a VECMPICUDA of the operator's rows; x_ext, acc_ext: device arrays of
+  // n + ghosts.size() entries that outlive this. Collective.
+  PetscErrorCode setup(Vec layout, const std::vector<PetscInt> &ghosts, double *x_ext, double *acc_ext);
+  PetscErrorCode fetch(Vec x);                            // Collective.
+  PetscErrorCode add_to_owners(void);                     // Collective.
+  Vec            owned_acc() const { return acc_owned_; } // acc_ext's owned part as a VECMPICUDA
+
+private:
+  VecScatter scatter_    = nullptr;
+  Vec        x_ghosts_   = nullptr; // x_ext + n, VECSEQCUDA
+  Vec        acc_ghosts_ = nullptr; // acc_ext + n, VECSEQCUDA
+  Vec        acc_owned_  = nullptr; // acc_ext, VECMPICUDA
+};
+
+} // namespace pgk_carpcg
