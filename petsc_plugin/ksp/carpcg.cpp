@@ -271,7 +271,7 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscBool set;
   PetscCall(PetscOptionsReal("-ksp_carpcg_relax", "Relaxation lambda of the row projections, in (0, 2) (default 1.9 for carp and sequential, 1 for multicolor; cimmino: lambda~ > 0, default 0.35)", "KSPCARPCG", lambda, &lambda, &set));
   if (set) c->set.lambda = lambda;
-  PetscCall(PetscOptionsInt("-ksp_carpcg_blocks", "carp: blocks of contiguous rows per rank", "KSPCARPCG", c->set.blocks, &c->set.blocks, NULL));
+  PetscCall(PetscOptionsInt("-ksp_carpcg_blocks", "carp: blocks of contiguous rows per rank (0: auto, 1 on the host, one per 64 rows on the device)", "KSPCARPCG", c->set.blocks, &c->set.blocks, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_weighted_dot", "carp: weight the CG dots by the multiplicities |L_j| (false: Euclidean, for comparison)", "KSPCARPCG", c->set.weighted_dot, &c->set.weighted_dot, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_colors_view", "multicolor: print the colouring at set-up", "KSPCARPCG", c->set.colors_view, &c->set.colors_view, NULL));
   PetscInt backend = (PetscInt)c->set.backend;
@@ -281,7 +281,7 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscCall(PetscOptionsInt("-ksp_carpcg_lanes_per_row", "Device: lanes sharing a row's projection, 4, 8, 16 or 32 (0: the power of two from the mean row length); the results do not depend on it", "KSPCARPCG", c->set.lanes, &c->set.lanes, NULL));
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
   PetscOptionsHeadEnd();
-  PetscCheck(c->set.blocks >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, got %" PetscInt_FMT, c->set.blocks);
+  PetscCheck(c->set.blocks >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, or 0 for auto, got %" PetscInt_FMT, c->set.blocks);
   PetscCheck(c->set.lanes == 0 || c->set.lanes == 4 || c->set.lanes == 8 || c->set.lanes == 16 || c->set.lanes == 32, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_lanes_per_row must be 0, 4, 8, 16 or 32, got %" PetscInt_FMT,
              c->set.lanes);
   PetscCheck(c->true_interval >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_true_residual_interval must be >= 1, got %" PetscInt_FMT, c->true_interval);
@@ -320,7 +320,9 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
                                                of the unknowns it touches, copies averaged (component averaging);
                                                cimmino: the report's GPU mode (every row projects from the same frozen x, twice)
 .  -ksp_carpcg_relax <lambda>                - relaxation in (0, 2), default 1.9 (carp, sequential) or 1 (multicolor); cimmino: lambda~ > 0, default 0.35
-.  -ksp_carpcg_blocks <1>                    - carp: blocks of contiguous rows per rank
+.  -ksp_carpcg_blocks <0>                    - carp: blocks of contiguous rows per rank; 0 (auto): 1 on the host (CGMN on one
+                                               rank), one block per 64 rows on the device (enough blocks to fill it: one
+                                               block is swept by one group of lanes, so a single block runs serially)
 .  -ksp_carpcg_weighted_dot <true>           - carp: CG dots weighted by the multiplicities W = diag(|L_j|)
 .  -ksp_carpcg_colors_view                   - multicolor: print the colouring at set-up
 .  -ksp_carpcg_backend <auto>                - auto: the device for a device matrix (MATAIJCUSPARSE) with carp or cimmino

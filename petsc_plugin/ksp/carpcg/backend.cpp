@@ -33,23 +33,35 @@ static PetscErrorCode CarpcgDeviceRefusal(Mat A, const CarpcgSettings &s, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscInt CarpcgResolveBlocks(PetscInt requested, PetscBool device, PetscInt local_rows)
+{
+  if (requested > 0) return requested;
+  if (!device) return 1;
+  return PetscMax(1, (local_rows + CARPCG_DEVICE_ROWS_PER_BLOCK - 1) / CARPCG_DEVICE_ROWS_PER_BLOCK);
+}
+
 PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend)
 {
-  const char *why;
-  PetscBool   cusparse;
+  const char    *why;
+  PetscBool      cusparse;
+  PetscInt       local_rows;
+  CarpcgSettings r = s; // with carp's blocks resolved where they are auto
 
   PetscFunctionBegin;
   PetscCall(PgkCheckSquareAssembled(A, "KSP carpcg"));
+  PetscCall(MatGetLocalSize(A, &local_rows, NULL));
   PetscCall(CarpcgDeviceRefusal(A, s, &why));
   if (s.backend == CARPCG_BACKEND_HOST) why = "-ksp_carpcg_backend host";
   PetscCheck(!(s.backend == CARPCG_BACKEND_DEVICE && why), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_backend device cannot sweep this operator (%s): %s", ((PetscObject)A)->type_name, why);
+  r.blocks_auto = s.blocks == 0 ? PETSC_TRUE : PETSC_FALSE;
+  r.blocks      = CarpcgResolveBlocks(s.blocks, why ? PETSC_FALSE : PETSC_TRUE, local_rows);
   if (!why) {
     PetscCall(PetscInfo(A, "KSP carpcg: the device backend sweeps this %s\n", ((PetscObject)A)->type_name));
-    PetscCall(CarpcgCreateDeviceBackend(A, s, backend));
+    PetscCall(CarpcgCreateDeviceBackend(A, r, backend));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
   PetscCall(PetscInfo(A, "KSP carpcg: the host backend sweeps this %s%s%s\n", ((PetscObject)A)->type_name, cusparse ? ", not the device: " : "", cusparse ? why : ""));
-  PetscCall(CarpcgCreateHostBackend(A, s, cusparse ? why : NULL, backend));
+  PetscCall(CarpcgCreateHostBackend(A, r, cusparse ? why : NULL, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

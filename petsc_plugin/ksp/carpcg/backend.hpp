@@ -24,11 +24,12 @@ typedef enum { CARPCG_BACKEND_AUTO, CARPCG_BACKEND_HOST, CARPCG_BACKEND_DEVICE }
 struct CarpcgSettings {
   pgk::carpcg::Scheme scheme       = pgk::carpcg::Scheme::Carp;
   PetscReal           lambda       = PETSC_DETERMINE; // resolved: 1, or 0.35 for cimmino
-  PetscInt            blocks       = 1;               // carp: blocks per rank
+  PetscInt            blocks       = 0;               // carp: blocks per rank (0: auto, CarpcgResolveBlocks)
   PetscBool           weighted_dot = PETSC_TRUE;
   PetscBool           colors_view  = PETSC_FALSE;
   CarpcgBackendType   backend      = CARPCG_BACKEND_AUTO;
-  PetscInt            lanes        = 0; // device: lanes per row (0: from the mean row length)
+  PetscInt            lanes        = 0;           // device: lanes per row (0: from the mean row length)
+  PetscBool           blocks_auto  = PETSC_FALSE; // set by CarpcgCreateBackend: blocks came from 0
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
   bool      operator==(const CarpcgSettings &o) const { return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend && lanes == o.lanes; }
@@ -51,6 +52,14 @@ public:
   // The -ksp_view lines of the scheme (collective).
   virtual PetscErrorCode view(PetscViewer viewer) = 0;
 };
+
+// carp's blocks per rank for -ksp_carpcg_blocks 0 (auto): 1 on the host (one rank: CGMN, the fewest
+// iterations), on the device one block per CARPCG_DEVICE_ROWS_PER_BLOCK local rows. A block is
+// swept in order by one group of lanes, so one block per rank would leave the device almost idle
+// (736 ms an iteration at 361k rows on the H100); 64 rows a block gives about 65k blocks at 4M rows,
+// where the H100 measured 1.9 ms an iteration. More blocks cost iterations (bench/NOTES.md).
+#define CARPCG_DEVICE_ROWS_PER_BLOCK 64
+PetscInt CarpcgResolveBlocks(PetscInt requested, PetscBool device, PetscInt local_rows);
 
 // The backend for A: where the sweeps run (backend.cpp decides: the device backend for a device
 // matrix with a device scheme (on more than one rank carp or cimmino), else the host). Collective.

@@ -214,8 +214,8 @@ PetscErrorCode DeviceBackend::view_scheme(PetscViewer viewer)
   } break;
   case Scheme::Carp:
     PetscCall(PetscViewerASCIIPrintf(
-        viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging%s; one group of lanes per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n",
-        blocks_all_, set_.blocks, size_ > 1 ? " across ranks by the MatMult scatter (reverse ADD, divide by |L_j|, forward INSERT)" : ""));
+        viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank%s), component averaging%s; one group of lanes per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n",
+        blocks_all_, set_.blocks, set_.blocks_auto ? ", auto: one per 64 local rows" : "", size_ > 1 ? " across ranks by the MatMult scatter (reverse ADD, divide by |L_j|, forward INSERT)" : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
                                      set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult_, shared_count_));
     break;

@@ -187,8 +187,8 @@ PetscErrorCode HostBackend::view(PetscViewer viewer)
     if (size_ > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "global colouring on %d ranks (gathered on rank 0 at set-up); ghost updates exchanged after %" PetscInt_FMT " of %d colours per sweep direction\n", size_, ex, nc));
   } break;
   case Scheme::Carp:
-    PetscCall(PetscViewerASCIIPrintf(viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank), component averaging%s\n", blocks_all_, set_.blocks,
-                                     size_ > 1 ? " across ranks by the MatMult scatter (reverse ADD, divide by |L_j|, forward INSERT)" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank%s), component averaging%s\n", blocks_all_, set_.blocks,
+                                     set_.blocks_auto ? ", auto on the host" : "", size_ > 1 ? " across ranks by the MatMult scatter (reverse ADD, divide by |L_j|, forward INSERT)" : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
                                      set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult_, shared_count_));
     break;

@@ -3,6 +3,7 @@ static const char help[] = "Solves A x = A x_e with KSP carpcg (options -ksp_car
                            "  -case ok|nan|nan_rhs|zero_rows|inconsistent|singular|empty|one|nonsquare\n"
                            "  -reference              also solve with the src/carpcg reference (same scheme, relaxation,\n"
                            "                          blocks = ranks x -ksp_carpcg_blocks, single-reduction CG) and compare\n"
+                           "  -reference_blocks <n>   the reference's blocks per rank where -ksp_carpcg_blocks is 0 (auto)\n"
                            "  -its_tol <0>            allowed difference of the iteration counts to the reference\n"
                            "  -x_tol <1e-8>           allowed relative difference of the solutions to the reference\n"
                            "  -expect_converged       fail unless carpcg converged\n"
@@ -96,6 +97,7 @@ static PetscErrorCode ReferenceSolve(const char *spec, Mat A, KSP ksp, std::vect
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_carpcg_scheme", scheme, sizeof scheme, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-ksp_carpcg_relax", &lambda, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-ksp_carpcg_blocks", &blocks, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reference_blocks", &blocks, NULL)); // what auto blocks (0) should give
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-ksp_carpcg_true_residual_interval", &interval, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ksp_carpcg_weighted_dot", &weighted, NULL));
   PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, &maxit));
