@@ -66,8 +66,9 @@ namespace pgk::trilf {
 
 // Paths with at least this many rows are factored by the scan, shorter ones by the sequential
 // loop. The loop costs about 0.29 us per row on an H100 (16.5 ms for 57,274 rows), so a
-// 1024-row path costs about 0.3 ms, 1.5 MatMults of the benchmark's 4-6M-row matrices, about
-// what the scan's four passes over every row cost there; shorter paths keep their exact bits.
+// 1024-row path costs about 0.3 ms, 1.5 MatMults of the benchmark's 4-6M-row matrices; the
+// scan's passes over every row should cost about as much there (an estimate: not yet measured).
+// Shorter paths keep the reference's bits (the small device tests compare them bit for bit).
 constexpr Index kScanMinPath = 1024;
 
 namespace scan_lu {

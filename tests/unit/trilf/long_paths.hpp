@@ -73,7 +73,7 @@ inline std::vector<Index> mixed_lengths(Index longest) {
 }
 
 // The test sets: anisotropic lines (eps from 1e-3 to 1e-10, the last nearly singular), upwind
-// and central convection; 10^4..10^5 rows per long path.
+// and central convection; 10^4..4.5 10^5 rows per long path.
 inline std::vector<PathSet> long_path_sets() {
   std::vector<PathSet> v;
   v.push_back(make_paths("aniso eps 1e-3, one 100000-row path", {100000}, Coupling::Anisotropic, 1e-3, 1));
@@ -82,6 +82,8 @@ inline std::vector<PathSet> long_path_sets() {
   v.push_back(make_paths("upwind peclet 100, mixed", mixed_lengths(30000), Coupling::Upwind, 1e-3, 4, 100.0));
   v.push_back(make_paths("upwind peclet 0.5, 10000 rows", {10000, 10000}, Coupling::Upwind, 1e-8, 5, 0.5));
   v.push_back(make_paths("central cell peclet 3, mixed", mixed_lengths(40000), Coupling::Central, 0.5, 6, 3.0));
+  // 342 tiles: the tile carries take two chunks of kScanThreads tiles.
+  v.push_back(make_paths("aniso eps 1e-8, 700001 rows", {250000, 1, 450000}, Coupling::Anisotropic, 1e-8, 7));
   return v;
 }
 
