@@ -4,6 +4,7 @@
 
 #include "src/common/csr.hpp"
 #include "kernels/trilf/primitives.hpp"
+#include "src/trilf/scan_lu.hpp"
 
 namespace pgk::cuda::trilf {
 
@@ -35,10 +36,20 @@ struct CoverageSums {
 void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, DeviceTridiagonal &t, CoverageSums *cov,
                           void *stream);
 
-// Factorization with the reference's pivot rules (one thread per path) and the apply
-// coefficients. Throws std::domain_error naming the first failing permuted row. Reads (n > 0):
-// the counters (1; 1 more to name a failing row).
-void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream);
+// Factorization with the reference's pivot rules and the apply coefficients: paths of at least
+// scan_min_path rows by the speculative scan (scan_lu.cu; pivots equal the reference's within
+// rounding, src/trilf/scan_lu.hpp), the others by one thread per path (bit for bit the
+// reference's). Throws std::domain_error naming the first failing permuted row. Reads (n > 0):
+// the counters (1; 1 more to name a failing row). order.longest decides whether the scan runs.
+void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream,
+                        Index scan_min_path = pgk::trilf::kScanMinPath);
+
+// The scan part (scan_lu.cu), asynchronous, t.pivot and t.mult allocated: for every path of at
+// least min_path rows, the scan's pivots, the multipliers and u~ (ueff) of its rows; for every
+// path head h, path_end[h] (one past its last row) and first_bad[h], the first row of a long
+// path whose scan pivot fails a check (path_end[h] if none), from which the loop redoes it.
+void scan_factor_long_paths(DeviceTridiagonal &t, const DevicePathOrder &order, Index min_path, double tau,
+                            double *ueff, Index *path_end, Index *first_bad, void *stream);
 
 // Scratch of the apply scans (per tile: aggregate, carry, fix length; per row: sensitivity).
 struct ScanWorkspace {

@@ -1,5 +1,6 @@
 // Scalar tridiagonal part of device PC trilf: assembly of T from A on the path order,
-// factorization with the reference's pivot rules (src/trilf/tridiag.hpp), and the apply.
+// factorization with the reference's pivot rules (src/trilf/tridiag.hpp; long paths by the
+// speculative scan of scan_lu.cu first, src/trilf/scan_lu.hpp), and the apply.
 //
 // Apply without per-path loops: both triangular solves are affine recurrences
 // x_t = a_t x_{t-1} + b_t (x_{-1} = 0), i.e. a scan of the maps f_t(x) = a_t x + b_t under
@@ -26,6 +27,7 @@
 
 #include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/internal.hpp"
+#include "src/trilf/scan_lu.hpp"
 
 namespace pgk::cuda::trilf {
 namespace {
@@ -99,10 +101,13 @@ __global__ void sum_partials(const double *partials, int nblocks, double *out) {
 
 // ---- factorization ----------------------------------------------------------------------------
 
-// One thread per path (started at k == path_head[k]), the host's loop verbatim. The
-// explicit _rn intrinsics keep every operation separately rounded (no FMA contraction), so
+// One thread per path (started at k == path_head[k]), the host's loop verbatim
+// (pgk::trilf::scan_lu::pivot_step, separately rounded operations: no FMA contraction), so
 // pivots, splits and replacements are the host's bit for bit. err: atomicMin of
 // (k << 1 | what) over the first failure of each path = the host's first failure.
+// With path_end (paths of at least min_path rows were factored by the scan, scan_lu.cu): such a
+// path starts at first_bad[h], the first row the scan's pivots fail a rule at, with the scan's
+// pivot of the row before it, and ends at once when no row failed.
 // The loop is latency-bound on long paths, and an FP64 division is a long dependent
 // instruction sequence: the loop keeps only the one division of the recurrence
 // (m_k = l_k / d'_{k-1}) and leaves 1/d'_k and the apply coefficients to coefficients_kernel
@@ -110,15 +115,22 @@ __global__ void sum_partials(const double *partials, int nblocks, double *out) {
 // kFactorChunk at a time (their loads do not depend on the recurrence).
 constexpr int kFactorChunk = 8;
 
+struct LongPaths { // null path_end: every path runs from its head
+  const Index *path_end, *first_bad;
+  Index min_path;
+};
+
 __global__ void factor_kernel(Index n, const Index *path_head, const double *lower, const double *diag,
-                              const double *upper, double tau, double *mult, double *pivot, double *ueff,
+                              const double *upper, double tau, LongPaths lp, double *mult, double *pivot, double *ueff,
                               unsigned long long *counts, unsigned long long *err) {
   for (Index h = blockIdx.x * Index(blockDim.x) + threadIdx.x; h < n; h += Index(gridDim.x) * blockDim.x) {
     if (path_head[h] != h) continue;
+    Index start = h;
+    if (lp.path_end && lp.path_end[h] - h >= lp.min_path) start = lp.first_bad[h];
     unsigned long long splits = 0, replaced = 0;
-    double dprev = 0, uprev = 0;
-    bool stop = false;
-    for (Index k0 = h; !stop; k0 += kFactorChunk) {
+    double dprev = start > h && start < n ? pivot[start - 1] : 0.0, uprev = start > h ? upper[start - 1] : 0.0;
+    bool stop = start >= n || path_head[start] != h;
+    for (Index k0 = start; !stop; k0 += kFactorChunk) {
       double lo[kFactorChunk], di[kFactorChunk], up[kFactorChunk];
       bool in[kFactorChunk];
 #pragma unroll
@@ -134,40 +146,20 @@ __global__ void factor_kernel(Index n, const Index *path_head, const double *low
         if (!in[c]) stop = true;
         if (stop) continue;
         const Index k = k0 + c;
-        const double s = __dadd_rn(__dadd_rn(fabs(lo[c]), fabs(di[c])), fabs(up[c]));
-        const double lim = __dmul_rn(tau, s);
-        double m = 0, update = 0;
-        if (k > h && lo[c] != 0) {
-          m = __ddiv_rn(lo[c], dprev);
-          if (!isfinite(m)) {
-            atomicMin(err, (static_cast<unsigned long long>(k) << 1) | 0ull);
-            stop = true;
-            continue;
-          }
-          update = __dmul_rn(m, uprev);
-        }
-        double d = __dsub_rn(di[c], update);
-        bool split = false;
-        if (fabs(d) <= lim && update != 0) { // split the path before k
-          m = update = 0;
-          d = di[c];
-          split = true;
-          ++splits;
-        }
-        if (fabs(d) <= lim) { // no update left: replace the diagonal
-          d = s > 0 ? (di[c] < 0 ? -s : s) : 1.0;
-          ++replaced;
-        }
-        if (!isfinite(d)) {
-          atomicMin(err, (static_cast<unsigned long long>(k) << 1) | 1ull);
+        const pgk::trilf::scan_lu::Step st =
+            pgk::trilf::scan_lu::pivot_step(lo[c], di[c], up[c], k == h, dprev, uprev, tau);
+        if (st.error) {
+          atomicMin(err, (static_cast<unsigned long long>(k) << 1) | (st.error == 2 ? 1ull : 0ull));
           stop = true;
           continue;
         }
-        mult[k] = m;
-        pivot[k] = d;
-        if (split) ueff[k - 1] = 0; // T~ lost the coupling (k-1, k)
-        ueff[k] = up[c];            // 0 at a path end (assembly)
-        dprev = d;
+        splits += st.split;
+        replaced += st.replaced;
+        mult[k] = st.m;
+        pivot[k] = st.d;
+        if (st.split) ueff[k - 1] = 0; // T~ lost the coupling (k-1, k)
+        ueff[k] = up[c];               // 0 at a path end (assembly)
+        dprev = st.d;
         uprev = up[c];
       }
     }
@@ -393,7 +385,8 @@ void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, Device
   }
 }
 
-void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream) {
+void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream,
+                        Index scan_min_path) {
   if (!(rel_tol >= 0 && rel_tol < 1)) throw std::invalid_argument("trilf factor: rel_tol must lie in [0, 1)");
   cudaStream_t s = as_stream(stream);
   const Index n = t.n;
@@ -405,9 +398,20 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
   PGK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), s));
   PGK_CUDA_CHECK(cudaMemsetAsync(counts.data() + 2, 0xff, sizeof(unsigned long long), s));
   DeviceBuffer<double> ueff(un, s);
+  // Long paths by the scan first (scan_lu.cu), then the loop: short paths and what the scan's
+  // checks left over. Without a long path the loop alone, as before the scan.
+  LongPaths lp{nullptr, nullptr, scan_min_path};
+  DeviceBuffer<Index> path_end, first_bad;
+  if (order.longest >= scan_min_path) {
+    path_end.allocate_async(un, s);
+    first_bad.allocate_async(un, s);
+    scan_factor_long_paths(t, order, scan_min_path, rel_tol, ueff.data(), path_end.data(), first_bad.data(), s);
+    lp.path_end = path_end.data();
+    lp.first_bad = first_bad.data();
+  }
   const int grid = grid_for(n, kThreads, kMaxBlocks);
   factor_kernel<<<grid, kThreads, 0, s>>>(n, order.path_head.data(), t.lower.data(), t.diag.data(), t.upper.data(),
-                                          rel_tol, t.mult.data(), t.pivot.data(), ueff.data(), counts.data(),
+                                          rel_tol, lp, t.mult.data(), t.pivot.data(), ueff.data(), counts.data(),
                                           counts.data() + 2);
   PGK_CUDA_CHECK_LAUNCH();
   coefficients_kernel<<<grid, kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),

@@ -30,7 +30,7 @@ endfunction()
 
 pgk_gpu_tests(pgk_gpu_common_tests gpu/common/csr_check.cpp gpu/common/symmetrize_pattern.cpp)
 pgk_gpu_tests(pgk_gpu_batchrcm_tests gpu/batchrcm/rcm.cpp)
-pgk_gpu_tests(pgk_gpu_trilf_tests gpu/trilf/pc.cpp gpu/trilf/pc_errors.cpp gpu/trilf/block.cpp)
+pgk_gpu_tests(pgk_gpu_trilf_tests gpu/trilf/pc.cpp gpu/trilf/pc_errors.cpp gpu/trilf/block.cpp gpu/trilf/scan_lu.cpp)
 pgk_gpu_tests(pgk_gpu_rabbitpp_tests gpu/rabbitpp/rabbitpp.cpp)
 pgk_gpu_tests(pgk_gpu_carpcg_tests gpu/carpcg/carpcg.cpp)
 # aijcompound: the packed layouts and their SpMV (layouts.cpp); the device compound CSR
@@ -55,6 +55,8 @@ set(PGK_SANITIZED
   "trilf_errors|pgk_gpu_trilf_tests|Where/GpuTrilfErrors.*:GpuTrilfRefused.*:Matrices/GpuTrilfBlockViaDevice.*"
   "trilf_block|pgk_gpu_trilf_tests|Sets/GpuTrilfBlock.*/default:Sets/GpuTrilfBlock.*/uncharged_M12"
   "trilf_block_errors|pgk_gpu_trilf_tests|GpuTrilfBlockErrors.*"
+  # The scan LU's tile scans (shared memory between warps) and its fallbacks, on 40k-50k rows.
+  "trilf_scan_lu|pgk_gpu_trilf_tests|GpuTrilfScanLu.SplitsAndReplacementsAreTheReferences:GpuTrilfScanLu.OverflowIsReportedAtTheReferencesRow"
   # aijcompound's compound CSR operations (kernels/aijcompound/ops.hpp); --small drops the 700-row size.
   "aijcompound_ops|pgk_gpu_aijcompound_ops_tests|GpuAijCompoundOps.*"
   # rabbitpp: one K per graph within 24 rounds (tests/gpu/rabbitpp/rabbitpp.cpp, --small).

@@ -6,12 +6,14 @@
 #include "src/trilf/factor.hpp"
 #include "src/trilf/paths.hpp"
 #include "src/trilf/pc.hpp"
+#include "src/trilf/scan_lu.hpp"
 #include "src/trilf/tridiag.hpp"
 #include "src/trilf/weights.hpp"
 #include "tests/support/compare.hpp"
 #include "tests/support/corpus.hpp"
 #include "tests/support/corpus_loop.hpp"
 #include "tests/support/device.hpp"
+#include "tests/unit/trilf/long_paths.hpp"
 
 #include <gtest/gtest.h>
 
@@ -90,12 +92,17 @@ struct Reference {
   pgk::trilf::PathOrder order;
   pgk::trilf::Tridiagonal t;
   pgk::trilf::TridiagonalFactor tf;
+  pgk::trilf::TridiagonalFactor scan; // factor_scan: the device's LU, bit for bit (scan_lu.hpp)
   pgk::trilf::Preconditioner pc;
   Reference(const pgk::CsrView &av, const pgk::trilf::Options &opt)
       : w(pgk::trilf::weight_graph(av, opt.factor.weight)), f(pgk::trilf::parallel_factor(pgk::view_of(w), opt.factor)),
         forest(pgk::trilf::break_cycles(f, pgk::view_of(w))), order(pgk::trilf::order_paths(forest)),
-        t(pgk::trilf::assemble(av, order)), tf(pgk::trilf::factor(t, order.perm, opt.pivot)), pc(av, opt) {}
+        t(pgk::trilf::assemble(av, order)), tf(pgk::trilf::factor(t, order.perm, opt.pivot)),
+        scan(pgk::trilf::factor_scan(t, order.perm, order.path_start, opt.pivot)), pc(av, opt) {}
 };
+
+// Largest elementwise relative difference (tests/unit/trilf/long_paths.hpp).
+using pgk::trilf::test::max_rel_diff;
 
 // Whether the host's solve x of T~ x = b is accurate (residual <= 1e-10): with tau = 0 a pivot
 // chain keeps pivots like 1e-20, and two correct solvers then disagree completely.
