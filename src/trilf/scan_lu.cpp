@@ -62,17 +62,7 @@ Mobius block_scan(const Mobius *x, const Mobius &carry, Mobius *excl) {
 void check_inputs(const Tridiagonal &t, const std::vector<Index> &perm, const std::vector<Index> &path_start,
                   const PivotOptions &opt) {
   const Index n = t.size();
-  const auto un = static_cast<std::size_t>(n);
-  if (t.lower.size() != un || t.upper.size() != un)
-    throw std::invalid_argument("trilf factor: lower/diag/upper sizes differ");
-  if (!is_permutation(perm, n)) throw std::invalid_argument("trilf factor: perm is not a permutation of 0..N-1");
-  if (!(opt.rel_tol >= 0 && opt.rel_tol < 1)) throw std::invalid_argument("trilf factor: rel_tol must lie in [0, 1)");
-  for (std::size_t k = 0; k < un; ++k)
-    if (!std::isfinite(t.lower[k]) || !std::isfinite(t.diag[k]) || !std::isfinite(t.upper[k]))
-      throw std::domain_error("trilf factor: non-finite entry of T at permuted row " + std::to_string(k) +
-                              " (original row " + std::to_string(perm[k]) + ")");
-  if (n > 0 && (t.lower[0] != 0 || t.upper[un - 1] != 0))
-    throw std::invalid_argument("trilf factor: lower[0] and upper[N-1] must be 0");
+  check_factor_input(t, perm, opt); // the reference's checks and messages
   bool ok = !path_start.empty() && path_start.front() == 0 && path_start.back() == n;
   for (std::size_t p = 1; ok && p < path_start.size(); ++p) ok = path_start[p] > path_start[p - 1];
   if (!ok) throw std::invalid_argument("trilf factor_scan: path_start does not partition 0..N-1");

@@ -39,22 +39,29 @@ Tridiagonal assemble(const CsrView &a, const PathOrder &order) {
   return t;
 }
 
-TridiagonalFactor factor(const Tridiagonal &t, const std::vector<Index> &perm, const PivotOptions &opt) {
+void check_factor_input(const Tridiagonal &t, const std::vector<Index> &perm, const PivotOptions &opt) {
   const Index n = t.size();
   const auto un = static_cast<std::size_t>(n);
   if (t.lower.size() != un || t.upper.size() != un)
     throw std::invalid_argument("trilf factor: lower/diag/upper sizes differ");
   if (!is_permutation(perm, n)) throw std::invalid_argument("trilf factor: perm is not a permutation of 0..N-1");
   if (!(opt.rel_tol >= 0 && opt.rel_tol < 1)) throw std::invalid_argument("trilf factor: rel_tol must lie in [0, 1)");
+  for (std::size_t k = 0; k < un; ++k)
+    if (!std::isfinite(t.lower[k]) || !std::isfinite(t.diag[k]) || !std::isfinite(t.upper[k]))
+      throw std::domain_error("trilf factor: non-finite entry of T at permuted row " + std::to_string(k) +
+                              " (original row " + std::to_string(perm[k]) + ")");
+  if (n > 0 && (t.lower[0] != 0 || t.upper[un - 1] != 0))
+    throw std::invalid_argument("trilf factor: lower[0] and upper[N-1] must be 0");
+}
+
+TridiagonalFactor factor(const Tridiagonal &t, const std::vector<Index> &perm, const PivotOptions &opt) {
+  const Index n = t.size();
+  const auto un = static_cast<std::size_t>(n);
+  check_factor_input(t, perm, opt);
   auto fail = [&](const char *what, Index k) {
     throw std::domain_error(std::string("trilf factor: ") + what + " at permuted row " + std::to_string(k) +
                             " (original row " + std::to_string(perm[static_cast<std::size_t>(k)]) + ")");
   };
-  for (std::size_t k = 0; k < un; ++k)
-    if (!std::isfinite(t.lower[k]) || !std::isfinite(t.diag[k]) || !std::isfinite(t.upper[k]))
-      fail("non-finite entry of T", static_cast<Index>(k));
-  if (n > 0 && (t.lower[0] != 0 || t.upper[un - 1] != 0))
-    throw std::invalid_argument("trilf factor: lower[0] and upper[N-1] must be 0");
 
   TridiagonalFactor f;
   f.perm = perm;

@@ -62,6 +62,11 @@ struct TridiagonalFactor {
   Index size() const { return static_cast<Index>(pivot.size()); }
 };
 
+// factor's checks of its input (shared with factor_scan, scan_lu.hpp): std::invalid_argument on
+// mismatched sizes, a bad perm or rel_tol, nonzero lower[0] / upper[N-1]; std::domain_error on a
+// non-finite entry, naming its permuted and original row.
+void check_factor_input(const Tridiagonal &t, const std::vector<Index> &perm, const PivotOptions &opt);
+
 // Throws std::invalid_argument on mismatched sizes or a bad perm, std::domain_error as above.
 TridiagonalFactor factor(const Tridiagonal &t, const std::vector<Index> &perm,
                          const PivotOptions &opt = PivotOptions());
