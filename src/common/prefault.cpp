@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #if defined(__linux__)
-#  include <sys/mman.h>
-#  include <unistd.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace pgk {

@@ -1,7 +1,8 @@
 // Faulting in a large, freshly allocated buffer on several threads before a serial fill. A big
 // std::vector is value-initialised by one thread, and on Linux its first touch of every 4 KiB page
-// (a page fault, the kernel zeroing the page) cost more than the fill itself: 80% of MatConvert
-// to aijcompound. The kernel populates the pages here, a share of the range per thread.
+// (a page fault, the kernel zeroing the page) costs more than the fill itself: most of what is left
+// of MatConvert to aijcompound once its passes are linear (bench/NOTES.md). The kernel populates the
+// pages here, a share of the range per thread.
 #pragma once
 
 #include <cstddef>

@@ -43,16 +43,15 @@ bool scalars_in_place(const Csr &e, const Csr &s) {
   return true;
 }
 
-bool same_bits(const CompoundCsr &a, const CompoundCsr &b) {
-  return same(a, b) && test::same_bits(a.values, b.values);
-}
+bool same_bits(const CompoundCsr &a, const CompoundCsr &b) { return same(a, b) && test::same_bits(a.values, b.values); }
 
 TEST(AijCompoundParallel, FromScalarIsThreadIndependent) {
   for (const Shape &sh : all_shapes()) {
     const Csr s = partial_expansion({EntryKind::block, sh.bs}, 40000 / sh.bs, 40 + sh.bs);
     ASSERT_GE(s.nnz(), 1 << 16) << sh.bs; // the parallel path runs
     const CompoundCsr one = from_scalar(view_of(s), EntryKind::block, sh.bs, 1);
-    for (int threads : {2, 3, 8}) EXPECT_TRUE(same_bits(from_scalar(view_of(s), EntryKind::block, sh.bs, threads), one));
+    for (int threads : {2, 3, 8})
+      EXPECT_TRUE(same_bits(from_scalar(view_of(s), EntryKind::block, sh.bs, threads), one));
     EXPECT_TRUE(scalars_in_place(expand(one), s)) << sh.bs; // missing scalars are zeros, the others in place
   }
   for (const Shape &sh : {Shape{EntryKind::complex, 2}, Shape{EntryKind::quaternion, 4}}) {
