@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace pgk::cuda::aijcompound {
 namespace {
@@ -28,6 +29,18 @@ std::vector<int> narrow(const std::vector<Index> &v, const char *what) {
   return out;
 }
 
+// v on the device as 32-bit ints: straight from v where Index is int (no host copy: the tuner
+// uploads a pattern per candidate layout, each as large as the matrix's block columns), else
+// through the checked narrowing copy.
+void upload_int(DeviceBuffer<int> &dst, const std::vector<Index> &v, const char *what, void *stream) {
+  if constexpr (std::is_same_v<Index, int>) {
+    dst.upload(v.data(), v.size(), stream);
+  } else {
+    const std::vector<int> n = narrow(v, what);
+    dst.upload(n.data(), n.size(), stream);
+  }
+}
+
 void check_fits(Index n, const char *what) {
   if (n < 0 || n > INT_MAX)
     throw std::invalid_argument(std::string("aijcompound: ") + what + " " + std::to_string(n) +
@@ -42,11 +55,13 @@ std::size_t ptr_size(ac::Outer outer, Index nbrows) {
   return static_cast<std::size_t>((nbrows + h - 1) / h) + 1;
 }
 
-// The sizes of p agree with each other (a Packed that did not come from ac::pack may not).
-void check_packed(const ac::Packed &p) {
+// The sizes of p agree with each other (a Packed that did not come from ac::pack may not); a
+// pattern (ac::pack_pattern) may come without values.
+void check_packed(const ac::Packed &p, bool pattern_only) {
   ac::check_kind(p.kind, p.bs);
+  const bool val_ok = p.val.size() == p.col.size() * p.esize() || (pattern_only && p.val.empty());
   if (p.nbrows < 0 || p.nbcols < 0 || p.nrows_pad != ac::padded_rows(p.outer, p.nbrows) ||
-      p.ptr.size() != ptr_size(p.outer, p.nbrows) || p.val.size() != p.col.size() * p.esize())
+      p.ptr.size() != ptr_size(p.outer, p.nbrows) || !val_ok)
     throw std::invalid_argument("aijcompound: DevicePacked::upload of inconsistent packed arrays");
   check_fits(p.nbrows, "block rows");
   check_fits(p.nrows_pad, "padded block rows");
@@ -109,21 +124,20 @@ int sm_count() {
 }
 
 void DevicePacked::upload(const ac::Packed &p, void *stream) {
+  check_packed(p, false);
   take_pattern(p, stream);
   val_.upload(p.val.data(), p.val.size(), stream);
 }
 
 void DevicePacked::upload_pattern(const ac::Packed &p, void *stream) {
+  check_packed(p, true);
   take_pattern(p, stream);
-  val_.allocate(p.val.size());
-  if (!p.val.empty()) {
-    PGK_CUDA_CHECK(cudaMemsetAsync(val_.data(), 0, p.val.size() * sizeof(double), as_stream(stream)));
-  }
+  const std::size_t nval = p.col.size() * static_cast<std::size_t>(p.esize());
+  val_.allocate(nval);
+  if (nval > 0) PGK_CUDA_CHECK(cudaMemsetAsync(val_.data(), 0, nval * sizeof(double), as_stream(stream)));
 }
 
 void DevicePacked::take_pattern(const ac::Packed &p, void *stream) {
-  check_packed(p);
-  const std::vector<int> ptr = narrow(p.ptr, "row metadata"), col = narrow(p.col, "block columns");
   Index nnzb = 0;
   for (Index c : p.col) nnzb += c >= 0 ? 1 : 0;
   if (counter_.size() == 0) {
@@ -131,8 +145,8 @@ void DevicePacked::take_pattern(const ac::Packed &p, void *stream) {
     PGK_CUDA_CHECK(cudaMemsetAsync(counter_.data(), 0, 2 * sizeof(unsigned int), as_stream(stream)));
     PGK_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
   }
-  ptr_.upload(ptr.data(), ptr.size(), stream);
-  col_.upload(col.data(), col.size(), stream);
+  upload_int(ptr_, p.ptr, "row metadata", stream);
+  upload_int(col_, p.col, "block columns", stream);
   outer_ = p.outer;
   inner_ = p.inner;
   kind_ = p.kind;
@@ -152,8 +166,7 @@ void DevicePacked::set_value_slots(const std::vector<Index> &slots, void *stream
                                 std::to_string(nnzb_) + " stored entries");
   for (Index s : slots)
     if (s < 0 || s >= nslots_) throw std::invalid_argument("aijcompound: set_value_slots: slot out of range");
-  const std::vector<int> s32 = narrow(slots, "slots");
-  slots_.upload(s32.data(), s32.size(), stream);
+  upload_int(slots_, slots, "slots", stream);
   has_slots_ = true;
 }
 

@@ -79,7 +79,8 @@ public:
   // The arrays of p (the host packing, src/aijcompound/layouts.hpp) on the device: 3 uploads.
   void upload(const ac::Packed &p, void *stream);
   // The pattern of p only (2 uploads): the value slots are zeroed on the device (padding stays 0)
-  // and filled by repack from device values, for a copy whose host values may be stale.
+  // and filled by repack from device values, for a copy whose host values may be stale. p.val
+  // may be empty (ac::pack_pattern) or full (ignored).
   void upload_pattern(const ac::Packed &p, void *stream);
   // The scatter map of a values-only re-assembly: slots[e] = the slot of CSR entry e
   // (ac::entry_slots of the same outer layout), one upload.

@@ -84,6 +84,10 @@ public:
   // distance2_coloring(pattern) is computed.
   CarpcgValueCheck setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o, void *stream,
                          const pgk::carpcg::Coloring *coloring = nullptr);
+  // The same from a host CSR with values (a rank's extended rows, built on the host): its arrays
+  // are uploaded straight into the operator's (3 more logged copies) instead of copied on the
+  // device; `a` is also the pattern.
+  CarpcgValueCheck setup_host(const CsrView &a, const CarpcgDeviceOptions &o, void *stream);
   bool ready() const;
   Index size() const;  // rows (owned unknowns)
   Index ncols() const; // owned unknowns, then ghosts
@@ -131,6 +135,8 @@ public:
   struct Impl;
 
 private:
+  CarpcgValueCheck setup_from(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o, void *stream,
+                              const pgk::carpcg::Coloring *coloring, bool a_on_host);
   std::unique_ptr<Impl> impl_;
 };
 

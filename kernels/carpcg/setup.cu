@@ -132,6 +132,15 @@ int carpcg_lanes_per_row(int requested, Index nrows, Index nnz) {
 
 CarpcgValueCheck CarpcgDevice::setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o,
                                      void *stream, const pgk::carpcg::Coloring *coloring) {
+  return setup_from(a, pattern, o, stream, coloring, false);
+}
+
+CarpcgValueCheck CarpcgDevice::setup_host(const CsrView &a, const CarpcgDeviceOptions &o, void *stream) {
+  return setup_from(a, a, o, stream, nullptr, true);
+}
+
+CarpcgValueCheck CarpcgDevice::setup_from(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o,
+                                          void *stream, const pgk::carpcg::Coloring *coloring, bool a_on_host) {
   using pgk::carpcg::Scheme;
   if (a.ncols < a.nrows || pattern.nrows != a.nrows || pattern.ncols != a.ncols)
     throw std::invalid_argument("carpcg device: needs a square matrix (or a rank's rows over owned and ghost unknowns) "
@@ -159,9 +168,10 @@ CarpcgValueCheck CarpcgDevice::setup(const CsrView &a, const CsrView &pattern, c
   d.mid.allocate(static_cast<std::size_t>(d.n));
   CarpcgValueCheck check;
   if (d.n > 0) { // an empty matrix may have no device arrays at all
-    device_copy(d.rowptr.data(), a.rowptr, sizeof(Index) * (static_cast<std::size_t>(d.n) + 1), stream);
-    device_copy(d.colidx.data(), a.colidx, sizeof(Index) * static_cast<std::size_t>(d.nnz), stream);
-    device_copy(d.values.data(), a.values, sizeof(double) * static_cast<std::size_t>(d.nnz), stream);
+    const auto fill = a_on_host ? copy_to_device : device_copy;
+    fill(d.rowptr.data(), a.rowptr, sizeof(Index) * (static_cast<std::size_t>(d.n) + 1), stream);
+    fill(d.colidx.data(), a.colidx, sizeof(Index) * static_cast<std::size_t>(d.nnz), stream);
+    fill(d.values.data(), a.values, sizeof(double) * static_cast<std::size_t>(d.nnz), stream);
     DeviceBuffer<BadRows> bad(1);
     init_bad_rows<<<1, 1, 0, as_stream(stream)>>>(bad.data(), d.n);
     PGK_CUDA_CHECK_LAUNCH();

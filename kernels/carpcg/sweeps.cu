@@ -185,10 +185,9 @@ void CarpcgDevice::carp_sweep_sum(const double *b, bool backward, const double *
 
 void CarpcgDevice::carp_divide(const double *acc, const double *x, double *y, void *stream) {
   Impl &d = *impl_;
-  if (d.divisor.size() != static_cast<std::size_t>(d.n) || d.n == 0) {
-    if (d.n == 0) return;
+  if (d.n == 0) return;
+  if (d.divisor.size() != static_cast<std::size_t>(d.n))
     throw std::logic_error("carpcg device: carp_divide before set_multiplicity");
-  }
   divide_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, acc, d.divisor.data(), x, y);
   PGK_CUDA_CHECK_LAUNCH();
 }

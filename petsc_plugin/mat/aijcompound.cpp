@@ -114,46 +114,49 @@ static PetscErrorCode MatDuplicate_SeqAIJCompound(Mat A, MatDuplicateOption op, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The entry kind of a host CSR with block size bs from -mat_aijcompound_entry.
-static PetscErrorCode MatAIJCompoundChooseKind(Mat A, const pgk::CsrView &s, PetscInt bs, PetscInt option, ac::EntryKind *kind)
+// c (block entries, block size bs) converted in place to the entry kind -mat_aijcompound_entry asks
+// for: the matrix is blocked once, then each form is tested on the blocks (no second blocking).
+static PetscErrorCode MatAIJCompoundChooseKind(Mat A, PetscInt option, ac::CompoundCsr *c)
 {
+  const PetscInt threads = PgkNodeThreadShare();
+  const PetscInt bs      = c->bs;
+  bool           ok      = false;
+
   PetscFunctionBegin;
-  *kind = ac::EntryKind::block;
   if (option == MAT_AIJCOMPOUND_ENTRY_AUTO) {
-    if (bs == 2 && ac::detect_complex(s)) *kind = ac::EntryKind::complex;
-    if (bs == 4 && ac::detect_quaternion(s)) *kind = ac::EntryKind::quaternion;
+    if (bs == 2) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ok = ac::convert_kind(*c, ac::EntryKind::complex, (int)threads));
+    if (bs == 4) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ok = ac::convert_kind(*c, ac::EntryKind::quaternion, (int)threads));
   } else if (option == MAT_AIJCOMPOUND_ENTRY_COMPLEX) {
-    PetscCheck(bs == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry complex needs block size 2, the matrix has %" PetscInt_FMT, bs);
-    PetscCheck(ac::detect_complex(s), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_aijcompound_entry complex: not every stored 2x2 block has the complex form [a -b; b a]; use -mat_aijcompound_entry auto or block");
-    *kind = ac::EntryKind::complex;
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ok = ac::convert_kind(*c, ac::EntryKind::complex, (int)threads));
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_aijcompound_entry complex: not every stored 2x2 block has the complex form [a -b; b a]; use -mat_aijcompound_entry auto or block");
   } else if (option == MAT_AIJCOMPOUND_ENTRY_QUATERNION) {
-    PetscCheck(bs == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry quaternion needs block size 4, the matrix has %" PetscInt_FMT, bs);
-    PetscCheck(ac::detect_quaternion(s), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "-mat_aijcompound_entry quaternion: not every stored 4x4 block has the quaternion form L(q) (left multiplication, Hamilton product); use -mat_aijcompound_entry auto or block");
-    *kind = ac::EntryKind::quaternion;
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ok = ac::convert_kind(*c, ac::EntryKind::quaternion, (int)threads));
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_aijcompound_entry quaternion: not every stored 4x4 block has the quaternion form L(q) (left multiplication, Hamilton product); use -mat_aijcompound_entry auto or block");
   }
-  PetscCall(PetscInfo(A, "aijcompound: bs %" PetscInt_FMT ", entry kind %s\n", bs, ac::kind_name(*kind)));
+  PetscCall(PetscInfo(A, "aijcompound: bs %" PetscInt_FMT ", entry kind %s\n", bs, ac::kind_name(c->kind)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The compound CSR of A (any sequential type MatConvert takes to MATSEQAIJ; AIJ and AIJCUSPARSE read directly).
+// The compound CSR of A (any sequential type MatConvert takes to MATSEQAIJ; AIJ and AIJCUSPARSE read
+// directly). The host passes are split among this rank's share of the node's cores (large matrices).
 PetscErrorCode MatAIJCompoundFromMat(Mat A, PetscInt bs, PetscInt option, ac::CompoundCsr *c)
 {
-  Mat           S = nullptr;
-  PetscBool     direct;
-  PgkMatCSR     csr;
-  ac::EntryKind kind;
+  Mat       S = nullptr;
+  PetscBool direct;
+  PgkMatCSR csr;
 
   PetscFunctionBegin;
   PetscCheck(bs >= 2 && bs <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Mat aijcompound needs a block size 2..8 (MatSetBlockSize(), or BAIJ), the matrix has block size %" PetscInt_FMT, bs);
   PetscCheck(A->rmap->n % bs == 0 && A->cmap->n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Mat aijcompound: sizes %" PetscInt_FMT " x %" PetscInt_FMT " are not multiples of the block size %" PetscInt_FMT, A->rmap->n, A->cmap->n, bs);
+  PetscCheck(option != MAT_AIJCOMPOUND_ENTRY_COMPLEX || bs == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry complex needs block size 2, the matrix has %" PetscInt_FMT, bs);
+  PetscCheck(option != MAT_AIJCOMPOUND_ENTRY_QUATERNION || bs == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry quaternion needs block size 4, the matrix has %" PetscInt_FMT, bs);
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &direct, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
   if (!direct) PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &S));
   PetscCall(PgkMatGetCSR(S ? S : A, PGK_MEM_HOST, &csr));
-  PetscCall(MatAIJCompoundChooseKind(A, csr.csr, bs, option, &kind));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *c = ac::from_scalar(csr.csr, kind, (int)bs));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *c = ac::from_scalar(csr.csr, ac::EntryKind::block, (int)bs, (int)PgkNodeThreadShare()));
   PetscCall(PgkMatRestoreCSR(S ? S : A, &csr));
   PetscCall(MatDestroy(&S));
+  PetscCall(MatAIJCompoundChooseKind(A, option, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -161,7 +164,7 @@ PetscErrorCode MatAIJCompoundFromMat(Mat A, PetscInt bs, PetscInt option, ac::Co
 PetscErrorCode MatCreateSeqAIJCompoundWithCsr(MPI_Comm comm, ac::CompoundCsr &&c, PetscInt option, Mat *B)
 {
   PetscFunctionBegin;
-  PgkCallCxx(comm, PETSC_ERR_ARG_WRONG, ac::validate(c));
+  PgkCallCxx(comm, PETSC_ERR_ARG_WRONG, ac::validate(c, (int)PgkNodeThreadShare()));
   PetscCall(MatCreate(comm, B));
   PetscCall(MatSetSizes(*B, c.nbrows * c.bs, c.nbcols * c.bs, c.nbrows * c.bs, c.nbcols * c.bs));
   PetscCall(MatSetBlockSizes(*B, c.bs, c.bs));

@@ -1,6 +1,8 @@
 // Host builders of the packed layouts and the sequential emulation of their SpMV.
 #include "src/aijcompound/layouts.hpp"
 
+#include "src/common/thread_pool.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -9,6 +11,8 @@ namespace pgk::aijcompound {
 namespace {
 
 constexpr Index kWarp = 32;
+// Below this many entries the host passes run on the calling thread: starting workers costs more.
+constexpr Index kParallelMinSlots = Index(1) << 16;
 constexpr int kMaxBs = 8;
 
 Index round_up(Index n, Index m) { return (n + m - 1) / m * m; }
@@ -113,18 +117,20 @@ double memory_ratio(const CompoundCsr &a, Outer outer) {
   return static_cast<double>(packed_bytes(a, outer)) / static_cast<double>(csr_bytes(a));
 }
 
-std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer) {
+std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer, int threads) {
   Index nslots = 0;
   const std::vector<Index> ptr = outer_ptr(a, outer, nslots);
   const Index pad = padded_rows(outer, a.nbrows), h = slice_height(outer, a.nbrows);
   std::vector<Index> slots(static_cast<std::size_t>(a.nnzb()));
-  for (Index r = 0; r < a.nbrows; ++r)
+  ThreadPool pool(a.nnzb() < kParallelMinSlots ? 1 : threads);
+  pool.parallel_for(0, a.nbrows, 4096, [&](std::int64_t r) {
     for (Index e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) slots[e] = slot_of(outer, ptr, pad, h, r, e - a.rowptr[r]);
+  });
   return slots;
 }
 
-Packed pack(const CompoundCsr &a, Outer outer, Inner inner) {
-  validate(a);
+Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads) {
+  validate(a, threads);
   Packed p;
   p.outer = outer;
   p.inner = inner;
@@ -136,10 +142,21 @@ Packed pack(const CompoundCsr &a, Outer outer, Inner inner) {
   p.width = longest_row(a);
   Index nslots = 0;
   p.ptr = outer_ptr(a, outer, nslots);
+  *slots = entry_slots(a, outer, threads);
+  if (outer == Outer::csr) { // every slot is an entry, in CSR order: the columns as they are
+    p.col = a.colidx;
+    return p;
+  }
   p.col.assign(static_cast<std::size_t>(nslots), -1);
-  p.val.assign(static_cast<std::size_t>(nslots) * a.esize(), 0.0);
-  const std::vector<Index> slots = entry_slots(a, outer);
-  for (Index e = 0; e < a.nnzb(); ++e) p.col[slots[e]] = a.colidx[e];
+  ThreadPool pool(a.nnzb() < kParallelMinSlots ? 1 : threads);
+  pool.parallel_for(0, a.nnzb(), 1 << 16, [&](std::int64_t e) { p.col[(*slots)[e]] = a.colidx[e]; });
+  return p;
+}
+
+Packed pack(const CompoundCsr &a, Outer outer, Inner inner) {
+  std::vector<Index> slots;
+  Packed p = pack_pattern(a, outer, inner, &slots);
+  p.val.assign(static_cast<std::size_t>(p.nslots()) * a.esize(), 0.0);
   repack_values(a, slots, p);
   return p;
 }

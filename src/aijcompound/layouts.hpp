@@ -65,9 +65,14 @@ double memory_ratio(const CompoundCsr &a, Outer outer);
 
 // The slot of every CSR entry e (nnzb values): the scatter map a values-only re-assembly uses to
 // re-pack new values on the device without rebuilding the pattern.
-std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer);
+// `threads` splits the rows among that many threads (large matrices only); never changes the result.
+std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer, int threads = 1);
 
 Packed pack(const CompoundCsr &a, Outer outer, Inner inner);
+// The pattern of pack(a, outer, inner) (ptr, col and the sizes; val left empty) and *slots =
+// entry_slots(a, outer): what a device copy whose values are filled on the device needs, without
+// the host pass over the values (as large as the matrix) that pack makes.
+Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads = 1);
 // New values of the same pattern into an existing packing (through entry_slots).
 void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed &p);
 

@@ -21,29 +21,20 @@
 
 namespace pgk_carpcg {
 
-// The rank's rows over [owned | ghosts] from PETSc's host copy, uploaded once (logged), then the
-// kernels' set-up on them. Not collective (the value check that follows is).
+// The rank's rows over [owned | ghosts] from PETSc's host copy, uploaded once into the kernels'
+// operator (logged). Not collective (the value check that follows is).
 PetscErrorCode DeviceBackend::setup_ranks(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check)
 {
-  pgk::Csr                            ext;
-  std::vector<PetscInt>               ghosts;
-  pgk::cuda::DeviceBuffer<pgk::Index> rowptr, colidx;
-  pgk::cuda::DeviceBuffer<double>     values;
-  void                               *stream;
+  pgk::Csr ext;
+  void    *stream;
 
   PetscFunctionBegin;
   PetscCheck(set_.scheme == Scheme::Carp || set_.scheme == Scheme::Cimmino, comm_, PETSC_ERR_PLIB, "KSP carpcg: the device backend sweeps carp and cimmino on more than one rank");
   PetscCall(PgkGetDeviceStream(&stream));
-  PetscCall(CarpcgExtendedRows(A, &ext, &ghosts));
+  PetscCall(CarpcgExtendedRows(A, &ext, &ghost_index_));
   n_   = ext.nrows;
   nnz_ = ext.nnz();
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, rowptr.upload(ext.rowptr.data(), ext.rowptr.size(), stream); colidx.upload(ext.colidx.data(), ext.colidx.size(), stream); values.upload(ext.values.data(), ext.values.size(), stream));
-  pgk::CsrView dev = pgk::view_of(ext);
-  dev.rowptr       = rowptr.data();
-  dev.colidx       = colidx.data();
-  dev.values       = values.data();
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, *check = dev_.setup(dev, pgk::view_of(ext), o, stream));
-  ghost_index_ = std::move(ghosts);
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, *check = dev_.setup_host(pgk::view_of(ext), o, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,6 +5,7 @@
 // sequential type takes (host or device) the MPI type follows without changes.
 #include "petsc_plugin/mat/aijcompound/mpi.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/device.hpp"
 
 #include <algorithm>
 
@@ -18,18 +19,22 @@ static PetscInt KindOption(ac::EntryKind kind)
 }
 
 // The entry kind of both blocks on every rank: a form (complex, quaternion) only where it holds in
-// both local blocks of every rank (one MPI_Allreduce), so all ranks store the same kind.
-static PetscErrorCode AgreeKind(Mat A, const pgk::CsrView &dg, const pgk::CsrView &of, PetscInt bs, PetscInt option, ac::EntryKind *kind)
+// both local blocks of every rank (one MPI_Allreduce), so all ranks store the same kind. dg and of
+// come with block entries and leave converted to that kind.
+static PetscErrorCode AgreeKind(Mat A, ac::CompoundCsr *dg, ac::CompoundCsr *of, PetscInt bs, PetscInt option, ac::EntryKind *kind)
 {
-  MPI_Comm comm  = PetscObjectComm((PetscObject)A);
-  int      ok[2] = {0, 0}; // every stored block of this rank has the complex / quaternion form
+  MPI_Comm  comm    = PetscObjectComm((PetscObject)A);
+  const int threads = (int)PgkNodeThreadShare();
+  int       ok[2]   = {0, 0}; // every stored block of this rank has the complex / quaternion form
 
   PetscFunctionBegin;
   if (option == MAT_AIJCOMPOUND_ENTRY_COMPLEX) PetscCheck(bs == 2, comm, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry complex needs block size 2, the matrix has %" PetscInt_FMT, bs);
   if (option == MAT_AIJCOMPOUND_ENTRY_QUATERNION) PetscCheck(bs == 4, comm, PETSC_ERR_ARG_INCOMP, "-mat_aijcompound_entry quaternion needs block size 4, the matrix has %" PetscInt_FMT, bs);
   if (option != MAT_AIJCOMPOUND_ENTRY_BLOCK) {
-    ok[0] = bs == 2 && ac::detect_complex(dg) && ac::detect_complex(of);
-    ok[1] = bs == 4 && ac::detect_quaternion(dg) && ac::detect_quaternion(of);
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
+      ok[0] = bs == 2 && ac::has_form(*dg, ac::EntryKind::complex, threads) && ac::has_form(*of, ac::EntryKind::complex, threads);
+      ok[1] = bs == 4 && ac::has_form(*dg, ac::EntryKind::quaternion, threads) && ac::has_form(*of, ac::EntryKind::quaternion, threads);
+    });
   }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, ok, 2, MPI_INT, MPI_LAND, comm));
   *kind = ac::EntryKind::block;
@@ -41,6 +46,7 @@ static PetscErrorCode AgreeKind(Mat A, const pgk::CsrView &dg, const pgk::CsrVie
     PetscCheck(ok[1], comm, PETSC_ERR_ARG_WRONG, "-mat_aijcompound_entry quaternion: not every stored 4x4 block has the quaternion form L(q) (left multiplication, Hamilton product) (on some rank); use -mat_aijcompound_entry auto or block");
     *kind = ac::EntryKind::quaternion;
   }
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ac::convert_kind(*dg, *kind, threads); ac::convert_kind(*of, *kind, threads)); // the form holds: both convert
   PetscCall(PetscInfo(A, "aijcompound (MPI): bs %" PetscInt_FMT ", entry kind %s on every rank\n", bs, ac::kind_name(*kind)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -168,6 +174,7 @@ PetscErrorCode MatMPIAIJCompoundBuild(Mat A, Mat S, PetscInt option)
   ac::CompoundCsr       cdiag, coff;
   PetscInt              bs;
   VecType               vt;
+  const int             threads = (int)PgkNodeThreadShare();
 
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &bs));
@@ -177,9 +184,9 @@ PetscErrorCode MatMPIAIJCompoundBuild(Mat A, Mat S, PetscInt option)
   PetscCall(PgkMatGetCSR(So, PGK_MEM_HOST, &co));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, GhostBlocks(co.csr, colmap, bs, garray, off));
   PetscCall(PgkMatRestoreCSR(So, &co));
-  PetscCall(AgreeKind(A, cd.csr, pgk::view_of(off), bs, option, &kind));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, cdiag = ac::from_scalar(cd.csr, kind, (int)bs); coff = ac::from_scalar(pgk::view_of(off), kind, (int)bs));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, cdiag = ac::from_scalar(cd.csr, ac::EntryKind::block, (int)bs, threads); coff = ac::from_scalar(pgk::view_of(off), ac::EntryKind::block, (int)bs, threads));
   PetscCall(PgkMatRestoreCSR(Sd, &cd));
+  PetscCall(AgreeKind(A, &cdiag, &coff, bs, option, &kind));
   pattern = Pattern(cdiag, coff, garray);
   PetscCall(MatCreateSeqAIJCompoundWithCsr(PETSC_COMM_SELF, std::move(cdiag), KindOption(kind), &Ad));
   PetscCall(MatCreateSeqAIJCompoundWithCsr(PETSC_COMM_SELF, std::move(coff), KindOption(kind), &Ao));

@@ -78,16 +78,19 @@ static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o)
   return v;
 }
 
-// Packs layout (outer, inner) of A's pattern on the host, uploads the pattern and fills the values
-// from the device copy (the host's may be stale, so they are not uploaded): 3 logged uploads.
+// Packs the pattern of layout (outer, inner) of A on the host, uploads it and fills the values from
+// the device copy (the host's may be stale, so they are neither packed nor uploaded): 3 logged
+// uploads. The search packs up to a dozen layouts, so the host passes (proportional to the stored
+// blocks) run on this rank's share of the node's cores.
 static PetscErrorCode PackLayout(Mat A, ac::Outer outer, ac::Inner inner, kc::DevicePacked *p, void *stream)
 {
   Mat_SeqAIJCompound *d = Data(A);
 
   PetscFunctionBegin;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
-    p->upload_pattern(ac::pack(d->c, outer, inner), stream);
-    p->set_value_slots(ac::entry_slots(d->c, outer), stream);
+    std::vector<pgk::Index> slots;
+    p->upload_pattern(ac::pack_pattern(d->c, outer, inner, &slots, (int)PgkNodeThreadShare()), stream);
+    p->set_value_slots(slots, stream);
     p->repack(d->dev->master.values.data(), stream);
   });
   PetscFunctionReturn(PETSC_SUCCESS);
