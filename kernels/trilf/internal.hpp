@@ -8,6 +8,11 @@
 
 namespace pgk::cuda::trilf {
 
+// The check of a values-only update (same pattern as at set-up, nnz entries): std::invalid_argument
+// when A's entry count is not nnz, otherwise check_matrix_device's std::domain_error naming the
+// first NaN/Inf. One pass over the values (not the structure), one read of two counts.
+void check_values_device(const CsrView &a, Index nnz, const char *what, void *stream);
+
 // pgk::trilf::check_matrix on device arrays: std::invalid_argument for a non-square or
 // malformed A, std::domain_error naming the first (row, col) with a NaN/Inf value. `what`
 // prefixes the messages, as on the host. Reads (n > 0): check_csr's counts (and 1 more to
@@ -32,9 +37,18 @@ struct CoverageSums {
 };
 
 // T from A on the path order (thread per permuted row). When `cov` is not null the same pass
-// also sums |a_ij| for c_id and c_pi, which it reads (1 copy; none without cov).
+// also sums |a_ij| for c_id and c_pi, which it reads (1 copy; none without cov). With
+// `positions`, it also records where T's entries lie in A's value array (3 per permuted row:
+// lower, diag, upper; -1 for a structural zero), for gather_tridiagonal.
 void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, DeviceTridiagonal &t, CoverageSums *cov,
-                          void *stream);
+                          void *stream, DeviceBuffer<Index> *positions = nullptr);
+
+// The values-only re-assembly: T from new values of the same pattern, gathered through the
+// positions assemble_tridiagonal recorded (bit for bit what assemble_tridiagonal gives; one
+// read of 3 positions and at most 3 values a row instead of a walk over the row). Asynchronous,
+// no copy to the host; `values` null means every stored entry is 1 (as assemble_tridiagonal).
+void gather_tridiagonal(const double *values, const DeviceBuffer<Index> &positions, Index n, DeviceTridiagonal &t,
+                        void *stream);
 
 // Factorization with the reference's pivot rules and the apply coefficients: paths of at least
 // scan_min_path rows by the speculative scan (scan_lu.cu; pivots equal the reference's within

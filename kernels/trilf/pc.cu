@@ -27,6 +27,12 @@ struct TrilfDevice::Impl {
   DeviceBuffer<Index> factor_copy; // the [0,2]-factor before cycle breaking (tests)
   DevicePathOrder order;
   DeviceTridiagonal t;
+  // The values-only update: where T's entries lie in A's value array (set-up records them), A's
+  // entry count then, and the T the update assembles and factors before it replaces t (kept
+  // across updates, so an update allocates nothing).
+  DeviceBuffer<Index> positions;
+  Index nnz = 0;
+  DeviceTridiagonal spare;
   mutable ScanWorkspace ws;             // apply scratch (one apply at a time per object)
   std::unique_ptr<BlockPipeline> block; // the 2x2 block variant (opt.block) instead of the above
   TrilfSolver solver = TrilfSolver::Scan;
@@ -87,7 +93,8 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   order_paths(m.factor, m.order, stream);
   ev.record(4, s);
   CoverageSums cov;
-  assemble_tridiagonal(a, m.order, m.t, &cov, stream);
+  assemble_tridiagonal(a, m.order, m.t, &cov, stream, &m.positions);
+  m.nnz = w.a_nnz;
   ev.record(5, s);
   factor_tridiagonal(m.t, m.order, opt.pivot.rel_tol, stream);
   ev.record(6, s);
@@ -142,16 +149,17 @@ void TrilfDevice::update_values(const CsrView &a, void *stream) {
     m.block->update_values(a, stream, m.info, m.times);
     return;
   }
-  check_matrix_device(a, "trilf assemble", stream);
+  // Same pattern (the caller's contract; the entry count is checked): only the values are
+  // checked, and T is gathered through the positions the set-up recorded.
+  check_values_device(a, m.nnz, "trilf assemble", stream);
   EventTimer ev(3);
   ev.record(0, s);
-  DeviceTridiagonal t;
-  assemble_tridiagonal(a, m.order, t, nullptr, stream);
+  gather_tridiagonal(a.values, m.positions, m.n, m.spare, stream);
   ev.record(1, s);
-  factor_tridiagonal(t, m.order, m.opt.pivot.rel_tol, stream); // throws before anything changes
+  factor_tridiagonal(m.spare, m.order, m.opt.pivot.rel_tol, stream); // throws before anything changes
   ev.record(2, s);
   PGK_CUDA_CHECK(cudaStreamSynchronize(s));
-  m.t = std::move(t);
+  std::swap(m.t, m.spare);
   if (m.gtsv) m.gtsv->setup(m.t, m.solver == TrilfSolver::Gtsv2, stream);
   m.info.splits = m.t.splits;
   m.info.replaced = m.t.replaced;

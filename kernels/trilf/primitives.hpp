@@ -22,6 +22,7 @@ struct DeviceWeightGraph {
   DeviceBuffer<Index> rowptr, colidx; // empty when A's own pattern is used
   DeviceBuffer<double> w;             // one per entry of the pattern
   CsrView view{};                     // pattern + values = w.data()
+  Index a_nnz = 0;                    // A's entry count (A's, even where W is on pattern(A + A^T))
 };
 // Checks A like pgk::trilf::check_matrix (NaN/Inf -> std::domain_error naming (row, col)).
 // Reads (n > 0): nnz of A and the pass's counters; 4 more for a nonsymmetric pattern.

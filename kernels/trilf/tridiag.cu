@@ -40,9 +40,11 @@ constexpr int kAsmThreads = 256;
 
 // One thread per permuted row k (row i = perm[k] of A): T's three entries, exactly as the
 // host (0.0 + v, one pass over the row); with cov, per-block sums of |a_ij| (i != j): all,
-// on the sub/superdiagonal of A, and on forest edges.
+// on the sub/superdiagonal of A, and on forest edges. With pos, the positions in A's value
+// array of the three entries (pos[3k + 0/1/2] = lower/diag/upper, -1 for none): rows are
+// sorted and unique (checked before), so each entry of T is at most one entry of A.
 __global__ void assemble_kernel(CsrView a, const Index *perm, const Index *path_head, double *lower, double *diag,
-                                double *upper, double *partials) {
+                                double *upper, double *partials, Index *pos) {
   double tot = 0, idn = 0, kept = 0;
   const Index n = a.nrows;
   for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x) {
@@ -51,15 +53,22 @@ __global__ void assemble_kernel(CsrView a, const Index *perm, const Index *path_
     const Index prev = h < k ? perm[k - 1] : -1;
     const Index next = (k + 1 < n && path_head[k + 1] == h) ? perm[k + 1] : -1;
     double dl = 0.0, dd = 0.0, du = 0.0;
+    Index pl = -1, pd = -1, pu = -1;
     for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) {
       const Index j = a.colidx[e];
       const double v = a.values ? a.values[e] : 1.0;
       if (j == i) {
         dd += v;
+        pd = e;
         continue;
       }
-      if (j == prev) dl += v;
-      else if (j == next) du += v;
+      if (j == prev) {
+        dl += v;
+        pl = e;
+      } else if (j == next) {
+        du += v;
+        pu = e;
+      }
       if (partials) {
         const double m = fabs(v);
         tot += m;
@@ -70,6 +79,11 @@ __global__ void assemble_kernel(CsrView a, const Index *perm, const Index *path_
     lower[k] = dl;
     diag[k] = dd;
     upper[k] = du;
+    if (pos) {
+      pos[3 * k] = pl;
+      pos[3 * k + 1] = pd;
+      pos[3 * k + 2] = pu;
+    }
   }
   if (!partials) return;
   using Reduce = cub::BlockReduce<double, kAsmThreads>;
@@ -83,6 +97,18 @@ __global__ void assemble_kernel(CsrView a, const Index *perm, const Index *path_
     partials[3 * blockIdx.x] = t0;
     partials[3 * blockIdx.x + 1] = t1;
     partials[3 * blockIdx.x + 2] = t2;
+  }
+}
+
+// The values-only re-assembly: T's entries gathered through the positions assemble_kernel
+// recorded, 0.0 + v as the host's one-pass sum of a single entry (so -0.0 becomes +0.0 there too).
+__global__ void gather_kernel(Index n, const double *values, const Index *pos, double *lower, double *diag,
+                              double *upper) {
+  for (Index k = blockIdx.x * Index(blockDim.x) + threadIdx.x; k < n; k += Index(gridDim.x) * blockDim.x) {
+    const Index pl = pos[3 * k], pd = pos[3 * k + 1], pu = pos[3 * k + 2];
+    lower[k] = pl < 0 ? 0.0 : __dadd_rn(0.0, values ? values[pl] : 1.0);
+    diag[k] = pd < 0 ? 0.0 : __dadd_rn(0.0, values ? values[pd] : 1.0);
+    upper[k] = pu < 0 ? 0.0 : __dadd_rn(0.0, values ? values[pu] : 1.0);
   }
 }
 
@@ -357,7 +383,7 @@ template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, c
 } // namespace
 
 void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, DeviceTridiagonal &t, CoverageSums *cov,
-                          void *stream) {
+                          void *stream, DeviceBuffer<Index> *positions) {
   cudaStream_t s = as_stream(stream);
   const Index n = a.nrows;
   const auto un = static_cast<std::size_t>(n);
@@ -365,6 +391,7 @@ void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, Device
   t.lower.allocate(un);
   t.diag.allocate(un);
   t.upper.allocate(un);
+  if (positions) positions->allocate(3 * un);
   if (n == 0) {
     if (cov) *cov = CoverageSums();
     return;
@@ -372,7 +399,8 @@ void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, Device
   const int grid = grid_for(n, kAsmThreads, 4096);
   DeviceBuffer<double> partials(cov ? 3 * static_cast<std::size_t>(grid) : 1, s), sums(3, s);
   assemble_kernel<<<grid, kAsmThreads, 0, s>>>(a, order.perm.data(), order.path_head.data(), t.lower.data(),
-                                               t.diag.data(), t.upper.data(), cov ? partials.data() : nullptr);
+                                               t.diag.data(), t.upper.data(), cov ? partials.data() : nullptr,
+                                               positions ? positions->data() : nullptr);
   PGK_CUDA_CHECK_LAUNCH();
   if (cov) {
     sum_partials<<<1, kAsmThreads, 0, s>>>(partials.data(), grid, sums.data());
@@ -383,6 +411,20 @@ void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, Device
     cov->identity = h[1];
     cov->kept = h[2];
   }
+}
+
+void gather_tridiagonal(const double *values, const DeviceBuffer<Index> &positions, Index n, DeviceTridiagonal &t,
+                        void *stream) {
+  const auto un = static_cast<std::size_t>(n);
+  if (positions.size() < 3 * un) throw std::logic_error("trilf gather_tridiagonal: positions of another size");
+  t.n = n;
+  t.lower.allocate(un);
+  t.diag.allocate(un);
+  t.upper.allocate(un);
+  if (n == 0) return;
+  gather_kernel<<<grid_for(n, kAsmThreads, kMaxBlocks), kAsmThreads, 0, as_stream(stream)>>>(
+      n, values, positions.data(), t.lower.data(), t.diag.data(), t.upper.data());
+  PGK_CUDA_CHECK_LAUNCH();
 }
 
 void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream,

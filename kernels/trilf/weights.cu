@@ -47,6 +47,20 @@ __global__ void locate_entry(CsrView a, const unsigned long long *first, double 
   out[2] = a.values[e];
 }
 
+// The values-only update's check: counts[0] = 1 when A's entry count is not `nnz`, else
+// counts[1] = the NaN/Inf values (a flat pass over the values, coalesced).
+__global__ void count_nonfinite_values(const Index *rowptr, Index n, const double *values, Index nnz,
+                                       unsigned long long *counts) {
+  if (rowptr[0] != 0 || rowptr[n] != nnz) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) counts[0] = 1;
+    return;
+  }
+  unsigned long long bad = 0;
+  for (Index e = blockIdx.x * Index(blockDim.x) + threadIdx.x; e < nnz; e += Index(gridDim.x) * blockDim.x)
+    bad += !isfinite(values[e]);
+  if (bad) atomicAdd(counts + 1, bad);
+}
+
 __device__ inline double abs_entry(const CsrView &a, Index row, Index col) {
   const Index e = find_in_row(a.rowptr, a.colidx, row, col);
   return e < 0 ? 0.0 : (a.values ? fabs(a.values[e]) : 1.0);
@@ -263,6 +277,22 @@ void check_matrix_device(const CsrView &a, const char *what, void *stream) {
   throw_nonfinite(a, what, as_stream(stream));
 }
 
+void check_values_device(const CsrView &a, Index nnz, const char *what, void *stream) {
+  if (a.nrows == 0 || !a.values) return;
+  cudaStream_t s = as_stream(stream);
+  DeviceBuffer<unsigned long long> counts(2, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), s));
+  count_nonfinite_values<<<grid_for(nnz > 0 ? nnz : 1, kThreads, kMaxBlocks), kThreads, 0, s>>>(
+      a.rowptr, a.nrows, a.values, nnz, counts.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  unsigned long long h[2];
+  copy_to_host(h, counts.data(), sizeof h, s);
+  if (h[0])
+    throw std::invalid_argument(std::string(what) + ": the matrix has another number of entries than at set-up " +
+                                "(a values-only update needs the same nonzero pattern)");
+  if (h[1]) throw_nonfinite(a, what, s);
+}
+
 // One fused pass checks A (check_matrix_device's errors, in its order) and, when A is
 // structurally symmetric (the common case), computes W on A's pattern in the same pass;
 // only a non-symmetric pattern builds pattern(A + A^T) and computes W again on it.
@@ -288,6 +318,7 @@ void build_weight_graph(const CsrView &a, pgk::trilf::Weight kind, DeviceWeightG
     return;
   }
   const Index nnz = read_scalar(a.rowptr + n, stream);
+  out.a_nnz = nnz;
   const bool scaled = kind == pgk::trilf::Weight::Scaled;
   out.w.allocate(static_cast<std::size_t>(nnz > 0 ? nnz : 0));
   const int lanes = lanes_for(nnz, n);

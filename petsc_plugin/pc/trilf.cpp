@@ -75,7 +75,9 @@ static PetscErrorCode PCSetUp_Trilf(PC pc)
   const PetscBool keep = t->reuse && pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN && A->nonzerostate == t->nonzerostate && device == t->device && TrilfReady(t) ? PETSC_TRUE : PETSC_FALSE;
 
   PetscCall(PgkMatGetCSR(A, device ? PGK_MEM_DEVICE : PGK_MEM_HOST, &c));
-  PetscCall(PgkMatCSRRequire(A, &c, PGK_REQUIRE_FINITE, "PC trilf"));
+  // The scalar variant's values-only update checks the values itself (one pass over them, naming
+  // the first NaN/Inf; the structure is the one the forest was built on): no second pass here.
+  if (!keep || t->opt.block) PetscCall(PgkMatCSRRequire(A, &c, PGK_REQUIRE_FINITE, "PC trilf"));
   PetscCall(PetscLogEventBegin(keep ? PGK_EVENT_TrilfNumeric : PGK_EVENT_TrilfForest, pc, A, 0, 0));
   if (device) {
     void *stream;

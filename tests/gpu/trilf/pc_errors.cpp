@@ -75,6 +75,31 @@ TEST_P(GpuTrilfErrors, NonFiniteUpdate) {
   expect_same_error(*want, [&] { dev.update_values(d.view, nullptr); });
 }
 
+// update_values takes new values of the set-up's pattern: another entry count is refused (the
+// positions it gathers through would point elsewhere), and the T kept from before still applies.
+class GpuTrilfUpdate : public pgk::test::GpuTest {};
+
+TEST_F(GpuTrilfUpdate, OtherEntryCountRefused) {
+  const Csr good = spec("lap2d5:n=20");
+  Csr fewer = good;
+  fewer.colidx.pop_back();
+  fewer.values.pop_back();
+  --fewer.rowptr.back();
+  const pgk::test::DeviceCsr dg(good), df(fewer);
+  pgk::cuda::TrilfDevice dev;
+  dev.setup(dg.view, tl::Options(), nullptr);
+  const std::vector<double> before = dev.pivots();
+  try {
+    dev.update_values(df.view, nullptr);
+    ADD_FAILURE() << "update_values accepted another entry count";
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find("same nonzero pattern"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(pgk::test::SameBits(dev.pivots(), before, "pivots kept after a refused update"));
+  dev.update_values(dg.view, nullptr); // the same values again: the same factor
+  EXPECT_TRUE(pgk::test::SameBits(dev.pivots(), before, "pivots after a repeated update"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Where, GpuTrilfErrors, ::testing::Values(0, 1, 2), [](const ::testing::TestParamInfo<int> &p) {
   return std::string(p.param == 0 ? "nan" : p.param == 1 ? "inf" : "nan_last_entry");
 });
