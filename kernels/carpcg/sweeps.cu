@@ -61,25 +61,84 @@ struct Blocks {
   const Index *row_ptr, *rows, *col_ptr, *cols, *local_col;
 };
 
-// carp: one group of G lanes per CARP block. It copies x on the block's columns into its compact
-// copy, then projects the block's rows in order (backward: reversed) on the copy, addressed
-// through the block-local column map: BlockPlan::sweep_sum's inner loop.
+// carp: one group of G lanes per CARP block, kSweepThreads threads a CUDA block. The sweep is a
+// chain of dependent rows, so its time is the latency of one row times the rows of a block: the
+// group keeps its block's compact copy of x in shared memory (when the block's width fits the
+// group's kCopyCap<G> doubles; else it sweeps the copy in global memory, as before), and loads the
+// next row (its index, bounds, norm, right-hand side and first G entries) while it projects the
+// current one, so that only shared-memory accesses and the ordered sum stay on the chain.
+// The arithmetic is BlockPlan::sweep_sum's, in its order (see project_row): the same bits.
+constexpr int kSweepThreads = 128;
+template <int G> constexpr int kCopyCap = 32 * G; // 32 KiB of shared memory per CUDA block
+
+struct RowAhead { // one row of the sweep, loaded ahead: the lane's first entry of it
+  Index lo = 0, hi = 0, col = 0;
+  double val = 0, norm2 = 1, bi = 0;
+};
+
 template <int G>
-__global__ void block_sweep_kernel(Matrix a, Blocks blk, const double *b, double lambda, bool backward, const double *x,
-                                   double *copies) {
+__device__ inline RowAhead load_row(const Matrix &a, const Blocks &blk, const double *b, Index first, Index count,
+                                    Index s, bool backward, int lane) {
+  RowAhead r;
+  if (s >= count) return r;
+  const Index i = blk.rows[first + (backward ? count - 1 - s : s)];
+  r.lo = a.rowptr[i];
+  r.hi = a.rowptr[i + 1];
+  r.norm2 = a.norms2[i];
+  r.bi = b ? b[i] : 0.0;
+  if (r.lo + lane < r.hi) {
+    r.col = blk.local_col[r.lo + lane];
+    r.val = a.values[r.lo + lane];
+  }
+  return r;
+}
+
+// project_row on a row loaded ahead: the first G entries from registers, any further ones read
+// here; the same products and the same order of additions.
+template <int G>
+__device__ inline void project_ahead(const RowAhead &r, const Index *cols, const double *vals, double lambda,
+                                     double *copy, int lane, unsigned mask) {
+  double s = 0;
+  {
+    const int m = r.hi - r.lo < G ? static_cast<int>(r.hi - r.lo) : G;
+    const double p = lane < m ? __dmul_rn(r.val, copy[r.col]) : 0.0;
+    for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(mask, p, t, G));
+  }
+  for (Index base = r.lo + G; base < r.hi; base += G) {
+    const Index k = base + lane;
+    const double p = k < r.hi ? __dmul_rn(vals[k], copy[cols[k]]) : 0.0;
+    const int m = r.hi - base < G ? static_cast<int>(r.hi - base) : G;
+    for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(mask, p, t, G));
+  }
+  const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(r.bi, s), r.norm2));
+  if (r.lo + lane < r.hi) copy[r.col] = __dadd_rn(copy[r.col], __dmul_rn(coef, r.val));
+  for (Index k = r.lo + G + lane; k < r.hi; k += G) copy[cols[k]] = __dadd_rn(copy[cols[k]], __dmul_rn(coef, vals[k]));
+}
+
+template <int G>
+__global__ void __launch_bounds__(kSweepThreads)
+    block_sweep_kernel(Matrix a, Blocks blk, const double *b, double lambda, bool backward, const double *x,
+                       double *copies) {
+  __shared__ double shared[kSweepThreads / G * kCopyCap<G>];
+  double *local = shared + threadIdx.x / G * kCopyCap<G>;
   const int lane = group_lane<G>();
   const unsigned mask = group_mask<G>();
   for (Index k = group_id<G>(); k < blk.count; k += group_count<G>()) {
     const Index off = blk.col_ptr[k], width = blk.col_ptr[k + 1] - off;
-    double *copy = copies + off;
+    double *copy = width <= kCopyCap<G> ? local : copies + off;
     for (Index t = lane; t < width; t += G) copy[t] = x[blk.cols[off + t]];
-    __syncwarp(mask);
     const Index first = blk.row_ptr[k], count = blk.row_ptr[k + 1] - first;
+    RowAhead next = load_row<G>(a, blk, b, first, count, 0, backward, lane);
+    __syncwarp(mask);
     for (Index s = 0; s < count; ++s) {
-      const Index i = blk.rows[first + (backward ? count - 1 - s : s)];
-      project_row<G>(a.rowptr[i], a.rowptr[i + 1], blk.local_col, a.values, a.norms2[i], b ? b[i] : 0.0, lambda, copy,
-                     lane);
+      const RowAhead row = next;
+      next = load_row<G>(a, blk, b, first, count, s + 1, backward, lane);
+      project_ahead<G>(row, blk.local_col, a.values, lambda, copy, lane, mask);
       __syncwarp(mask); // the next row reads what this one wrote
+    }
+    if (copy == local) {
+      for (Index t = lane; t < width; t += G) copies[off + t] = local[t];
+      __syncwarp(mask); // the next block of this group reuses `local`
     }
   }
 }
@@ -162,9 +221,9 @@ void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const d
   const Blocks blk{d.nblocks,           d.block_row_ptr.data(), d.block_rows.data(), d.block_col_ptr.data(),
                    d.block_cols.data(), d.local_col.data()};
   with_lanes(d.lanes, [&](auto g) {
-    block_sweep_kernel<decltype(g)::value>
-        <<<group_grid(d.nblocks, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
-            matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data());
+    constexpr int G = decltype(g)::value;
+    block_sweep_kernel<G><<<grid_for(d.nblocks, kSweepThreads / G, kMaxBlocks), kSweepThreads, 0, as_stream(stream)>>>(
+        matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data());
   });
   PGK_CUDA_CHECK_LAUNCH();
 }
