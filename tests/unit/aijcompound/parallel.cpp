@@ -15,16 +15,7 @@ namespace {
 
 // The expansion of a random matrix with every third scalar dropped (partial blocks, as elast3d's).
 Csr partial_expansion(Shape sh, Index nbrows, std::uint64_t seed) {
-  const Csr full = expand(random_compound(sh, nbrows, nbrows, seed));
-  Csr part;
-  part.nrows = full.nrows;
-  part.ncols = full.ncols;
-  for (Index i = 0; i < full.nrows; ++i) {
-    for (Index p = full.rowptr[i]; p < full.rowptr[i + 1]; ++p)
-      if ((p + i) % 3 != 0) part.colidx.push_back(full.colidx[p]), part.values.push_back(full.values[p]);
-    part.rowptr.push_back(static_cast<Index>(part.colidx.size()));
-  }
-  return part;
+  return drop_every_third(expand(random_compound(sh, nbrows, nbrows, seed)));
 }
 
 // Every stored scalar of s at its place in e (an expansion: a superset of s's pattern, sorted rows)

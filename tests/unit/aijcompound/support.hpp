@@ -133,4 +133,18 @@ inline bool same(const CompoundCsr &a, const CompoundCsr &b) {
          a.colidx == b.colidx && a.values == b.values;
 }
 
+// `full` with every third stored scalar dropped (position + row not a multiple of 3): blocks stored
+// only in part, as elast3d's.
+inline Csr drop_every_third(const Csr &full) {
+  Csr part;
+  part.nrows = full.nrows;
+  part.ncols = full.ncols;
+  for (Index i = 0; i < full.nrows; ++i) {
+    for (Index p = full.rowptr[i]; p < full.rowptr[i + 1]; ++p)
+      if ((p + i) % 3 != 0) part.colidx.push_back(full.colidx[p]), part.values.push_back(full.values[p]);
+    part.rowptr.push_back(static_cast<Index>(part.colidx.size()));
+  }
+  return part;
+}
+
 } // namespace pgk::aijcompound::test
