@@ -11,13 +11,14 @@ static const char help[] = "Mat aijcompound SpMV benchmark (issue 10, item 9), o
                            "      where available): 3x3 for elasticity, the 4x4 expansion of quaternions, 2x2 for complex;\n"
                            "  (e) complex entries: cuSPARSE complex CSR (CUDA_C_64F) on the n/2 x n/2 complex matrix;\n"
                            "  (f) PETSc MATAIJCUSPARSE MatMult (MatConvert, VECCUDA) on the expanded matrix.\n"
-                           "Timing: CUDA events around the product only, median of -runs after -warmup, hot (back to back) and\n"
+                           "Timing: CUDA events around the product only, median of -runs after -warmup, hot (a 100 us device wait\n"
+                           "  queued before each run, so that the span is the device's time, not the host's launch) and\n"
                            "  L2-flushed (a read of a -flush_mib buffer before each run, outside the events). Bytes: the compulsory\n"
                            "  bytes of every row are those of the compound CSR-AoS with 4-byte indices (stored entries x (8 x scalars\n"
                            "  per entry + 4) + 4 (block rows + 1)) + x read + y written; GB/s and the fraction of the copy bandwidth\n"
                            "  (best of cudaMemcpy D2D and a copy kernel, read + written, measured in the same run) use them; x cuS =\n"
                            "  the best cuSPARSE row's time / this row's. Every result is checked against the host reference product.\n"
-                           "Options: -matrices <spec;spec;...> (alias -gen; default vec3d27, quatsurf, helmholtz2dc at 20-30M scalar\n"
+                           "Options: -matrices <spec;spec;...> (alias -gen; default vec3d27, quatsurf, helmholtz2dc at >= 20M scalar\n"
                            "  nonzeros), -quick (tiny matrices, 3 runs: a smoke test), -rows <ours,user,cusparse,petsc>, -runs <20>,\n"
                            "  -warmup <5>, -copy_mib <1024>, -flush_mib <200>, -max_mem_ratio <2.0>, -generated_rows <true>,\n"
                            "  -tune_cache <file> (removed first; default a temporary file), -results <dir> (bench/results).\n";
@@ -39,11 +40,13 @@ static const char help[] = "Mat aijcompound SpMV benchmark (issue 10, item 9), o
 using namespace pgk::bench::aijcompound;
 using pgk::bench::Stats;
 
-// 20-30M scalar nonzeros each: vec3d27 25.2M (full 3x3 blocks, the pattern of Q1 elasticity),
-// quatsurf 25.8M, helmholtz2dc 25.1M. elast3d (finite differences) is not a default: its blocks are
+// >= 20M scalar nonzeros and ~170-210 MB of compulsory bytes each (4x the H100's 50 MB L2):
+// vec3d27 25.2M (full 3x3 blocks, the pattern of Q1 elasticity, 210 MB), quatsurf 71.7M (202 MB:
+// a quaternion stores 4 scalars of its 16-entry expansion, so n = 480 with 25.8M expanded was
+// only 74 MB, not past L2), helmholtz2dc 25.1M (171 MB). elast3d (finite differences) is not a default: its blocks are
 // about a quarter full, so the compound form stores ~3.8x the scalars a scalar CSR holds
 // (-matrices elast3d:n=54 measures it: 26.1M expanded, 6.9M as generated).
-static const char kDefaultMatrices[] = "vec3d27:n=47;quatsurf:n=480;helmholtz2dc:n=1120";
+static const char kDefaultMatrices[] = "vec3d27:n=47;quatsurf:n=800;helmholtz2dc:n=1120";
 static const char kQuickMatrices[]   = "vec3d27:n=6;quatsurf:n=24;helmholtz2dc:n=40";
 
 static PetscErrorCode GetOptions(Options *o)
@@ -136,7 +139,7 @@ static PetscErrorCode Run(const char *commit)
   PetscCall(PetscGetCurrentCUDAStream(&t.stream));
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, t.flush.allocate((size_t)o.flush_mib << 20));
   PetscCallCUDA(cudaMemsetAsync(t.flush.data(), 1, t.flush.size(), t.stream));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_aijcompound on %s, commit %s; CUDA events, median of %d runs after %d, hot and flushed (%d MiB read before each run)\n", res.device.c_str(), commit, (int)o.runs, (int)o.warmup, (int)o.flush_mib));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_aijcompound on %s, commit %s; CUDA events, median of %d runs after %d, hot (a 100 us device wait before each run) and flushed (%d MiB read before each run)\n", res.device.c_str(), commit, (int)o.runs, (int)o.warmup, (int)o.flush_mib));
   if (o.runs < 10) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fewer than 10 timed runs: a smoke test, not figures to report\n"));
   PetscCall(CopyBandwidth(o, res));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "columns: median ms, GB/s of the compulsory compound bytes, their fraction of the copy bandwidth, the best cuSPARSE row's time / this row's, hot then flushed; max |y - y_ref| / max |y_ref|\n"));

@@ -7,7 +7,24 @@ namespace pgk::cuda {
 
 namespace {
 cudaEvent_t event(void *e) { return static_cast<cudaEvent_t>(e); }
+
+__device__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void wait_ns(unsigned long long ns) {
+  const unsigned long long t0 = global_ns();
+  while (global_ns() - t0 < ns) __nanosleep(1000);
+}
 } // namespace
+
+void hold_stream(void *stream, double microseconds) {
+  const double ns = microseconds > 0 ? microseconds * 1e3 : 0.0;
+  wait_ns<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(static_cast<unsigned long long>(ns));
+  PGK_CUDA_CHECK_LAUNCH();
+}
 
 EventTimer::EventTimer(int marks) {
   events_.reserve(marks > 0 ? static_cast<std::size_t>(marks) : 0);

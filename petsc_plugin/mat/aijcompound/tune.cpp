@@ -148,6 +148,10 @@ struct Timed {
   double      ms;
 };
 
+// Device time of one timed product without the host's launch latency (hold_stream): the
+// candidates differ by a few percent, a 5-10 us launch gap is a sixth of a product.
+static constexpr double kLaunchCoverUs = 20;
+
 // Median of `runs` timed products of one packed layout with variant v (after one warm-up when
 // warm_up); *products counts every product.
 static PetscErrorCode TimeVariant(const kc::DevicePacked &p, const ac::Variant &v, const double *x, double *y, int runs, bool warm_up, void *stream, int *products, double *ms)
@@ -160,6 +164,7 @@ static PetscErrorCode TimeVariant(const kc::DevicePacked &p, const ac::Variant &
     pgk::cuda::EventTimer timer(2);
     if (warm_up) p.mult(shape, x, nullptr, y, stream), ++*products;
     for (int r = 0; r < runs; ++r) {
+      pgk::cuda::hold_stream(stream, kLaunchCoverUs); // time the product, not its launch
       timer.record(0, stream);
       p.mult(shape, x, nullptr, y, stream);
       timer.record(1, stream);
