@@ -39,6 +39,11 @@ struct CarpcgDevice::Impl {
   DeviceBuffer<Index> block_row_ptr, block_rows, block_col_ptr, block_cols, local_col;
   DeviceBuffer<Index> gather_ptr, gather_pos; // per unknown: its positions in `copies`, block order
   DeviceBuffer<double> copies, weights;
+  // Whether the block sweep keeps the copies in shared memory (sweeps.cu): only when at least half
+  // of the blocks fit a group's kCopyPerLane * lanes doubles. The shared array (32 KiB per CUDA
+  // block) halves the resident groups, so where most blocks do not fit (few, long blocks, as in
+  // 65536 blocks over 16M rows) their global-memory sweep would run at half the occupancy.
+  bool sweep_in_shared = true;
   DeviceBuffer<double> divisor; // set_multiplicity: the global |L_j| of the owned unknowns
   std::vector<double> host_weights;
   // dots: per-block partial sums and the results.
@@ -51,6 +56,7 @@ namespace carpcg_detail {
 constexpr int kWarp = 32;
 constexpr int kThreads = 256; // 8 warps per block in the warp-per-row kernels
 constexpr long long kMaxBlocks = 1 << 16;
+constexpr int kCopyPerLane = 32; // carp: shared-memory doubles per lane of a group (sweeps.cu)
 constexpr int kDotBlocks = 1024; // the dots' partial sums per dot (fixed order: at most this many)
 constexpr unsigned kFull = 0xffffffffu;
 

@@ -85,6 +85,11 @@ void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
   upload(d.gather_ptr, f.gather_ptr, stream);
   upload(d.gather_pos, f.gather_pos, stream);
   d.copies.allocate(f.cols.size());
+  const Index cap = static_cast<Index>(carpcg_detail::kCopyPerLane) * d.lanes;
+  Index fit = 0;
+  for (Index k = 0; k < d.nblocks; ++k)
+    fit += f.col_ptr[static_cast<std::size_t>(k) + 1] - f.col_ptr[static_cast<std::size_t>(k)] <= cap;
+  d.sweep_in_shared = 2 * fit >= d.nblocks;
   d.host_weights.clear();
   if (d.opt.weighted_dot) {
     for (const Index m : d.plan->multiplicity()) d.host_weights.push_back(std::max(static_cast<double>(m), 1.0));

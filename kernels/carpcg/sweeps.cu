@@ -68,8 +68,11 @@ struct Blocks {
 // next row (its index, bounds, norm, right-hand side and first G entries) while it projects the
 // current one, so that only shared-memory accesses and the ordered sum stay on the chain.
 // The arithmetic is BlockPlan::sweep_sum's, in its order (see project_row): the same bits.
+// The shared array is dynamic: launched without it (Impl::sweep_in_shared false, most blocks too
+// wide) the kernel keeps the full occupancy for its global-memory sweeps.
 constexpr int kSweepThreads = 128;
-template <int G> constexpr int kCopyCap = 32 * G; // 32 KiB of shared memory per CUDA block
+template <int G> constexpr int kCopyCap = kCopyPerLane * G; // 32 KiB of shared memory per CUDA block
+template <int G> constexpr std::size_t kSweepShared = sizeof(double) * (kSweepThreads / G) * kCopyCap<G>;
 
 struct RowAhead { // one row of the sweep, loaded ahead: the lane's first entry of it
   Index lo = 0, hi = 0, col = 0;
@@ -118,14 +121,14 @@ __device__ inline void project_ahead(const RowAhead &r, const Index *cols, const
 template <int G>
 __global__ void __launch_bounds__(kSweepThreads)
     block_sweep_kernel(Matrix a, Blocks blk, const double *b, double lambda, bool backward, const double *x,
-                       double *copies) {
-  __shared__ double shared[kSweepThreads / G * kCopyCap<G>];
+                       double *copies, bool in_shared) {
+  extern __shared__ double shared[]; // kSweepShared<G> bytes when in_shared, else none
   double *local = shared + threadIdx.x / G * kCopyCap<G>;
   const int lane = group_lane<G>();
   const unsigned mask = group_mask<G>();
   for (Index k = group_id<G>(); k < blk.count; k += group_count<G>()) {
     const Index off = blk.col_ptr[k], width = blk.col_ptr[k + 1] - off;
-    double *copy = width <= kCopyCap<G> ? local : copies + off;
+    double *copy = in_shared && width <= kCopyCap<G> ? local : copies + off;
     for (Index t = lane; t < width; t += G) copy[t] = x[blk.cols[off + t]];
     const Index first = blk.row_ptr[k], count = blk.row_ptr[k + 1] - first;
     RowAhead next = load_row<G>(a, blk, b, first, count, 0, backward, lane);
@@ -222,8 +225,9 @@ void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const d
                    d.block_cols.data(), d.local_col.data()};
   with_lanes(d.lanes, [&](auto g) {
     constexpr int G = decltype(g)::value;
-    block_sweep_kernel<G><<<grid_for(d.nblocks, kSweepThreads / G, kMaxBlocks), kSweepThreads, 0, as_stream(stream)>>>(
-        matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data());
+    const std::size_t smem = d.sweep_in_shared ? kSweepShared<G> : 0;
+    block_sweep_kernel<G><<<grid_for(d.nblocks, kSweepThreads / G, kMaxBlocks), kSweepThreads, smem, as_stream(stream)>>>(
+        matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data(), d.sweep_in_shared);
   });
   PGK_CUDA_CHECK_LAUNCH();
 }
