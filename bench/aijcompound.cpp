@@ -139,7 +139,8 @@ static PetscErrorCode Run(const char *commit)
   PetscCall(PetscGetCurrentCUDAStream(&t.stream));
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, t.flush.allocate((size_t)o.flush_mib << 20));
   PetscCallCUDA(cudaMemsetAsync(t.flush.data(), 1, t.flush.size(), t.stream));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_aijcompound on %s, commit %s; CUDA events, median of %d runs after %d, hot (a 100 us device wait before each run) and flushed (%d MiB read before each run)\n", res.device.c_str(), commit, (int)o.runs, (int)o.warmup, (int)o.flush_mib));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_aijcompound on %s, commit %s; CUDA events, median of %d runs after %d, hot (a 100 us device wait before each run) and flushed (%d MiB read before each run)\n", res.device.c_str(), commit, (int)o.runs,
+                        (int)o.warmup, (int)o.flush_mib));
   if (o.runs < 10) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fewer than 10 timed runs: a smoke test, not figures to report\n"));
   PetscCall(CopyBandwidth(o, res));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "columns: median ms, GB/s of the compulsory compound bytes, their fraction of the copy bandwidth, the best cuSPARSE row's time / this row's, hot then flushed; max |y - y_ref| / max |y_ref|\n"));

@@ -71,7 +71,8 @@ struct Blocks {
 // The shared array is dynamic: launched without it (Impl::sweep_in_shared false, most blocks too
 // wide) the kernel keeps the full occupancy for its global-memory sweeps.
 constexpr int kSweepThreads = 128;
-template <int G> constexpr int kCopyCap = kCopyPerLane * G; // 32 KiB of shared memory per CUDA block
+constexpr int copy_cap(int lanes) { return kCopyPerLane * lanes; }
+template <int G> constexpr int kCopyCap = copy_cap(G); // 32 KiB of shared memory per CUDA block
 template <int G> constexpr std::size_t kSweepShared = sizeof(double) * (kSweepThreads / G) * kCopyCap<G>;
 
 struct RowAhead { // one row of the sweep, loaded ahead: the lane's first entry of it
@@ -226,8 +227,9 @@ void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const d
   with_lanes(d.lanes, [&](auto g) {
     constexpr int G = decltype(g)::value;
     const std::size_t smem = d.sweep_in_shared ? kSweepShared<G> : 0;
-    block_sweep_kernel<G><<<grid_for(d.nblocks, kSweepThreads / G, kMaxBlocks), kSweepThreads, smem, as_stream(stream)>>>(
-        matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data(), d.sweep_in_shared);
+    block_sweep_kernel<G>
+        <<<grid_for(d.nblocks, kSweepThreads / G, kMaxBlocks), kSweepThreads, smem, as_stream(stream)>>>(
+            matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data(), d.sweep_in_shared);
   });
   PGK_CUDA_CHECK_LAUNCH();
 }
