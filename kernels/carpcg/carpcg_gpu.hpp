@@ -22,10 +22,12 @@
 //
 // A rank's block under MPI (carp and cimmino): `a` holds the rank's rows over its owned unknowns
 // followed by its ghosts (a.ncols >= a.nrows), and the caller exchanges between the pieces
-// (petsc_plugin/ksp/carpcg/device.cpp, over PETSc's scatter): load_owned + the ghosts into x,
-// carp_sweep_sum or cimmino_pass into acc over all a.ncols unknowns, the ghosts' sums added to
-// their owners, then carp_divide (carp, by the global multiplicities of set_multiplicity). The
-// host backend's MPI path (ksp/carpcg/host.cpp) does the same operations in the same order.
+// (petsc_plugin/ksp/carpcg/device_ranks.cpp, over PETSc's scatter): load_owned + the ghosts into
+// x; carp: carp_sweep_divide (the sums over all a.ncols unknowns, the owned unknowns no other rank
+// adds to divided at once), the ghosts' sums added to their owners, then carp_divide_received (by
+// the global multiplicities of set_multiplicity); cimmino: cimmino_pass into acc, the ghosts'
+// sums added to their owners. The host backend's MPI path (ksp/carpcg/host.cpp) does the same
+// operations in the same order.
 //
 // Errors: std::invalid_argument (fewer columns than rows, bad options), pgk::cuda::Error (CUDA
 // failures).
@@ -116,13 +118,17 @@ public:
   // A rank's block under MPI (ncols() > size(); see the top of this file), asynchronous:
   // x_ext[0..size()) = x (the owned part of the extended vector; the caller fills the ghosts).
   void load_owned(const double *x, double *x_ext, void *stream);
-  // carp: every block sweeps its copy of x (ncols() entries), then acc_j = the sum of j's copies
-  // in block order (0 where no block of this rank touches j), for all ncols() unknowns.
-  void carp_sweep_sum(const double *b, bool backward, const double *x, double *acc, void *stream);
-  // carp: y_j = acc_j / m_j, or x_j where m_j == 0, j < size() (m from set_multiplicity).
-  void carp_divide(const double *acc, const double *x, double *y, void *stream);
+  // carp: every block sweeps its copy of x (ncols() entries); s_j = the sum of j's copies in block
+  // order (0 where no block of this rank touches j). Owned unknowns that are not received (see
+  // set_received) are finished: y_j = s_j / m_j, or x_j where m_j == 0; every other unknown (the
+  // received ones, and the ghosts j >= size()) gets acc_j = s_j. y may be x (in place).
+  void carp_sweep_divide(const double *b, bool backward, const double *x, double *acc, double *y, void *stream);
+  // carp, after the reverse ADD: y_j = acc_j / m_j (x_j where m_j == 0) for the received j. y may be x.
+  void carp_divide_received(const double *acc, const double *x, double *y, void *stream);
+  // carp: the owned unknowns that other ranks add their ghost sums to (ascending, < size(); 2 uploads).
+  void set_received(const std::vector<Index> &rows, void *stream);
   // carp: the global multiplicities of the owned unknowns (size() entries: the blocks of all ranks
-  // touching each), the divisors of carp_divide and, with weighted dots, the weights max(m_j, 1)
+  // touching each), the divisors of carp_sweep_divide and, with weighted dots, the weights max(m_j, 1)
   // (1 upload each). A one-rank set-up has them already (the plan's own multiplicities).
   void set_multiplicity(const std::vector<double> &m, void *stream);
 

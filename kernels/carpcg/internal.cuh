@@ -45,6 +45,10 @@ struct CarpcgDevice::Impl {
   // 65536 blocks over 16M rows) their global-memory sweep would run at half the occupancy.
   bool sweep_in_shared = true;
   DeviceBuffer<double> divisor; // set_multiplicity: the global |L_j| of the owned unknowns
+  // set_received: the owned unknowns other ranks add ghost sums to (a flag per owned unknown, and
+  // their list), whose division waits for the reverse ADD.
+  DeviceBuffer<unsigned char> received;
+  DeviceBuffer<Index> received_rows;
   std::vector<double> host_weights;
   // dots: per-block partial sums and the results.
   DeviceBuffer<double> partials, dot_out;

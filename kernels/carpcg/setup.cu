@@ -119,6 +119,19 @@ void CarpcgDevice::set_multiplicity(const std::vector<double> &m, void *stream) 
   for (const double w : m) d.host_weights.push_back(std::max(w, 1.0));
   upload(d.weights, d.host_weights, stream);
 }
+void CarpcgDevice::set_received(const std::vector<Index> &rows, void *stream) {
+  Impl &d = *impl_;
+  if (!d.plan) throw std::logic_error("carpcg device: set_received without a carp set-up");
+  std::vector<unsigned char> flags(static_cast<std::size_t>(d.n), 0);
+  for (const Index j : rows) {
+    if (j < 0 || j >= d.n)
+      throw std::invalid_argument("carpcg device: received unknown " + std::to_string(j) + " is not owned (" +
+                                  std::to_string(d.n) + " owned)");
+    flags[static_cast<std::size_t>(j)] = 1;
+  }
+  upload(d.received, flags, stream);
+  upload(d.received_rows, rows, stream);
+}
 const pgk::carpcg::Coloring *CarpcgDevice::coloring() const { return impl_->coloring ? &*impl_->coloring : nullptr; }
 const pgk::carpcg::BlockPlan *CarpcgDevice::plan() const { return impl_->plan ? &*impl_->plan : nullptr; }
 const std::vector<double> &CarpcgDevice::weights() const { return impl_->host_weights; }

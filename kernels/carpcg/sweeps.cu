@@ -160,24 +160,32 @@ __global__ void average_kernel(Index n, const Index *gather_ptr, const Index *ga
   }
 }
 
-// carp under MPI, the local part of the averaging: acc_j = the sum of j's copies in block order,
-// from 0 (0 where no block of this rank touches j), for owned and ghost unknowns alike.
-__global__ void sum_copies_kernel(Index ncols, const Index *gather_ptr, const Index *gather_pos, const double *copies,
-                                  double *acc) {
+// carp under MPI, the averaging of one rank: s_j = the sum of j's copies in block order, from 0.
+// An owned unknown that no other rank adds to is final here: y_j = s_j / m_j (global m), or x_j
+// where no block of any rank touches j. The others (the received ones, every ghost) keep s_j in
+// acc for the reverse ADD; divide_received_kernel finishes them. y may be x (each j is read, then
+// written, by one thread).
+__global__ void sum_divide_kernel(Index ncols, Index n, const Index *gather_ptr, const Index *gather_pos,
+                                  const double *copies, const double *divisor, const unsigned char *received,
+                                  const double *x, double *acc, double *y) {
   for (Index j = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; j < ncols;
        j += static_cast<Index>(gridDim.x) * blockDim.x) {
     double s = 0;
     for (Index p = gather_ptr[j]; p < gather_ptr[j + 1]; ++p) s = __dadd_rn(s, copies[gather_pos[p]]);
-    acc[j] = s;
+    if (j < n && !received[j]) y[j] = divisor[j] > 0 ? __ddiv_rn(s, divisor[j]) : x[j];
+    else acc[j] = s;
   }
 }
 
-// carp under MPI, after the ghosts' sums reached their owners: y_j = acc_j / |L_j| (global), or
-// x_j where no block of any rank touches j (the host backend's acc / mult).
-__global__ void divide_kernel(Index n, const double *acc, const double *mult, const double *x, double *y) {
-  for (Index j = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; j < n;
-       j += static_cast<Index>(gridDim.x) * blockDim.x)
-    y[j] = mult[j] > 0 ? __ddiv_rn(acc[j], mult[j]) : x[j];
+// carp under MPI, after the ghosts' sums reached their owners: y_j = acc_j / m_j (or x_j where
+// m_j == 0) for the received owned unknowns only.
+__global__ void divide_received_kernel(Index count, const Index *rows, const double *acc, const double *divisor,
+                                       const double *x, double *y) {
+  for (Index k = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; k < count;
+       k += static_cast<Index>(gridDim.x) * blockDim.x) {
+    const Index j = rows[k];
+    y[j] = divisor[j] > 0 ? __ddiv_rn(acc[j], divisor[j]) : x[j];
+  }
 }
 
 void copy_device(double *dst, const double *src, Index n, void *stream) {
@@ -220,7 +228,7 @@ void CarpcgDevice::cimmino_pass(const double *b, const double *x, const double *
 
 namespace {
 
-// Every carp block sweeps its compact copy of x (the first step of carp_half and carp_sweep_sum).
+// Every carp block sweeps its compact copy of x (the first step of carp_half and carp_sweep_divide).
 void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const double *x, void *stream) {
   const Blocks blk{d.nblocks,           d.block_row_ptr.data(), d.block_rows.data(), d.block_col_ptr.data(),
                    d.block_cols.data(), d.local_col.data()};
@@ -238,22 +246,26 @@ void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const d
 
 void CarpcgDevice::load_owned(const double *x, double *x_ext, void *stream) { copy_device(x_ext, x, impl_->n, stream); }
 
-void CarpcgDevice::carp_sweep_sum(const double *b, bool backward, const double *x, double *acc, void *stream) {
+void CarpcgDevice::carp_sweep_divide(const double *b, bool backward, const double *x, double *acc, double *y,
+                                     void *stream) {
   Impl &d = *impl_;
-  if (!d.plan) throw std::logic_error("carpcg device: carp_sweep_sum without a carp set-up");
+  if (!d.plan) throw std::logic_error("carpcg device: carp_sweep_divide without a carp set-up");
+  if (d.divisor.size() != static_cast<std::size_t>(d.n) || d.received.size() != static_cast<std::size_t>(d.n))
+    throw std::logic_error("carpcg device: carp_sweep_divide before set_multiplicity and set_received");
   if (d.ncols == 0) return;
   if (d.nblocks > 0) sweep_blocks(d, b, backward, x, stream);
-  sum_copies_kernel<<<thread_grid(d.ncols), kThreads, 0, as_stream(stream)>>>(
-      d.ncols, d.gather_ptr.data(), d.gather_pos.data(), d.copies.data(), acc);
+  sum_divide_kernel<<<thread_grid(d.ncols), kThreads, 0, as_stream(stream)>>>(
+      d.ncols, d.n, d.gather_ptr.data(), d.gather_pos.data(), d.copies.data(), d.divisor.data(), d.received.data(), x,
+      acc, y);
   PGK_CUDA_CHECK_LAUNCH();
 }
 
-void CarpcgDevice::carp_divide(const double *acc, const double *x, double *y, void *stream) {
+void CarpcgDevice::carp_divide_received(const double *acc, const double *x, double *y, void *stream) {
   Impl &d = *impl_;
-  if (d.n == 0) return;
-  if (d.divisor.size() != static_cast<std::size_t>(d.n))
-    throw std::logic_error("carpcg device: carp_divide before set_multiplicity");
-  divide_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, acc, d.divisor.data(), x, y);
+  const Index count = static_cast<Index>(d.received_rows.size());
+  if (count == 0) return;
+  divide_received_kernel<<<thread_grid(count), kThreads, 0, as_stream(stream)>>>(count, d.received_rows.data(), acc,
+                                                                                 d.divisor.data(), x, y);
   PGK_CUDA_CHECK_LAUNCH();
 }
 

@@ -37,7 +37,9 @@ private:
   PetscErrorCode setup_ranks(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check);
   PetscErrorCode finish_ranks(void);
   PetscErrorCode load(Vec x);
-  PetscErrorCode carp_half(Vec x, const PetscScalar *b, bool backward, Vec y);
+  PetscErrorCode find_received(void);
+  PetscErrorCode carp_half(const PetscScalar *b, bool backward, PetscScalar *y);
+  PetscErrorCode carp_double_sweep(Vec x, const PetscScalar *b, Vec y);
   PetscErrorCode cimmino_half(Vec x, const PetscScalar *b, Vec y);
   PetscErrorCode double_sweep_ranks(Vec x, const PetscScalar *b, Vec y);
 
@@ -56,7 +58,7 @@ private:
   pgk::cuda::DeviceBuffer<double> x_ext_, acc_ext_;
   std::vector<PetscInt>           ghost_index_; // global index of each ghost
   DeviceGhosts                    ghosts_;
-  Vec                             mid_ = nullptr;
+  Vec                             mid_ = nullptr; // cimmino's first half
 };
 
 } // namespace pgk_carpcg

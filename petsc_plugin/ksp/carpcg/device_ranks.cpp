@@ -4,8 +4,9 @@
 // device, and two device arrays in that layout: x_ext (x and its ghosts) and acc_ext (the sums of
 // a sweep). One half of a double sweep, as on the host backend, in the same order of operations:
 //   carp     x_ext = [x | ghosts] (forward INSERT) -> every block sweeps its copy and the copies
-//            are summed per unknown (kernels) -> the ghosts' sums added to their owners (reverse
-//            ADD) -> divided by the global |L_j| (kernel);
+//            are summed per unknown, and divided by the global |L_j| where no other rank adds to
+//            the unknown (kernels) -> the ghosts' sums added to their owners (reverse ADD) -> the
+//            received unknowns divided (kernel); the first half's result stays in x_ext;
 //   cimmino  x_ext = [x | ghosts] -> coefficients and column sums over owned and ghost unknowns
 //            (kernels) -> reverse ADD -> y = x + acc (VecWAXPY on the device).
 // Only the halo moves between ranks (and, without GPU-aware MPI, through the host: PETSc's
@@ -50,44 +51,85 @@ PetscErrorCode DeviceBackend::finish_ranks(void)
   PetscCall(PgkGetDeviceStream(&stream));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, x_ext_.allocate((std::size_t)ncols); acc_ext_.allocate((std::size_t)ncols));
   PetscCall(ghosts_.setup(tmpl_, ghost_index_, x_ext_.data(), acc_ext_.data()));
-  PetscCall(VecDuplicate(tmpl_, &mid_));
-  if (set_.scheme != Scheme::Carp) PetscFunctionReturn(PETSC_SUCCESS);
+  if (set_.scheme != Scheme::Carp) {
+    PetscCall(VecDuplicate(tmpl_, &mid_));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   const std::vector<pgk::Index> &local = dev_.plan()->multiplicity();
   std::vector<double>            counts(local.begin(), local.end());
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(acc_ext_.data(), counts.data(), sizeof(double) * counts.size(), stream));
   PetscCall(ghosts_.add_to_owners());
   mult_.resize((std::size_t)n_);
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_host(mult_.data(), acc_ext_.data(), sizeof(double) * mult_.size(), stream); dev_.set_multiplicity(mult_, stream));
+  PetscCall(find_received());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// x_ext = [x | the owners' values of this rank's ghosts].
+// The owned unknowns other ranks hold as ghosts (their sums arrive by the reverse ADD): ones in
+// every ghost part added to zeros in the owned parts. Collective.
+PetscErrorCode DeviceBackend::find_received(void)
+{
+  const PetscInt          ncols = n_ + (PetscInt)ghost_index_.size();
+  std::vector<double>     marks((std::size_t)ncols, 0.0);
+  std::vector<pgk::Index> rows;
+  void                   *stream;
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
+  std::fill(marks.begin() + n_, marks.end(), 1.0);
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_device(acc_ext_.data(), marks.data(), sizeof(double) * marks.size(), stream));
+  PetscCall(ghosts_.add_to_owners());
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_host(marks.data(), acc_ext_.data(), sizeof(double) * (std::size_t)n_, stream));
+  for (PetscInt j = 0; j < n_; ++j)
+    if (marks[(std::size_t)j] > 0) rows.push_back((pgk::Index)j);
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.set_received(rows, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// x_ext = [x | the owners' values of this rank's ghosts]; the owned copy runs while the halo moves.
 PetscErrorCode DeviceBackend::load(Vec x)
 {
   PetscScalar *xa;
   void        *stream;
 
   PetscFunctionBegin;
-  PetscCall(ghosts_.fetch(x));
+  PetscCall(ghosts_.fetch_begin(x));
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.load_owned(xa, x_ext_.data(), stream));
   PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(ghosts_.fetch_end(x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DeviceBackend::carp_half(Vec x, const PetscScalar *b, bool backward, Vec y)
+// One half of carp from x_ext (owned part and ghosts current) into y, which may be x_ext's owned
+// part. The owned unknowns no other rank adds to are divided with the sums (one pass); only the
+// received ones wait for the reverse ADD.
+PetscErrorCode DeviceBackend::carp_half(const PetscScalar *b, bool backward, PetscScalar *y)
+{
+  void *stream;
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_divide(b, backward, x_ext_.data(), acc_ext_.data(), y, stream));
+  PetscCall(ghosts_.add_to_owners());
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide_received(acc_ext_.data(), x_ext_.data(), y, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// carp's double sweep: the first half's result stays in x_ext's owned part (no copy), whose
+// ghosts are then fetched from it for the second half.
+PetscErrorCode DeviceBackend::carp_double_sweep(Vec x, const PetscScalar *b, Vec y)
 {
   PetscScalar *ya;
-  void        *stream;
 
   PetscFunctionBegin;
   PetscCall(load(x));
-  PetscCall(PgkGetDeviceStream(&stream));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_sum(b, backward, x_ext_.data(), acc_ext_.data(), stream));
-  PetscCall(ghosts_.add_to_owners());
+  PetscCall(carp_half(b, false, x_ext_.data()));
+  PetscCall(ghosts_.fetch_begin(ghosts_.owned_x()));
+  PetscCall(ghosts_.fetch_end(ghosts_.owned_x()));
   PetscCall(PgkVecGetArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide(acc_ext_.data(), x_ext_.data(), ya, stream)); // x_ext's owned part is x
+  PetscCall(carp_half(b, true, ya));
   PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -109,8 +151,7 @@ PetscErrorCode DeviceBackend::double_sweep_ranks(Vec x, const PetscScalar *b, Ve
 {
   PetscFunctionBegin;
   if (set_.scheme == Scheme::Carp) {
-    PetscCall(carp_half(x, b, false, mid_));
-    PetscCall(carp_half(mid_, b, true, y));
+    PetscCall(carp_double_sweep(x, b, y));
   } else {
     PetscCall(cimmino_half(x, b, mid_));
     PetscCall(cimmino_half(mid_, b, y));

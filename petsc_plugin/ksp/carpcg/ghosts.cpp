@@ -58,6 +58,7 @@ DeviceGhosts::~DeviceGhosts()
   PetscCallVoid(VecDestroy(&x_ghosts_));
   PetscCallVoid(VecDestroy(&acc_ghosts_));
   PetscCallVoid(VecDestroy(&acc_owned_));
+  PetscCallVoid(VecDestroy(&x_owned_));
   PetscFunctionReturnVoid();
 }
 
@@ -74,16 +75,23 @@ PetscErrorCode DeviceGhosts::setup(Vec layout, const std::vector<PetscInt> &ghos
   PetscCall(VecCreateSeqCUDAWithArray(PETSC_COMM_SELF, 1, nghost, x_ext + n, &x_ghosts_));
   PetscCall(VecCreateSeqCUDAWithArray(PETSC_COMM_SELF, 1, nghost, acc_ext + n, &acc_ghosts_));
   PetscCall(VecCreateMPICUDAWithArray(comm, 1, n, N, acc_ext, &acc_owned_));
+  PetscCall(VecCreateMPICUDAWithArray(comm, 1, n, N, x_ext, &x_owned_));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, ghosts.data(), PETSC_USE_POINTER, &from));
   PetscCall(VecScatterCreate(layout, from, x_ghosts_, NULL, &scatter_));
   PetscCall(ISDestroy(&from));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DeviceGhosts::fetch(Vec x)
+PetscErrorCode DeviceGhosts::fetch_begin(Vec x)
 {
   PetscFunctionBegin;
   PetscCall(VecScatterBegin(scatter_, x, x_ghosts_, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceGhosts::fetch_end(Vec x)
+{
+  PetscFunctionBegin;
   PetscCall(VecScatterEnd(scatter_, x, x_ghosts_, INSERT_VALUES, SCATTER_FORWARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -22,7 +22,8 @@ PetscErrorCode CarpcgExtendedRows(Mat A, pgk::Csr *ext, std::vector<PetscInt> *g
 // n + nghost entries in the [owned | ghosts] layout, x_ext and acc_ext, are wrapped once in
 // PETSc vectors (no copies), and PETSc's scatter from the operator's layout to the ghosts (the
 // communication pattern of MatMult's Mvctx, built on garray) moves only the halo:
-//   fetch:          x_ext's ghost part = the owners' values of x (forward INSERT);
+//   fetch:          x_ext's ghost part = the owners' values of x (forward INSERT; x may be
+//                   owned_x(), x_ext's own owned part);
 //   add_to_owners:  acc_ext's owned part += every rank's ghost part for it (reverse ADD).
 // The vectors stay on the device; with -use_gpu_aware_mpi 0 PETSc stages the halo through the
 // host (its logged copies).
@@ -36,15 +37,18 @@ public:
   // layout: a VECMPICUDA of the operator's rows; x_ext, acc_ext: device arrays of
   // n + ghosts.size() entries that outlive this. Collective.
   PetscErrorCode setup(Vec layout, const std::vector<PetscInt> &ghosts, double *x_ext, double *acc_ext);
-  PetscErrorCode fetch(Vec x);                            // Collective.
+  PetscErrorCode fetch_begin(Vec x);                      // Collective; x is read until fetch_end
+  PetscErrorCode fetch_end(Vec x);                        // Collective.
   PetscErrorCode add_to_owners(void);                     // Collective.
   Vec            owned_acc() const { return acc_owned_; } // acc_ext's owned part as a VECMPICUDA
+  Vec            owned_x() const { return x_owned_; }     // x_ext's owned part as a VECMPICUDA
 
 private:
   VecScatter scatter_    = nullptr;
   Vec        x_ghosts_   = nullptr; // x_ext + n, VECSEQCUDA
   Vec        acc_ghosts_ = nullptr; // acc_ext + n, VECSEQCUDA
   Vec        acc_owned_  = nullptr; // acc_ext, VECMPICUDA
+  Vec        x_owned_    = nullptr; // x_ext, VECMPICUDA
 };
 
 } // namespace pgk_carpcg

@@ -59,6 +59,11 @@ PetscErrorCode MatCreateSeqAIJCompoundWithCsr(MPI_Comm comm, ac::CompoundCsr &&c
 // otherwise *done is PETSC_FALSE and the caller runs the host reference (after MatAIJCompoundSyncHost).
 PetscBool      MatAIJCompoundUseDevice(Mat A);
 PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool transpose, PetscBool *done);
+// y = A x (+ z; z may be y, or null) on A's side stream, ordered after the work queued on PETSc's
+// stream so far; PETSc's stream must not touch y until MatAIJCompoundDeviceJoin(A) has ordered it
+// after the product (PETSc's stream may read x meanwhile). *done as MatAIJCompoundDeviceMult.
+PetscErrorCode MatAIJCompoundDeviceMultForked(Mat A, Vec x, Vec z, Vec y, PetscBool *done);
+PetscErrorCode MatAIJCompoundDeviceJoin(Mat A);
 PetscErrorCode MatAIJCompoundDeviceGetDiagonal(Mat A, Vec v, PetscBool *done);
 PetscErrorCode MatAIJCompoundDeviceInvertBlockDiagonal(Mat A, PetscBool *done);
 PetscErrorCode MatAIJCompoundDeviceScale(Mat A, PetscScalar a, PetscBool *done);

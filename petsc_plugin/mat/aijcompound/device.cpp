@@ -106,7 +106,10 @@ static PetscErrorCode MatAIJCompoundDeviceTranspose(Mat A, void *stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool transpose, PetscBool *done)
+// The product on PETSc's stream, or (fork) on A's side stream after everything queued on
+// PETSc's stream so far: the uploads, tuning and packing it needs, and the vectors' own copies,
+// all happen on PETSc's stream before the fork.
+static PetscErrorCode DeviceProduct(Mat A, Vec x, Vec z, Vec y, PetscBool transpose, PetscBool fork, PetscBool *done)
 {
   Mat_SeqAIJCompound *d  = Data(A);
   PetscScalar        *xa = nullptr, *za = nullptr, *ya = nullptr;
@@ -128,15 +131,45 @@ PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool tr
   if (z && z != y) PetscCall(PgkVecGetArray(z, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &za));
   PetscCall(PgkVecGetArray(y, ya_access, PETSC_MEMTYPE_DEVICE, &ya));
   if (z == y) za = ya;
-  PetscCall(PetscLogGpuTimeBegin());
-  if (transpose) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, kc::mult(d->dev->at, xa, za, ya, stream));
-  else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, d->dev->packed.mult(d->dev->shape, xa, za, ya, stream));
-  PetscCall(PetscLogGpuTimeEnd());
+  MatAIJCompoundDevice *dev = d->dev.get();
+  if (fork) { // not in PETSc's GPU time: that is measured on PETSc's stream
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, dev->packed.mult(dev->shape, xa, za, ya, dev->side.fork(stream)));
+  } else {
+    PetscCall(PetscLogGpuTimeBegin());
+    if (transpose) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, kc::mult(dev->at, xa, za, ya, stream));
+    else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, dev->packed.mult(dev->shape, xa, za, ya, stream));
+    PetscCall(PetscLogGpuTimeEnd());
+  }
   PetscCall(PetscLogGpuFlops(2.0 * d->c.nnzb() * d->c.bs * d->c.bs));
   PetscCall(PgkVecRestoreArray(y, ya_access, PETSC_MEMTYPE_DEVICE, &ya));
   if (z && z != y) PetscCall(PgkVecRestoreArray(z, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &za));
   PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   *done = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundDeviceMult(Mat A, Vec x, Vec z, Vec y, PetscBool transpose, PetscBool *done)
+{
+  PetscFunctionBegin;
+  PetscCall(DeviceProduct(A, x, z, y, transpose, PETSC_FALSE, done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundDeviceMultForked(Mat A, Vec x, Vec z, Vec y, PetscBool *done)
+{
+  PetscFunctionBegin;
+  PetscCall(DeviceProduct(A, x, z, y, PETSC_FALSE, PETSC_TRUE, done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundDeviceJoin(Mat A)
+{
+  void *stream;
+
+  PetscFunctionBegin;
+  if (!Data(A)->dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PgkGetDeviceStream(&stream));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, Data(A)->dev->side.join(stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -312,6 +345,15 @@ PetscErrorCode MatAIJCompoundDeviceDownload(Mat)
 PetscErrorCode MatAIJCompoundDeviceMult(Mat, Vec, Vec, Vec, PetscBool, PetscBool *done)
 {
   *done = PETSC_FALSE;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MatAIJCompoundDeviceMultForked(Mat, Vec, Vec, Vec, PetscBool *done)
+{
+  *done = PETSC_FALSE;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MatAIJCompoundDeviceJoin(Mat)
+{
   return PETSC_SUCCESS;
 }
 PetscErrorCode MatAIJCompoundDeviceGetDiagonal(Mat, Vec, PetscBool *done)

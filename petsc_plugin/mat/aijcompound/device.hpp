@@ -12,6 +12,7 @@
 #  include "kernels/aijcompound/ops.hpp"
 #  include "kernels/common/event_timer.hpp"
 #  include "kernels/common/kernels.hpp"
+#  include "kernels/common/side_stream.hpp"
 
 namespace kc = pgk::cuda::aijcompound;
 
@@ -33,6 +34,9 @@ struct MatAIJCompoundDevice {
   kc::DeviceCompoundCsr        at;
   pgk::cuda::DeviceBuffer<int> at_source;
   bool                         at_built = false, at_stale = true;
+
+  // MatAIJCompoundDeviceMultForked's stream (MPI: the local product beside the halo exchange).
+  pgk::cuda::SideStream side;
 };
 
 #else

@@ -6,25 +6,30 @@
 #define Data MatMPIAIJCompoundData
 
 // y = Ad x + (z) while the ghosts arrive, then y += Ao lvec (MATMPIAIJ's overlap). z may be y or null.
+// On the device the local product runs on Ad's side stream, launched before the scatter: without
+// GPU-aware MPI, PETSc's scatter stages the halo through the host and synchronizes its own stream
+// (pack, copy, MPI, copy, unpack), so on one stream the device would idle through all of that.
 static PetscErrorCode MultAdd(Mat A, Vec x, Vec z, Vec y)
 {
   Mat_MPIAIJCompound *d  = Data(A);
   Vec                 xl = nullptr, yl = nullptr, zl = nullptr;
+  PetscBool           forked = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(VecScatterBegin(d->Mvctx, x, d->lvec, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(MatAIJCompoundGetLocalVec(d->xl, x, PETSC_TRUE, &xl));
   PetscCall(MatAIJCompoundGetLocalVec(d->yl, y, PETSC_FALSE, &yl));
-  if (!z) PetscCall(MatMult(d->Ad, xl, yl));
-  else if (z == y) PetscCall(MatMultAdd(d->Ad, xl, yl, yl));
-  else if (z == x) PetscCall(MatMultAdd(d->Ad, xl, xl, yl));
-  else {
-    PetscCall(MatAIJCompoundGetLocalVec(d->zl, z, PETSC_TRUE, &zl));
-    PetscCall(MatMultAdd(d->Ad, xl, zl, yl));
-    PetscCall(MatAIJCompoundRestoreLocalVec(d->zl, z, PETSC_TRUE, &zl));
+  if (z && z != y && z != x) PetscCall(MatAIJCompoundGetLocalVec(d->zl, z, PETSC_TRUE, &zl));
+  Vec zsame = !z ? nullptr : z == y ? yl : z == x ? xl : zl; // z's local view
+  PetscCall(MatAIJCompoundDeviceMultForked(d->Ad, xl, zsame, yl, &forked));
+  PetscCall(VecScatterBegin(d->Mvctx, x, d->lvec, INSERT_VALUES, SCATTER_FORWARD));
+  if (!forked) {
+    if (!zsame) PetscCall(MatMult(d->Ad, xl, yl));
+    else PetscCall(MatMultAdd(d->Ad, xl, zsame, yl));
   }
+  if (zl) PetscCall(MatAIJCompoundRestoreLocalVec(d->zl, z, PETSC_TRUE, &zl));
   PetscCall(MatAIJCompoundRestoreLocalVec(d->xl, x, PETSC_TRUE, &xl));
   PetscCall(VecScatterEnd(d->Mvctx, x, d->lvec, INSERT_VALUES, SCATTER_FORWARD));
+  if (forked) PetscCall(MatAIJCompoundDeviceJoin(d->Ad));
   PetscCall(MatMultAdd(d->Ao, d->lvec, yl, yl));
   PetscCall(MatAIJCompoundRestoreLocalVec(d->yl, y, PETSC_FALSE, &yl));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -343,20 +343,41 @@ TEST_F(GpuCarpcg, GhostColumnPieces) {
       Vector want_w;
       for (const double m : mult) want_w.push_back(std::max(m, 1.0));
       EXPECT_EQ(s.op.weights(), want_w) << what;
-      for (const bool backward : {false, true}) {
-        Vector acc(static_cast<std::size_t>(nc)), want(static_cast<std::size_t>(n));
-        plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), 1.3, backward, x.data(), acc.data());
-        DVec dx(x), db(b), dacc(static_cast<std::size_t>(nc)), dy(static_cast<std::size_t>(n)),
-            dxe(static_cast<std::size_t>(nc));
-        s.op.carp_sweep_sum(db.data(), backward, dx.data(), dacc.data(), nullptr);
-        EXPECT_TRUE(bitwise_equal(dacc.get(), acc)) << what << ": sums over owned and ghost unknowns";
-        s.op.carp_divide(dacc.data(), dx.data(), dy.data(), nullptr);
-        for (Index j = 0; j < n; ++j) want[j] = mult[j] > 0 ? acc[j] / mult[j] : x[j];
-        EXPECT_TRUE(bitwise_equal(dy.get(), want)) << what << ": division by the given multiplicities";
-        s.op.load_owned(dx.data(), dxe.data(), nullptr);
-        const Vector loaded = dxe.get();
-        EXPECT_TRUE(std::equal(x.begin(), x.begin() + n, loaded.begin())) << what << ": load_owned";
-      }
+      std::vector<Index> received; // as if other ranks held these as ghosts
+      for (Index j = 0; j < n; j += 3) received.push_back(j);
+      EXPECT_THROW(s.op.set_received({n}, nullptr), std::invalid_argument) << what;
+      s.op.set_received(received, nullptr);
+      for (const bool backward : {false, true})
+        for (const bool in_place : {false, true}) {
+          const std::string how = what + (backward ? ", backward" : ", forward") + (in_place ? ", in place" : "");
+          Vector acc(static_cast<std::size_t>(nc)), want(static_cast<std::size_t>(n));
+          plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), 1.3, backward, x.data(), acc.data());
+          DVec dx(x), db(b), dacc(static_cast<std::size_t>(nc)), dy(static_cast<std::size_t>(n)),
+              dxe(static_cast<std::size_t>(nc));
+          double *y = in_place ? dx.data() : dy.data();
+          s.op.carp_sweep_divide(db.data(), backward, dx.data(), dacc.data(), y, nullptr);
+          Vector sums = dacc.get();
+          for (Index j = 0; j < nc; ++j) {
+            const bool kept = j >= n || j % 3 == 0; // a ghost or a received unknown: its sum kept
+            if (kept) {
+              EXPECT_TRUE(bitwise_equal({sums[j]}, {acc[j]})) << how << ": the sum of unknown " << j;
+            }
+          }
+          for (const Index j : received) sums[j] = acc[j] + 0.25 * static_cast<double>(j); // other ranks' sums
+          DVec added(sums);
+          s.op.carp_divide_received(added.data(), dx.data(), y, nullptr);
+          for (Index j = 0; j < n; ++j) {
+            const double sum = j % 3 == 0 ? sums[j] : acc[j];
+            want[j] = mult[j] > 0 ? sum / mult[j] : x[j];
+          }
+          Vector got = in_place ? dx.get() : dy.get();
+          got.resize(static_cast<std::size_t>(n));
+          EXPECT_TRUE(bitwise_equal(got, want)) << how << ": division by the given multiplicities";
+          if (in_place) continue;
+          s.op.load_owned(dx.data(), dxe.data(), nullptr);
+          const Vector loaded = dxe.get();
+          EXPECT_TRUE(std::equal(x.begin(), x.begin() + n, loaded.begin())) << how << ": load_owned";
+        }
       Vector t(static_cast<std::size_t>(n));
       pgk::carpcg::residual(pgk::view_of(s.a), b.data(), x.data(), t.data());
       DVec dx(x), db(b), dt(static_cast<std::size_t>(n));
