@@ -110,7 +110,7 @@ static PetscErrorCode KSPCarpcgTrueNorm(KSP_Carpcg *c, PetscReal *norm)
 {
   PetscFunctionBegin;
   PetscCall(c->backend->residual(c->x, c->b, c->t));
-  PetscCall(VecNorm(c->t, NORM_2, norm));
+  PetscCall(c->backend->norm2(c->t, norm));
   c->true_checks++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -173,7 +173,7 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
   PetscCheck(!ksp->transpose_solve, comm, PETSC_ERR_SUP, "KSP carpcg: KSPSolveTranspose() is not supported (solve with the transposed matrix instead)");
   c->true_checks = 0;
   PetscCall(KSPCarpcgCopy(ksp->vec_rhs, c->b));
-  PetscCall(VecNorm(c->b, NORM_2, &bnorm));
+  PetscCall(c->backend->norm2(c->b, &bnorm));
   PetscCheck(std::isfinite(bnorm), comm, PETSC_ERR_FP, "KSP carpcg: the right-hand side has NaN or Inf entries");
   ksp->its = 0;
   if (ksp->guess_zero) {
@@ -189,8 +189,8 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
   PetscInt i = 0;
   for (; i < ksp->max_it && !ksp->reason; ++i) {
     ksp->its = i + 1;
-    PetscCall(VecAXPY(c->x, alpha, c->p));
-    PetscCall(VecAXPY(c->r, -alpha, c->q));
+    PetscCall(c->backend->axpy(c->x, alpha, c->p));
+    PetscCall(c->backend->axpy(c->r, -alpha, c->q));
     PetscCall(c->backend->double_sweep(c->r, NULL, c->t));
     PetscCall(VecWAXPY(c->s, -1.0, c->t, c->r));
     const PetscBool true_due = ksp->normtype != KSP_NORM_NONE && ksp->its % c->true_interval == 0 ? PETSC_TRUE : PETSC_FALSE;

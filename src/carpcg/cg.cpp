@@ -28,6 +28,10 @@ double weighted_dot(const double *u, const double *v, const double *w, Index n) 
   return s;
 }
 
+void axpy(double *y, double a, const double *x, Index n) {
+  for (Index i = 0; i < n; ++i) y[i] += a * x[i];
+}
+
 namespace {
 
 using Vector = std::vector<double>;
@@ -93,15 +97,11 @@ private:
   Vector t_;
 };
 
-void axpy(Vector &y, double a, const Vector &x) {
-  for (std::size_t i = 0; i < y.size(); ++i) y[i] += a * x[i];
-}
+void axpy(Vector &y, double a, const Vector &x) { pgk::carpcg::axpy(y.data(), a, x.data(), (Index)y.size()); }
 void aypx(Vector &y, double a, const Vector &x) { // y = x + a y
   for (std::size_t i = 0; i < y.size(); ++i) y[i] = x[i] + a * y[i];
 }
-void axpy(double *y, double a, const Vector &x) {
-  for (std::size_t i = 0; i < x.size(); ++i) y[i] += a * x[i];
-}
+void axpy(double *y, double a, const Vector &x) { pgk::carpcg::axpy(y, a, x.data(), (Index)x.size()); }
 
 // The report's Alg. 2 (two reductions per iteration).
 void solve_standard(Solver &s, double *x, std::size_t n, int max_it) {

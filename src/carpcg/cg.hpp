@@ -61,5 +61,8 @@ SolveStats solve(const DoubleSweep &op, const double *b, double *x, const SolveO
 
 // sum_i u_i v_i w_i in index order (w == nullptr: Euclidean): the dot every carpcg CG uses.
 double weighted_dot(const double *u, const double *v, const double *w, Index n);
+// y += a x in index order: the reference's vector update, which the host backend of KSP carpcg
+// uses too, so that both round alike whatever BLAS PETSc links.
+void axpy(double *y, double a, const double *x, Index n);
 
 } // namespace pgk::carpcg

@@ -49,6 +49,13 @@ public:
   // This rank's parts of n dots: out[k] = sum_i u_k[i] v_k[i] (w_i if weighted[k]), where w
   // is the scheme's inner-product weight (1 except for carp with W-dots).
   virtual PetscErrorCode local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) = 0;
+  // y += a x and the Euclidean norm of v, for the CG loop. PETSc's VecAXPY and VecNorm by default;
+  // the host backend uses the reference's loops instead (src/carpcg/cg.hpp), because PETSc's host
+  // VecAXPY and VecNorm are the BLAS's, whose rounding is the library's and the CPU's choice
+  // (OpenBLAS's Haswell/Zen daxpy fuses the multiply-add): the host path then gives the
+  // reference's bits on any machine.
+  virtual PetscErrorCode axpy(Vec y, PetscReal a, Vec x) { return VecAXPY(y, a, x); }
+  virtual PetscErrorCode norm2(Vec v, PetscReal *norm) { return VecNorm(v, NORM_2, norm); }
   // The -ksp_view lines of the scheme (collective).
   virtual PetscErrorCode view(PetscViewer viewer) = 0;
 };

@@ -277,6 +277,35 @@ PetscErrorCode HostBackend::local_dots(PetscInt n, const Vec u[], const Vec v[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HostBackend::axpy(Vec y, PetscReal a, Vec x)
+{
+  PetscScalar       *ya;
+  const PetscScalar *xa;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(y, &ya));
+  PetscCall(VecGetArrayRead(x, &xa));
+  pgk::carpcg::axpy(ya, a, xa, n_);
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecRestoreArray(y, &ya));
+  PetscCall(PetscLogFlops(2.0 * n_));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// sqrt of the ranks' summed local dots: one rank's norm is the reference's (||b|| and ||b - A x||
+// decide convergence).
+PetscErrorCode HostBackend::norm2(Vec v, PetscReal *norm)
+{
+  const PetscBool unweighted = PETSC_FALSE;
+  PetscReal       local = 0, sum = 0;
+
+  PetscFunctionBegin;
+  PetscCall(local_dots(1, &v, &v, &unweighted, &local));
+  PetscCallMPI(MPIU_Allreduce(&local, &sum, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)v)));
+  *norm = PetscSqrtReal(sum);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 } // namespace pgk_carpcg
 
 PetscErrorCode CarpcgCreateHostBackend(Mat A, const CarpcgSettings &s, const char *device_note, std::unique_ptr<CarpcgBackend> *backend)

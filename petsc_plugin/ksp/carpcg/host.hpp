@@ -50,6 +50,8 @@ public:
   PetscErrorCode double_sweep(Vec x, Vec b, Vec y) override;
   PetscErrorCode residual(Vec x, Vec b, Vec t) override;
   PetscErrorCode local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) override;
+  PetscErrorCode axpy(Vec y, PetscReal a, Vec x) override;
+  PetscErrorCode norm2(Vec v, PetscReal *norm) override;
   PetscErrorCode view(PetscViewer viewer) override;
 
 private:
