@@ -45,6 +45,15 @@ done
 . "$here/cuda_stub.sh"
 pgk_use_cuda_stub "${PGK_CUDA_STUB_DIR:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# Open MPI 4 makes its session directory /tmp/ompi.<host>.<uid> at every launch (mpiexec or a
+# singleton) and aborts in orte_init ("mkdir ... File exists") when two launches race to create
+# it; ctest -j runs launches side by side (two clean-clone CI runs failed one test each that way).
+# Each test gets a base of its own, short enough for Open MPI's socket paths, unless one is set.
+ompi_tmp=""
+if [ -z "${OMPI_MCA_orte_tmpdir_base:-}" ] && ompi_tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgk-ompi.XXXXXX"); then
+  export OMPI_MCA_orte_tmpdir_base=$ompi_tmp
+fi
+trap '[ -n "$ompi_tmp" ] && rm -rf "$ompi_tmp"' EXIT
 
 # Why this test cannot run here (empty: it can).
 reasons=()
@@ -74,7 +83,7 @@ if [ ${#reasons[@]} -gt 0 ]; then
   echo "SKIP: $reason"; exit 77
 fi
 
-out=$(mktemp); trap 'rm -f "$out"' EXIT
+out=$(mktemp); trap 'rm -f "$out"; [ -n "$ompi_tmp" ] && rm -rf "$ompi_tmp"' EXIT
 "$@" >"$out" 2>&1
 rc=$?
 cat "$out"
