@@ -127,10 +127,25 @@ public:
   void carp_divide_received(const double *acc, const double *x, double *y, void *stream);
   // carp: the owned unknowns that other ranks add their ghost sums to (ascending, < size(); 2 uploads).
   void set_received(const std::vector<Index> &rows, void *stream);
+  // carp, where every shared unknown is held by two ranks (its owner and one ghost holder), after
+  // an exchange that put in `peer` (ncols() entries) the other holder's sum of each received owned
+  // unknown and of each ghost: x_ext_j = (acc_j + peer_j) / m_j for the received j and every ghost
+  // j >= size() (x_ext_j kept where m_j == 0; m: set_multiplicity, set_ghost_multiplicity). The sum
+  // is the one the reverse ADD forms on the owner (its own sum plus the holder's), so the owner and
+  // the holder compute the same bits, and the holder has its ghosts' values without a forward
+  // exchange. Needs set_received and set_ghost_multiplicity.
+  void carp_divide_shared(const double *acc, const double *peer, double *x_ext, void *stream);
+  // carp: the global multiplicities of the ghosts (ncols() - size() entries; 1 upload).
+  void set_ghost_multiplicity(const std::vector<double> &m, void *stream);
   // carp: the global multiplicities of the owned unknowns (size() entries: the blocks of all ranks
   // touching each), the divisors of carp_sweep_divide and, with weighted dots, the weights max(m_j, 1)
   // (1 upload each). A one-rank set-up has them already (the plan's own multiplicities).
   void set_multiplicity(const std::vector<double> &m, void *stream);
+
+  // y += a x over n entries, fused multiply-add as cuBLAS's daxpy (PETSc's VecAXPY on the
+  // device), asynchronous on `stream` (the CG's update of its iterate, on a side stream while the
+  // halo of the next sweep's operand moves).
+  static void axpy(Index n, double a, const double *x, double *y, void *stream);
 
   // Set-up figures on the host (the scheme's, else nullptr / empty).
   const pgk::carpcg::Coloring *coloring() const;

@@ -49,6 +49,7 @@ struct CarpcgDevice::Impl {
   // their list), whose division waits for the reverse ADD.
   DeviceBuffer<unsigned char> received;
   DeviceBuffer<Index> received_rows;
+  DeviceBuffer<double> ghost_divisor; // set_ghost_multiplicity: the global |L_j| of the ghosts
   std::vector<double> host_weights;
   // dots: per-block partial sums and the results.
   DeviceBuffer<double> partials, dot_out;

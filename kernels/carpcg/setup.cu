@@ -119,6 +119,14 @@ void CarpcgDevice::set_multiplicity(const std::vector<double> &m, void *stream) 
   for (const double w : m) d.host_weights.push_back(std::max(w, 1.0));
   upload(d.weights, d.host_weights, stream);
 }
+void CarpcgDevice::set_ghost_multiplicity(const std::vector<double> &m, void *stream) {
+  Impl &d = *impl_;
+  if (!d.plan) throw std::logic_error("carpcg device: set_ghost_multiplicity without a carp set-up");
+  if (m.size() != static_cast<std::size_t>(d.ncols - d.n))
+    throw std::invalid_argument("carpcg device: " + std::to_string(m.size()) + " ghost multiplicities for " +
+                                std::to_string(d.ncols - d.n) + " ghosts");
+  upload(d.ghost_divisor, m, stream);
+}
 void CarpcgDevice::set_received(const std::vector<Index> &rows, void *stream) {
   Impl &d = *impl_;
   if (!d.plan) throw std::logic_error("carpcg device: set_received without a carp set-up");

@@ -188,6 +188,25 @@ __global__ void divide_received_kernel(Index count, const Index *rows, const dou
   }
 }
 
+// carp under MPI, after the swap of the first half's sums (carp_divide_shared): the first `count`
+// items are the received owned unknowns rows[k], the rest the ghosts n + (k - count).
+__global__ void divide_shared_kernel(Index count, Index nghost, Index n, const Index *rows, const double *acc,
+                                     const double *peer, const double *divisor, const double *ghost_divisor,
+                                     double *x_ext) {
+  for (Index k = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; k < count + nghost;
+       k += static_cast<Index>(gridDim.x) * blockDim.x) {
+    const Index j = k < count ? rows[k] : n + (k - count);
+    const double m = k < count ? divisor[j] : ghost_divisor[k - count];
+    if (m > 0) x_ext[j] = __ddiv_rn(__dadd_rn(acc[j], peer[j]), m);
+  }
+}
+
+__global__ void axpy_kernel(Index n, double a, const double *__restrict__ x, double *__restrict__ y) {
+  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<Index>(gridDim.x) * blockDim.x)
+    y[i] = __fma_rn(a, x[i], y[i]);
+}
+
 void copy_device(double *dst, const double *src, Index n, void *stream) {
   if (n > 0 && dst != src)
     PGK_CUDA_CHECK(cudaMemcpyAsync(dst, src, sizeof(double) * static_cast<std::size_t>(n), cudaMemcpyDeviceToDevice,
@@ -266,6 +285,23 @@ void CarpcgDevice::carp_divide_received(const double *acc, const double *x, doub
   if (count == 0) return;
   divide_received_kernel<<<thread_grid(count), kThreads, 0, as_stream(stream)>>>(count, d.received_rows.data(), acc,
                                                                                  d.divisor.data(), x, y);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::carp_divide_shared(const double *acc, const double *peer, double *x_ext, void *stream) {
+  Impl &d = *impl_;
+  const Index count = static_cast<Index>(d.received_rows.size()), nghost = d.ncols - d.n;
+  if (d.ghost_divisor.size() != static_cast<std::size_t>(nghost))
+    throw std::logic_error("carpcg device: carp_divide_shared before set_ghost_multiplicity");
+  if (count + nghost == 0) return;
+  divide_shared_kernel<<<thread_grid(count + nghost), kThreads, 0, as_stream(stream)>>>(
+      count, nghost, d.n, d.received_rows.data(), acc, peer, d.divisor.data(), d.ghost_divisor.data(), x_ext);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::axpy(Index n, double a, const double *x, double *y, void *stream) {
+  if (n <= 0) return;
+  axpy_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, a, x, y);
   PGK_CUDA_CHECK_LAUNCH();
 }
 

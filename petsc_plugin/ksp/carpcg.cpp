@@ -189,9 +189,8 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
   PetscInt i = 0;
   for (; i < ksp->max_it && !ksp->reason; ++i) {
     ksp->its = i + 1;
-    PetscCall(c->backend->axpy(c->x, alpha, c->p));
     PetscCall(c->backend->axpy(c->r, -alpha, c->q));
-    PetscCall(c->backend->double_sweep(c->r, NULL, c->t));
+    PetscCall(c->backend->update_and_sweep(c->x, alpha, c->p, c->r, c->t)); // x += alpha p; t = DCSWP(r; 0)
     PetscCall(VecWAXPY(c->s, -1.0, c->t, c->r));
     const PetscBool true_due = ksp->normtype != KSP_NORM_NONE && ksp->its % c->true_interval == 0 ? PETSC_TRUE : PETSC_FALSE;
     if (true_due) {
@@ -279,6 +278,9 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
                               KSPCarpcgBackends, 3, KSPCarpcgBackends[backend], &backend, NULL));
   c->set.backend = (CarpcgBackendType)backend;
   PetscCall(PetscOptionsInt("-ksp_carpcg_lanes_per_row", "Device: lanes sharing a row's projection, 4, 8, 16 or 32 (0: the power of two from the mean row length); the results do not depend on it", "KSPCARPCG", c->set.lanes, &c->set.lanes, NULL));
+  PetscCall(PetscOptionsBool("-ksp_carpcg_swap_sums",
+                             "Device, carp on more than one rank: where every shared unknown has one ghost holder, its two holders swap the first half's sums in one exchange (false: reverse ADD, then forward INSERT; the same bits)", "KSPCARPCG",
+                             c->set.swap_sums, &c->set.swap_sums, NULL));
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(c->set.blocks >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, or 0 for auto, got %" PetscInt_FMT, c->set.blocks);
@@ -331,6 +333,10 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 .  -ksp_carpcg_lanes_per_row <0>            - device: lanes of a warp that share one row's projection (carp: one block's sweep),
                                                4, 8, 16 or 32; 0: the smallest power of two >= the mean stored entries per row
                                                (at least 4). The sums keep their order, so the iterates are the same bits for every value
+.  -ksp_carpcg_swap_sums <true>              - device, carp on more than one rank: where every shared unknown has one ghost holder
+                                               (2 ranks; in general unless a rank is thinner than the stencil), its owner and its
+                                               holder swap their sums of the first half in one exchange and both divide the same sum,
+                                               instead of a reverse ADD and a forward INSERT (one exchange less an iteration, the same bits)
 -  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
 
    Notes:
@@ -357,11 +363,13 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
    rank 0 at set-up), so its iterates do not depend on the number of ranks, at the price of two
    exchanges per colour and sweep direction; sequential needs one rank.
 
-   Works on `MATAIJ` and `MATAIJCUSPARSE` (sequential or MPI). A `MATAIJCUSPARSE` operator on one
-   rank with multicolor, carp or cimmino is swept on the device (kernels/carpcg/: the same
-   colouring and blocks as the host, results equal to the host's up to the dots' summation order;
-   the vectors stay on the device and only the dots' scalars come back each iteration). Everything
-   else runs on the host; a device matrix there (more than one rank, the sequential scheme,
+   Works on `MATAIJ` and `MATAIJCUSPARSE` (sequential or MPI). A `MATAIJCUSPARSE` operator with
+   multicolor (one rank), carp or cimmino (any number of ranks) is swept on the device
+   (kernels/carpcg/: the same colouring and blocks as the host, results equal to the host's up to
+   the dots' summation order; the vectors stay on the device and only the dots' scalars and, between
+   ranks, the halo move each iteration). On more than one rank the device backend updates the
+   iterate on a second stream while the halo of the sweep's operand moves. Everything else runs on
+   the host; a device matrix there (multicolor on more than one rank, the sequential scheme,
    `-ksp_carpcg_backend host`) is read from PETSc's host copy, logged, and `-ksp_view` and
    `-info` say why.
    -log_view: `PgkCarpcgSetUp`, `PgkCarpcgColor`, `PgkCarpcgSweep`, `PgkCarpcgResidual`.

@@ -30,9 +30,13 @@ struct CarpcgSettings {
   CarpcgBackendType   backend      = CARPCG_BACKEND_AUTO;
   PetscInt            lanes        = 0;           // device: lanes per row (0: from the mean row length)
   PetscBool           blocks_auto  = PETSC_FALSE; // set by CarpcgCreateBackend: blocks came from 0
+  PetscBool           swap_sums    = PETSC_TRUE;  // device, carp on ranks: swap the first half's sums (device_ranks.cpp)
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
-  bool      operator==(const CarpcgSettings &o) const { return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend && lanes == o.lanes; }
+  bool      operator==(const CarpcgSettings &o) const
+  {
+    return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend && lanes == o.lanes && swap_sums == o.swap_sums;
+  }
 };
 
 // The sweeps of one scheme on one operator. All vectors are created by create_vec() (the
@@ -56,6 +60,15 @@ public:
   // reference's bits on any machine.
   virtual PetscErrorCode axpy(Vec y, PetscReal a, Vec x) { return VecAXPY(y, a, x); }
   virtual PetscErrorCode norm2(Vec v, PetscReal *norm) { return VecNorm(v, NORM_2, norm); }
+  // The CG's step: u += a v (axpy), then y = DCSWP(x; 0). The device backend on more than one rank
+  // overlaps the update with the exchange of x's halo (device_ranks.cpp).
+  virtual PetscErrorCode update_and_sweep(Vec u, PetscReal a, Vec v, Vec x, Vec y)
+  {
+    PetscFunctionBegin;
+    PetscCall(axpy(u, a, v));
+    PetscCall(double_sweep(x, NULL, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   // The -ksp_view lines of the scheme (collective).
   virtual PetscErrorCode view(PetscViewer viewer) = 0;
 };

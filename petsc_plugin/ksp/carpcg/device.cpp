@@ -123,6 +123,22 @@ PetscErrorCode DeviceBackend::setup(Mat A)
 
 PetscErrorCode DeviceBackend::double_sweep(Vec x, Vec b, Vec y)
 {
+  return sweep(x, b, y, nullptr);
+}
+
+// On one rank nothing overlaps the update (PETSc's VecAXPY, then the sweep).
+PetscErrorCode DeviceBackend::update_and_sweep(Vec u, PetscReal a, Vec v, Vec x, Vec y)
+{
+  const Update update = {u, a, v};
+
+  PetscFunctionBegin;
+  if (size_ == 1) PetscCall(CarpcgBackend::update_and_sweep(u, a, v, x, y));
+  else PetscCall(sweep(x, NULL, y, &update));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::sweep(Vec x, Vec b, Vec y, const Update *update)
+{
   PetscScalar *xa, *ba = nullptr, *ya;
   void        *stream;
 
@@ -130,7 +146,7 @@ PetscErrorCode DeviceBackend::double_sweep(Vec x, Vec b, Vec y)
   PetscCall(PetscLogEventBegin(PGK_EVENT_CarpcgSweep, x, y, 0, 0));
   if (size_ > 1) {
     if (b) PetscCall(PgkVecGetArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
-    PetscCall(double_sweep_ranks(x, ba, y));
+    PetscCall(double_sweep_ranks(x, ba, y, update));
     if (b) PetscCall(PgkVecRestoreArray(b, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ba));
     PetscCall(PetscLogGpuFlops(8.0 * (PetscLogDouble)nnz_));
     PetscCall(PetscLogEventEnd(PGK_EVENT_CarpcgSweep, x, y, 0, 0));
@@ -216,6 +232,11 @@ PetscErrorCode DeviceBackend::view_scheme(PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(
         viewer, "scheme carp: %" PetscInt_FMT " blocks of contiguous rows (-ksp_carpcg_blocks %" PetscInt_FMT " per rank%s), component averaging%s; one group of lanes per block sweeps its rows in order, so -ksp_carpcg_blocks sets the parallelism\n",
         blocks_all_, set_.blocks, set_.blocks_auto ? ", auto: one per 64 local rows" : "", size_ > 1 ? " across ranks by the MatMult scatter (reverse ADD, divide by |L_j|, forward INSERT)" : ""));
+    if (size_ > 1)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n",
+                                       swap_ready_
+                                           ? "first half: each shared unknown's owner and ghost holder swap their sums in one exchange and divide the same sum (-ksp_carpcg_swap_sums)"
+                                           : (set_.swap_sums ? "first half: reverse ADD and forward INSERT (an unknown has more than one ghost holder, so no swap of sums)" : "first half: reverse ADD and forward INSERT (-ksp_carpcg_swap_sums 0)")));
     PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
                                      set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult_, shared_count_));
     break;

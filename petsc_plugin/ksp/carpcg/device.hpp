@@ -7,6 +7,7 @@
 
 #if defined(PGK_HAVE_CUDA)
 #  include "kernels/carpcg/carpcg_gpu.hpp"
+#  include "kernels/common/side_stream.hpp"
 #  include "petsc_plugin/ksp/carpcg/ghosts.hpp"
 #  include "petsc_plugin/sys/device.hpp"
 
@@ -22,6 +23,7 @@ public:
 
   PetscErrorCode create_vec(Vec *v) override { return VecDuplicate(tmpl_, v); }
   PetscErrorCode double_sweep(Vec x, Vec b, Vec y) override;
+  PetscErrorCode update_and_sweep(Vec u, PetscReal a, Vec v, Vec x, Vec y) override;
   PetscErrorCode residual(Vec x, Vec b, Vec t) override;
   PetscErrorCode local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) override;
   PetscErrorCode view(PetscViewer viewer) override;
@@ -33,15 +35,21 @@ private:
   PetscErrorCode carp_figures(void);
   PetscErrorCode colour(const pgk::CsrView &pattern, pgk::carpcg::Coloring *c);
   PetscErrorCode view_scheme(PetscViewer viewer);
+  struct Update { // u += a v, overlapped with the halo exchange of a sweep's operand (more than one rank)
+    Vec       u;
+    PetscReal a;
+    Vec       v;
+  };
+  PetscErrorCode sweep(Vec x, Vec b, Vec y, const Update *update);
   // device_ranks.cpp: a rank's rows over [owned | ghosts], the exchanges around the kernels' pieces
   PetscErrorCode setup_ranks(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check);
   PetscErrorCode finish_ranks(void);
-  PetscErrorCode load(Vec x);
+  PetscErrorCode load(Vec x, const Update *update = nullptr);
   PetscErrorCode find_received(void);
   PetscErrorCode carp_half(const PetscScalar *b, bool backward, PetscScalar *y);
-  PetscErrorCode carp_double_sweep(Vec x, const PetscScalar *b, Vec y);
-  PetscErrorCode cimmino_half(Vec x, const PetscScalar *b, Vec y);
-  PetscErrorCode double_sweep_ranks(Vec x, const PetscScalar *b, Vec y);
+  PetscErrorCode carp_double_sweep(Vec x, const PetscScalar *b, Vec y, const Update *update);
+  PetscErrorCode cimmino_half(Vec x, const PetscScalar *b, Vec y, const Update *update);
+  PetscErrorCode double_sweep_ranks(Vec x, const PetscScalar *b, Vec y, const Update *update);
 
   CarpcgSettings          set_;
   PetscReal               lambda_;
@@ -58,6 +66,11 @@ private:
   pgk::cuda::DeviceBuffer<double> x_ext_, acc_ext_;
   std::vector<PetscInt>           ghost_index_; // global index of each ghost
   DeviceGhosts                    ghosts_;
+  // carp on ranks whose shared unknowns have one ghost holder each: the other holder's sums
+  // (DeviceGhosts::setup_swap), and whether that swap replaces the reverse ADD and fetch
+  pgk::cuda::DeviceBuffer<double> peer_ext_;
+  PetscBool                       swap_ready_ = PETSC_FALSE;
+  pgk::cuda::SideStream           side_;          // the CG's update of its iterate during a fetch
   Vec                             mid_ = nullptr; // cimmino's first half
 };
 

@@ -62,6 +62,11 @@ PetscErrorCode DeviceBackend::finish_ranks(void)
   mult_.resize((std::size_t)n_);
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::copy_to_host(mult_.data(), acc_ext_.data(), sizeof(double) * mult_.size(), stream); dev_.set_multiplicity(mult_, stream));
   PetscCall(find_received());
+  std::vector<double> ghost_mult;
+  if (set_.swap_sums) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, peer_ext_.allocate((std::size_t)ncols));
+  if (set_.swap_sums) PetscCall(ghosts_.setup_swap(tmpl_, ghost_index_, mult_, acc_ext_.data(), peer_ext_.data(), &ghost_mult, &swap_ready_));
+  if (swap_ready_) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.set_ghost_multiplicity(ghost_mult, stream));
+  else peer_ext_ = pgk::cuda::DeviceBuffer<double>();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -86,19 +91,34 @@ PetscErrorCode DeviceBackend::find_received(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// x_ext = [x | the owners' values of this rank's ghosts]; the owned copy runs while the halo moves.
-PetscErrorCode DeviceBackend::load(Vec x)
+// x_ext = [x | the owners' values of this rank's ghosts]; the owned copy runs while the halo moves,
+// and so does `update` (u += a v, the CG's iterate) where given: on a side stream, since PETSc's
+// host-staged scatter waits for its own stream only (the update's 3 passes over the owned
+// unknowns would otherwise queue behind the exchange). PETSc's stream waits for it before the
+// sweep that follows.
+PetscErrorCode DeviceBackend::load(Vec x, const Update *update)
 {
-  PetscScalar *xa;
+  PetscScalar *xa, *ua = nullptr, *va = nullptr;
   void        *stream;
 
   PetscFunctionBegin;
-  PetscCall(ghosts_.fetch_begin(x));
   PetscCall(PgkGetDeviceStream(&stream));
+  if (update) {
+    PetscCall(PgkVecGetArray(update->u, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ua));
+    PetscCall(PgkVecGetArray(update->v, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::CarpcgDevice::axpy(n_, update->a, va, ua, side_.fork(stream)));
+  }
+  PetscCall(ghosts_.fetch_begin(x));
   PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.load_owned(xa, x_ext_.data(), stream));
   PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   PetscCall(ghosts_.fetch_end(x));
+  if (update) {
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, side_.join(stream));
+    PetscCall(PgkVecRestoreArray(update->v, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va));
+    PetscCall(PgkVecRestoreArray(update->u, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ua));
+    PetscCall(PetscLogGpuFlops(2.0 * (PetscLogDouble)n_));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -117,29 +137,39 @@ PetscErrorCode DeviceBackend::carp_half(const PetscScalar *b, bool backward, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// carp's double sweep: the first half's result stays in x_ext's owned part (no copy), whose
-// ghosts are then fetched from it for the second half.
-PetscErrorCode DeviceBackend::carp_double_sweep(Vec x, const PetscScalar *b, Vec y)
+// carp's double sweep: the first half's result stays in x_ext's owned part (no copy). Its ghosts
+// for the second half: where every shared unknown has one ghost holder (2 ranks), the two holders
+// swap their sums in one exchange and each divides the same sum (x_ext's owned and ghost parts
+// final at once); otherwise the reverse ADD, the owners' division, and a fetch from x_ext.
+PetscErrorCode DeviceBackend::carp_double_sweep(Vec x, const PetscScalar *b, Vec y, const Update *update)
 {
   PetscScalar *ya;
+  void        *stream;
 
   PetscFunctionBegin;
-  PetscCall(load(x));
-  PetscCall(carp_half(b, false, x_ext_.data()));
-  PetscCall(ghosts_.fetch_begin(ghosts_.owned_x()));
-  PetscCall(ghosts_.fetch_end(ghosts_.owned_x()));
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(load(x, update));
+  if (swap_ready_) {
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_divide(b, false, x_ext_.data(), acc_ext_.data(), x_ext_.data(), stream));
+    PetscCall(ghosts_.swap());
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide_shared(acc_ext_.data(), peer_ext_.data(), x_ext_.data(), stream));
+  } else {
+    PetscCall(carp_half(b, false, x_ext_.data()));
+    PetscCall(ghosts_.fetch_begin(ghosts_.owned_x()));
+    PetscCall(ghosts_.fetch_end(ghosts_.owned_x()));
+  }
   PetscCall(PgkVecGetArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
   PetscCall(carp_half(b, true, ya));
   PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DeviceBackend::cimmino_half(Vec x, const PetscScalar *b, Vec y)
+PetscErrorCode DeviceBackend::cimmino_half(Vec x, const PetscScalar *b, Vec y, const Update *update)
 {
   void *stream;
 
   PetscFunctionBegin;
-  PetscCall(load(x));
+  PetscCall(load(x, update));
   PetscCall(PgkGetDeviceStream(&stream));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.cimmino_pass(b, x_ext_.data(), nullptr, acc_ext_.data(), stream));
   PetscCall(ghosts_.add_to_owners());
@@ -147,14 +177,14 @@ PetscErrorCode DeviceBackend::cimmino_half(Vec x, const PetscScalar *b, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DeviceBackend::double_sweep_ranks(Vec x, const PetscScalar *b, Vec y)
+PetscErrorCode DeviceBackend::double_sweep_ranks(Vec x, const PetscScalar *b, Vec y, const Update *update)
 {
   PetscFunctionBegin;
   if (set_.scheme == Scheme::Carp) {
-    PetscCall(carp_double_sweep(x, b, y));
+    PetscCall(carp_double_sweep(x, b, y, update));
   } else {
-    PetscCall(cimmino_half(x, b, mid_));
-    PetscCall(cimmino_half(mid_, b, y));
+    PetscCall(cimmino_half(x, b, mid_, update));
+    PetscCall(cimmino_half(mid_, b, y, nullptr));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,6 +4,8 @@
 
 #include "petsc_plugin/sys/csr_access.hpp"
 
+#include <algorithm>
+
 namespace pgk_carpcg {
 
 PetscErrorCode CarpcgExtendedRows(Mat A, pgk::Csr *ext, std::vector<PetscInt> *ghosts)
@@ -59,6 +61,9 @@ DeviceGhosts::~DeviceGhosts()
   PetscCallVoid(VecDestroy(&acc_ghosts_));
   PetscCallVoid(VecDestroy(&acc_owned_));
   PetscCallVoid(VecDestroy(&x_owned_));
+  PetscCallVoid(VecScatterDestroy(&swap_));
+  PetscCallVoid(VecDestroy(&acc_all_));
+  PetscCallVoid(VecDestroy(&peer_all_));
   PetscFunctionReturnVoid();
 }
 
@@ -101,6 +106,121 @@ PetscErrorCode DeviceGhosts::add_to_owners(void)
   PetscFunctionBegin;
   PetscCall(VecScatterBegin(scatter_, acc_ghosts_, acc_owned_, ADD_VALUES, SCATTER_REVERSE));
   PetscCall(VecScatterEnd(scatter_, acc_ghosts_, acc_owned_, ADD_VALUES, SCATTER_REVERSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The host side of setup_swap: a host copy of the operator's layout and of the ghosts with the
+// scatter between them (the device one's pattern), to count each owned unknown's ghost holders,
+// to send each ghost's extended position to its owner and the multiplicities to the ghosts.
+namespace {
+struct HostGhosts {
+  Vec        owned = nullptr, ghosts = nullptr;
+  VecScatter sc = nullptr;
+  ~HostGhosts()
+  {
+    PetscFunctionBeginUser;
+    PetscCallVoid(VecScatterDestroy(&sc));
+    PetscCallVoid(VecDestroy(&owned));
+    PetscCallVoid(VecDestroy(&ghosts));
+    PetscFunctionReturnVoid();
+  }
+  PetscErrorCode create(MPI_Comm comm, PetscInt n, PetscInt N, const std::vector<PetscInt> &ghost_index)
+  {
+    IS from;
+
+    PetscFunctionBegin;
+    PetscCall(VecCreateMPI(comm, n, N, &owned));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, (PetscInt)ghost_index.size(), &ghosts));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)ghost_index.size(), ghost_index.data(), PETSC_USE_POINTER, &from));
+    PetscCall(VecScatterCreate(owned, from, ghosts, NULL, &sc));
+    PetscCall(ISDestroy(&from));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // owned = `fill` everywhere, then the ghosts' values sent to their owners with `mode`.
+  PetscErrorCode to_owners(PetscScalar fill, InsertMode mode)
+  {
+    PetscFunctionBegin;
+    PetscCall(VecSet(owned, fill));
+    PetscCall(VecScatterBegin(sc, ghosts, owned, mode, SCATTER_REVERSE));
+    PetscCall(VecScatterEnd(sc, ghosts, owned, mode, SCATTER_REVERSE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+};
+} // namespace
+
+PetscErrorCode DeviceGhosts::setup_swap(Vec layout, const std::vector<PetscInt> &ghosts, const std::vector<double> &mult, double *acc_ext, double *peer_ext, std::vector<double> *ghost_mult, PetscBool *ready)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)layout);
+  PetscMPIInt     size;
+  PetscInt        n, N, off, most = 0, most_all;
+  const PetscInt  nghost = (PetscInt)ghosts.size();
+  const PetscInt *ranges;
+  HostGhosts      h;
+  PetscScalar    *a;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(VecGetLocalSize(layout, &n));
+  PetscCall(VecGetSize(layout, &N));
+  PetscCall(VecGetOwnershipRanges(layout, &ranges));
+  PetscCall(h.create(comm, n, N, ghosts));
+  PetscCall(VecSet(h.ghosts, 1.0)); // ghost holders per owned unknown
+  PetscCall(h.to_owners(0.0, ADD_VALUES));
+  PetscCall(VecGetArray(h.owned, &a));
+  for (PetscInt j = 0; j < n; ++j) most = PetscMax(most, (PetscInt)PetscRealPart(a[j]));
+  PetscCall(VecRestoreArray(h.owned, &a));
+  PetscCallMPI(MPIU_Allreduce(&most, &most_all, 1, MPIU_INT, MPI_MAX, comm));
+  *ready = most_all <= 1 ? PETSC_TRUE : PETSC_FALSE;
+  if (!*ready) PetscFunctionReturn(PETSC_SUCCESS);
+
+  // The extended numbering: every rank's [owned | ghosts] after the ranks before it.
+  const PetscInt        ncols = n + nghost;
+  std::vector<PetscInt> offs((size_t)size);
+  PetscCallMPI(MPI_Scan(&ncols, &off, 1, MPIU_INT, MPI_SUM, comm));
+  off -= ncols;
+  PetscCallMPI(MPI_Allgather(&off, 1, MPIU_INT, offs.data(), 1, MPIU_INT, comm));
+  std::vector<PetscInt> from, to;
+  // Owned unknowns another rank holds: the holder's ghost position, sent to the owner.
+  PetscCall(VecGetArray(h.ghosts, &a));
+  for (PetscInt g = 0; g < nghost; ++g) a[g] = (PetscScalar)(off + n + g);
+  PetscCall(VecRestoreArray(h.ghosts, &a));
+  PetscCall(h.to_owners(-1.0, INSERT_VALUES));
+  PetscCall(VecGetArray(h.owned, &a));
+  for (PetscInt j = 0; j < n; ++j)
+    if (PetscRealPart(a[j]) >= 0) from.push_back((PetscInt)PetscRealPart(a[j])), to.push_back(off + j);
+  PetscCall(VecRestoreArray(h.owned, &a));
+  // Ghosts: the owner's position of the unknown.
+  for (PetscInt g = 0; g < nghost; ++g) {
+    const PetscInt G = ghosts[(size_t)g], p = (PetscInt)(std::upper_bound(ranges, ranges + size + 1, G) - ranges) - 1;
+    from.push_back(offs[(size_t)p] + G - ranges[p]);
+    to.push_back(off + n + g);
+  }
+  // The ghosts' multiplicities from their owners.
+  PetscCall(VecGetArray(h.owned, &a));
+  for (PetscInt j = 0; j < n; ++j) a[j] = mult[(size_t)j];
+  PetscCall(VecRestoreArray(h.owned, &a));
+  PetscCall(VecScatterBegin(h.sc, h.owned, h.ghosts, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(h.sc, h.owned, h.ghosts, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArray(h.ghosts, &a));
+  ghost_mult->assign(a, a + nghost);
+  PetscCall(VecRestoreArray(h.ghosts, &a));
+
+  IS ix, iy;
+  PetscCall(VecCreateMPICUDAWithArray(comm, 1, ncols, PETSC_DECIDE, acc_ext, &acc_all_));
+  PetscCall(VecCreateMPICUDAWithArray(comm, 1, ncols, PETSC_DECIDE, peer_ext, &peer_all_));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)from.size(), from.data(), PETSC_USE_POINTER, &ix));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)to.size(), to.data(), PETSC_USE_POINTER, &iy));
+  PetscCall(VecScatterCreate(acc_all_, ix, peer_all_, iy, &swap_));
+  PetscCall(ISDestroy(&ix));
+  PetscCall(ISDestroy(&iy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceGhosts::swap(void)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterBegin(swap_, acc_all_, peer_all_, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(swap_, acc_all_, peer_all_, INSERT_VALUES, SCATTER_FORWARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

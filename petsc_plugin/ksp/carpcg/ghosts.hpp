@@ -37,9 +37,19 @@ public:
   // layout: a VECMPICUDA of the operator's rows; x_ext, acc_ext: device arrays of
   // n + ghosts.size() entries that outlive this. Collective.
   PetscErrorCode setup(Vec layout, const std::vector<PetscInt> &ghosts, double *x_ext, double *acc_ext);
-  PetscErrorCode fetch_begin(Vec x);                      // Collective; x is read until fetch_end
-  PetscErrorCode fetch_end(Vec x);                        // Collective.
-  PetscErrorCode add_to_owners(void);                     // Collective.
+  PetscErrorCode fetch_begin(Vec x);  // Collective; x is read until fetch_end
+  PetscErrorCode fetch_end(Vec x);    // Collective.
+  PetscErrorCode add_to_owners(void); // Collective.
+  // carp's swap of a half's sums, where every shared unknown is held by two ranks only (its owner
+  // and one ghost holder): peer_ext's entry of every ghost and of every owned unknown another rank
+  // holds = that other rank's acc_ext entry for the unknown, in one exchange both ways (a scatter
+  // between two MPI vectors over acc_ext and peer_ext, n + ghosts entries on every rank). Built on
+  // the host from the ghost lists; `mult`: the owned unknowns' global multiplicities, whose ghost
+  // values come back in *ghost_mult. *ready = PETSC_FALSE (nothing built) where some unknown has
+  // two or more ghost holders (3 or more ranks): the sums then go through add_to_owners and fetch.
+  // After setup(). Collective.
+  PetscErrorCode setup_swap(Vec layout, const std::vector<PetscInt> &ghosts, const std::vector<double> &mult, double *acc_ext, double *peer_ext, std::vector<double> *ghost_mult, PetscBool *ready);
+  PetscErrorCode swap(void);                              // Collective.
   Vec            owned_acc() const { return acc_owned_; } // acc_ext's owned part as a VECMPICUDA
   Vec            owned_x() const { return x_owned_; }     // x_ext's owned part as a VECMPICUDA
 
@@ -49,6 +59,9 @@ private:
   Vec        acc_ghosts_ = nullptr; // acc_ext + n, VECSEQCUDA
   Vec        acc_owned_  = nullptr; // acc_ext, VECMPICUDA
   Vec        x_owned_    = nullptr; // x_ext, VECMPICUDA
+  VecScatter swap_       = nullptr; // setup_swap: acc_all_ -> peer_all_
+  Vec        acc_all_    = nullptr; // acc_ext (n + ghosts a rank), VECMPICUDA
+  Vec        peer_all_   = nullptr; // peer_ext (n + ghosts a rank), VECMPICUDA
 };
 
 } // namespace pgk_carpcg

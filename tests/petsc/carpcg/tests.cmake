@@ -185,6 +185,15 @@ foreach(scheme carp cimmino)
            -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme ${scheme} -ksp_carpcg_blocks 2 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
   pgk_test(gpu.carpcg.one_mpi.${scheme} LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${CONV} -- ${T} ${DEV} -case one -ksp_carpcg_scheme ${scheme} -expect_converged)
 endforeach()
+# The swap of the first half's sums (2 ranks: every shared unknown has one ghost holder) against the
+# general reverse ADD + forward INSERT (-ksp_carpcg_swap_sums 0): the same bits, iteration by
+# iteration (the -swap_check solve); the view names the path. 4 ranks of one grid line each: the
+# middle lines are ghosts of two ranks, so the device falls back to the general exchange (and says why).
+pgk_test(gpu.carpcg.mpi.swap_same_bits LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${CONV} ${ONDEV} --expect "solve without the swap: [0-9]+ iterations \\(with it [0-9]+\\), max difference 0"
+         --expect "swap their sums in one exchange" --expect "reverse ADD and forward INSERT \\(-ksp_carpcg_swap_sums 0\\)"
+         -- ${T} -gen helmholtz2d:n=50,kh=0.3,peclet=50 -ksp_carpcg_scheme carp -ksp_rtol 1e-8 -ksp_max_it 5000 ${DEV} -ksp_view -swap_check -expect_converged)
+pgk_test(gpu.carpcg.mpi.no_swap_thin_ranks LABELS "gpu;petsc;mpi" NP 4 ARGS --gpu ${CONV} ${ONDEV} --expect "more than one ghost holder, so no swap"
+         -- ${T} -gen fem2d:n=6 -ksp_carpcg_scheme carp -ksp_rtol 1e-8 ${DEV} -ksp_view -expect_converged)
 pgk_test(gpu.carpcg.reference.carp_blocks_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${REF} ${ONDEV} --expect "scheme carp: 10 blocks .* across ranks"
          -- ${T} -gen convdiff2d:n=30,peclet=1000 -ksp_carpcg_scheme carp -ksp_carpcg_blocks 5 -ksp_carpcg_relax 1.4 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
 # 2 ranks of 1 block each against 1 rank of 2 blocks: the same method (the same contiguous split),
