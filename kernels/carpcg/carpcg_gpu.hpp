@@ -122,7 +122,10 @@ public:
   // order (0 where no block of this rank touches j). Owned unknowns that are not received (see
   // set_received) are finished: y_j = s_j / m_j, or x_j where m_j == 0; every other unknown (the
   // received ones, and the ghosts j >= size()) gets acc_j = s_j. y may be x (in place).
-  void carp_sweep_divide(const double *b, bool backward, const double *x, double *acc, double *y, void *stream);
+  // `ghosts` given: x holds the owned unknowns only and the ghosts are read from there (the
+  // operand's own array, no copy into an extended vector).
+  void carp_sweep_divide(const double *b, bool backward, const double *x, double *acc, double *y, void *stream,
+                         const double *ghosts = nullptr);
   // carp, after the reverse ADD: y_j = acc_j / m_j (x_j where m_j == 0) for the received j. y may be x.
   void carp_divide_received(const double *acc, const double *x, double *y, void *stream);
   // carp: the owned unknowns that other ranks add their ghost sums to (ascending, < size(); 2 uploads).
@@ -130,11 +133,12 @@ public:
   // carp, where every shared unknown is held by two ranks (its owner and one ghost holder), after
   // an exchange that put in `peer` (ncols() entries) the other holder's sum of each received owned
   // unknown and of each ghost: x_ext_j = (acc_j + peer_j) / m_j for the received j and every ghost
-  // j >= size() (x_ext_j kept where m_j == 0; m: set_multiplicity, set_ghost_multiplicity). The sum
+  // j >= size() (a ghost's x_ext_j kept where m_j == 0; m: set_multiplicity, set_ghost_multiplicity). The sum
   // is the one the reverse ADD forms on the owner (its own sum plus the holder's), so the owner and
   // the holder compute the same bits, and the holder has its ghosts' values without a forward
-  // exchange. Needs set_received and set_ghost_multiplicity.
-  void carp_divide_shared(const double *acc, const double *peer, double *x_ext, void *stream);
+  // exchange. A received j with m_j == 0 gets x_j (x: the owned unknowns of the half's operand).
+  // Needs set_received and set_ghost_multiplicity.
+  void carp_divide_shared(const double *acc, const double *peer, const double *x, double *x_ext, void *stream);
   // carp: the global multiplicities of the ghosts (ncols() - size() entries; 1 upload).
   void set_ghost_multiplicity(const std::vector<double> &m, void *stream);
   // carp: the global multiplicities of the owned unknowns (size() entries: the blocks of all ranks

@@ -121,8 +121,8 @@ __device__ inline void project_ahead(const RowAhead &r, const Index *cols, const
 
 template <int G>
 __global__ void __launch_bounds__(kSweepThreads)
-    block_sweep_kernel(Matrix a, Blocks blk, const double *b, double lambda, bool backward, const double *x,
-                       double *copies, bool in_shared) {
+    block_sweep_kernel(Matrix a, Blocks blk, const double *b, double lambda, bool backward, const double *x, Index nown,
+                       const double *ghosts, double *copies, bool in_shared) {
   extern __shared__ double shared[]; // kSweepShared<G> bytes when in_shared, else none
   double *local = shared + threadIdx.x / G * kCopyCap<G>;
   const int lane = group_lane<G>();
@@ -130,7 +130,10 @@ __global__ void __launch_bounds__(kSweepThreads)
   for (Index k = group_id<G>(); k < blk.count; k += group_count<G>()) {
     const Index off = blk.col_ptr[k], width = blk.col_ptr[k + 1] - off;
     double *copy = in_shared && width <= kCopyCap<G> ? local : copies + off;
-    for (Index t = lane; t < width; t += G) copy[t] = x[blk.cols[off + t]];
+    for (Index t = lane; t < width; t += G) {
+      const Index c = blk.cols[off + t];
+      copy[t] = c < nown ? x[c] : ghosts[c - nown];
+    }
     const Index first = blk.row_ptr[k], count = blk.row_ptr[k + 1] - first;
     RowAhead next = load_row<G>(a, blk, b, first, count, 0, backward, lane);
     __syncwarp(mask);
@@ -192,12 +195,13 @@ __global__ void divide_received_kernel(Index count, const Index *rows, const dou
 // items are the received owned unknowns rows[k], the rest the ghosts n + (k - count).
 __global__ void divide_shared_kernel(Index count, Index nghost, Index n, const Index *rows, const double *acc,
                                      const double *peer, const double *divisor, const double *ghost_divisor,
-                                     double *x_ext) {
+                                     const double *x, double *x_ext) {
   for (Index k = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; k < count + nghost;
        k += static_cast<Index>(gridDim.x) * blockDim.x) {
     const Index j = k < count ? rows[k] : n + (k - count);
     const double m = k < count ? divisor[j] : ghost_divisor[k - count];
     if (m > 0) x_ext[j] = __ddiv_rn(__dadd_rn(acc[j], peer[j]), m);
+    else if (k < count) x_ext[j] = x[j]; // a ghost's x_ext entry is the owner's x_j already
   }
 }
 
@@ -248,7 +252,9 @@ void CarpcgDevice::cimmino_pass(const double *b, const double *x, const double *
 namespace {
 
 // Every carp block sweeps its compact copy of x (the first step of carp_half and carp_sweep_divide).
-void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const double *x, void *stream) {
+// x: the owned unknowns (d.n), ghosts: the ghosts (d.ncols - d.n; x + d.n where contiguous).
+void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const double *x, const double *ghosts,
+                  void *stream) {
   const Blocks blk{d.nblocks,           d.block_row_ptr.data(), d.block_rows.data(), d.block_col_ptr.data(),
                    d.block_cols.data(), d.local_col.data()};
   with_lanes(d.lanes, [&](auto g) {
@@ -256,7 +262,7 @@ void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const d
     const std::size_t smem = d.sweep_in_shared ? kSweepShared<G> : 0;
     block_sweep_kernel<G>
         <<<grid_for(d.nblocks, kSweepThreads / G, kMaxBlocks), kSweepThreads, smem, as_stream(stream)>>>(
-            matrix_of(d), blk, b, d.opt.lambda, backward, x, d.copies.data(), d.sweep_in_shared);
+            matrix_of(d), blk, b, d.opt.lambda, backward, x, d.n, ghosts, d.copies.data(), d.sweep_in_shared);
   });
   PGK_CUDA_CHECK_LAUNCH();
 }
@@ -266,13 +272,13 @@ void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const d
 void CarpcgDevice::load_owned(const double *x, double *x_ext, void *stream) { copy_device(x_ext, x, impl_->n, stream); }
 
 void CarpcgDevice::carp_sweep_divide(const double *b, bool backward, const double *x, double *acc, double *y,
-                                     void *stream) {
+                                     void *stream, const double *ghosts) {
   Impl &d = *impl_;
   if (!d.plan) throw std::logic_error("carpcg device: carp_sweep_divide without a carp set-up");
   if (d.divisor.size() != static_cast<std::size_t>(d.n) || d.received.size() != static_cast<std::size_t>(d.n))
     throw std::logic_error("carpcg device: carp_sweep_divide before set_multiplicity and set_received");
   if (d.ncols == 0) return;
-  if (d.nblocks > 0) sweep_blocks(d, b, backward, x, stream);
+  if (d.nblocks > 0) sweep_blocks(d, b, backward, x, ghosts ? ghosts : x + d.n, stream);
   sum_divide_kernel<<<thread_grid(d.ncols), kThreads, 0, as_stream(stream)>>>(
       d.ncols, d.n, d.gather_ptr.data(), d.gather_pos.data(), d.copies.data(), d.divisor.data(), d.received.data(), x,
       acc, y);
@@ -288,14 +294,15 @@ void CarpcgDevice::carp_divide_received(const double *acc, const double *x, doub
   PGK_CUDA_CHECK_LAUNCH();
 }
 
-void CarpcgDevice::carp_divide_shared(const double *acc, const double *peer, double *x_ext, void *stream) {
+void CarpcgDevice::carp_divide_shared(const double *acc, const double *peer, const double *x, double *x_ext,
+                                      void *stream) {
   Impl &d = *impl_;
   const Index count = static_cast<Index>(d.received_rows.size()), nghost = d.ncols - d.n;
   if (d.ghost_divisor.size() != static_cast<std::size_t>(nghost))
     throw std::logic_error("carpcg device: carp_divide_shared before set_ghost_multiplicity");
   if (count + nghost == 0) return;
   divide_shared_kernel<<<thread_grid(count + nghost), kThreads, 0, as_stream(stream)>>>(
-      count, nghost, d.n, d.received_rows.data(), acc, peer, d.divisor.data(), d.ghost_divisor.data(), x_ext);
+      count, nghost, d.n, d.received_rows.data(), acc, peer, d.divisor.data(), d.ghost_divisor.data(), x, x_ext);
   PGK_CUDA_CHECK_LAUNCH();
 }
 
@@ -311,7 +318,7 @@ void CarpcgDevice::carp_half(const double *b, bool backward, const double *x, do
   if (d.ncols != d.n)
     throw std::logic_error("carpcg device: carp_half averages one rank's blocks only (ghost columns)");
   if (d.n == 0) return;
-  sweep_blocks(d, b, backward, x, stream);
+  sweep_blocks(d, b, backward, x, x + d.n, stream);
   average_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(d.n, d.gather_ptr.data(), d.gather_pos.data(),
                                                                        d.copies.data(), x, y);
   PGK_CUDA_CHECK_LAUNCH();

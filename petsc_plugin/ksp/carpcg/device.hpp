@@ -44,7 +44,7 @@ private:
   // device_ranks.cpp: a rank's rows over [owned | ghosts], the exchanges around the kernels' pieces
   PetscErrorCode setup_ranks(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check);
   PetscErrorCode finish_ranks(void);
-  PetscErrorCode load(Vec x, const Update *update = nullptr);
+  PetscErrorCode load(Vec x, const Update *update = nullptr, bool copy_owned = true);
   PetscErrorCode find_received(void);
   PetscErrorCode carp_half(const PetscScalar *b, bool backward, PetscScalar *y);
   PetscErrorCode carp_double_sweep(Vec x, const PetscScalar *b, Vec y, const Update *update);

@@ -91,12 +91,13 @@ PetscErrorCode DeviceBackend::find_received(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// x_ext = [x | the owners' values of this rank's ghosts]; the owned copy runs while the halo moves,
+// x_ext = [x | the owners' values of this rank's ghosts] (copy_owned false: the ghosts only, for a
+// sweep that reads the owned unknowns from x's own array); the owned copy runs while the halo moves,
 // and so does `update` (u += a v, the CG's iterate) where given: on a side stream, since PETSc's
 // host-staged scatter waits for its own stream only (the update's 3 passes over the owned
 // unknowns would otherwise queue behind the exchange). PETSc's stream waits for it before the
 // sweep that follows.
-PetscErrorCode DeviceBackend::load(Vec x, const Update *update)
+PetscErrorCode DeviceBackend::load(Vec x, const Update *update, bool copy_owned)
 {
   PetscScalar *xa, *ua = nullptr, *va = nullptr;
   void        *stream;
@@ -109,9 +110,11 @@ PetscErrorCode DeviceBackend::load(Vec x, const Update *update)
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::CarpcgDevice::axpy(n_, update->a, va, ua, side_.fork(stream)));
   }
   PetscCall(ghosts_.fetch_begin(x));
-  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.load_owned(xa, x_ext_.data(), stream));
-  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  if (copy_owned) {
+    PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.load_owned(xa, x_ext_.data(), stream));
+    PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  }
   PetscCall(ghosts_.fetch_end(x));
   if (update) {
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, side_.join(stream));
@@ -137,24 +140,31 @@ PetscErrorCode DeviceBackend::carp_half(const PetscScalar *b, bool backward, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// carp's double sweep: the first half's result stays in x_ext's owned part (no copy). Its ghosts
-// for the second half: where every shared unknown has one ghost holder (2 ranks), the two holders
-// swap their sums in one exchange and each divides the same sum (x_ext's owned and ghost parts
-// final at once); otherwise the reverse ADD, the owners' division, and a fetch from x_ext.
+// carp's double sweep. The first half reads the owned unknowns from x's own array and the ghosts
+// from x_ext (no copy of x), and leaves its result in x_ext's owned part. Its ghosts for the second
+// half: where every shared unknown has one ghost holder (2 ranks), the two holders swap their sums
+// in one exchange and each divides the same sum (x_ext's owned and ghost parts final at once);
+// otherwise the reverse ADD, the owners' division, and a fetch from x_ext.
 PetscErrorCode DeviceBackend::carp_double_sweep(Vec x, const PetscScalar *b, Vec y, const Update *update)
 {
-  PetscScalar *ya;
+  PetscScalar *xa, *ya;
   void        *stream;
+  double      *ext = x_ext_.data(), *acc = acc_ext_.data();
 
   PetscFunctionBegin;
   PetscCall(PgkGetDeviceStream(&stream));
-  PetscCall(load(x, update));
+  PetscCall(load(x, update, false));
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_divide(b, false, xa, acc, ext, stream, ext + n_));
   if (swap_ready_) {
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_divide(b, false, x_ext_.data(), acc_ext_.data(), x_ext_.data(), stream));
     PetscCall(ghosts_.swap());
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide_shared(acc_ext_.data(), peer_ext_.data(), x_ext_.data(), stream));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide_shared(acc, peer_ext_.data(), xa, ext, stream));
   } else {
-    PetscCall(carp_half(b, false, x_ext_.data()));
+    PetscCall(ghosts_.add_to_owners());
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide_received(acc, xa, ext, stream));
+  }
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  if (!swap_ready_) {
     PetscCall(ghosts_.fetch_begin(ghosts_.owned_x()));
     PetscCall(ghosts_.fetch_end(ghosts_.owned_x()));
   }

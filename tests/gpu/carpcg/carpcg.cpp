@@ -325,6 +325,62 @@ Csr first_rows(const Csr &a, Index rows) {
   return e;
 }
 
+// A rank's first half as device_ranks.cpp runs it: the owned unknowns read from the operand's own
+// array and the ghosts from the extended vector (the same sums as one extended x), the result
+// written into the extended vector's owned part; then the swap's division
+// x_ext_j = (acc_j + peer_j) / m_j for the received unknowns and the ghosts (x_j, or the ghost's
+// value, where m_j == 0).
+TEST_F(GpuCarpcg, GhostColumnsSplitAndSwapDivision) {
+  for (const char *spec : kSpecs) {
+    const Csr full = with_zero_rows(make(spec));
+    Prepared s(first_rows(full, full.nrows / 2), options(Scheme::Carp, 1.3, 5));
+    ASSERT_TRUE(s.op.ready()) << spec;
+    const Index n = s.a.nrows, nc = s.a.ncols, ng = nc - n;
+    ASSERT_GT(ng, 0) << spec;
+    const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
+    const pgk::carpcg::BlockPlan plan(pgk::view_of(s.a), norms, pgk::carpcg::contiguous_blocks(n, 5), 5);
+    const Vector x = pseudo_random(nc, 29), b = pseudo_random(n, 31), peer = pseudo_random(nc, 37);
+    Vector mult(static_cast<std::size_t>(n)), gmult(static_cast<std::size_t>(ng));
+    for (Index j = 0; j < n; ++j) mult[j] = j % 7 == 3 ? 0.0 : static_cast<double>(plan.multiplicity()[j] + 1);
+    for (Index g = 0; g < ng; ++g) gmult[g] = g % 4 == 1 ? 0.0 : static_cast<double>(1 + g % 3);
+    s.op.set_multiplicity(mult, nullptr);
+    std::vector<Index> received;
+    for (Index j = 0; j < n; j += 3) received.push_back(j);
+    s.op.set_received(received, nullptr);
+    EXPECT_THROW(s.op.carp_divide_shared(nullptr, nullptr, nullptr, nullptr, nullptr), std::logic_error) << spec;
+    EXPECT_THROW(s.op.set_ghost_multiplicity(Vector(static_cast<std::size_t>(ng + 1)), nullptr), std::invalid_argument);
+    s.op.set_ghost_multiplicity(gmult, nullptr);
+    Vector acc(static_cast<std::size_t>(nc));
+    plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), 1.3, false, x.data(), acc.data());
+    Vector ext0(x);
+    std::fill(ext0.begin(), ext0.begin() + n, -7.0); // the owned part must come from `owned`
+    DVec owned(Vector(x.begin(), x.begin() + n)), db(b), dacc(static_cast<std::size_t>(nc)), dext(ext0), dpeer(peer);
+    s.op.carp_sweep_divide(db.data(), false, owned.data(), dacc.data(), dext.data(), nullptr, dext.data() + n);
+    const Vector sums = dacc.get();
+    Vector want = ext0;
+    for (Index j = 0; j < nc; ++j) {
+      const bool kept = j >= n || j % 3 == 0;
+      if (kept) {
+        EXPECT_TRUE(bitwise_equal({sums[j]}, {acc[j]})) << spec << ": the sum of unknown " << j;
+      } else {
+        want[j] = mult[j] > 0 ? acc[j] / mult[j] : x[j];
+      }
+    }
+    Vector got = dext.get();
+    EXPECT_TRUE(bitwise_equal(got, want)) << spec << ": the owned unknowns no other rank holds";
+    s.op.carp_divide_shared(dacc.data(), dpeer.data(), owned.data(), dext.data(), nullptr);
+    for (const Index j : received) want[j] = mult[j] > 0 ? (acc[j] + peer[j]) / mult[j] : x[j];
+    for (Index g = 0; g < ng; ++g) want[n + g] = gmult[g] > 0 ? (acc[n + g] + peer[n + g]) / gmult[g] : x[n + g];
+    got = dext.get();
+    EXPECT_TRUE(bitwise_equal(got, want)) << spec << ": the swap's division";
+    // y += a x with a fused multiply-add (the CG's update of its iterate on the side stream)
+    DVec dy(x);
+    pgk::cuda::CarpcgDevice::axpy(nc, 0.375, dpeer.data(), dy.data(), nullptr);
+    const Vector y = dy.get();
+    for (Index j = 0; j < nc; ++j) EXPECT_TRUE(bitwise_equal({y[j]}, {std::fma(0.375, peer[j], x[j])})) << "axpy " << j;
+  }
+}
+
 TEST_F(GpuCarpcg, GhostColumnPieces) {
   for (const char *spec : kSpecs)
     for (const Index blocks : {1, 5}) {
