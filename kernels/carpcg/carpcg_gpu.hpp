@@ -139,6 +139,23 @@ public:
   // exchange. A received j with m_j == 0 gets x_j (x: the owned unknowns of the half's operand).
   // Needs set_received and set_ghost_multiplicity.
   void carp_divide_shared(const double *acc, const double *peer, const double *x, double *x_ext, void *stream);
+  // carp, the sweep split so that a halo exchange overlaps it (after set_received): the boundary
+  // blocks touch a shared unknown (a received owned one or a ghost), the interior blocks do not.
+  //   carp_sweep_interior(b, bw, x) ; carp_sweep_boundary(b, bw, x, ghosts, acc) ; carp_divide_unshared(x, y)
+  // is carp_sweep_divide(b, bw, x, acc, y, ghosts) bit for bit, the two sweeps in either order or
+  // concurrently (on two streams; the divide after both): only boundary blocks touch the shared
+  // unknowns, so their sums (acc) are final after the boundary sweep, and the exchange that needs
+  // them can run while the interior sweeps. The interior sweep never reads ghosts and leaves room on
+  // the device for the boundary's and the exchange's kernels (one resident CUDA block per SM).
+  // split_blocks builds the two lists on the host from the plan (2 uploads).
+  void split_blocks(void *stream);
+  Index boundary_blocks() const; // after split_blocks
+  void carp_sweep_interior(const double *b, bool backward, const double *x, void *stream);
+  // The boundary blocks' sweep, then acc_j = the sum of j's copies for every shared unknown j.
+  void carp_sweep_boundary(const double *b, bool backward, const double *x, const double *ghosts, double *acc,
+                           void *stream);
+  // y_j = s_j / m_j (x_j where m_j == 0) for the owned unknowns that are not received; y may be x.
+  void carp_divide_unshared(const double *x, double *y, void *stream);
   // carp: the global multiplicities of the ghosts (ncols() - size() entries; 1 upload).
   void set_ghost_multiplicity(const std::vector<double> &m, void *stream);
   // carp: the global multiplicities of the owned unknowns (size() entries: the blocks of all ranks

@@ -49,6 +49,13 @@ struct CarpcgDevice::Impl {
   // their list), whose division waits for the reverse ADD.
   DeviceBuffer<unsigned char> received;
   DeviceBuffer<Index> received_rows;
+  std::vector<Index> host_received_rows;
+  // split_blocks: the blocks touching a shared unknown (received or ghost) and the others, and the
+  // interior sweep's CUDA blocks.
+  bool split = false;
+  DeviceBuffer<Index> boundary_ids, interior_ids;
+  Index n_boundary = 0, n_interior = 0;
+  int interior_grid = 1;
   DeviceBuffer<double> ghost_divisor; // set_ghost_multiplicity: the global |L_j| of the ghosts
   std::vector<double> host_weights;
   // dots: per-block partial sums and the results.

@@ -139,6 +139,8 @@ void CarpcgDevice::set_received(const std::vector<Index> &rows, void *stream) {
   }
   upload(d.received, flags, stream);
   upload(d.received_rows, rows, stream);
+  d.host_received_rows = rows;
+  d.split = false; // a new split_blocks is needed
 }
 const pgk::carpcg::Coloring *CarpcgDevice::coloring() const { return impl_->coloring ? &*impl_->coloring : nullptr; }
 const pgk::carpcg::BlockPlan *CarpcgDevice::plan() const { return impl_->plan ? &*impl_->plan : nullptr; }

@@ -3,6 +3,8 @@
 // (carp: the block sweeps, then the averaging). No host synchronisation inside a sweep.
 #include "kernels/carpcg/internal.cuh"
 
+#include <algorithm>
+
 namespace pgk::cuda {
 
 namespace {
@@ -58,6 +60,7 @@ __global__ void column_sum_kernel(Index n, const Index *colptr, const Index *row
 
 struct Blocks {
   Index count;
+  const Index *ids; // the blocks swept: ids[0..count), or 0..count where null (all of them)
   const Index *row_ptr, *rows, *col_ptr, *cols, *local_col;
 };
 
@@ -127,12 +130,13 @@ __global__ void __launch_bounds__(kSweepThreads)
   double *local = shared + threadIdx.x / G * kCopyCap<G>;
   const int lane = group_lane<G>();
   const unsigned mask = group_mask<G>();
-  for (Index k = group_id<G>(); k < blk.count; k += group_count<G>()) {
+  for (Index t = group_id<G>(); t < blk.count; t += group_count<G>()) {
+    const Index k = blk.ids ? blk.ids[t] : t;
     const Index off = blk.col_ptr[k], width = blk.col_ptr[k + 1] - off;
     double *copy = in_shared && width <= kCopyCap<G> ? local : copies + off;
-    for (Index t = lane; t < width; t += G) {
-      const Index c = blk.cols[off + t];
-      copy[t] = c < nown ? x[c] : ghosts[c - nown];
+    for (Index e = lane; e < width; e += G) {
+      const Index c = blk.cols[off + e];
+      copy[e] = c < nown ? x[c] : ghosts[c - nown];
     }
     const Index first = blk.row_ptr[k], count = blk.row_ptr[k + 1] - first;
     RowAhead next = load_row<G>(a, blk, b, first, count, 0, backward, lane);
@@ -144,7 +148,7 @@ __global__ void __launch_bounds__(kSweepThreads)
       __syncwarp(mask); // the next row reads what this one wrote
     }
     if (copy == local) {
-      for (Index t = lane; t < width; t += G) copies[off + t] = local[t];
+      for (Index e = lane; e < width; e += G) copies[off + e] = local[e];
       __syncwarp(mask); // the next block of this group reuses `local`
     }
   }
@@ -163,20 +167,41 @@ __global__ void average_kernel(Index n, const Index *gather_ptr, const Index *ga
   }
 }
 
-// carp under MPI, the averaging of one rank: s_j = the sum of j's copies in block order, from 0.
-// An owned unknown that no other rank adds to is final here: y_j = s_j / m_j (global m), or x_j
-// where no block of any rank touches j. The others (the received ones, every ghost) keep s_j in
-// acc for the reverse ADD; divide_received_kernel finishes them. y may be x (each j is read, then
-// written, by one thread).
+// The sum of unknown j's copies in block order, from 0 (the host's acc_j).
+__device__ inline double copies_sum(Index j, const Index *gather_ptr, const Index *gather_pos, const double *copies) {
+  double s = 0;
+  for (Index p = gather_ptr[j]; p < gather_ptr[j + 1]; ++p) s = __dadd_rn(s, copies[gather_pos[p]]);
+  return s;
+}
+
+// carp under MPI, the averaging of one rank: s_j = copies_sum(j). An owned unknown that no other
+// rank adds to is final here: y_j = s_j / m_j (global m), or x_j where no block of any rank touches
+// j. The others (the received ones, every ghost) keep s_j in acc for the reverse ADD;
+// divide_received_kernel finishes them. y may be x (each j is read, then written, by one thread).
+// only_unshared: the owned unknowns that are not received, nothing else (carp_divide_unshared).
 __global__ void sum_divide_kernel(Index ncols, Index n, const Index *gather_ptr, const Index *gather_pos,
                                   const double *copies, const double *divisor, const unsigned char *received,
-                                  const double *x, double *acc, double *y) {
-  for (Index j = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; j < ncols;
+                                  const double *x, double *acc, double *y, bool only_unshared) {
+  const Index end = only_unshared ? n : ncols;
+  for (Index j = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; j < end;
        j += static_cast<Index>(gridDim.x) * blockDim.x) {
-    double s = 0;
-    for (Index p = gather_ptr[j]; p < gather_ptr[j + 1]; ++p) s = __dadd_rn(s, copies[gather_pos[p]]);
-    if (j < n && !received[j]) y[j] = divisor[j] > 0 ? __ddiv_rn(s, divisor[j]) : x[j];
+    const bool shared = j >= n || received[j];
+    if (only_unshared && shared) continue;
+    const double s = copies_sum(j, gather_ptr, gather_pos, copies);
+    if (!shared) y[j] = divisor[j] > 0 ? __ddiv_rn(s, divisor[j]) : x[j];
     else acc[j] = s;
+  }
+}
+
+// carp under MPI, after the sweep of the boundary blocks (carp_sweep_boundary): acc_j = copies_sum(j)
+// for the shared unknowns only, the received owned ones rows[k] (k < count), then the ghosts. Only
+// boundary blocks touch them, so their copies are final.
+__global__ void sum_shared_kernel(Index count, Index nghost, Index n, const Index *rows, const Index *gather_ptr,
+                                  const Index *gather_pos, const double *copies, double *acc) {
+  for (Index k = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; k < count + nghost;
+       k += static_cast<Index>(gridDim.x) * blockDim.x) {
+    const Index j = k < count ? rows[k] : n + (k - count);
+    acc[j] = copies_sum(j, gather_ptr, gather_pos, copies);
   }
 }
 
@@ -251,20 +276,53 @@ void CarpcgDevice::cimmino_pass(const double *b, const double *x, const double *
 
 namespace {
 
-// Every carp block sweeps its compact copy of x (the first step of carp_half and carp_sweep_divide).
-// x: the owned unknowns (d.n), ghosts: the ghosts (d.ncols - d.n; x + d.n where contiguous).
+// Blocks swept: ids[0..count) (count < 0: all d.nblocks), on at most `max_grid` CUDA blocks (0: as
+// many as the blocks need), each group striding over the blocks.
+struct BlockSet {
+  const Index *ids = nullptr;
+  Index count = -1;
+  int max_grid = 0;
+};
+
+// Every carp block of `set` sweeps its compact copy of x (the first step of carp_half and
+// carp_sweep_divide). x: the owned unknowns (d.n), ghosts: the ghosts (d.ncols - d.n; x + d.n where
+// contiguous).
 void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const double *x, const double *ghosts,
-                  void *stream) {
-  const Blocks blk{d.nblocks,           d.block_row_ptr.data(), d.block_rows.data(), d.block_col_ptr.data(),
-                   d.block_cols.data(), d.local_col.data()};
+                  void *stream, BlockSet set = {}) {
+  if (set.count < 0) set = {nullptr, d.nblocks, set.max_grid};
+  if (set.count == 0) return;
+  const Blocks blk{
+      set.count,           set.ids,           d.block_row_ptr.data(), d.block_rows.data(), d.block_col_ptr.data(),
+      d.block_cols.data(), d.local_col.data()};
   with_lanes(d.lanes, [&](auto g) {
     constexpr int G = decltype(g)::value;
     const std::size_t smem = d.sweep_in_shared ? kSweepShared<G> : 0;
-    block_sweep_kernel<G>
-        <<<grid_for(d.nblocks, kSweepThreads / G, kMaxBlocks), kSweepThreads, smem, as_stream(stream)>>>(
-            matrix_of(d), blk, b, d.opt.lambda, backward, x, d.n, ghosts, d.copies.data(), d.sweep_in_shared);
+    int grid = grid_for(set.count, kSweepThreads / G, kMaxBlocks);
+    if (set.max_grid > 0) grid = std::min(grid, set.max_grid);
+    block_sweep_kernel<G><<<grid, kSweepThreads, smem, as_stream(stream)>>>(
+        matrix_of(d), blk, b, d.opt.lambda, backward, x, d.n, ghosts, d.copies.data(), d.sweep_in_shared);
   });
   PGK_CUDA_CHECK_LAUNCH();
+}
+
+// The interior sweep's CUDA blocks: the fewest that take the fewest rounds (a round: every group
+// sweeps one block) over `count` blocks, where possible with one CUDA block of the sweep per SM
+// left free for the work that runs meanwhile (the boundary blocks, PETSc's pack and unpack).
+int interior_grid_for(const CarpcgDevice::Impl &d, Index count) {
+  int per_sm = 0, sms = 0, dev = 0, groups = 0;
+  with_lanes(d.lanes, [&](auto g) {
+    constexpr int G = decltype(g)::value;
+    groups = kSweepThreads / G;
+    PGK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, block_sweep_kernel<G>, kSweepThreads,
+                                                                 d.sweep_in_shared ? kSweepShared<G> : 0));
+  });
+  PGK_CUDA_CHECK(cudaGetDevice(&dev));
+  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const long long resident = std::max(per_sm * sms, 1), spared = std::max<long long>(resident - sms, 1);
+  const auto rounds_on = [&](long long blocks) { return (count + blocks * groups - 1) / (blocks * groups); };
+  const long long usable = rounds_on(spared) > rounds_on(resident) ? resident : spared;
+  const long long rounds = std::max<long long>(rounds_on(usable), 1);
+  return static_cast<int>(std::max<long long>((count + rounds * groups - 1) / (rounds * groups), 1));
 }
 
 } // namespace
@@ -281,7 +339,59 @@ void CarpcgDevice::carp_sweep_divide(const double *b, bool backward, const doubl
   if (d.nblocks > 0) sweep_blocks(d, b, backward, x, ghosts ? ghosts : x + d.n, stream);
   sum_divide_kernel<<<thread_grid(d.ncols), kThreads, 0, as_stream(stream)>>>(
       d.ncols, d.n, d.gather_ptr.data(), d.gather_pos.data(), d.copies.data(), d.divisor.data(), d.received.data(), x,
-      acc, y);
+      acc, y, false);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::split_blocks(void *stream) {
+  Impl &d = *impl_;
+  if (!d.plan || d.received.size() != static_cast<std::size_t>(d.n))
+    throw std::logic_error("carpcg device: split_blocks before a carp set-up and set_received");
+  std::vector<unsigned char> shared(static_cast<std::size_t>(d.ncols), 1); // ghosts, then the received
+  std::fill(shared.begin(), shared.begin() + d.n, 0);
+  for (const Index j : d.host_received_rows) shared[static_cast<std::size_t>(j)] = 1;
+  std::vector<Index> boundary, interior;
+  for (Index k = 0; k < d.nblocks; ++k) {
+    const std::vector<Index> &cols = d.plan->cols(k);
+    const bool touches =
+        std::any_of(cols.begin(), cols.end(), [&](Index c) { return shared[static_cast<std::size_t>(c)] != 0; });
+    (touches ? boundary : interior).push_back(k);
+  }
+  d.boundary_ids.upload(boundary.data(), boundary.size(), stream);
+  d.interior_ids.upload(interior.data(), interior.size(), stream);
+  d.n_boundary = static_cast<Index>(boundary.size());
+  d.n_interior = static_cast<Index>(interior.size());
+  d.interior_grid = interior_grid_for(d, d.n_interior);
+  d.split = true;
+}
+
+Index CarpcgDevice::boundary_blocks() const { return impl_->n_boundary; }
+
+void CarpcgDevice::carp_sweep_interior(const double *b, bool backward, const double *x, void *stream) {
+  Impl &d = *impl_;
+  if (!d.split) throw std::logic_error("carpcg device: carp_sweep_interior before split_blocks");
+  sweep_blocks(d, b, backward, x, nullptr, stream, {d.interior_ids.data(), d.n_interior, d.interior_grid});
+}
+
+void CarpcgDevice::carp_sweep_boundary(const double *b, bool backward, const double *x, const double *ghosts,
+                                       double *acc, void *stream) {
+  Impl &d = *impl_;
+  if (!d.split) throw std::logic_error("carpcg device: carp_sweep_boundary before split_blocks");
+  sweep_blocks(d, b, backward, x, ghosts, stream, {d.boundary_ids.data(), d.n_boundary, 0});
+  const Index count = static_cast<Index>(d.received_rows.size()), nghost = d.ncols - d.n;
+  if (count + nghost == 0) return;
+  sum_shared_kernel<<<thread_grid(count + nghost), kThreads, 0, as_stream(stream)>>>(
+      count, nghost, d.n, d.received_rows.data(), d.gather_ptr.data(), d.gather_pos.data(), d.copies.data(), acc);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::carp_divide_unshared(const double *x, double *y, void *stream) {
+  Impl &d = *impl_;
+  if (!d.split) throw std::logic_error("carpcg device: carp_divide_unshared before split_blocks");
+  if (d.n == 0) return;
+  sum_divide_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(
+      d.ncols, d.n, d.gather_ptr.data(), d.gather_pos.data(), d.copies.data(), d.divisor.data(), d.received.data(), x,
+      nullptr, y, true);
   PGK_CUDA_CHECK_LAUNCH();
 }
 

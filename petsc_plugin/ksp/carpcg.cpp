@@ -281,6 +281,8 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscCall(PetscOptionsBool("-ksp_carpcg_swap_sums",
                              "Device, carp on more than one rank: where every shared unknown has one ghost holder, its two holders swap the first half's sums in one exchange (false: reverse ADD, then forward INSERT; the same bits)", "KSPCARPCG",
                              c->set.swap_sums, &c->set.swap_sums, NULL));
+  PetscCall(PetscOptionsBool("-ksp_carpcg_overlap_sweeps", "Device, carp on more than one rank: sweep the blocks that touch no shared unknown on a second stream while the halo exchanges run (false: the exchanges wait for every block; the same bits)",
+                             "KSPCARPCG", c->set.overlap, &c->set.overlap, NULL));
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(c->set.blocks >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, or 0 for auto, got %" PetscInt_FMT, c->set.blocks);
@@ -337,6 +339,9 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
                                                (2 ranks; in general unless a rank is thinner than the stencil), its owner and its
                                                holder swap their sums of the first half in one exchange and both divide the same sum,
                                                instead of a reverse ADD and a forward INSERT (one exchange less an iteration, the same bits)
+.  -ksp_carpcg_overlap_sweeps <true>         - device, carp on more than one rank: the blocks that touch no shared unknown (no ghost,
+                                               no unknown another rank holds) sweep on a second stream while the halo exchanges of
+                                               the blocks that do run, so the exchanges do not leave the device idle (the same bits)
 -  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
 
    Notes:

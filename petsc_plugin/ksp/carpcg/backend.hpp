@@ -31,11 +31,12 @@ struct CarpcgSettings {
   PetscInt            lanes        = 0;           // device: lanes per row (0: from the mean row length)
   PetscBool           blocks_auto  = PETSC_FALSE; // set by CarpcgCreateBackend: blocks came from 0
   PetscBool           swap_sums    = PETSC_TRUE;  // device, carp on ranks: swap the first half's sums (device_ranks.cpp)
+  PetscBool           overlap      = PETSC_TRUE;  // device, carp on ranks: sweep the interior blocks during the exchanges
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
   bool      operator==(const CarpcgSettings &o) const
   {
-    return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend && lanes == o.lanes && swap_sums == o.swap_sums;
+    return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend && lanes == o.lanes && swap_sums == o.swap_sums && overlap == o.overlap;
   }
 };
 

@@ -237,6 +237,10 @@ PetscErrorCode DeviceBackend::view_scheme(PetscViewer viewer)
                                        swap_ready_
                                            ? "first half: each shared unknown's owner and ghost holder swap their sums in one exchange and divide the same sum (-ksp_carpcg_swap_sums)"
                                            : (set_.swap_sums ? "first half: reverse ADD and forward INSERT (an unknown has more than one ghost holder, so no swap of sums)" : "first half: reverse ADD and forward INSERT (-ksp_carpcg_swap_sums 0)")));
+    if (size_ > 1 && set_.overlap)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "overlap: the %" PetscInt_FMT " blocks that touch a shared unknown sweep before each exchange, the other %" PetscInt_FMT " on a second stream while it runs (-ksp_carpcg_overlap_sweeps)\n", boundary_all_,
+                                       blocks_all_ - boundary_all_));
+    else if (size_ > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "overlap: none, every block sweeps before each exchange (-ksp_carpcg_overlap_sweeps 0)\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "dots %s; max |L_j| = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns shared by blocks\n",
                                      set_.weighted_dot ? "weighted by the multiplicities W = diag(|L_j|)" : "Euclidean (-ksp_carpcg_weighted_dot 0: CG on a nonsymmetric operator)", max_mult_, shared_count_));
     break;

@@ -45,9 +45,12 @@ private:
   PetscErrorCode setup_ranks(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check);
   PetscErrorCode finish_ranks(void);
   PetscErrorCode load(Vec x, const Update *update = nullptr, bool copy_owned = true);
+  PetscErrorCode update_iterate(const Update &update, void *on_stream);
   PetscErrorCode find_received(void);
   PetscErrorCode carp_half(const PetscScalar *b, bool backward, PetscScalar *y);
   PetscErrorCode carp_double_sweep(Vec x, const PetscScalar *b, Vec y, const Update *update);
+  PetscErrorCode first_half_shared(const PetscScalar *xa);
+  PetscErrorCode carp_double_sweep_overlapped(Vec x, const PetscScalar *b, Vec y, const Update *update);
   PetscErrorCode cimmino_half(Vec x, const PetscScalar *b, Vec y, const Update *update);
   PetscErrorCode double_sweep_ranks(Vec x, const PetscScalar *b, Vec y, const Update *update);
 
@@ -62,6 +65,7 @@ private:
   // carp over all ranks (-ksp_view)
   std::vector<double> mult_; // the owned unknowns' multiplicities |L_j| over all ranks
   PetscInt            blocks_all_ = 0, max_mult_ = 0, shared_count_ = 0;
+  PetscInt            boundary_all_ = 0; // -ksp_carpcg_overlap_sweeps: the blocks touching a shared unknown, all ranks
   // more than one rank: [owned | ghosts] device arrays, their exchange, the first half's result
   pgk::cuda::DeviceBuffer<double> x_ext_, acc_ext_;
   std::vector<PetscInt>           ghost_index_; // global index of each ghost
@@ -70,7 +74,7 @@ private:
   // (DeviceGhosts::setup_swap), and whether that swap replaces the reverse ADD and fetch
   pgk::cuda::DeviceBuffer<double> peer_ext_;
   PetscBool                       swap_ready_ = PETSC_FALSE;
-  pgk::cuda::SideStream           side_;          // the CG's update of its iterate during a fetch
+  pgk::cuda::SideStream           side_;          // the CG's update during a fetch, or the interior blocks' sweep
   Vec                             mid_ = nullptr; // cimmino's first half
 };
 

@@ -67,6 +67,11 @@ PetscErrorCode DeviceBackend::finish_ranks(void)
   if (set_.swap_sums) PetscCall(ghosts_.setup_swap(tmpl_, ghost_index_, mult_, acc_ext_.data(), peer_ext_.data(), &ghost_mult, &swap_ready_));
   if (swap_ready_) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.set_ghost_multiplicity(ghost_mult, stream));
   else peer_ext_ = pgk::cuda::DeviceBuffer<double>();
+  if (set_.overlap) {
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.split_blocks(stream));
+    PetscInt boundary = (PetscInt)dev_.boundary_blocks();
+    PetscCallMPI(MPIU_Allreduce(&boundary, &boundary_all_, 1, MPIU_INT, MPI_SUM, comm_));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -99,16 +104,12 @@ PetscErrorCode DeviceBackend::find_received(void)
 // sweep that follows.
 PetscErrorCode DeviceBackend::load(Vec x, const Update *update, bool copy_owned)
 {
-  PetscScalar *xa, *ua = nullptr, *va = nullptr;
+  PetscScalar *xa;
   void        *stream;
 
   PetscFunctionBegin;
   PetscCall(PgkGetDeviceStream(&stream));
-  if (update) {
-    PetscCall(PgkVecGetArray(update->u, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ua));
-    PetscCall(PgkVecGetArray(update->v, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va));
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::CarpcgDevice::axpy(n_, update->a, va, ua, side_.fork(stream)));
-  }
+  if (update) PetscCall(update_iterate(*update, side_.fork(stream)));
   PetscCall(ghosts_.fetch_begin(x));
   if (copy_owned) {
     PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
@@ -116,12 +117,23 @@ PetscErrorCode DeviceBackend::load(Vec x, const Update *update, bool copy_owned)
     PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   }
   PetscCall(ghosts_.fetch_end(x));
-  if (update) {
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, side_.join(stream));
-    PetscCall(PgkVecRestoreArray(update->v, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va));
-    PetscCall(PgkVecRestoreArray(update->u, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ua));
-    PetscCall(PetscLogGpuFlops(2.0 * (PetscLogDouble)n_));
-  }
+  if (update) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, side_.join(stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The CG's update u += a v on `on_stream` (asynchronous; PETSc's stream must wait for it before u is
+// used again where on_stream is another).
+PetscErrorCode DeviceBackend::update_iterate(const Update &update, void *on_stream)
+{
+  PetscScalar *ua, *va;
+
+  PetscFunctionBegin;
+  PetscCall(PgkVecGetArray(update.u, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ua));
+  PetscCall(PgkVecGetArray(update.v, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::CarpcgDevice::axpy(n_, update.a, va, ua, on_stream));
+  PetscCall(PgkVecRestoreArray(update.v, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va));
+  PetscCall(PgkVecRestoreArray(update.u, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ua));
+  PetscCall(PetscLogGpuFlops(2.0 * (PetscLogDouble)n_));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -152,24 +164,72 @@ PetscErrorCode DeviceBackend::carp_double_sweep(Vec x, const PetscScalar *b, Vec
   double      *ext = x_ext_.data(), *acc = acc_ext_.data();
 
   PetscFunctionBegin;
+  if (set_.overlap) {
+    PetscCall(carp_double_sweep_overlapped(x, b, y, update));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PgkGetDeviceStream(&stream));
   PetscCall(load(x, update, false));
   PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_divide(b, false, xa, acc, ext, stream, ext + n_));
+  PetscCall(first_half_shared(xa));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PgkVecGetArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
+  PetscCall(carp_half(b, true, ya));
+  PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The first half's shared unknowns, from their sums in acc_ext: x_ext's received owned unknowns and
+// its ghosts final (xa: the half's operand, for an unknown no block touches). Collective.
+PetscErrorCode DeviceBackend::first_half_shared(const PetscScalar *xa)
+{
+  void   *stream;
+  double *ext = x_ext_.data(), *acc = acc_ext_.data();
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
   if (swap_ready_) {
     PetscCall(ghosts_.swap());
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide_shared(acc, peer_ext_.data(), xa, ext, stream));
   } else {
     PetscCall(ghosts_.add_to_owners());
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide_received(acc, xa, ext, stream));
-  }
-  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
-  if (!swap_ready_) {
     PetscCall(ghosts_.fetch_begin(ghosts_.owned_x()));
     PetscCall(ghosts_.fetch_end(ghosts_.owned_x()));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The same double sweep with the interior blocks (which touch no shared unknown) on the side stream
+// and the exchanges on PETSc's stream, whose host staging waits for that stream only: the fetch of
+// x's halo, the exchange of the first half's shared sums and the second half's reverse ADD each run
+// while the interior sweeps (kernels/carpcg: interior + boundary + divide_unshared = the unsplit
+// half, the same bits). The CG's update u += a v runs first, alone: beside the interior sweep it
+// would get only the few SM slots the sweep leaves free, and a streaming kernel needs them all.
+PetscErrorCode DeviceBackend::carp_double_sweep_overlapped(Vec x, const PetscScalar *b, Vec y, const Update *update)
+{
+  PetscScalar *xa, *ya;
+  void        *stream;
+  double      *ext = x_ext_.data(), *acc = acc_ext_.data();
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
+  if (update) PetscCall(update_iterate(*update, stream));
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_interior(b, false, xa, side_.fork(stream)));
+  PetscCall(ghosts_.fetch_begin(x));
+  PetscCall(ghosts_.fetch_end(x));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_boundary(b, false, xa, ext + n_, acc, stream));
+  PetscCall(first_half_shared(xa));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, side_.join(stream); dev_.carp_divide_unshared(xa, ext, stream));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  // The second half, from x_ext: the interior's inputs are final after carp_divide_unshared.
   PetscCall(PgkVecGetArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
-  PetscCall(carp_half(b, true, ya));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_interior(b, true, ext, side_.fork(stream)));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_sweep_boundary(b, true, ext, ext + n_, acc, stream));
+  PetscCall(ghosts_.add_to_owners());
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.carp_divide_received(acc, ext, ya, stream); side_.join(stream); dev_.carp_divide_unshared(ext, ya, stream));
   PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

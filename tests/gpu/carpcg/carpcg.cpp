@@ -381,6 +381,51 @@ TEST_F(GpuCarpcg, GhostColumnsSplitAndSwapDivision) {
   }
 }
 
+// The split sweep of device_ranks.cpp's overlap: the interior blocks (no ghost, no received unknown)
+// and the boundary blocks swept separately, in either order, then the unshared owned unknowns
+// divided, give carp_sweep_divide's sums and results bit for bit; the interior never reads ghosts
+// (given none).
+TEST_F(GpuCarpcg, BoundaryAndInteriorSweepsMakeTheHalf) {
+  for (const char *spec : kSpecs)
+    for (const Index blocks : {1, 5, 23})
+      for (const bool boundary_first : {false, true}) {
+        const std::string what = std::string(spec) + ", " + std::to_string(blocks) + " blocks" +
+                                 (boundary_first ? ", boundary first" : ", interior first");
+        const Csr full = with_zero_rows(make(spec));
+        Prepared s(first_rows(full, full.nrows / 2), options(Scheme::Carp, 1.3, blocks));
+        ASSERT_TRUE(s.op.ready()) << what;
+        const Index n = s.a.nrows, nc = s.a.ncols;
+        Vector mult(static_cast<std::size_t>(n));
+        for (Index j = 0; j < n; ++j) mult[j] = j % 11 == 5 ? 0.0 : static_cast<double>(1 + j % 3);
+        s.op.set_multiplicity(mult, nullptr);
+        std::vector<Index> received;
+        for (Index j = n - 1; j >= 0 && j > n - 9; --j) received.insert(received.begin(), j); // the last rows
+        s.op.set_received(received, nullptr);
+        EXPECT_THROW(s.op.carp_sweep_interior(nullptr, false, nullptr, nullptr), std::logic_error) << what;
+        s.op.split_blocks(nullptr);
+        Index want_boundary = 0;
+        for (Index k = 0; k < s.op.plan()->nblocks(); ++k) {
+          const std::vector<Index> &cols = s.op.plan()->cols(k);
+          want_boundary += std::any_of(cols.begin(), cols.end(), [&](Index c) { return c >= n - 8; }) ? 1 : 0;
+        }
+        EXPECT_EQ(s.op.boundary_blocks(), want_boundary) << what;
+        for (const bool backward : {false, true}) {
+          const Vector x = pseudo_random(nc, 53), b = pseudo_random(n, 59);
+          DVec dx(x), db(b), acc1(Vector(static_cast<std::size_t>(nc), -1.0)),
+              y1(Vector(static_cast<std::size_t>(n), -2.0));
+          s.op.carp_sweep_divide(db.data(), backward, dx.data(), acc1.data(), y1.data(), nullptr);
+          DVec acc2(Vector(static_cast<std::size_t>(nc), -1.0)), y2(Vector(static_cast<std::size_t>(n), -2.0));
+          if (!boundary_first) s.op.carp_sweep_interior(db.data(), backward, dx.data(), nullptr);
+          s.op.carp_sweep_boundary(db.data(), backward, dx.data(), dx.data() + n, acc2.data(), nullptr);
+          if (boundary_first) s.op.carp_sweep_interior(db.data(), backward, dx.data(), nullptr);
+          s.op.carp_divide_unshared(dx.data(), y2.data(), nullptr);
+          const Vector a1 = acc1.get(), a2 = acc2.get(), r1 = y1.get(), r2 = y2.get();
+          EXPECT_TRUE(bitwise_equal(a1, a2)) << what << (backward ? ", backward" : ", forward") << ": shared sums";
+          EXPECT_TRUE(bitwise_equal(r1, r2)) << what << (backward ? ", backward" : ", forward") << ": unshared results";
+        }
+      }
+}
+
 TEST_F(GpuCarpcg, GhostColumnPieces) {
   for (const char *spec : kSpecs)
     for (const Index blocks : {1, 5}) {

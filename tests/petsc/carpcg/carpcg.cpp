@@ -14,6 +14,8 @@ static const char help[] = "Solves A x = A x_e with KSP carpcg (options -ksp_car
                            "                          projections are invariant under exact row scaling, so the solve must repeat\n"
                            "  -swap_check             then solve again with -ksp_carpcg_swap_sums 0 (the device's general exchange):\n"
                            "                          the same iterations and the same bits\n"
+                           "  -overlap_check          then solve again with -ksp_carpcg_overlap_sweeps 0 (every block swept before\n"
+                           "                          each exchange): the same iterations and the same bits\n"
                            "  -expect_device_transfers  set up first, then fail unless the solve copies nothing to the device and\n"
                            "                          brings back only the dots' scalars (one record of at most 3 per dot call)\n";
 
@@ -210,10 +212,11 @@ static PetscErrorCode SolveRescaled(KSP ksp, Mat A, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// A second solve with -ksp_carpcg_swap_sums 0: the device backend on ranks then averages the
-// first half's sums by the reverse ADD and forward INSERT instead of the swap; the two are the
-// same operations on the same values, so the iterates must be the same bits.
-static PetscErrorCode SolveWithoutSwap(KSP ksp, Vec b, Vec x)
+// A second solve with `option` set to 0 (-swap_check: -ksp_carpcg_swap_sums, the reverse ADD and
+// forward INSERT instead of the swap of the first half's sums; -overlap_check:
+// -ksp_carpcg_overlap_sweeps, every block swept before each exchange instead of the interior blocks
+// during it). Both are the same operations on the same values, so the iterates must be the same bits.
+static PetscErrorCode SolveAgainWithout(KSP ksp, Vec b, Vec x, const char *option, const char *what)
 {
   Vec       x2;
   PetscInt  its, its2;
@@ -221,7 +224,7 @@ static PetscErrorCode SolveWithoutSwap(KSP ksp, Vec b, Vec x)
 
   PetscFunctionBegin;
   PetscCall(KSPGetIterationNumber(ksp, &its));
-  PetscCall(PetscOptionsSetValue(NULL, "-ksp_carpcg_swap_sums", "0"));
+  PetscCall(PetscOptionsSetValue(NULL, option, "0"));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPView(ksp, PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(VecDuplicate(x, &x2));
@@ -229,8 +232,9 @@ static PetscErrorCode SolveWithoutSwap(KSP ksp, Vec b, Vec x)
   PetscCall(KSPGetIterationNumber(ksp, &its2));
   PetscCall(VecAXPY(x2, -1.0, x));
   PetscCall(VecNorm(x2, NORM_INFINITY, &diff));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve without the swap: %" PetscInt_FMT " iterations (with it %" PetscInt_FMT "), max difference %g\n", its2, its, (double)diff));
-  PetscCheck(its == its2 && diff == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the solve without the swap differs");
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve without the %s: %" PetscInt_FMT " iterations (with it %" PetscInt_FMT "), max difference %g\n", what, its2, its, (double)diff));
+  PetscCheck(its == its2 && diff == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the solve without the %s differs", what);
+  PetscCall(PetscOptionsClearValue(NULL, option));
   PetscCall(VecDestroy(&x2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -257,11 +261,11 @@ static PetscErrorCode SolveCountingTransfers(KSP ksp, Vec b, Vec x)
 
 int main(int argc, char **argv)
 {
-  char               spec[256] = "fem2d:n=20", which[32] = "ok", other[32] = "";
-  PetscBool          reference = PETSC_FALSE, rescale = PETSC_FALSE, expect_conv = PETSC_FALSE, expect_div = PETSC_FALSE, expect_other_fails = PETSC_FALSE, has_other, count_transfers = PETSC_FALSE, swap_check = PETSC_FALSE;
-  Mat                A;
-  Vec                x, b, xe;
-  KSP                ksp;
+  char      spec[256] = "fem2d:n=20", which[32] = "ok", other[32] = "";
+  PetscBool reference = PETSC_FALSE, rescale = PETSC_FALSE, expect_conv = PETSC_FALSE, expect_div = PETSC_FALSE, expect_other_fails = PETSC_FALSE, has_other, count_transfers = PETSC_FALSE, swap_check = PETSC_FALSE, overlap_check = PETSC_FALSE;
+  Mat       A;
+  Vec       x, b, xe;
+  KSP       ksp;
   KSPConvergedReason reason;
   PetscInt           its, N;
   PetscReal          err, xnorm, res, bnorm;
@@ -279,6 +283,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_other_fails", &expect_other_fails, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_device_transfers", &count_transfers, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-swap_check", &swap_check, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-overlap_check", &overlap_check, NULL));
   PetscCall(BuildCase(which, spec, &A));
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatCreateVecs(A, &x, &b));
@@ -313,7 +318,8 @@ int main(int argc, char **argv)
   PetscCheck(!expect_div || reason < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "carpcg did not stop with a divergence reason");
   if (reference) PetscCall(CompareWithReference(spec, A, ksp, x));
   if (rescale) PetscCall(SolveRescaled(ksp, A, b, x));
-  if (swap_check) PetscCall(SolveWithoutSwap(ksp, b, x));
+  if (swap_check) PetscCall(SolveAgainWithout(ksp, b, x, "-ksp_carpcg_swap_sums", "swap"));
+  if (overlap_check) PetscCall(SolveAgainWithout(ksp, b, x, "-ksp_carpcg_overlap_sweeps", "overlap"));
   if (has_other) PetscCall(OtherSolve(other, A, b, expect_other_fails));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(VecDestroy(&x));

@@ -188,12 +188,22 @@ endforeach()
 # The swap of the first half's sums (2 ranks: every shared unknown has one ghost holder) against the
 # general reverse ADD + forward INSERT (-ksp_carpcg_swap_sums 0): the same bits, iteration by
 # iteration (the -swap_check solve); the view names the path. 4 ranks of one grid line each: the
-# middle lines are ghosts of two ranks, so the device falls back to the general exchange (and says why).
+# middle lines are ghosts of two ranks, so the device falls back to the general exchange (and says why),
+# overlapped with the interior sweeps (no bitwise check there: PETSc adds 2 ghost sums in any order).
 pgk_test(gpu.carpcg.mpi.swap_same_bits LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${CONV} ${ONDEV} --expect "solve without the swap: [0-9]+ iterations \\(with it [0-9]+\\), max difference 0"
          --expect "swap their sums in one exchange" --expect "reverse ADD and forward INSERT \\(-ksp_carpcg_swap_sums 0\\)"
          -- ${T} -gen helmholtz2d:n=50,kh=0.3,peclet=50 -ksp_carpcg_scheme carp -ksp_rtol 1e-8 -ksp_max_it 5000 ${DEV} -ksp_view -swap_check -expect_converged)
 pgk_test(gpu.carpcg.mpi.no_swap_thin_ranks LABELS "gpu;petsc;mpi" NP 4 ARGS --gpu ${CONV} ${ONDEV} --expect "more than one ghost holder, so no swap"
+         --expect "overlap: the [0-9]+ blocks that touch a shared unknown"
          -- ${T} -gen fem2d:n=6 -ksp_carpcg_scheme carp -ksp_rtol 1e-8 ${DEV} -ksp_view -expect_converged)
+# The interior blocks swept on a second stream during the exchanges (the default) against every
+# block swept before each exchange (-ksp_carpcg_overlap_sweeps 0): the same bits, iteration by
+# iteration; 64 blocks a rank, so both kinds exist, and the view counts the boundary blocks.
+pgk_test(gpu.carpcg.mpi.overlap_same_bits LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${CONV} ${ONDEV}
+         --expect "solve without the overlap: [0-9]+ iterations \\(with it [0-9]+\\), max difference 0"
+         --expect "overlap: the [0-9]+ blocks that touch a shared unknown sweep before each exchange, the other [0-9]+ on a second stream"
+         --expect "overlap: none, every block sweeps before each exchange"
+         -- ${T} -gen helmholtz2d:n=50,kh=0.3,peclet=50 -ksp_carpcg_scheme carp -ksp_carpcg_blocks 64 -ksp_rtol 1e-8 -ksp_max_it 5000 ${DEV} -ksp_view -overlap_check -expect_converged)
 pgk_test(gpu.carpcg.reference.carp_blocks_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${REF} ${ONDEV} --expect "scheme carp: 10 blocks .* across ranks"
          -- ${T} -gen convdiff2d:n=30,peclet=1000 -ksp_carpcg_scheme carp -ksp_carpcg_blocks 5 -ksp_carpcg_relax 1.4 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
 # 2 ranks of 1 block each against 1 rank of 2 blocks: the same method (the same contiguous split),
