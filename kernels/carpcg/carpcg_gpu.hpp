@@ -24,8 +24,9 @@
 // followed by its ghosts (a.ncols >= a.nrows), and the caller exchanges between the pieces
 // (petsc_plugin/ksp/carpcg/device_ranks.cpp, over PETSc's scatter): load_owned + the ghosts into
 // x; carp: carp_sweep_divide (the sums over all a.ncols unknowns, the owned unknowns no other rank
-// adds to divided at once), the ghosts' sums added to their owners, then carp_divide_received (by
-// the global multiplicities of set_multiplicity); cimmino: cimmino_pass into acc, the ghosts'
+// adds to divided at once; or split_blocks' pieces, so that the exchanges overlap the interior's
+// sweep), the ghosts' sums added to their owners, then carp_divide_received (by the global
+// multiplicities of set_multiplicity); cimmino: cimmino_pass into acc, the ghosts'
 // sums added to their owners. The host backend's MPI path (ksp/carpcg/host.cpp) does the same
 // operations in the same order.
 //
@@ -164,8 +165,8 @@ public:
   void set_multiplicity(const std::vector<double> &m, void *stream);
 
   // y += a x over n entries, fused multiply-add as cuBLAS's daxpy (PETSc's VecAXPY on the
-  // device), asynchronous on `stream` (the CG's update of its iterate, on a side stream while the
-  // halo of the next sweep's operand moves).
+  // device), asynchronous on `stream` (the CG's update of its iterate on more than one rank: before
+  // the overlapped double sweep, or on a side stream during the fetch of the operand's halo).
   static void axpy(Index n, double a, const double *x, double *y, void *stream);
 
   // Set-up figures on the host (the scheme's, else nullptr / empty).

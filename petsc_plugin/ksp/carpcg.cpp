@@ -372,8 +372,8 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
    multicolor (one rank), carp or cimmino (any number of ranks) is swept on the device
    (kernels/carpcg/: the same colouring and blocks as the host, results equal to the host's up to
    the dots' summation order; the vectors stay on the device and only the dots' scalars and, between
-   ranks, the halo move each iteration). On more than one rank the device backend updates the
-   iterate on a second stream while the halo of the sweep's operand moves. Everything else runs on
+   ranks, the halo move each iteration). On more than one rank carp's interior blocks sweep on a
+   second stream while the halo exchanges run (-ksp_carpcg_overlap_sweeps). Everything else runs on
    the host; a device matrix there (multicolor on more than one rank, the sequential scheme,
    `-ksp_carpcg_backend host`) is read from PETSc's host copy, logged, and `-ksp_view` and
    `-info` say why.

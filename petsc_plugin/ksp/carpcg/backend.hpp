@@ -62,7 +62,7 @@ public:
   virtual PetscErrorCode axpy(Vec y, PetscReal a, Vec x) { return VecAXPY(y, a, x); }
   virtual PetscErrorCode norm2(Vec v, PetscReal *norm) { return VecNorm(v, NORM_2, norm); }
   // The CG's step: u += a v (axpy), then y = DCSWP(x; 0). The device backend on more than one rank
-  // overlaps the update with the exchange of x's halo (device_ranks.cpp).
+  // fuses the update into its sweep's schedule (device_ranks.cpp).
   virtual PetscErrorCode update_and_sweep(Vec u, PetscReal a, Vec v, Vec x, Vec y)
   {
     PetscFunctionBegin;

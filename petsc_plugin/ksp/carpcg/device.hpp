@@ -35,7 +35,7 @@ private:
   PetscErrorCode carp_figures(void);
   PetscErrorCode colour(const pgk::CsrView &pattern, pgk::carpcg::Coloring *c);
   PetscErrorCode view_scheme(PetscViewer viewer);
-  struct Update { // u += a v, overlapped with the halo exchange of a sweep's operand (more than one rank)
+  struct Update { // u += a v, the CG's update, scheduled by the double sweep on more than one rank
     Vec       u;
     PetscReal a;
     Vec       v;
