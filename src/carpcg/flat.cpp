@@ -77,14 +77,24 @@ FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern, int threads) {
     const std::size_t lo = static_cast<std::size_t>(c) * kCopyChunk, hi = std::min(local.size(), lo + kCopyChunk);
     std::copy(local.begin() + lo, local.begin() + hi, f.local_col.begin() + lo);
   });
-  // |L_j| copies of unknown j, gathered in block order: a counting sort of cols by unknown (one
-  // pass in order, so each unknown's positions come out ascending).
+  // |L_j| copies of unknown j, gathered in block order: a counting sort of cols by unknown. Each
+  // thread owns a range of unknowns and reads all of cols in order, placing the copies of its own
+  // unknowns: each unknown's positions come out ascending, the same for any thread count (the
+  // reads are repeated per thread; the scattered writes, the slow part, are shared out).
   f.gather_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
   for (Index j = 0; j < n; ++j) f.gather_ptr[j + 1] = f.gather_ptr[j] + mult[static_cast<std::size_t>(j)];
   f.gather_pos = prefaulted_vector<Index>(f.cols.size(), 0, pool);
-  std::vector<Index> next(f.gather_ptr.begin(), f.gather_ptr.end() - 1);
-  for (std::size_t p = 0; p < f.cols.size(); ++p)
-    f.gather_pos[static_cast<std::size_t>(next[static_cast<std::size_t>(f.cols[p])]++)] = static_cast<Index>(p);
+  pool.run([&](int t, int nt) {
+    const Index lo = static_cast<Index>(static_cast<long long>(n) * t / nt);
+    const Index hi = static_cast<Index>(static_cast<long long>(n) * (t + 1) / nt);
+    std::vector<Index> next(f.gather_ptr.begin() + lo, f.gather_ptr.begin() + hi);
+    const Index *cols = f.cols.data(), count = static_cast<Index>(f.cols.size());
+    Index *pos = f.gather_pos.data(), *at = next.data();
+    for (Index p = 0; p < count; ++p) {
+      const Index j = cols[p];
+      if (j >= lo && j < hi) pos[at[j - lo]++] = p;
+    }
+  });
   return f;
 }
 
