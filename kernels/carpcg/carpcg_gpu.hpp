@@ -54,6 +54,9 @@ struct CarpcgDeviceOptions {
   // does not depend on it (the results are the same bits); it sets how many rows one warp works
   // on at once, which is what bounds these latency-bound sweeps on short rows.
   int lanes = 0;
+  // Host threads that build carp's block plan and flat arrays (src/carpcg): the same arrays for
+  // any count; the plugin gives each rank its share of the node's cores.
+  int host_threads = 1;
 };
 
 // The lanes a set-up with `requested` (CarpcgDeviceOptions::lanes) uses on a matrix of `nrows`

@@ -72,10 +72,10 @@ void setup_cimmino(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) 
 // (src/carpcg/flat.hpp: the layout whose host emulation the unit tests check against the plan).
 void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
   const std::vector<double> norms2 = d.norms2.download(stream);
-  const std::vector<Index> block_of_row = pgk::carpcg::contiguous_blocks(d.n, d.opt.blocks);
+  const std::vector<Index> block_of_row = pgk::carpcg::contiguous_blocks(d.n, d.opt.blocks, d.opt.host_threads);
   const Index t = std::max<Index>(1, std::min<Index>(d.opt.blocks, std::max<Index>(d.n, 1)));
-  d.plan.emplace(pattern, norms2, block_of_row, t);
-  const pgk::carpcg::FlatBlocks f = pgk::carpcg::flatten(*d.plan, pattern);
+  d.plan.emplace(pattern, norms2, block_of_row, t, d.opt.host_threads);
+  const pgk::carpcg::FlatBlocks f = pgk::carpcg::flatten(*d.plan, pattern, d.opt.host_threads);
   d.nblocks = f.nblocks();
   upload(d.block_row_ptr, f.row_ptr, stream);
   upload(d.block_rows, f.rows, stream);

@@ -20,15 +20,17 @@
 namespace pgk::carpcg {
 
 // block_of_row for `nblocks` contiguous ranges of near-equal size: rows [k n / t, (k+1) n / t)
-// form block k. nblocks is clamped to [1, max(nrows, 1)].
-std::vector<Index> contiguous_blocks(Index nrows, Index nblocks);
+// form block k. nblocks is clamped to [1, max(nrows, 1)]. Filled on `threads` threads.
+std::vector<Index> contiguous_blocks(Index nrows, Index nblocks, int threads = 1);
 
 class BlockPlan {
 public:
   BlockPlan() = default;
   // block_of_row: a block id in [0, nblocks) per row of a; norms2 from row_norms2(a) (rows with
-  // norms2 == 0 are left out). Throws std::invalid_argument on a bad block id or size.
-  BlockPlan(const CsrView &a, const std::vector<double> &norms2, const std::vector<Index> &block_of_row, Index nblocks);
+  // norms2 == 0 are left out). Throws std::invalid_argument on a bad block id or size. The blocks
+  // are built on `threads` threads (<= 0: every hardware thread): the same plan for any count.
+  BlockPlan(const CsrView &a, const std::vector<double> &norms2, const std::vector<Index> &block_of_row, Index nblocks,
+            int threads = 1);
 
   Index nblocks() const { return static_cast<Index>(blocks_.size()); }
 
@@ -46,6 +48,8 @@ public:
   // Rows and columns of block k (for tests and -ksp_view figures).
   const std::vector<Index> &rows(Index k) const { return blocks_[k].rows; }
   const std::vector<Index> &cols(Index k) const { return blocks_[k].cols; }
+  // Per stored entry of a: its column's number among its row's block's cols (0 in a zero row).
+  const std::vector<Index> &local_col() const { return local_col_; }
 
 private:
   struct Block {

@@ -2,8 +2,23 @@
 #include "src/carpcg/flat.hpp"
 
 #include "src/carpcg/sweep.hpp"
+#include "src/common/prefault.hpp"
+#include "src/common/thread_pool.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 
 namespace pgk::carpcg {
+
+namespace {
+
+// Below this many stored entries the flat arrays are built on the calling thread.
+constexpr Index kParallelMin = Index(1) << 16;
+constexpr std::int64_t kBlocksPerChunk = 64;
+constexpr std::size_t kCopyChunk = std::size_t(1) << 20;
+
+} // namespace
 
 TransposeMap transpose_map(const CsrView &pattern) {
   const Index n = pattern.ncols, nnz = pattern.nnz_host();
@@ -37,33 +52,49 @@ void cimmino_transposed(const CsrView &a, const TransposeMap &t, const double *n
   }
 }
 
-FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern) {
-  const Index n = pattern.ncols;
+FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern, int threads) {
+  const Index n = pattern.ncols, nb = plan.nblocks();
+  const std::vector<Index> &mult = plan.multiplicity(), &local = plan.local_col();
+  if (mult.size() != static_cast<std::size_t>(n) || local.size() != static_cast<std::size_t>(pattern.nnz_host()))
+    throw std::invalid_argument("carpcg: flatten needs the matrix its block plan was built from");
+  ThreadPool pool(pattern.nnz_host() < kParallelMin ? 1 : threads);
   FlatBlocks f;
-  f.row_ptr.assign(1, 0);
-  f.col_ptr.assign(1, 0);
-  f.local_col.assign(static_cast<std::size_t>(pattern.nnz_host()), 0);
-  f.gather_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
-  std::vector<Index> slot(static_cast<std::size_t>(n), -1);
-  for (Index k = 0; k < plan.nblocks(); ++k) {
-    const std::vector<Index> &rows = plan.rows(k), &cols = plan.cols(k);
-    for (std::size_t s = 0; s < cols.size(); ++s) {
-      slot[static_cast<std::size_t>(cols[s])] = static_cast<Index>(s);
-      ++f.gather_ptr[static_cast<std::size_t>(cols[s]) + 1];
-    }
-    for (const Index i : rows) // every column of the block's rows is one of its cols
-      for (Index e = pattern.rowptr[i]; e < pattern.rowptr[i + 1]; ++e)
-        f.local_col[static_cast<std::size_t>(e)] = slot[static_cast<std::size_t>(pattern.colidx[e])];
-    f.rows.insert(f.rows.end(), rows.begin(), rows.end());
-    f.cols.insert(f.cols.end(), cols.begin(), cols.end());
-    f.row_ptr.push_back(static_cast<Index>(f.rows.size()));
-    f.col_ptr.push_back(static_cast<Index>(f.cols.size()));
+  f.row_ptr.assign(static_cast<std::size_t>(nb) + 1, 0);
+  f.col_ptr.assign(static_cast<std::size_t>(nb) + 1, 0);
+  for (Index k = 0; k < nb; ++k) {
+    f.row_ptr[k + 1] = f.row_ptr[k] + static_cast<Index>(plan.rows(k).size());
+    f.col_ptr[k + 1] = f.col_ptr[k] + static_cast<Index>(plan.cols(k).size());
   }
-  for (Index j = 0; j < n; ++j) f.gather_ptr[j + 1] += f.gather_ptr[j];
-  f.gather_pos.resize(f.cols.size());
-  std::vector<Index> next(f.gather_ptr.begin(), f.gather_ptr.end() - 1);
-  for (std::size_t p = 0; p < f.cols.size(); ++p) // blocks in order: each unknown's copies in block order
-    f.gather_pos[static_cast<std::size_t>(next[static_cast<std::size_t>(f.cols[p])]++)] = static_cast<Index>(p);
+  f.rows = prefaulted_vector<Index>(static_cast<std::size_t>(f.row_ptr[nb]), 0, pool);
+  f.cols = prefaulted_vector<Index>(static_cast<std::size_t>(f.col_ptr[nb]), 0, pool);
+  pool.parallel_for(0, nb, kBlocksPerChunk, [&](std::int64_t k) {
+    std::copy(plan.rows(k).begin(), plan.rows(k).end(), f.rows.begin() + f.row_ptr[k]);
+    std::copy(plan.cols(k).begin(), plan.cols(k).end(), f.cols.begin() + f.col_ptr[k]);
+  });
+  f.local_col = prefaulted_vector<Index>(local.size(), 0, pool);
+  const std::int64_t chunks = static_cast<std::int64_t>((local.size() + kCopyChunk - 1) / kCopyChunk);
+  pool.parallel_for(0, chunks, 1, [&](std::int64_t c) {
+    const std::size_t lo = static_cast<std::size_t>(c) * kCopyChunk, hi = std::min(local.size(), lo + kCopyChunk);
+    std::copy(local.begin() + lo, local.begin() + hi, f.local_col.begin() + lo);
+  });
+  // |L_j| copies of unknown j, gathered in block order: a counting sort of cols by unknown. Each
+  // thread owns a range of unknowns and reads all of cols in order, placing the copies of its own
+  // unknowns: each unknown's positions come out ascending, the same for any thread count (the
+  // reads are repeated per thread; the scattered writes, the slow part, are shared out).
+  f.gather_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (Index j = 0; j < n; ++j) f.gather_ptr[j + 1] = f.gather_ptr[j] + mult[static_cast<std::size_t>(j)];
+  f.gather_pos = prefaulted_vector<Index>(f.cols.size(), 0, pool);
+  pool.run([&](int t, int nt) {
+    const Index lo = static_cast<Index>(static_cast<long long>(n) * t / nt);
+    const Index hi = static_cast<Index>(static_cast<long long>(n) * (t + 1) / nt);
+    std::vector<Index> next(f.gather_ptr.begin() + lo, f.gather_ptr.begin() + hi);
+    const Index *cols = f.cols.data(), count = static_cast<Index>(f.cols.size());
+    Index *pos = f.gather_pos.data(), *at = next.data();
+    for (Index p = 0; p < count; ++p) {
+      const Index j = cols[p];
+      if (j >= lo && j < hi) pos[at[j - lo]++] = p;
+    }
+  });
   return f;
 }
 

@@ -36,7 +36,9 @@ struct FlatBlocks {
   std::vector<Index> row_ptr, rows, col_ptr, cols, local_col, gather_ptr, gather_pos;
   Index nblocks() const { return static_cast<Index>(row_ptr.size()) - 1; }
 };
-FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern);
+// On `threads` threads (<= 0: every hardware thread), the same arrays for any count;
+// std::invalid_argument if pattern is not the matrix plan was built from (sizes).
+FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern, int threads = 1);
 
 // carp half sweep over the flat blocks: every block copies x into copies, sweeps its rows
 // (backward: reversed) on its copy, then y_j = (sum of j's copies in block order, from 0) / |L_j|

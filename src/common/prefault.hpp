@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace pgk {
 
@@ -15,5 +16,14 @@ class ThreadPool;
 // Linux >= 5.14); changes no byte. Does nothing for small ranges, and where the call is not
 // supported (the first touch then faults the pages in as usual).
 void prefault(void *p, std::size_t bytes, ThreadPool &pool);
+
+// n copies of `value`, the pages faulted in by the pool's threads before the one-thread fill.
+template <class T> std::vector<T> prefaulted_vector(std::size_t n, const T &value, ThreadPool &pool) {
+  std::vector<T> v;
+  v.reserve(n);
+  prefault(v.data(), n * sizeof(T), pool);
+  v.assign(n, value);
+  return v;
+}
 
 } // namespace pgk

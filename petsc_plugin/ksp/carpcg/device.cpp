@@ -111,6 +111,7 @@ PetscErrorCode DeviceBackend::setup(Mat A)
   o.blocks       = set_.blocks;
   o.weighted_dot = set_.weighted_dot ? true : false;
   o.lanes        = (int)set_.lanes;
+  o.host_threads = (int)PgkNodeThreadShare();
   if (size_ == 1) PetscCall(setup_one_rank(A, o, &check));
   else PetscCall(setup_ranks(A, o, &check));
   PetscCall(check_values(check));

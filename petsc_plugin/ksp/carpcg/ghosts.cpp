@@ -3,8 +3,12 @@
 #include "petsc_plugin/ksp/carpcg/ghosts.hpp"
 
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/device.hpp"
+#include "src/common/prefault.hpp"
+#include "src/common/thread_pool.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace pgk_carpcg {
 
@@ -30,22 +34,30 @@ PetscErrorCode CarpcgExtendedRows(Mat A, pgk::Csr *ext, std::vector<PetscInt> *g
   ext->nrows = n;
   ext->ncols = n + nghost;
   ext->rowptr.assign((size_t)n + 1, 0);
-  const pgk::CsrView d = dc.csr;
-  for (PetscInt i = 0; i < n; ++i) {
-    PetscInt       e = d.rowptr[i], f = mpi ? oc.csr.rowptr[i] : 0;
-    const PetscInt eend = d.rowptr[i + 1], fend = mpi ? oc.csr.rowptr[i + 1] : 0;
+  const pgk::CsrView d = dc.csr, o = mpi ? oc.csr : pgk::CsrView{n, 0, d.rowptr, nullptr, nullptr};
+  const bool         off = mpi == PETSC_TRUE;
+  for (PetscInt i = 0; i < n; ++i) ext->rowptr[i + 1] = ext->rowptr[i] + (d.rowptr[i + 1] - d.rowptr[i]) + (off ? o.rowptr[i + 1] - o.rowptr[i] : 0);
+  // Each row is a merge of its two sorted parts into its own place: rows on the rank's share of
+  // the node's threads, the same arrays for any count.
+  const PetscInt  nnz = ext->rowptr[n];
+  pgk::ThreadPool pool(nnz < (PetscInt(1) << 16) ? 1 : (int)PgkNodeThreadShare());
+  ext->colidx = pgk::prefaulted_vector<pgk::Index>((size_t)nnz, 0, pool);
+  ext->values = pgk::prefaulted_vector<double>((size_t)nnz, 0.0, pool);
+  pool.parallel_for(0, n, 4096, [&](std::int64_t row) {
+    const PetscInt i = (PetscInt)row;
+    PetscInt       e = d.rowptr[i], f = off ? o.rowptr[i] : 0, out = ext->rowptr[i];
+    const PetscInt eend = d.rowptr[i + 1], fend = off ? o.rowptr[i + 1] : 0;
     while (e < eend || f < fend) { // both parts are sorted by global column
-      const bool take_diag = f >= fend || (e < eend && rstart + d.colidx[e] < garray[oc.csr.colidx[f]]);
+      const bool take_diag = f >= fend || (e < eend && rstart + d.colidx[e] < garray[o.colidx[f]]);
       if (take_diag) {
-        ext->colidx.push_back(d.colidx[e]);
-        ext->values.push_back(d.values[e++]);
+        ext->colidx[out]   = d.colidx[e];
+        ext->values[out++] = d.values[e++];
       } else {
-        ext->colidx.push_back(n + oc.csr.colidx[f]);
-        ext->values.push_back(oc.csr.values[f++]);
+        ext->colidx[out]   = n + o.colidx[f];
+        ext->values[out++] = o.values[f++];
       }
     }
-    ext->rowptr[i + 1] = (PetscInt)ext->colidx.size();
-  }
+  });
   if (mpi) PetscCall(PgkMatRestoreCSR(A, &oc));
   PetscCall(PgkMatRestoreCSR(A, &dc));
   PetscFunctionReturn(PETSC_SUCCESS);

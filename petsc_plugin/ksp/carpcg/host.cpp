@@ -30,6 +30,7 @@
 
 #include "petsc_plugin/ksp/carpcg/ghosts.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/device.hpp"
 #include "src/carpcg/cg.hpp"
 #include "src/carpcg/sweep.hpp"
 
@@ -113,9 +114,10 @@ PetscErrorCode HostBackend::setup_carp()
 {
   LocalForm m;
   PetscInt  local[2], global[2];
+  const int threads = (int)PgkNodeThreadShare(); // the plan is the same for any count
 
   PetscFunctionBegin;
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, plan_ = pgk::carpcg::BlockPlan(ext(), norms2_, pgk::carpcg::contiguous_blocks(n_, set_.blocks), PetscMax(1, PetscMin(set_.blocks, PetscMax(n_, 1)))));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, plan_ = pgk::carpcg::BlockPlan(ext(), norms2_, pgk::carpcg::contiguous_blocks(n_, set_.blocks, threads), PetscMax(1, PetscMin(set_.blocks, PetscMax(n_, 1))), threads));
   // |L_j|: this rank's blocks touching each owned or ghost unknown, summed into the owners.
   PetscCall(m.get(acc_));
   for (PetscInt j = 0; j < n_ + nghost_; ++j) m.data()[j] = (PetscScalar)plan_.multiplicity()[j];

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
 
 namespace pgk::carpcg::test {
@@ -74,6 +76,68 @@ TEST(Flat, CarpOverFlatBlocksIsBitwise) {
         EXPECT_EQ(got, want) << what << (backward ? ", backward" : ", forward");
       }
     }
+}
+
+// The plan by its definition (blocks.hpp), with std::set: a block's columns are the distinct
+// columns of its nonzero rows, ascending; an entry's local column is its column's place among them.
+void expect_plan_is_its_definition(const Csr &a, const Vector &norms, const std::vector<Index> &block, Index nblocks,
+                                   const BlockPlan &plan, const std::string &what) {
+  std::vector<std::set<Index>> cols(static_cast<std::size_t>(nblocks));
+  std::vector<std::vector<Index>> rows(static_cast<std::size_t>(nblocks));
+  for (Index i = 0; i < a.nrows; ++i)
+    if (norms[i] != 0) {
+      rows[block[i]].push_back(i);
+      cols[block[i]].insert(a.colidx.begin() + a.rowptr[i], a.colidx.begin() + a.rowptr[i + 1]);
+    }
+  std::vector<Index> mult(static_cast<std::size_t>(a.ncols), 0);
+  for (Index k = 0; k < nblocks; ++k) {
+    ASSERT_EQ(plan.rows(k), rows[k]) << what << ", block " << k;
+    ASSERT_EQ(plan.cols(k), std::vector<Index>(cols[k].begin(), cols[k].end())) << what << ", block " << k;
+    std::map<Index, Index> place;
+    for (const Index j : cols[k]) place.emplace(j, static_cast<Index>(place.size())), ++mult[j];
+    for (const Index i : rows[k])
+      for (Index e = a.rowptr[i]; e < a.rowptr[i + 1]; ++e) ASSERT_EQ(plan.local_col()[e], place[a.colidx[e]]) << what;
+  }
+  EXPECT_EQ(plan.multiplicity(), mult) << what;
+}
+
+// The threaded construction (blocks handed out to free threads, multiplicities added atomically)
+// gives the plan of its definition and the same flat arrays for any thread count, on matrices past
+// the size where the threads start (2^16 stored entries) and with blocks that are not contiguous.
+TEST(Flat, PlanAndFlatArraysAreTheSameForAnyThreadCount) {
+  for (const char *spec : {"fem2d:n=110", "convdiff2d:n=125,peclet=1000"}) {
+    const Csr a = with_zero_rows(make(spec));
+    ASSERT_GE(a.rowptr.back(), 1 << 16) << spec;
+    const Vector norms = row_norms2(view_of(a));
+    std::vector<Index> strided(static_cast<std::size_t>(a.nrows));
+    for (Index i = 0; i < a.nrows; ++i) strided[i] = (i * 7) % 41;
+    for (const Index blocks : {1, 64, 3000, 41}) {
+      const std::vector<Index> block = blocks == 41 ? strided : contiguous_blocks(a.nrows, blocks, 3);
+      ASSERT_EQ(block, blocks == 41 ? strided : contiguous_blocks(a.nrows, blocks)) << spec;
+      const std::string what =
+          std::string(spec) + ", " + std::to_string(blocks) + (blocks == 41 ? " strided blocks" : " blocks");
+      const BlockPlan one(view_of(a), norms, block, blocks, 1);
+      expect_plan_is_its_definition(a, norms, block, blocks, one, what);
+      const FlatBlocks f1 = flatten(one, view_of(a), 1);
+      for (const int threads : {2, 3, 8}) {
+        const BlockPlan many(view_of(a), norms, block, blocks, threads);
+        for (Index k = 0; k < blocks; ++k)
+          ASSERT_EQ(many.cols(k), one.cols(k)) << what << ", " << threads << " threads";
+        EXPECT_EQ(many.local_col(), one.local_col()) << what << ", " << threads << " threads";
+        EXPECT_EQ(many.multiplicity(), one.multiplicity()) << what << ", " << threads << " threads";
+        const FlatBlocks f = flatten(many, view_of(a), threads);
+        EXPECT_TRUE(f.row_ptr == f1.row_ptr && f.rows == f1.rows && f.col_ptr == f1.col_ptr && f.cols == f1.cols &&
+                    f.local_col == f1.local_col && f.gather_ptr == f1.gather_ptr && f.gather_pos == f1.gather_pos)
+            << what << ", " << threads << " threads";
+      }
+    }
+  }
+}
+
+TEST(Flat, FlattenRefusesAnotherMatrix) {
+  const Csr a = make("fem2d:n=20"), b = make("fem2d:n=21");
+  const BlockPlan plan(view_of(a), row_norms2(view_of(a)), contiguous_blocks(a.nrows, 4), 4);
+  EXPECT_THROW(flatten(plan, view_of(b)), std::invalid_argument);
 }
 
 // The device sweeps the rows of one colour in any order (a group of lanes per row, in parallel): rows
