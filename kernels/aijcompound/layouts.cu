@@ -31,9 +31,10 @@ std::vector<int> narrow(const std::vector<Index> &v, const char *what) {
 
 // v on the device as 32-bit ints: straight from v where Index is int (no host copy: the tuner
 // uploads a pattern per candidate layout, each as large as the matrix's block columns), else
-// through the checked narrowing copy.
-void upload_int(DeviceBuffer<int> &dst, const std::vector<Index> &v, const char *what, void *stream) {
-  if constexpr (std::is_same_v<Index, int>) {
+// through the checked narrowing copy. A template, so that the branch for the other index width is
+// discarded, not compiled.
+template <class I> void upload_int(DeviceBuffer<int> &dst, const std::vector<I> &v, const char *what, void *stream) {
+  if constexpr (std::is_same_v<I, int>) {
     dst.upload(v.data(), v.size(), stream);
   } else {
     const std::vector<int> n = narrow(v, what);
