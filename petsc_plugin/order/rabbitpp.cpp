@@ -39,7 +39,8 @@ static PetscErrorCode RabbitppGetOptions(Mat mat, PetscBool regroup, RabbitppOpt
   PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, regroup ? "MatOrdering rabbitpp options" : "MatOrdering rabbit options (shared with rabbitpp)", "MatGetOrdering");
   PetscCall(PetscOptionsEnum("-mat_ordering_rabbitpp_backend", "Where to compute the ordering: auto (gpu for a current device copy, else cpu; one thread below min_parallel_nnz); every backend gives the same permutation", "MATORDERINGRABBITPP",
                              RabbitppBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
-  PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks, at most those it is bound to); never changes the result", "MATORDERINGRABBITPP", o->threads, &o->threads, NULL));
+  PetscCall(
+      PetscOptionsInt("-mat_ordering_rabbitpp_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks, at most those it is bound to); never changes the result", "MATORDERINGRABBITPP", o->threads, &o->threads, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_batch", "Vertices per merge round K (0: n/64 clamped to [1, 65536]; 1: the classic serial Rabbit Order); the result depends on K", "MATORDERINGRABBITPP", o->batch, &o->batch, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_min_parallel_nnz", "auto: below this many nonzeros (local) use one thread", "MATORDERINGRABBITPP", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
   if (regroup) {

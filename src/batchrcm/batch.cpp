@@ -130,8 +130,7 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
 
 std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, Stats *stats) {
   // The start-node search runs on the same threads as the batches (it dominates end to end).
-  const int threads =
-      opts.cpu.threads > 0 ? opts.cpu.threads : usable_cores();
+  const int threads = opts.cpu.threads > 0 ? opts.cpu.threads : usable_cores();
   return order_with_plan(
       g, opts, stats,
       [&](const CsrView &graph, const std::vector<Index> &roots) {
