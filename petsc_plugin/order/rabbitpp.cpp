@@ -64,6 +64,11 @@ static PetscErrorCode RabbitppView(const char *type, const char *backend, const 
                         (PetscInt)info.largest_community, info.modularity, info.insularity, (PetscInt)info.insular, (PetscInt)info.hubs, info.skew));
   if (ro.regroup) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  layout %s, hubs from %s vertices\n", ro.insular_first ? "I|H|R" : "H|R|I", ro.hub_scope == pgk::rabbitpp::HubScope::All ? "all" : "non-insular"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time: graph %.3e s, communities %.3e s, numbering %.3e s, regrouping %.3e s, total %.3e s\n", info.seconds_graph, info.seconds_communities, info.seconds_order, info.seconds_regroup, (double)total));
+  PetscBool gpu;
+  PetscCall(PetscStrcmp(backend, "gpu", &gpu));
+  if (gpu) // the device's rounds are timed by step (the view's events add a wait a round)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  rounds by step: begin %.3e s, aggregate %.3e s, decide %.3e s, store %.3e s (%" PetscInt_FMT " compactions: %.3e s), apply %.3e s\n", info.seconds_round_begin, info.seconds_round_aggregate,
+                          info.seconds_round_decide, info.seconds_round_store, (PetscInt)info.compactions, info.seconds_round_compact, info.seconds_round_apply));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

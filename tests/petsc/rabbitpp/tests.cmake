@@ -63,6 +63,7 @@ pgk_test(gpu.rabbitpp.layouts LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
 pgk_test(gpu.rabbitpp.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu)
 # -view: the figures (2 more copies, counted) and auto's choice.
 pgk_test(gpu.rabbitpp.view LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" --expect "communities [0-9]+ \\(largest" --expect "time: graph"
+         --expect "rounds by step: begin [0-9.e+-]+ s, aggregate [0-9.e+-]+ s, decide [0-9.e+-]+ s, store [0-9.e+-]+ s \\([0-9]+ compactions: [0-9.e+-]+ s\\), apply [0-9.e+-]+ s"
          -- ${T} -gen communities:n=3000 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_view)
 foreach(backend gpu auto)
   pgk_test(gpu.rabbitpp.mpi_${backend} LABELS "gpu;petsc" NP 2 ARGS --gpu ${SAME} ${DEVXFER}
