@@ -101,7 +101,7 @@ void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
   upload(d.block_rows, f.rows, stream);
   upload(d.block_col_ptr, f.col_ptr, stream);
   upload(d.block_cols, f.cols, stream);
-  upload(d.local_col, f.local_col, stream);
+  upload(d.local_col, d.plan->local_col(), stream);
   upload(d.gather_ptr, f.gather_ptr, stream);
   upload(d.gather_pos, f.gather_pos, stream);
   d.copies.allocate(f.cols.size());
