@@ -103,6 +103,15 @@ static PetscErrorCode RecordPhases(Problem &p, const std::string &label, const s
   res.add(MakeRow(p, label, "seconds_phases", t, "", 0, note));
   res.add(MakeRow(p, label, "seconds_call", wall, "", 0, "wall clock of the call, the figures' extra pass included" + (note.empty() ? "" : "; " + note)));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-44s graph %.4f + communities %.4f + numbering %.4f + regroup %.4f = %.4f s (medians of %d; call %.4f s)\n", label.c_str(), g.median, c.median, n.median, r.median, t.median, t.runs, wall.median));
+  const pgk::rabbitpp::Info &last = calls.back();
+  if (last.seconds_round_begin > 0) { // the device's rounds by step (the last call; its events add a wait a round)
+    const double steps[] = {last.seconds_round_begin, last.seconds_round_aggregate, last.seconds_round_decide, last.seconds_round_store, last.seconds_round_compact, last.seconds_round_apply};
+    const char  *names[] = {"seconds_round_begin", "seconds_round_aggregate", "seconds_round_decide", "seconds_round_store", "seconds_round_compact", "seconds_round_apply"};
+    for (int k = 0; k < 6; ++k)
+      res.add(MakeRow(p, label, names[k], summarize({steps[k]}), "", 0, "the last timed call's rounds by step (CUDA events, a wait a round); " + std::to_string(last.rounds) + " rounds, " + std::to_string(last.compactions) + " compactions"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-44s rounds by step: begin %.4f, aggregate %.4f, decide %.4f, store %.4f (compactions %" PetscInt_FMT ": %.4f), apply %.4f s\n", "", steps[0], steps[1], steps[2], steps[3], (PetscInt)last.compactions,
+                          steps[4], steps[5]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -69,6 +69,15 @@ struct CarpcgValueCheck {
   Index first_bad_row = -1;
 };
 
+// Host wall-clock seconds of the last set-up's phases, each ended with the stream synchronized
+// (its device work included): what -ksp_view reports of KSPSetUp.
+struct CarpcgSetupTimes {
+  double operator_copy = 0; // A's arrays into the operator, its row norms and the value check
+  double scheme_host = 0;   // the scheme's data built on the host: colouring, transpose, or block plan
+  double flatten = 0;       // carp: the plan's flat arrays (src/carpcg/flat.hpp)
+  double upload = 0;        // the scheme's uploads (and carp's download of the norms)
+};
+
 class CarpcgDevice {
 public:
   static constexpr int kMaxDots = 4;
@@ -175,6 +184,7 @@ public:
   // Set-up figures on the host (the scheme's, else nullptr / empty).
   const pgk::carpcg::Coloring *coloring() const;
   const pgk::carpcg::BlockPlan *plan() const;
+  const CarpcgSetupTimes &setup_times() const;
   const std::vector<double> &weights() const; // carp with weighted dots: max(|L_j|, 1)
   int lanes() const;                          // lanes per row in use (carpcg_lanes_per_row)
 

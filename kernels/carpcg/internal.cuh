@@ -21,6 +21,7 @@ namespace pgk::cuda {
 
 struct CarpcgDevice::Impl {
   CarpcgDeviceOptions opt;
+  CarpcgSetupTimes times;
   bool ready = false;
   Index n = 0, ncols = 0, nnz = 0; // ncols > n: a rank's rows over owned unknowns and ghosts
   DeviceBuffer<Index> rowptr, colidx;

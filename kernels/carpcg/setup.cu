@@ -5,6 +5,7 @@
 #include "src/carpcg/flat.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,15 @@ template <class T> void upload(DeviceBuffer<T> &buf, const std::vector<T> &host,
   buf.upload(host.data(), host.size(), stream);
 }
 
+// Seconds since `start`, after the stream's work so far; restarts `start` (a phase boundary).
+double lap(std::chrono::steady_clock::time_point &start, void *stream) {
+  PGK_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+  const auto now = std::chrono::steady_clock::now();
+  const double s = std::chrono::duration<double>(now - start).count();
+  start = now;
+  return s;
+}
+
 void device_copy(void *dst, const void *src, std::size_t bytes, void *stream) {
   if (bytes) PGK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, as_stream(stream)));
 }
@@ -54,34 +64,44 @@ void setup_multicolor(CarpcgDevice::Impl &d, const CsrView &pattern, const pgk::
   if (given && given->color.size() != static_cast<std::size_t>(d.n))
     throw std::invalid_argument("carpcg device: the colouring has " + std::to_string(given->color.size()) +
                                 " rows, the matrix " + std::to_string(d.n));
+  auto start = std::chrono::steady_clock::now();
   d.coloring = given ? *given : pgk::carpcg::distance2_coloring(pattern);
+  d.times.scheme_host = lap(start, stream);
   upload(d.color_rows, d.coloring->rows, stream);
+  d.times.upload = lap(start, stream);
 }
 
 // The transpose with each entry's position in a (src/carpcg/flat.hpp), so that a column sum
 // runs in natural row order.
 void setup_cimmino(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
+  auto start = std::chrono::steady_clock::now();
   const pgk::carpcg::TransposeMap t = pgk::carpcg::transpose_map(pattern);
+  d.times.scheme_host = lap(start, stream);
   upload(d.t_colptr, t.colptr, stream);
   upload(d.t_rows, t.rows, stream);
   upload(d.t_entry, t.entry, stream);
   d.coef.allocate(static_cast<std::size_t>(d.n));
+  d.times.upload = lap(start, stream);
 }
 
 // BlockPlan of contiguous blocks (the zero rows it leaves out need the norms) as flat arrays
 // (src/carpcg/flat.hpp: the layout whose host emulation the unit tests check against the plan).
 void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
+  auto start = std::chrono::steady_clock::now();
   const std::vector<double> norms2 = d.norms2.download(stream);
+  d.times.upload = lap(start, stream);
   const std::vector<Index> block_of_row = pgk::carpcg::contiguous_blocks(d.n, d.opt.blocks, d.opt.host_threads);
   const Index t = std::max<Index>(1, std::min<Index>(d.opt.blocks, std::max<Index>(d.n, 1)));
   d.plan.emplace(pattern, norms2, block_of_row, t, d.opt.host_threads);
+  d.times.scheme_host = lap(start, stream);
   const pgk::carpcg::FlatBlocks f = pgk::carpcg::flatten(*d.plan, pattern, d.opt.host_threads);
+  d.times.flatten = lap(start, stream);
   d.nblocks = f.nblocks();
   upload(d.block_row_ptr, f.row_ptr, stream);
   upload(d.block_rows, f.rows, stream);
   upload(d.block_col_ptr, f.col_ptr, stream);
   upload(d.block_cols, f.cols, stream);
-  upload(d.local_col, f.local_col, stream);
+  upload(d.local_col, d.plan->local_col(), stream);
   upload(d.gather_ptr, f.gather_ptr, stream);
   upload(d.gather_pos, f.gather_pos, stream);
   d.copies.allocate(f.cols.size());
@@ -95,6 +115,7 @@ void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
     for (const Index m : d.plan->multiplicity()) d.host_weights.push_back(std::max(static_cast<double>(m), 1.0));
     upload(d.weights, d.host_weights, stream);
   }
+  d.times.upload += lap(start, stream);
 }
 
 } // namespace
@@ -144,6 +165,7 @@ void CarpcgDevice::set_received(const std::vector<Index> &rows, void *stream) {
 }
 const pgk::carpcg::Coloring *CarpcgDevice::coloring() const { return impl_->coloring ? &*impl_->coloring : nullptr; }
 const pgk::carpcg::BlockPlan *CarpcgDevice::plan() const { return impl_->plan ? &*impl_->plan : nullptr; }
+const CarpcgSetupTimes &CarpcgDevice::setup_times() const { return impl_->times; }
 const std::vector<double> &CarpcgDevice::weights() const { return impl_->host_weights; }
 int CarpcgDevice::lanes() const { return impl_ ? impl_->lanes : 0; }
 
@@ -189,6 +211,7 @@ CarpcgValueCheck CarpcgDevice::setup_from(const CsrView &a, const CsrView &patte
   d.n = a.nrows;
   d.ncols = a.ncols;
   d.nnz = pattern.nnz_host();
+  auto start = std::chrono::steady_clock::now(); // the operator's allocations are in its copy
   d.rowptr.allocate(static_cast<std::size_t>(d.n) + 1);
   d.colidx.allocate(static_cast<std::size_t>(d.nnz));
   d.values.allocate(static_cast<std::size_t>(d.nnz));
@@ -210,6 +233,7 @@ CarpcgValueCheck CarpcgDevice::setup_from(const CsrView &a, const CsrView &patte
     check.bad_rows = static_cast<Index>(got.count);
     check.first_bad_row = got.count ? static_cast<Index>(got.first) : -1;
   }
+  d.times.operator_copy = lap(start, stream);
   if (check.bad_rows) return check;
   switch (o.scheme) {
   case Scheme::Multicolor: setup_multicolor(d, pattern, coloring, stream); break;

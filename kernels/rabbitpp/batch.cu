@@ -15,9 +15,11 @@
 #include <cuda/std/functional>
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
+#include "kernels/common/event_timer.hpp"
 #include "kernels/rabbitpp/batch_kernels.cuh"
 
 namespace pgk::cuda::rabbitpp_detail {
@@ -25,8 +27,10 @@ namespace {
 
 class DeviceRounds {
 public:
-  DeviceRounds(const DeviceGraph &g, const Index *order, Index batch, long long arena_capacity, CubTemp &temp)
+  DeviceRounds(const DeviceGraph &g, const Index *order, Index batch, long long arena_capacity, CubTemp &temp,
+               bool time_steps)
       : n_(g.n), slots_(std::min(batch, g.n)), temp_(temp), s_(temp.stream()) {
+    if (time_steps) timer_ = std::make_unique<EventTimer>(kMarks);
     rbits_ = bits_for(static_cast<unsigned long long>(n_ - 1));
     if (bits_for(static_cast<unsigned long long>(slots_)) + rbits_ > 64 ||
         bits_for(static_cast<unsigned long long>(n_)) + bits_for(static_cast<unsigned long long>(slots_)) > 64)
@@ -42,14 +46,26 @@ public:
     Index rounds = 0;
     rabbitpp_ops::RoundState st;
     for (Index round = 0;; ++round) {
+      mark(kStart);
       st = begin();
-      if (st.m == 0) break;
+      mark(kBegun);
+      if (st.m == 0) {
+        add_step(0, kStart, kBegun);
+        break;
+      }
       ++rounds;
       aggregate(st);
+      mark(kAggregated);
       decide(st.m);
+      mark(kDecided);
+      compacted_ = false;
       store(st);
+      mark(kStored);
       apply(st.m, round);
+      mark(kApplied);
+      add_round_steps();
     }
+    for (int k = 0; k < 6; ++k) d.step_ms[k] = step_ms_[k];
     d.parent = std::move(parent_);
     d.round = std::move(round_);
     d.seq = std::move(seq_);
@@ -59,6 +75,22 @@ public:
   }
 
 private:
+  // Event marks of a round (timed rounds only).
+  enum Mark { kStart, kBegun, kAggregated, kDecided, kCompactStart, kCompactEnd, kStored, kApplied, kMarks };
+  void mark(Mark m) {
+    if (timer_) timer_->record(m, s_);
+  }
+  void add_step(int step, Mark from, Mark to) { step_ms_[step] += timer_ ? timer_->ms(from, to) : 0.0; }
+  void add_round_steps() {
+    if (!timer_) return;
+    add_step(0, kStart, kBegun);
+    add_step(1, kBegun, kAggregated);
+    add_step(2, kAggregated, kDecided);
+    add_step(3, kDecided, kStored);
+    if (compacted_) add_step(4, kCompactStart, kCompactEnd);
+    add_step(5, kStored, kApplied);
+  }
+
   void allocate(const DeviceGraph &g, const Index *order) {
     const std::size_t n = static_cast<std::size_t>(n_), k = static_cast<std::size_t>(slots_);
     for (DeviceBuffer<Index> *b : {&root_, &owner_, &slot_, &parent_, &round_, &seq_, &list_len_})
@@ -195,6 +227,8 @@ private:
 
   // The live lists (owner unprocessed after this round's decisions) into the other arena.
   void compact() {
+    mark(kCompactStart);
+    compacted_ = true;
     const int other = 1 - arena_;
     if (arena_root_[other].size() == 0) {
       arena_root_[other] = DeviceBuffer<Index>(static_cast<std::size_t>(arena_capacity_), s_);
@@ -210,6 +244,7 @@ private:
     r_.arena_root = arena_root_[other].data();
     r_.arena_w = arena_w_[other].data();
     ++compactions_;
+    mark(kCompactEnd);
   }
 
   // 5. Final roots, parents, strengths, owners, moved roots, the deferred list.
@@ -249,13 +284,16 @@ private:
   DeviceBuffer<rabbitpp_ops::RoundState> state_;
   Key *ukeys_ = nullptr;
   Weight *usums_ = nullptr;
+  std::unique_ptr<EventTimer> timer_; // timed rounds only
+  double step_ms_[6] = {0, 0, 0, 0, 0, 0};
+  bool compacted_ = false;
 };
 
 } // namespace
 
 void detect_communities_device(const DeviceGraph &g, Index batch, long long arena_capacity, DeviceDendrogram &d,
-                               CubTemp &temp) {
-  DeviceRounds rounds(g, d.order.data(), std::max<Index>(1, batch), arena_capacity, temp);
+                               CubTemp &temp, bool time_steps) {
+  DeviceRounds rounds(g, d.order.data(), std::max<Index>(1, batch), arena_capacity, temp, time_steps);
   rounds.run(d);
 }
 

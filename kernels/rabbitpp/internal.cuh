@@ -87,6 +87,9 @@ struct DeviceGraph {
 struct DeviceDendrogram {
   DeviceBuffer<Index> order, pos, parent, round, seq;
   Index rounds = 0, deferred = 0, compactions = 0;
+  // Milliseconds of each round step summed over the rounds (begin, aggregate, decide, store, of it
+  // compact, apply), when detect_communities_device was asked to time them.
+  double step_ms[6] = {0, 0, 0, 0, 0, 0};
 };
 
 // graph.cu: the input check (1 scalar copy: the check record), symmetrize_pattern (2), the G
@@ -98,8 +101,10 @@ void processing_order_device(const DeviceGraph &g, DeviceDendrogram &d, CubTemp 
 // batch.cu: the merge rounds into d.parent, d.round, d.seq (needs d.order). One copy per round
 // and one more at the end (the round record). arena_capacity: entries of the list arena (0:
 // 2 nnz(G) + 1024; at least nnz(G) is always used).
+// time_steps: CUDA events around each step of every round into d.step_ms (the host then waits for
+// each round's end before it launches the next: a little slower).
 void detect_communities_device(const DeviceGraph &g, Index batch, long long arena_capacity, DeviceDendrogram &d,
-                               CubTemp &temp);
+                               CubTemp &temp, bool time_steps = false);
 
 // dendrogram.cu: perm_rabbit[new] = old and com[v] = v's top (1 copy: the splitter count).
 void rabbit_permutation_device(const DeviceDendrogram &d, Index n, DeviceBuffer<Index> &perm, DeviceBuffer<Index> &com,

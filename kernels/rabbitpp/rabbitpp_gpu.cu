@@ -58,7 +58,7 @@ std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, 
   if (timer) timer->record(1, stream);
   DeviceDendrogram d;
   processing_order_device(g, d, temp);
-  detect_communities_device(g, batch_for(opt.batch, g.n), 0, d, temp);
+  detect_communities_device(g, batch_for(opt.batch, g.n), 0, d, temp, info != nullptr);
   if (timer) timer->record(2, stream);
   DeviceBuffer<Index> rabbit, com, regrouped;
   rabbit_permutation_device(d, g.n, rabbit, com, temp);
@@ -76,6 +76,13 @@ std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, 
     info->seconds_communities = timer->ms(1, 2) / 1e3;
     info->seconds_order = timer->ms(2, 3) / 1e3;
     info->seconds_regroup = timer->ms(3, 4) / 1e3;
+    info->seconds_round_begin = d.step_ms[0] / 1e3;
+    info->seconds_round_aggregate = d.step_ms[1] / 1e3;
+    info->seconds_round_decide = d.step_ms[2] / 1e3;
+    info->seconds_round_store = d.step_ms[3] / 1e3;
+    info->seconds_round_compact = d.step_ms[4] / 1e3;
+    info->seconds_round_apply = d.step_ms[5] / 1e3;
+    info->compactions = d.compactions;
   }
   return perm;
 }

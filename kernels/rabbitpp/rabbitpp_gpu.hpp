@@ -23,8 +23,9 @@ namespace pgk::cuda {
 // a: device CSR (full row pointer; values ignored), square; rows sorted and unique (PETSc's AIJ
 // storage; others are refused with std::invalid_argument naming the row). opt.batch <= 0 picks
 // rabbitpp::default_batch(n); opt.threads is ignored. perm[new] = old on the host. info (may be
-// null) gets the figures of README.md section 5, rounds, deferrals and the time of each phase
-// (CUDA events). stream: a cudaStream_t as void*; the call synchronizes it. Throws
+// null) gets the figures of README.md section 5, rounds, deferrals, the time of each phase and of
+// each step of the rounds summed over them, and the arena's compactions (CUDA events; timing the
+// steps makes the host wait for each round's end). stream: a cudaStream_t as void*; the call synchronizes it. Throws
 // std::invalid_argument (malformed, non-square or unsorted input) / std::overflow_error (total
 // edge weight above 3037000499) like the host backends, pgk::cuda::Error on CUDA failures,
 // std::logic_error on an internal inconsistency (never expected).

@@ -377,7 +377,8 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
    the host; a device matrix there (multicolor on more than one rank, the sequential scheme,
    `-ksp_carpcg_backend host`) is read from PETSc's host copy, logged, and `-ksp_view` and
    `-info` say why.
-   -log_view: `PgkCarpcgSetUp`, `PgkCarpcgColor`, `PgkCarpcgSweep`, `PgkCarpcgResidual`.
+   -log_view: `PgkCarpcgSetUp`, `PgkCarpcgColor`, `PgkCarpcgSweep`, `PgkCarpcgResidual`; on the
+   device -ksp_view also splits rank 0's set-up into its phases.
 
    Level: intermediate
 

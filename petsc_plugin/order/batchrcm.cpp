@@ -43,7 +43,7 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
   PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, "MatOrdering batchrcm options", "MatGetOrdering");
   PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below the size threshold, else gpu for device data, else cpu)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend,
                              (PetscEnum *)&o->backend, NULL));
-  PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks)", "MATORDERINGBATCHRCM", o->threads, &o->threads, NULL));
+  PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks, at most those it is bound to)", "MATORDERINGBATCHRCM", o->threads, &o->threads, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_parallel_nnz", "auto: below this many nonzeros (local) use the serial backend", "MATORDERINGBATCHRCM", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
   PetscCall(PetscOptionsString("-mat_ordering_batchrcm_start", "Start node: peripheral (repeated BFS, the paper), georgeliu (SPARSPAK fnroot, PETSc's rcm) or a row index", "MATORDERINGBATCHRCM", start, start, sizeof start, &set));
   PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_diagonal_in_valence", "Count a stored diagonal entry in a node's valence (the paper's convention)", "MATORDERINGBATCHRCM", o->diagonal_in_valence, &o->diagonal_in_valence, NULL));
@@ -202,7 +202,7 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
 
    Options Database Keys:
 +  -mat_ordering_batchrcm_backend <auto,serial,cpu,gpu> - auto: gpu when the device copy of the matrix is current, serial below -mat_ordering_batchrcm_min_parallel_nnz, else cpu; gpu on a host matrix uploads its structure
-.  -mat_ordering_batchrcm_threads <n> - threads of the cpu backend (default: the node's cores divided among its ranks)
+.  -mat_ordering_batchrcm_threads <n> - threads of the cpu backend (default: the node's cores divided among its ranks, at most the cores the rank is bound to)
 .  -mat_ordering_batchrcm_min_parallel_nnz <n> - size threshold of auto (default 200000)
 .  -mat_ordering_batchrcm_start <peripheral,georgeliu,index> - start node of the first component
 .  -mat_ordering_batchrcm_diagonal_in_valence <bool> - count a stored diagonal in the valence (default true)

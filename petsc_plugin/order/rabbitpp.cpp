@@ -39,7 +39,8 @@ static PetscErrorCode RabbitppGetOptions(Mat mat, PetscBool regroup, RabbitppOpt
   PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, regroup ? "MatOrdering rabbitpp options" : "MatOrdering rabbit options (shared with rabbitpp)", "MatGetOrdering");
   PetscCall(PetscOptionsEnum("-mat_ordering_rabbitpp_backend", "Where to compute the ordering: auto (gpu for a current device copy, else cpu; one thread below min_parallel_nnz); every backend gives the same permutation", "MATORDERINGRABBITPP",
                              RabbitppBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
-  PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks); never changes the result", "MATORDERINGRABBITPP", o->threads, &o->threads, NULL));
+  PetscCall(
+      PetscOptionsInt("-mat_ordering_rabbitpp_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks, at most those it is bound to); never changes the result", "MATORDERINGRABBITPP", o->threads, &o->threads, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_batch", "Vertices per merge round K (0: n/64 clamped to [1, 65536]; 1: the classic serial Rabbit Order); the result depends on K", "MATORDERINGRABBITPP", o->batch, &o->batch, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_min_parallel_nnz", "auto: below this many nonzeros (local) use one thread", "MATORDERINGRABBITPP", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
   if (regroup) {
@@ -63,6 +64,11 @@ static PetscErrorCode RabbitppView(const char *type, const char *backend, const 
                         (PetscInt)info.largest_community, info.modularity, info.insularity, (PetscInt)info.insular, (PetscInt)info.hubs, info.skew));
   if (ro.regroup) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  layout %s, hubs from %s vertices\n", ro.insular_first ? "I|H|R" : "H|R|I", ro.hub_scope == pgk::rabbitpp::HubScope::All ? "all" : "non-insular"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time: graph %.3e s, communities %.3e s, numbering %.3e s, regrouping %.3e s, total %.3e s\n", info.seconds_graph, info.seconds_communities, info.seconds_order, info.seconds_regroup, (double)total));
+  PetscBool gpu;
+  PetscCall(PetscStrcmp(backend, "gpu", &gpu));
+  if (gpu) // the device's rounds are timed by step (the view's events add a wait a round)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  rounds by step: begin %.3e s, aggregate %.3e s, decide %.3e s, store %.3e s (%" PetscInt_FMT " compactions: %.3e s), apply %.3e s\n", info.seconds_round_begin, info.seconds_round_aggregate,
+                          info.seconds_round_decide, info.seconds_round_store, (PetscInt)info.compactions, info.seconds_round_compact, info.seconds_round_apply));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -159,7 +165,7 @@ static PetscErrorCode MatGetOrdering_Rabbit(Mat mat, MatOrderingType, IS *irow, 
 
    Options Database Keys:
 +  -mat_ordering_rabbitpp_backend <auto,serial,cpu,gpu> - auto: gpu for a current device copy, else cpu (one thread below min_parallel_nnz); all give the same permutation
-.  -mat_ordering_rabbitpp_threads <n> - threads of the cpu backend (default: the node's cores divided among its ranks)
+.  -mat_ordering_rabbitpp_threads <n> - threads of the cpu backend (default: the node's cores divided among its ranks, at most the cores the rank is bound to)
 .  -mat_ordering_rabbitpp_batch <K> - vertices per merge round (default n/64 within [1, 65536]; 1: the classic serial Rabbit Order)
 .  -mat_ordering_rabbitpp_min_parallel_nnz <n> - auto's one-thread threshold (default 200000)
 .  -mat_ordering_rabbitpp_insular_first <bool> - layout I|H|R instead of H|R|I (rabbitpp only)

@@ -4,6 +4,8 @@
 
 #include <thread>
 
+#include "src/common/thread_pool.hpp"
+
 #if defined(PGK_HAVE_CUDA)
 #  include <petscdevice_cuda.h>
 #endif
@@ -80,8 +82,9 @@ PetscErrorCode PgkGetDeviceStream(void **stream)
 
 PetscInt PgkNodeThreadShare(void)
 {
-  const unsigned hw = std::thread::hardware_concurrency();
-  return PetscMax(1, (PetscInt)(hw ? hw : 1) / g_ranks_on_node);
+  const unsigned hw    = std::thread::hardware_concurrency();
+  const PetscInt share = PetscMax(1, (PetscInt)(hw ? hw : 1) / g_ranks_on_node);
+  return PetscMin(share, (PetscInt)pgk::usable_cores());
 }
 
 PetscErrorCode PgkDeviceInitialize(void)

@@ -73,9 +73,11 @@ PetscBool PgkDeviceAvailable(void);
 // build without the CUDA kernels. Not Collective.
 PetscErrorCode PgkGetDeviceStream(void **stream);
 
-// Hardware threads of this node divided among this job's ranks on it (at least 1): the default
-// thread count of the multicore backends. Known without communication once PgkDeviceInitialize
-// ran. Not Collective.
+// The default thread count of the multicore backends (at least 1): the hardware threads of this
+// node divided among this job's ranks on it, and no more than the cores this rank may run on (its
+// affinity mask: a launcher that binds the rank to one core gives it one thread, where the node's
+// share would put 16-32 threads on that core). Known without communication once
+// PgkDeviceInitialize ran. Not Collective.
 PetscInt PgkNodeThreadShare(void);
 
 // Package initialization: counts this job's ranks on the node (collective on PETSC_COMM_WORLD,

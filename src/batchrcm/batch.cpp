@@ -114,7 +114,7 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
   check_roots(roots, n);
 
   int threads = bopts.threads;
-  if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (threads == 0) threads = usable_cores();
 
   std::vector<Index> perm;
   std::vector<BatchCounters> counters(static_cast<std::size_t>(threads));
@@ -130,8 +130,7 @@ std::vector<Index> batch_rcm_cpu_from_roots(const CsrView &g, const std::vector<
 
 std::vector<Index> batch_rcm_cpu(const CsrView &g, const Options &opts, Stats *stats) {
   // The start-node search runs on the same threads as the batches (it dominates end to end).
-  const int threads =
-      opts.cpu.threads > 0 ? opts.cpu.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = opts.cpu.threads > 0 ? opts.cpu.threads : usable_cores();
   return order_with_plan(
       g, opts, stats,
       [&](const CsrView &graph, const std::vector<Index> &roots) {

@@ -35,7 +35,7 @@ enum class StartNode {
 
 // Tuning of the multicore backend (batch_rcm_cpu*, batch.hpp); the other backends ignore it.
 struct CpuTuning {
-  int threads = 0;                   // worker threads; 0: std::thread::hardware_concurrency()
+  int threads = 0;                   // worker threads; 0: pgk::usable_cores()
   Index max_batch_nodes = 512;       // B: parents per batch
   Index max_batch_valence = 16384;   // T: target for the children scratch of one batch (valence sum)
   std::size_t queue_slots = 1 << 17; // ring of batch records; >= 2

@@ -16,7 +16,6 @@ namespace {
 // Below this many stored entries the flat arrays are built on the calling thread.
 constexpr Index kParallelMin = Index(1) << 16;
 constexpr std::int64_t kBlocksPerChunk = 64;
-constexpr std::size_t kCopyChunk = std::size_t(1) << 20;
 
 } // namespace
 
@@ -54,8 +53,9 @@ void cimmino_transposed(const CsrView &a, const TransposeMap &t, const double *n
 
 FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern, int threads) {
   const Index n = pattern.ncols, nb = plan.nblocks();
-  const std::vector<Index> &mult = plan.multiplicity(), &local = plan.local_col();
-  if (mult.size() != static_cast<std::size_t>(n) || local.size() != static_cast<std::size_t>(pattern.nnz_host()))
+  const std::vector<Index> &mult = plan.multiplicity();
+  if (mult.size() != static_cast<std::size_t>(n) ||
+      plan.local_col().size() != static_cast<std::size_t>(pattern.nnz_host()))
     throw std::invalid_argument("carpcg: flatten needs the matrix its block plan was built from");
   ThreadPool pool(pattern.nnz_host() < kParallelMin ? 1 : threads);
   FlatBlocks f;
@@ -70,12 +70,6 @@ FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern, int threads) {
   pool.parallel_for(0, nb, kBlocksPerChunk, [&](std::int64_t k) {
     std::copy(plan.rows(k).begin(), plan.rows(k).end(), f.rows.begin() + f.row_ptr[k]);
     std::copy(plan.cols(k).begin(), plan.cols(k).end(), f.cols.begin() + f.col_ptr[k]);
-  });
-  f.local_col = prefaulted_vector<Index>(local.size(), 0, pool);
-  const std::int64_t chunks = static_cast<std::int64_t>((local.size() + kCopyChunk - 1) / kCopyChunk);
-  pool.parallel_for(0, chunks, 1, [&](std::int64_t c) {
-    const std::size_t lo = static_cast<std::size_t>(c) * kCopyChunk, hi = std::min(local.size(), lo + kCopyChunk);
-    std::copy(local.begin() + lo, local.begin() + hi, f.local_col.begin() + lo);
   });
   // |L_j| copies of unknown j, gathered in block order: a counting sort of cols by unknown. Each
   // thread owns a range of unknowns and reads all of cols in order, placing the copies of its own
@@ -98,13 +92,13 @@ FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern, int threads) {
   return f;
 }
 
-void carp_half_flat(const CsrView &a, const FlatBlocks &f, const double *norms2, const double *b, double lambda,
-                    bool backward, const double *x, double *copies, double *y) {
+void carp_half_flat(const CsrView &a, const FlatBlocks &f, const Index *local_col, const double *norms2,
+                    const double *b, double lambda, bool backward, const double *x, double *copies, double *y) {
   for (Index k = 0; k < f.nblocks(); ++k) {
     double *copy = copies + f.col_ptr[k];
     for (Index t = f.col_ptr[k]; t < f.col_ptr[k + 1]; ++t) copies[t] = x[f.cols[t]];
     // The block's rows on its copy, addressed through the block-local columns.
-    const CsrView local{a.nrows, f.col_ptr[k + 1] - f.col_ptr[k], a.rowptr, f.local_col.data(), a.values};
+    const CsrView local{a.nrows, f.col_ptr[k + 1] - f.col_ptr[k], a.rowptr, local_col, a.values};
     sweep(local, norms2, b, lambda, f.rows.data() + f.row_ptr[k], f.row_ptr[k + 1] - f.row_ptr[k], backward, copy);
   }
   for (Index j = 0; j < a.ncols; ++j) {

@@ -29,21 +29,21 @@ void cimmino_transposed(const CsrView &a, const TransposeMap &t, const double *n
 
 // A BlockPlan as flat arrays: block k's rows rows[row_ptr[k] .. row_ptr[k+1]) (ascending), its
 // columns cols[col_ptr[k] .. col_ptr[k+1]) (ascending; its compact copy is copies[col_ptr[k] ..]),
-// local_col per stored entry of a (the block-local column of the entry's row's block; 0 for the
-// zero rows no block holds), and per unknown j the positions in `copies` of its copies, in block
-// order: gather_pos[gather_ptr[j] .. gather_ptr[j+1]); their count is |L_j|.
+// and per unknown j the positions in `copies` of its copies, in block order:
+// gather_pos[gather_ptr[j] .. gather_ptr[j+1]); their count is |L_j|. The block-local column of
+// each stored entry is the plan's own BlockPlan::local_col(), not copied here (nnz entries).
 struct FlatBlocks {
-  std::vector<Index> row_ptr, rows, col_ptr, cols, local_col, gather_ptr, gather_pos;
+  std::vector<Index> row_ptr, rows, col_ptr, cols, gather_ptr, gather_pos;
   Index nblocks() const { return static_cast<Index>(row_ptr.size()) - 1; }
 };
 // On `threads` threads (<= 0: every hardware thread), the same arrays for any count;
 // std::invalid_argument if pattern is not the matrix plan was built from (sizes).
 FlatBlocks flatten(const BlockPlan &plan, const CsrView &pattern, int threads = 1);
 
-// carp half sweep over the flat blocks: every block copies x into copies, sweeps its rows
-// (backward: reversed) on its copy, then y_j = (sum of j's copies in block order, from 0) / |L_j|
-// (x_j where no block touches j). Equals BlockPlan::sweep_sum / multiplicity bit for bit.
-void carp_half_flat(const CsrView &a, const FlatBlocks &f, const double *norms2, const double *b, double lambda,
-                    bool backward, const double *x, double *copies, double *y);
+// carp half sweep over the flat blocks (local_col: the plan's BlockPlan::local_col()): every block
+// copies x into copies, sweeps its rows (backward: reversed) on its copy, then y_j = (sum of j's copies in block order,
+// from 0) / |L_j| (x_j where no block touches j). Equals BlockPlan::sweep_sum / multiplicity bit for bit.
+void carp_half_flat(const CsrView &a, const FlatBlocks &f, const Index *local_col, const double *norms2,
+                    const double *b, double lambda, bool backward, const double *x, double *copies, double *y);
 
 } // namespace pgk::carpcg

@@ -2,13 +2,36 @@
 
 #include <algorithm>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace pgk {
 namespace {
 constexpr int kSpins = 4000; // then sleep: never burn a core that an oversubscribed machine needs
+
+int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+} // namespace
+
+int usable_cores() {
+#if defined(__linux__)
+  // A mask sized for up to 64K CPUs (the fixed cpu_set_t holds 1024); sched_getaffinity(0) reads
+  // the calling thread's.
+  constexpr int kMaxCpus = 1 << 16;
+  cpu_set_t *set = CPU_ALLOC(kMaxCpus);
+  if (set) {
+    const std::size_t bytes = CPU_ALLOC_SIZE(kMaxCpus);
+    CPU_ZERO_S(bytes, set);
+    const int count = sched_getaffinity(0, bytes, set) == 0 ? CPU_COUNT_S(bytes, set) : 0;
+    CPU_FREE(set);
+    if (count > 0) return count;
+  }
+#endif
+  return hardware_threads();
 }
 
 ThreadPool::ThreadPool(int threads) {
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (threads <= 0) threads = usable_cores();
   for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
 }
 

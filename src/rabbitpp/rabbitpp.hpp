@@ -65,6 +65,13 @@ struct Info {
   double modularity = 0, insularity = 0, skew = 0;
   Index insular = 0, hubs = 0, rounds = 0, deferred = 0;
   double seconds_graph = 0, seconds_communities = 0, seconds_order = 0, seconds_regroup = 0;
+  // The device backend only (zero on the host): the communities phase by round step, summed over
+  // the rounds (begin: active set, gather lengths and the round's one host read; aggregate: marks,
+  // expansion, sort, reduction, best targets; decide; store, of it compact: the list arena's
+  // compactions; apply), and how often the arena was compacted.
+  double seconds_round_begin = 0, seconds_round_aggregate = 0, seconds_round_decide = 0, seconds_round_store = 0,
+         seconds_round_compact = 0, seconds_round_apply = 0;
+  Index compactions = 0;
 };
 
 } // namespace pgk::rabbitpp

@@ -99,8 +99,10 @@ PetscErrorCode DeviceBackend::setup(Mat A)
 {
   pgk::cuda::CarpcgValueCheck    check;
   pgk::cuda::CarpcgDeviceOptions o;
+  PetscLogDouble                 t0, t1;
 
   PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
   comm_ = PetscObjectComm((PetscObject)A);
   PetscCallMPI(MPI_Comm_size(comm_, &size_));
   PetscCall(PetscStrncpy(mat_type_, ((PetscObject)A)->type_name, sizeof mat_type_));
@@ -119,6 +121,26 @@ PetscErrorCode DeviceBackend::setup(Mat A)
   if (size_ > 1) PetscCall(finish_ranks());
   else if (dev_.plan()) mult_.assign(dev_.plan()->multiplicity().begin(), dev_.plan()->multiplicity().end());
   if (set_.scheme == Scheme::Carp) PetscCall(carp_figures());
+  PetscCall(PetscTime(&t1));
+  setup_seconds_ = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Where rank 0's set-up went: the device set-up's phases (each ended by a stream synchronization)
+// and the rest (the host CSR, a colouring made here, under MPI the extended rows and the ghost
+// plumbing, the reductions).
+PetscErrorCode DeviceBackend::view_setup(PetscViewer viewer)
+{
+  const pgk::cuda::CarpcgSetupTimes &t           = dev_.setup_times();
+  const double                       rest        = PetscMax(0.0, (double)setup_seconds_ - (t.operator_copy + t.scheme_host + t.flatten + t.upload));
+  static const char *const           host_part[] = {"host data", "colouring", "block plan", "transpose"};
+  char                               flat[64]    = "";
+  const PetscInt                     threads     = PgkNodeThreadShare();
+
+  PetscFunctionBegin;
+  if (set_.scheme == Scheme::Carp) PetscCall(PetscSNPrintf(flat, sizeof flat, ", flat arrays %.3g s", t.flatten));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "set-up on rank 0: %.3g s: operator copy and row norms %.3g s, %s %.3g s%s, scheme transfers %.3g s, the rest %.3g s (%" PetscInt_FMT " host thread%s)\n", (double)setup_seconds_, t.operator_copy,
+                                   host_part[(int)set_.scheme], t.scheme_host, flat, t.upload, rest, threads, threads > 1 ? "s" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -258,6 +280,7 @@ PetscErrorCode DeviceBackend::view(PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(view_scheme(viewer));
+  PetscCall(view_setup(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "relaxation lambda = %g; swept on the device (%s), %" PetscInt_FMT " stored entries on %d rank%s\n", (double)lambda_, how[(int)set_.scheme], nnz_all_, size_, size_ > 1 ? "s" : ""));
   if (size_ > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "each rank sweeps its rows over its owned and ghost unknowns; the ghosts move between device arrays by PETSc's scatter of the MatMult pattern (only the halo)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%d lanes per row (-ksp_carpcg_lanes_per_row %" PetscInt_FMT "%s)\n", dev_.lanes(), set_.lanes, set_.lanes ? "" : ": from the mean row length"));

@@ -29,6 +29,7 @@ public:
   PetscErrorCode view(PetscViewer viewer) override;
 
 private:
+  PetscErrorCode view_setup(PetscViewer viewer);
   // device.cpp
   PetscErrorCode setup_one_rank(Mat A, const pgk::cuda::CarpcgDeviceOptions &o, pgk::cuda::CarpcgValueCheck *check);
   PetscErrorCode check_values(const pgk::cuda::CarpcgValueCheck &check);
@@ -59,8 +60,9 @@ private:
   MPI_Comm                comm_ = MPI_COMM_NULL;
   PetscMPIInt             size_ = 1;
   PetscInt                n_ = 0, nnz_ = 0, nnz_all_ = 0, rstart_ = 0;
-  Vec                     tmpl_         = nullptr;
-  char                    mat_type_[64] = "";
+  PetscLogDouble          setup_seconds_ = 0; // this rank's whole set-up (-ksp_view splits it)
+  Vec                     tmpl_          = nullptr;
+  char                    mat_type_[64]  = "";
   pgk::cuda::CarpcgDevice dev_;
   // carp over all ranks (-ksp_view)
   std::vector<double> mult_; // the owned unknowns' multiplicities |L_j| over all ranks

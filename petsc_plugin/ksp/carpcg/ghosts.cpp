@@ -34,7 +34,7 @@ PetscErrorCode CarpcgExtendedRows(Mat A, pgk::Csr *ext, std::vector<PetscInt> *g
   ext->nrows = n;
   ext->ncols = n + nghost;
   ext->rowptr.assign((size_t)n + 1, 0);
-  const pgk::CsrView d = dc.csr, o = mpi ? oc.csr : pgk::CsrView{n, 0, d.rowptr, nullptr, nullptr};
+  const pgk::CsrView d = dc.csr, o = mpi ? oc.csr : pgk::CsrView{}; // o: read only where off
   const bool         off = mpi == PETSC_TRUE;
   for (PetscInt i = 0; i < n; ++i) ext->rowptr[i + 1] = ext->rowptr[i] + (d.rowptr[i + 1] - d.rowptr[i]) + (off ? o.rowptr[i + 1] - o.rowptr[i] : 0);
   // Each row is a merge of its two sorted parts into its own place: rows on the rank's share of

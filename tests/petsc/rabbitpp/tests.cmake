@@ -18,6 +18,15 @@ pgk_test(petsc.rabbitpp.view LABELS petsc ARGS ${SAME} --expect "communities [0-
          -- ${T} -mat_ordering_rabbitpp_view)
 pgk_test(petsc.rabbitpp.help LABELS petsc ARGS --expect "-mat_ordering_rabbitpp_backend" --expect "-mat_ordering_rabbitpp_hub_scope" -- ${T} -help)
 pgk_test(petsc.rabbitpp.mpi LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen communities:n=6000 -mat_ordering_rabbitpp_backend cpu -repeat 2)
+# A rank bound to one core gets one thread by default (the affinity mask, not the node's share):
+# bound by taskset, and by Open MPI's --bind-to core on 2 ranks.
+find_program(PGK_TASKSET taskset)
+pgk_test(petsc.rabbitpp.threads_bound_to_one_core LABELS petsc ARGS ${SAME} --needs-tool taskset ${PGK_TASKSET} --expect "\\(1 thread\\)"
+         --reject "\\([0-9]+ threads\\)" -- ${PGK_TASKSET} -c 0 ${T} -gen communities:n=3000 -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_view)
+if(PGK_MPIEXEC_IS_OPEN_MPI)
+  pgk_test(petsc.rabbitpp.mpi_threads_bound_to_one_core LABELS "petsc;mpi" ARGS ${SAME} --expect "\\(1 thread\\)" --reject "\\([0-9]+ threads\\)"
+           -- ${PGK_MPIEXEC} --bind-to core -n 2 ${T} -gen communities:n=6000 -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_view)
+endif()
 pgk_test(petsc.rabbitpp.mpi_auto LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen powerlaw:n=8000 -type rabbit)
 # Bad input: PETSc errors, never a crash.
 pgk_test(petsc.rabbitpp.nonsquare LABELS petsc ARGS --fail --expect "Must be square matrix" -- ${T} -case nonsquare)
@@ -54,6 +63,7 @@ pgk_test(gpu.rabbitpp.layouts LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
 pgk_test(gpu.rabbitpp.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu)
 # -view: the figures (2 more copies, counted) and auto's choice.
 pgk_test(gpu.rabbitpp.view LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" --expect "communities [0-9]+ \\(largest" --expect "time: graph"
+         --expect "rounds by step: begin [0-9.e+-]+ s, aggregate [0-9.e+-]+ s, decide [0-9.e+-]+ s, store [0-9.e+-]+ s \\([0-9]+ compactions: [0-9.e+-]+ s\\), apply [0-9.e+-]+ s"
          -- ${T} -gen communities:n=3000 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_view)
 foreach(backend gpu auto)
   pgk_test(gpu.rabbitpp.mpi_${backend} LABELS "gpu;petsc" NP 2 ARGS --gpu ${SAME} ${DEVXFER}
