@@ -22,9 +22,9 @@ Csr symmetrize_pattern_parallel(const CsrView &a, ThreadPool &pool);
 
 // True when every row of a is strictly increasing (sorted, no duplicates) and the pattern equals
 // its transpose. Then symmetrize_pattern(a) is a itself, row pointer and column indices alike, so
-// a can be ordered as is with the same permutation. Costs one binary search per entry above the
-// diagonal, on the threads of `pool` (null: the calling thread), and stops at the first failure;
-// the answer does not depend on the thread count.
+// a can be ordered as is with the same permutation. Throws as validate_graph does; the check itself
+// is common's sorted_pattern_is_symmetric (one prefetched binary search per entry above the
+// diagonal, on the threads of `pool`, null: the calling thread).
 bool is_sorted_symmetric_pattern(const CsrView &a, ThreadPool *pool = nullptr);
 
 // True when the pattern of a (duplicates ignored) equals the pattern of its transpose.

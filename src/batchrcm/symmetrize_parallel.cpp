@@ -6,6 +6,7 @@
 #include "src/batchrcm/symmetrize.hpp"
 
 #include "src/batchrcm/rcm.hpp"
+#include "src/common/csr_symmetry.hpp"
 #include "src/common/thread_pool.hpp"
 
 #include <algorithm>
@@ -129,33 +130,7 @@ Csr symmetrize_pattern_parallel(const CsrView &a, ThreadPool &pool) {
 
 bool is_sorted_symmetric_pattern(const CsrView &a, ThreadPool *pool) {
   validate_graph(a);
-  // Entries above the diagonal are looked up in their transposed row; those below are only
-  // counted. With sorted duplicate-free rows, every upper entry found mirrored below and as many
-  // entries below as above means the mirror map is a bijection: the pattern is symmetric.
-  std::atomic<bool> ok{true};
-  std::atomic<std::int64_t> below_minus_above{0};
-  const auto check = [&](int, Index lo, Index hi) {
-    std::int64_t balance = 0;
-    for (Index i = lo; i < hi && ok.load(std::memory_order_relaxed); ++i) {
-      const Index *b = a.colidx + a.rowptr[i], *e = a.colidx + a.rowptr[i + 1];
-      for (const Index *p = b; p != e; ++p) {
-        const Index j = *p;
-        // An unsorted row j fails its own check, so a wrong answer of this search only ever
-        // turns an answer that is false anyway to false.
-        const bool bad = (p != b && j <= p[-1]) ||
-                         (j > i && !std::binary_search(a.colidx + a.rowptr[j], a.colidx + a.rowptr[j + 1], i));
-        if (bad) {
-          ok.store(false, std::memory_order_relaxed);
-          return;
-        }
-        balance += (j < i) - (j > i);
-      }
-    }
-    below_minus_above.fetch_add(balance, std::memory_order_relaxed);
-  };
-  if (pool) for_row_chunks(*pool, a.nrows, check);
-  else check(0, 0, a.nrows);
-  return ok.load() && below_minus_above.load() == 0;
+  return sorted_pattern_is_symmetric(a, pool);
 }
 
 } // namespace pgk::rcm

@@ -6,6 +6,9 @@
 #include <string>
 
 #include "src/common/csr_build.hpp"
+#include "src/common/csr_symmetry.hpp"
+#include "src/common/prefault.hpp"
+#include "src/common/thread_pool.hpp"
 #include "src/rabbitpp/batch.hpp"
 #include "src/rabbitpp/graph.hpp"
 
@@ -19,52 +22,45 @@ std::vector<Index> scan_counts(const std::vector<Index> &count) {
   return ptr;
 }
 
-// A without its diagonal, rows sorted and unique (rows of A that already are: copied as is).
+// Row i of A without its diagonal, sorted and unique, written to `out` (null: only counted). A
+// strictly increasing row (PETSc's rows are) is copied around its diagonal; any other row is
+// sorted in the thread's scratch first.
+Index clean_row(const CsrView &a, Index i, std::vector<Index> &scratch, Index *out) {
+  const Index *b = a.colidx + a.rowptr[i], *e = a.colidx + a.rowptr[i + 1];
+  bool increasing = true;
+  for (const Index *p = b + 1; p < e && increasing; ++p) increasing = p[-1] < *p;
+  if (!increasing) {
+    scratch.assign(b, e);
+    std::sort(scratch.begin(), scratch.end());
+    scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+    b = scratch.data(), e = b + scratch.size();
+  }
+  const Index *diag = std::lower_bound(b, e, i);
+  const bool has_diag = diag != e && *diag == i;
+  if (out) out = std::copy(diag + has_diag, e, std::copy(b, diag, out));
+  return static_cast<Index>(e - b) - has_diag;
+}
+
+// f(thread, i) for every row, in chunks of rows handed to whichever thread is free.
+template <class F> void for_rows(ThreadPool &pool, Index n, F &&f) {
+  constexpr std::int64_t chunk = 4096;
+  pool.parallel_dynamic(0, (static_cast<std::int64_t>(n) + chunk - 1) / chunk, 1, [&](int t, std::int64_t c) {
+    for (std::int64_t i = c * chunk; i < std::min<std::int64_t>(n, c * chunk + chunk); ++i) f(t, static_cast<Index>(i));
+  });
+}
+
+// A without its diagonal, rows sorted and unique: counted, then written at the scanned offsets.
 Csr clean_copy(const CsrView &a, ThreadPool &pool) {
   const Index n = a.nrows;
   Csr c;
   c.nrows = c.ncols = n;
-  std::vector<std::vector<Index>> sorted_rows(static_cast<std::size_t>(n));
+  std::vector<std::vector<Index>> scratch(static_cast<std::size_t>(pool.threads()));
   std::vector<Index> count(static_cast<std::size_t>(n));
-  pool.parallel_for(0, n, 256, [&](std::int64_t i) {
-    const Index *b = a.colidx + a.rowptr[i], *e = a.colidx + a.rowptr[i + 1];
-    bool clean = true;
-    for (const Index *p = b; p != e; ++p) clean = clean && *p != i && (p == b || p[-1] < *p);
-    if (clean) {
-      count[i] = static_cast<Index>(e - b);
-      return;
-    }
-    std::vector<Index> &r = sorted_rows[i];
-    r.assign(b, e);
-    std::sort(r.begin(), r.end());
-    r.erase(std::unique(r.begin(), r.end()), r.end());
-    r.erase(std::remove(r.begin(), r.end(), static_cast<Index>(i)), r.end());
-    count[i] = static_cast<Index>(r.size());
-  });
+  for_rows(pool, n, [&](int t, Index i) { count[i] = clean_row(a, i, scratch[t], nullptr); });
   c.rowptr = scan_counts(count);
-  c.colidx.resize(static_cast<std::size_t>(c.rowptr[n]));
-  pool.parallel_for(0, n, 256, [&](std::int64_t i) {
-    const bool copied = sorted_rows[i].empty() && count[i] == a.rowptr[i + 1] - a.rowptr[i];
-    const Index *src = copied ? a.colidx + a.rowptr[i] : sorted_rows[i].data();
-    std::copy(src, src + count[i], c.colidx.begin() + c.rowptr[i]);
-  });
+  c.colidx = prefaulted_vector<Index>(static_cast<std::size_t>(c.rowptr[n]), 0, pool);
+  for_rows(pool, n, [&](int t, Index i) { clean_row(a, i, scratch[t], c.colidx.data() + c.rowptr[i]); });
   return c;
-}
-
-bool structurally_symmetric(const Csr &c, ThreadPool &pool) {
-  std::atomic<bool> symmetric{true};
-  pool.parallel_for(0, c.nrows, 1024, [&](std::int64_t i) {
-    if (!symmetric.load(std::memory_order_relaxed)) return;
-    for (Index k = c.rowptr[i]; k < c.rowptr[i + 1]; ++k) {
-      const Index j = c.colidx[k];
-      if (!std::binary_search(c.colidx.begin() + c.rowptr[j], c.colidx.begin() + c.rowptr[j + 1],
-                              static_cast<Index>(i))) {
-        symmetric.store(false, std::memory_order_relaxed);
-        return;
-      }
-    }
-  });
-  return symmetric.load();
 }
 
 // Transpose with sorted rows (atomic placement, then each row sorted: deterministic).
@@ -122,10 +118,10 @@ Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmet
   Graph g;
   g.n = n;
   g.strength.assign(static_cast<std::size_t>(n), 0);
-  if (known_symmetric || structurally_symmetric(c, pool)) { // G = C, every weight 2
+  if (known_symmetric || sorted_pattern_is_symmetric(view_of(c), &pool)) { // G = C, every weight 2
     g.rowptr = std::move(c.rowptr);
     g.colidx = std::move(c.colidx);
-    g.weight.assign(g.colidx.size(), 2);
+    g.weight = prefaulted_vector<std::uint8_t>(g.colidx.size(), 2, pool);
     pool.parallel_for(0, n, 4096, [&](std::int64_t i) {
       g.strength[i] = 2 * static_cast<std::int64_t>(g.rowptr[i + 1] - g.rowptr[i]);
     });
