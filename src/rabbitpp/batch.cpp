@@ -35,6 +35,9 @@ Index find_root(Index *uf, Index x) {
   }
 }
 
+constexpr Index kPrefetch = 8;
+inline void prefetch(const void *p) { __builtin_prefetch(p); }
+
 class BatchDetector {
 public:
   BatchDetector(const Graph &g, Index batch, ThreadPool &pool) : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
@@ -75,13 +78,37 @@ private:
   // The edges of c's subtree: L(c) as c stored it (its row if it had no children then), which
   // covers the children merged into c before c's round; the children merged into c in c's own
   // round (a chain of merges decided together) are not in it and are walked recursively.
-  template <class Add> void add_subtree(Index c, Add &add) {
-    if (has_list_[c])
-      for (const Entry &x : stored_[c]) add(x.to, x.w);
-    else
-      for (Index e = g_.rowptr[c]; e < g_.rowptr[c + 1]; ++e) add(g_.colidx[e], g_.weight[e]);
+  // The edges of row c, the union-find parents of the entries a few places ahead prefetched: the
+  // rows point at random vertices, and each lookup is a dependent chain of cache misses.
+  template <class Add> void add_row(Index c, const Index *slot, Add &add) {
+    const Index b = g_.rowptr[c], e = g_.rowptr[c + 1];
+    for (Index k = b; k < e; ++k) {
+      if (k + 2 * kPrefetch < e) prefetch(&uf_[g_.colidx[k + 2 * kPrefetch]]);
+      if (k + kPrefetch < e) prefetch_next(g_.colidx[k + kPrefetch], slot);
+      add(g_.colidx[k], g_.weight[k]);
+    }
+  }
+
+  // The second step of x's lookup, once uf_[x] has arrived: its parent's entry, or its slot.
+  void prefetch_next(Index x, const Index *slot) const {
+    const Index p = load_relaxed(&uf_[x]);
+    prefetch(p < 0 ? slot + x : &uf_[p]);
+  }
+
+  template <class Add> void add_subtree(Index c, const Index *slot, Add &add) {
+    if (has_list_[c]) {
+      const Entry *list = stored_[c].data();
+      const std::size_t size = stored_[c].size();
+      for (std::size_t k = 0; k < size; ++k) {
+        if (k + 2 * kPrefetch < size) prefetch(&uf_[list[k + 2 * kPrefetch].to]);
+        if (k + kPrefetch < size) prefetch_next(list[k + kPrefetch].to, slot);
+        add(list[k].to, list[k].w);
+      }
+    } else {
+      add_row(c, slot, add);
+    }
     for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
-      if (d_.round[x] == d_.round[c]) add_subtree(x, add);
+      if (d_.round[x] == d_.round[c]) add_subtree(x, slot, add);
   }
 
   // L(v) into `out`: v's edges and its children's subtrees, mapped to roots, v's own community
@@ -101,8 +128,8 @@ private:
         out[slot[r]].w += w;
       }
     };
-    for (Index e = g_.rowptr[v]; e < g_.rowptr[v + 1]; ++e) add(g_.colidx[e], g_.weight[e]);
-    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, add);
+    add_row(v, slot.data(), add);
+    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, slot.data(), add);
     for (const Entry &x : out) slot[x.to] = -1;
   }
 
