@@ -45,8 +45,7 @@ bool random_lookups(const CsrView &a, Index lo, Index hi) {
   return 2 * far >= upper && far > 0;
 }
 
-template <bool Prefetch>
-ChunkResult check_rows(const CsrView &a, Index lo, Index hi, const std::atomic<bool> &failed) {
+template <bool Prefetch> ChunkResult check_rows(const CsrView &a, Index lo, Index hi, const std::atomic<bool> &failed) {
   const Index *rowptr = a.rowptr, *col = a.colidx;
   const Index far_end = rowptr[hi] - kFar, near_end = rowptr[hi] - kNear;
   ChunkResult r;
@@ -83,7 +82,8 @@ bool sorted_pattern_is_symmetric(const CsrView &a, ThreadPool *pool) {
     if (failed.load(std::memory_order_relaxed)) return;
     const Index lo = static_cast<Index>(c * kRowChunk);
     const Index hi = static_cast<Index>(std::min<std::int64_t>(n, c * kRowChunk + kRowChunk));
-    const ChunkResult r = random_lookups(a, lo, hi) ? check_rows<true>(a, lo, hi, failed) : check_rows<false>(a, lo, hi, failed);
+    const ChunkResult r =
+        random_lookups(a, lo, hi) ? check_rows<true>(a, lo, hi, failed) : check_rows<false>(a, lo, hi, failed);
     if (!r.ok) failed.store(true, std::memory_order_relaxed);
     below_minus_above.fetch_add(r.below_minus_above, std::memory_order_relaxed);
   };
