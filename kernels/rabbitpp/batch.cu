@@ -220,8 +220,8 @@ private:
     Index *run_slot = run_slot_.data(), *runs = runs_.data();
     rabbitpp_ops::Candidate *run_best = run_best_.data();
     run_cub([&](void *t, std::size_t &b) {
-      return cub::DeviceReduce::ReduceByKey(t, b, slot_in, run_slot, best_in, run_best, runs,
-                                            rabbitpp_ops::BetterOf{}, count, s_);
+      return cub::DeviceReduce::ReduceByKey(t, b, slot_in, run_slot, best_in, run_best, runs, rabbitpp_ops::BetterOf{},
+                                            count, s_);
     });
     launch(scatter_target_kernel, m + 1, s_, r_, run_slot, run_best, runs, m);
   }
