@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
@@ -11,9 +13,10 @@
 namespace pgk::rabbitpp {
 namespace {
 
+// w <= the graph's total weight, which build_graph keeps below 3037000499 < 2^32.
 struct Entry {
   Index to;
-  std::int64_t w;
+  std::uint32_t w;
 };
 
 enum class Action : std::uint8_t { Defer, Top, Merge };
@@ -40,7 +43,8 @@ inline void prefetch(const void *p) { __builtin_prefetch(p); }
 
 class BatchDetector {
 public:
-  BatchDetector(const Graph &g, Index batch, ThreadPool &pool) : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
+  BatchDetector(const Graph &g, Index batch, std::int64_t arena_capacity, ThreadPool &pool)
+      : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
     const std::size_t n = static_cast<std::size_t>(g.n);
     d_.order = processing_order(g);
     d_.pos.assign(n, 0);
@@ -51,14 +55,20 @@ public:
     first_child_.assign(n, -1);
     next_sibling_.assign(n, -1);
     strength_ = g.strength;
-    stored_.resize(n);
+    // The stored lists are disjoint subtrees' boundaries: at most nnz(G) entries live at once,
+    // and as many more stored in one round; the arena is compacted when a round would overflow it.
+    const std::int64_t nnz = static_cast<std::int64_t>(g.colidx.size());
+    arena_capacity_ = arena_capacity > 0 ? std::max(arena_capacity, nnz) : 2 * nnz + 1024;
+    arena_.reset(new Entry[static_cast<std::size_t>(arena_capacity_)]); // not filled: touched as used
+    list_begin_.assign(n, 0);
+    list_len_.assign(n, 0);
     has_list_.assign(n, 0);
     slot_of_.assign(n, -1);
     sources_.assign(n, 0);
     group_of_.assign(n, -1);
   }
 
-  Dendrogram run(Index *deferred_total) {
+  Dendrogram run(Index *deferred_total, Index *compactions) {
     Index frontier = 0, deferred_sum = 0;
     std::vector<Index> deferred;
     for (Index round = 0; frontier < g_.n || !deferred.empty(); ++round) {
@@ -71,6 +81,7 @@ public:
       d_.rounds = round + 1;
     }
     if (deferred_total) *deferred_total = deferred_sum;
+    if (compactions) *compactions = compactions_;
     return std::move(d_);
   }
 
@@ -97,8 +108,8 @@ private:
 
   template <class Add> void add_subtree(Index c, const Index *slot, Add &add) {
     if (has_list_[c]) {
-      const Entry *list = stored_[c].data();
-      const std::size_t size = stored_[c].size();
+      const Entry *list = arena_.get() + list_begin_[c];
+      const std::size_t size = static_cast<std::size_t>(list_len_[c]);
       for (std::size_t k = 0; k < size; ++k) {
         if (k + 2 * kPrefetch < size) prefetch(&uf_[list[k + 2 * kPrefetch].to]);
         if (k + kPrefetch < size) prefetch_next(list[k + kPrefetch].to, slot);
@@ -123,9 +134,9 @@ private:
       if (r == v) return;
       if (slot[r] < 0) {
         slot[r] = static_cast<Index>(out.size());
-        out.push_back({r, w});
+        out.push_back({r, static_cast<std::uint32_t>(w)});
       } else {
-        out[slot[r]].w += w;
+        out[slot[r]].w += static_cast<std::uint32_t>(w);
       }
     };
     add_row(v, slot.data(), add);
@@ -208,6 +219,48 @@ private:
     limit_merges_per_target();
   }
 
+  // Where the lists the round stores go in the arena (slot s: [at[s], at[s + 1]); inner merged
+  // vertices only), after a compaction when they would not fit behind the ones in use.
+  std::vector<std::int64_t> place_stored_lists() {
+    const Index m = static_cast<Index>(active_.size());
+    std::vector<std::int64_t> at(static_cast<std::size_t>(m) + 1, 0);
+    for (Index s = 0; s < m; ++s)
+      at[s + 1] = at[s] + (action_[s] == Action::Merge && inner_[s] ? static_cast<std::int64_t>(lists_[s].size()) : 0);
+    if (arena_top_ + at[m] > arena_capacity_) compact_arena();
+    if (arena_top_ + at[m] > arena_capacity_) // live lists and new ones bound disjoint subtrees: <= nnz(G)
+      throw std::logic_error("rabbitpp: the list arena overflowed after a compaction (internal error)");
+    for (std::int64_t &x : at) x += arena_top_;
+    arena_top_ = at[m];
+    return at;
+  }
+
+  // The lists in use moved to the front of a fresh arena, in vertex order (parallel: per-part
+  // sizes, their scan, then each part copies its lists). Lists of different vertices never overlap.
+  void compact_arena() {
+    const Index n = g_.n;
+    const int parts = pool_.threads();
+    std::vector<std::int64_t> start(static_cast<std::size_t>(parts) + 1, 0);
+    pool_.run([&](int t, int) {
+      std::int64_t sum = 0;
+      for (Index v = n * t / parts; v < n * (t + 1) / parts; ++v) sum += has_list_[v] ? list_len_[v] : 0;
+      start[t + 1] = sum;
+    });
+    for (int t = 0; t < parts; ++t) start[t + 1] += start[t];
+    std::unique_ptr<Entry[]> fresh(new Entry[static_cast<std::size_t>(arena_capacity_)]);
+    pool_.run([&](int t, int) {
+      std::int64_t to = start[t];
+      for (Index v = n * t / parts; v < n * (t + 1) / parts; ++v) {
+        if (!has_list_[v]) continue;
+        std::copy(arena_.get() + list_begin_[v], arena_.get() + list_begin_[v] + list_len_[v], fresh.get() + to);
+        list_begin_[v] = to;
+        to += list_len_[v];
+      }
+    });
+    arena_ = std::move(fresh);
+    arena_top_ = start[parts];
+    ++compactions_;
+  }
+
   // Applies the round's decisions in three parallel passes (the order of the merges is free:
   // links and strengths are order-independent). A community's strength goes to the root it
   // ends in: a chain v -> t -> x of one round adds both v's and t's strength to x.
@@ -219,14 +272,11 @@ private:
       if (action_[s] == Action::Defer) return;
       const Index v = active_[s];
       inner_[s] = first_child_[v] >= 0;
-      for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c])
-        if (has_list_[c]) {
-          has_list_[c] = 0;
-          std::vector<Entry>().swap(stored_[c]);
-        }
+      for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) has_list_[c] = 0; // its space is dead
       d_.round[v] = round;
     });
-    // 2. Parents and child links; an inner node keeps its compacted list for its parent.
+    // 2. Parents and child links; an inner node keeps its list for its parent, in the arena.
+    const std::vector<std::int64_t> at = place_stored_lists();
     pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
       if (action_[s] != Action::Merge) return;
       const Index v = active_[s], t = target_[s];
@@ -237,8 +287,9 @@ private:
       while (!__atomic_compare_exchange_n(&first_child_[t], &head, v, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
       if (inner_[s]) {
         has_list_[v] = 1;
-        stored_[v] = std::move(lists_[s]);
-        lists_[s] = std::vector<Entry>();
+        list_begin_[v] = at[s];
+        list_len_[v] = static_cast<Index>(at[s + 1] - at[s]);
+        std::copy(lists_[s].begin(), lists_[s].end(), arena_.get() + at[s]);
       }
     });
     // 3. Strengths to the final roots (v is no root now, so nobody adds to strength_[v]).
@@ -260,7 +311,12 @@ private:
   std::vector<Index> uf_, first_child_, next_sibling_, slot_of_, active_, target_, sources_, group_of_;
   std::vector<Index> groups_, group_start_, members_, cursor_; // multi-source targets of a round
   std::vector<std::int64_t> strength_, target_w_;
-  std::vector<std::vector<Entry>> stored_, lists_;
+  std::vector<std::vector<Entry>> lists_; // per slot, capacity kept from round to round
+  std::unique_ptr<Entry[]> arena_;        // the stored lists (list_begin_, list_len_ of a vertex)
+  std::int64_t arena_capacity_ = 0, arena_top_ = 0;
+  std::vector<std::int64_t> list_begin_;
+  std::vector<Index> list_len_;
+  Index compactions_ = 0;
   std::vector<std::vector<Index>> scratch_; // per thread: root -> place in the list being built
   std::vector<std::uint8_t> has_list_, inner_;
   std::vector<Action> action_;
@@ -270,9 +326,10 @@ private:
 
 Index default_batch(Index n) { return std::max<Index>(1, std::min<Index>(65536, n / 64)); }
 
-Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred) {
-  BatchDetector detector(g, batch, pool);
-  return detector.run(deferred);
+Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred,
+                                    std::int64_t arena_capacity, Index *compactions) {
+  BatchDetector detector(g, batch, arena_capacity, pool);
+  return detector.run(deferred, compactions);
 }
 
 } // namespace pgk::rabbitpp

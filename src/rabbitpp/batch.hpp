@@ -7,6 +7,8 @@
 // permutation for the same K.
 #pragma once
 
+#include <cstdint>
+
 #include "src/common/thread_pool.hpp"
 #include "src/rabbitpp/rabbitpp.hpp"
 
@@ -20,8 +22,13 @@ Index default_batch(Index n);
 Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmetric = false);
 
 // Community detection in rounds of `batch` vertices; Dendrogram::rounds counts the rounds and
-// *deferred (if not null) the vertices deferred to a later round.
-Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred = nullptr);
+// *deferred (if not null) the vertices deferred to a later round. The lists that merged vertices
+// keep for their parents lie in one arena of arena_capacity entries (0: 2 nnz(G) + 1024; never
+// below nnz(G), which always suffices), compacted when a round's lists do not fit behind those in
+// use (*compactions, if not null, counts it), as the device backend's arena: one allocation for
+// the whole run instead of a heap block a list, which other threads freed (the apply did not scale).
+Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred = nullptr,
+                                    std::int64_t arena_capacity = 0, Index *compactions = nullptr);
 
 // rabbit_permutation and community_of (dendrogram.hpp), computed on the pool.
 std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool);

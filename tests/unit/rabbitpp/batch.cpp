@@ -87,6 +87,29 @@ TEST(RabbitppBatch, BatchOfOneIsTheSerialReference) {
   }
 }
 
+TEST(RabbitppBatch, ListArenaCompactionsChangeNothing) {
+  Index compactions_seen = 0;
+  for (const Csr &a : corpus()) {
+    const Graph g = build_graph(pgk::view_of(a));
+    for (Index batch : {1, 7, 64})
+      for (int threads : {1, 3}) {
+        pgk::ThreadPool pool(threads);
+        Index deferred = 0, tight_deferred = 0, compactions = 0, roomy_compactions = 0;
+        const Dendrogram roomy = detect_communities_batch(g, batch, pool, &deferred, 0, &roomy_compactions);
+        // The smallest arena allowed (nnz(G)): compacted whenever a round's lists would overflow it.
+        const Dendrogram tight = detect_communities_batch(g, batch, pool, &tight_deferred, 1, &compactions);
+        SCOPED_TRACE("n = " + std::to_string(a.nrows) + ", K " + std::to_string(batch));
+        EXPECT_EQ(tight.parent, roomy.parent);
+        EXPECT_EQ(tight.round, roomy.round);
+        EXPECT_EQ(tight.rounds, roomy.rounds);
+        EXPECT_EQ(tight_deferred, deferred);
+        EXPECT_GE(compactions, roomy_compactions);
+        compactions_seen += compactions;
+      }
+  }
+  EXPECT_GT(compactions_seen, 0); // the compaction ran
+}
+
 TEST(RabbitppBatch, SameResultForEveryThreadCountAndRun) {
   for (const Csr &a : corpus())
     for (Index batch : {2, 7, 64, 1000}) {
