@@ -64,8 +64,10 @@ static PetscErrorCode RabbitppView(const char *type, const char *backend, const 
                         (PetscInt)info.largest_community, info.modularity, info.insularity, (PetscInt)info.insular, (PetscInt)info.hubs, info.skew));
   if (ro.regroup) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  layout %s, hubs from %s vertices\n", ro.insular_first ? "I|H|R" : "H|R|I", ro.hub_scope == pgk::rabbitpp::HubScope::All ? "all" : "non-insular"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time: graph %.3e s, communities %.3e s, numbering %.3e s, regrouping %.3e s, total %.3e s\n", info.seconds_graph, info.seconds_communities, info.seconds_order, info.seconds_regroup, (double)total));
-  PetscBool gpu;
+  PetscBool gpu, cpu;
   PetscCall(PetscStrcmp(backend, "gpu", &gpu));
+  PetscCall(PetscStrcmp(backend, "cpu", &cpu));
+  if (cpu) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  list arena (2 nnz(G) + 1024 entries): %" PetscInt_FMT " compactions\n", (PetscInt)info.compactions));
   if (gpu) // the device's rounds are timed by step (the view's events add a wait a round)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  rounds by step: begin %.3e s, aggregate %.3e s, decide %.3e s, store %.3e s (%" PetscInt_FMT " compactions: %.3e s), apply %.3e s\n", info.seconds_round_begin, info.seconds_round_aggregate,
                           info.seconds_round_decide, info.seconds_round_store, (PetscInt)info.compactions, info.seconds_round_compact, info.seconds_round_apply));
@@ -170,7 +172,7 @@ static PetscErrorCode MatGetOrdering_Rabbit(Mat mat, MatOrderingType, IS *irow, 
 .  -mat_ordering_rabbitpp_min_parallel_nnz <n> - auto's one-thread threshold (default 200000)
 .  -mat_ordering_rabbitpp_insular_first <bool> - layout I|H|R instead of H|R|I (rabbitpp only)
 .  -mat_ordering_rabbitpp_hub_scope <noninsular,all> - where hubs come from (rabbitpp only)
--  -mat_ordering_rabbitpp_view - communities, modularity, insularity, hubs, skew and time per phase
+-  -mat_ordering_rabbitpp_view - communities, modularity, insularity, hubs, skew, time per phase and the list arena's compactions
 
    Notes:
    The graph is the pattern of A + A^T without the diagonal (values ignored, explicit zeros count
@@ -178,7 +180,9 @@ static PetscErrorCode MatGetOrdering_Rabbit(Mat mat, MatOrderingType, IS *irow, 
    is a vertex whose column holds more entries than the average nnz/n. The algorithm, with every
    tie and choice, is in src/rabbitpp/README.md. Deterministic: the same permutation on every run,
    thread count and backend for the same options. Under MPI, `MatGetOrdering()` orders each
-   rank's diagonal block.
+   rank's diagonal block. Memory of the cpu backend, besides G: the lists merged vertices keep
+   for their parents, in one arena of 2 nnz(G) + 1024 entries (8 bytes each with 32-bit indices),
+   compacted when full (`-mat_ordering_rabbitpp_view` counts the compactions).
 
    Level: intermediate
 

@@ -138,7 +138,9 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   const Graph g = build_graph_parallel(a, pool, opt.input_is_symmetric);
   const auto t1 = clock::now();
   Index deferred = 0;
-  const Dendrogram d = detect_communities_batch(g, opt.batch > 0 ? opt.batch : default_batch(g.n), pool, &deferred);
+  Index compactions = 0;
+  const Dendrogram d =
+      detect_communities_batch(g, opt.batch > 0 ? opt.batch : default_batch(g.n), pool, &deferred, 0, &compactions);
   const auto t2 = clock::now();
   std::vector<Index> com;
   const std::vector<Index> rabbit = rabbit_permutation_parallel(d, com, pool);
@@ -148,6 +150,7 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   if (info) {
     *info = figures(a, g, com, d);
     info->deferred = deferred;
+    info->compactions = compactions;
     info->seconds_graph = seconds(t0, t1);
     info->seconds_communities = seconds(t1, t2);
     info->seconds_order = seconds(t2, t3);

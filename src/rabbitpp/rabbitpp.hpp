@@ -68,7 +68,8 @@ struct Info {
   // The device backend only (zero on the host): the communities phase by round step, summed over
   // the rounds (begin: active set, gather lengths and the round's one host read; aggregate: marks,
   // expansion, sort, reduction, best targets; decide; store, of it compact: the list arena's
-  // compactions; apply), and how often the arena was compacted.
+  // compactions; apply), and how often the arena was compacted. compactions also counts the
+  // multicore backend's list arena compactions (batch.hpp).
   double seconds_round_begin = 0, seconds_round_aggregate = 0, seconds_round_decide = 0, seconds_round_store = 0,
          seconds_round_compact = 0, seconds_round_apply = 0;
   Index compactions = 0;
