@@ -26,10 +26,8 @@ constexpr std::int64_t kRowChunk = 4096;
 
 // f(thread, lo, hi) for consecutive row ranges [lo, hi) covering [0, n), on the pool's threads.
 template <class F> void for_row_chunks(ThreadPool &pool, Index n, F &&f) {
-  const std::int64_t chunks = (static_cast<std::int64_t>(n) + kRowChunk - 1) / kRowChunk;
-  pool.parallel_dynamic(0, chunks, 1, [&](int t, std::int64_t c) {
-    const std::int64_t lo = c * kRowChunk;
-    f(t, static_cast<Index>(lo), static_cast<Index>(std::min<std::int64_t>(n, lo + kRowChunk)));
+  pool.parallel_ranges(n, kRowChunk, [&](int t, std::int64_t lo, std::int64_t hi) {
+    f(t, static_cast<Index>(lo), static_cast<Index>(hi));
   });
 }
 

@@ -17,20 +17,11 @@ constexpr Index kFar = 32, kNear = 16;
 // Rows sampled per chunk, and the distance beyond which a looked-up row is taken as not cached.
 constexpr Index kSampleRows = 64, kLocalRows = 65536;
 
-inline void prefetch(const void *p) {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p);
-#else
-  (void)p;
-#endif
-}
-
 struct ChunkResult {
   bool ok = true;
   std::int64_t below_minus_above = 0;
 };
 
-// Rows [lo, hi): every row strictly increasing, every entry above the diagonal mirrored.
 // Whether rows [lo, hi) look up rows at random: over their first kSampleRows rows, at least half
 // of the entries above the diagonal point more than kLocalRows rows ahead. A mesh numbered by
 // planes looks up rows in a few increasing streams that the hardware prefetcher follows, and the
@@ -45,6 +36,7 @@ bool random_lookups(const CsrView &a, Index lo, Index hi) {
   return 2 * far >= upper && far > 0;
 }
 
+// Rows [lo, hi): every row strictly increasing, every entry above the diagonal mirrored.
 template <bool Prefetch> ChunkResult check_rows(const CsrView &a, Index lo, Index hi, const std::atomic<bool> &failed) {
   const Index *rowptr = a.rowptr, *col = a.colidx;
   const Index far_end = rowptr[hi] - kFar, near_end = rowptr[hi] - kNear;
@@ -77,19 +69,16 @@ bool sorted_pattern_is_symmetric(const CsrView &a, ThreadPool *pool) {
   // below as above means the mirror map is a bijection: the pattern is symmetric.
   std::atomic<bool> failed{false};
   std::atomic<std::int64_t> below_minus_above{0};
-  const std::int64_t chunks = (static_cast<std::int64_t>(n) + kRowChunk - 1) / kRowChunk;
-  const auto chunk = [&](int, std::int64_t c) {
+  const auto chunk = [&](int, std::int64_t begin, std::int64_t end) {
     if (failed.load(std::memory_order_relaxed)) return;
-    const Index lo = static_cast<Index>(c * kRowChunk);
-    const Index hi = static_cast<Index>(std::min<std::int64_t>(n, c * kRowChunk + kRowChunk));
+    const Index lo = static_cast<Index>(begin), hi = static_cast<Index>(end);
     const ChunkResult r =
         random_lookups(a, lo, hi) ? check_rows<true>(a, lo, hi, failed) : check_rows<false>(a, lo, hi, failed);
     if (!r.ok) failed.store(true, std::memory_order_relaxed);
     below_minus_above.fetch_add(r.below_minus_above, std::memory_order_relaxed);
   };
-  if (pool) pool->parallel_dynamic(0, chunks, 1, chunk);
-  else
-    for (std::int64_t c = 0; c < chunks; ++c) chunk(0, c);
+  if (pool) pool->parallel_ranges(n, kRowChunk, chunk);
+  else chunk(0, 0, n);
   return !failed.load() && below_minus_above.load() == 0;
 }
 

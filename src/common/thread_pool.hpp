@@ -63,6 +63,13 @@ public:
     });
   }
 
+  // f(t, lo, hi) for consecutive ranges [lo, hi) of `chunk` items covering [0, n), each handed to
+  // whichever thread t is free (rows of uneven length: a long row still leaves other chunks).
+  template <class F> void parallel_ranges(std::int64_t n, std::int64_t chunk, F &&f) {
+    const std::int64_t chunks = (n + chunk - 1) / chunk;
+    parallel_dynamic(0, chunks, 1, [&](int t, std::int64_t c) { f(t, c * chunk, std::min(n, c * chunk + chunk)); });
+  }
+
 private:
   void work(int t);
   void publish();
@@ -75,5 +82,15 @@ private:
   std::atomic<int> pending_{0};
   std::atomic<bool> stop_{false};
 };
+
+// A hint to fetch *p into the cache: the memory-bound host loops issue it some entries ahead of a
+// random read whose address they already know (no effect where the compiler has no builtin).
+inline void prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
 
 } // namespace pgk

@@ -39,7 +39,6 @@ Index find_root(Index *uf, Index x) {
 }
 
 constexpr Index kPrefetch = 8;
-inline void prefetch(const void *p) { __builtin_prefetch(p); }
 
 class BatchDetector {
 public:

@@ -43,9 +43,8 @@ Index clean_row(const CsrView &a, Index i, std::vector<Index> &scratch, Index *o
 
 // f(thread, i) for every row, in chunks of rows handed to whichever thread is free.
 template <class F> void for_rows(ThreadPool &pool, Index n, F &&f) {
-  constexpr std::int64_t chunk = 4096;
-  pool.parallel_dynamic(0, (static_cast<std::int64_t>(n) + chunk - 1) / chunk, 1, [&](int t, std::int64_t c) {
-    for (std::int64_t i = c * chunk; i < std::min<std::int64_t>(n, c * chunk + chunk); ++i) f(t, static_cast<Index>(i));
+  pool.parallel_ranges(n, 4096, [&](int t, std::int64_t lo, std::int64_t hi) {
+    for (std::int64_t i = lo; i < hi; ++i) f(t, static_cast<Index>(i));
   });
 }
 
