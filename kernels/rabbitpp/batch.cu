@@ -6,12 +6,15 @@
 // fill), then enqueues the round's kernels and CUB calls with those sizes; everything else stays
 // on the device. The work of a round is O(n) for the passes over all vertices (gather lengths,
 // head marks, root moves), O(T log) for the T gathered entries (sort and reduction), O(K) for
-// the decisions; the only sequential loops are the acceptance runs (the sources of one target,
+// the decisions (the best targets too: one reduction over all reduced entries, whatever the
+// length of one slot's list); the only sequential loops are the acceptance runs (the sources of one target,
 // in slot order, as limit_merges_per_target takes them).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda/functional>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <cuda/std/functional>
 
 #include <algorithm>
@@ -101,6 +104,9 @@ private:
     for (DeviceBuffer<Index> *b : {&active_, &target_, &deferred_list_, &next_[0], &next_[1], &final_[0], &final_[1]})
       *b = DeviceBuffer<Index>(k, s_);
     seg_begin_ = DeviceBuffer<Index>(k + 1, s_);
+    run_slot_ = DeviceBuffer<Index>(k + 1, s_);
+    run_best_ = DeviceBuffer<rabbitpp_ops::Candidate>(k + 1, s_);
+    runs_ = DeviceBuffer<Index>(1, s_);
     dpos_ = DeviceBuffer<Index>(k + 1, s_);
     store_off_ = DeviceBuffer<Wide>(k + 1, s_);
     target_w_ = DeviceBuffer<Weight>(k, s_);
@@ -199,7 +205,25 @@ private:
       });
     }
     launch(segment_kernel, m + 1, s_, r_, ukeys_, m, rbits_);
-    launch_warps(best_target_kernel, m, s_, r_, ukeys_, usums_, m, rbits_);
+    best_targets(m, count);
+  }
+
+  // Every slot's best target: one reduce-by-key on the slot over all reduced entries under
+  // BetterOf (batch_ops.hpp), so a hub's long list spreads over the GPU; at most m + 1 runs.
+  void best_targets(Index m, Index count) {
+    launch(clear_target_kernel, m, s_, r_, m);
+    if (count == 0) return;
+    const thrust::counting_iterator<Index> place(0);
+    const auto slot_in = thrust::make_transform_iterator(place, rabbitpp_ops::EntrySlot{ukeys_, r_.state, rbits_, m});
+    const auto best_in =
+        thrust::make_transform_iterator(place, rabbitpp_ops::EntryCandidate{r_, ukeys_, usums_, rbits_, m});
+    Index *run_slot = run_slot_.data(), *runs = runs_.data();
+    rabbitpp_ops::Candidate *run_best = run_best_.data();
+    run_cub([&](void *t, std::size_t &b) {
+      return cub::DeviceReduce::ReduceByKey(t, b, slot_in, run_slot, best_in, run_best, runs, rabbitpp_ops::BetterOf{},
+                                            count, s_);
+    });
+    launch(scatter_target_kernel, m + 1, s_, r_, run_slot, run_best, runs, m);
   }
 
   // 3. Actions, then the per-target acceptance on the slots sorted by (target, slot).
@@ -277,7 +301,8 @@ private:
   DeviceBuffer<Weight> target_w_;
   DeviceBuffer<std::uint8_t> action_, inner_;
   DeviceBuffer<Key> acc_[2], keys_[2];
-  DeviceBuffer<Index> head_;
+  DeviceBuffer<Index> head_, run_slot_, runs_; // best targets: the reduction's runs
+  DeviceBuffer<rabbitpp_ops::Candidate> run_best_;
   DeviceBuffer<Weight> vals_[2];
   DeviceBuffer<Index> arena_root_[2];
   DeviceBuffer<Weight> arena_w_[2];

@@ -35,28 +35,10 @@ __global__ void segment_kernel(Rounds r, const Key *ukeys, Index m, int rbits) {
   PGK_RB_FOR(s, m + 1) segment_begin(r, ukeys, s, rbits);
 }
 
-// One warp per slot: the lanes stride over the slot's reduced entries (a hub community's list is
-// shared by 32 lanes), then a shuffle reduction under `better`, a total order (so the result does
-// not depend on which lane saw what).
-__global__ void best_target_kernel(Rounds r, const Key *ukeys, const Weight *usums, Index m, int rbits) {
-  const int lane = threadIdx.x % 32;
-  const Key rmask = low_mask(rbits);
-  PGK_RB_FOR_WARP(s, m) {
-    const Wide sv = r.strength[r.active[s]];
-    Candidate best = no_candidate();
-    for (Index i = r.seg_begin[s] + lane; i < r.seg_begin[s + 1]; i += 32) {
-      const Candidate c = candidate(r, ukeys, usums, i, sv, rmask);
-      if (better(c, best)) best = c;
-    }
-    for (int offset = 16; offset > 0; offset /= 2) {
-      Candidate o;
-      o.gain = __shfl_down_sync(0xffffffffu, best.gain, offset);
-      o.root = __shfl_down_sync(0xffffffffu, best.root, offset);
-      o.w = __shfl_down_sync(0xffffffffu, best.w, offset);
-      if (better(o, best)) best = o;
-    }
-    if (lane == 0) set_target(r, s, best);
-  }
+__global__ void clear_target_kernel(Rounds r, Index m) { PGK_RB_FOR(s, m) clear_target(r, s); }
+__global__ void scatter_target_kernel(Rounds r, const Index *run_slot, const Candidate *run_best, const Index *runs,
+                                      Index m) {
+  PGK_RB_FOR(j, m + 1) scatter_target(r, run_slot, run_best, runs, j, m);
 }
 
 __global__ void decide_kernel(Rounds r, Index m) { PGK_RB_FOR(s, m) decide(r, s); }

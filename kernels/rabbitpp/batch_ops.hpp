@@ -175,6 +175,42 @@ PGK_RB_HD void set_target(const Rounds &r, Index s, const Candidate &best) {
   r.target_w[s] = best.gain > 0 ? best.w : 0;
 }
 
+// The best target of every slot, as one reduction by slot over the T places of the reduced entries
+// (the device runs a reduce-by-key over them all: with a warp per slot, a community root's list,
+// 320k entries on lap3d7 at 16.8M rows, was left to one warp's 32 lanes while the GPU idled).
+// Place i < U: its slot (m for the sentinel run) and its candidate; the places U..T-1, which the
+// reduction of the gathered entries left unused, join the sentinel run.
+struct EntrySlot {
+  const Key *ukeys;
+  const RoundState *state;
+  int rbits;
+  Index m;
+  PGK_RB_HD Index operator()(Index i) const { return i < state->unique ? static_cast<Index>(ukeys[i] >> rbits) : m; }
+};
+struct EntryCandidate {
+  Rounds r;
+  const Key *ukeys;
+  const Weight *usums;
+  int rbits;
+  Index m;
+  PGK_RB_HD Candidate operator()(Index i) const {
+    if (i >= r.state->unique) return no_candidate();
+    const Index s = static_cast<Index>(ukeys[i] >> rbits);
+    return s < m ? candidate(r, ukeys, usums, i, r.strength[r.active[s]], low_mask(rbits)) : no_candidate();
+  }
+};
+// The better of two candidates. `better` is a total order on the candidates of one slot (their
+// roots differ), so any order of the reduction gives the same best.
+struct BetterOf {
+  PGK_RB_HD Candidate operator()(const Candidate &x, const Candidate &y) const { return better(x, y) ? x : y; }
+};
+// Every slot starts without a target; run j of the reduction (j < runs) gives its slot the best.
+PGK_RB_HD void clear_target(const Rounds &r, Index s) { set_target(r, s, no_candidate()); }
+PGK_RB_HD void scatter_target(const Rounds &r, const Index *run_slot, const Candidate *run_best, const Index *runs,
+                              Index j, Index m) {
+  if (j < *runs && run_slot[j] < m) set_target(r, run_slot[j], run_best[j]);
+}
+
 // Slot s: top (no positive gain), deferred (mutual pair, the later slot waits), or merge.
 PGK_RB_HD void decide(const Rounds &r, Index s) {
   const Index t = r.target[s];

@@ -168,16 +168,19 @@ private:
     }
     state_.unique = static_cast<long long>(ukeys_.size());
     for (Index s = 0; s <= m; ++s) segment_begin(r_, ukeys_.data(), s, rbits);
-    const Key rmask = low_mask(rbits);
-    for (Index s = 0; s < m; ++s) {
-      Candidate best = no_candidate();
-      const Wide sv = strength_[active_[s]];
-      for (Index i = seg_begin_[s]; i < seg_begin_[s + 1]; ++i) {
-        const Candidate c = candidate(r_, ukeys_.data(), usums_.data(), i, sv, rmask);
-        if (better(c, best)) best = c;
-      }
-      set_target(r_, s, best);
+    // The device's reduce-by-key on the slot over all T places, in place order.
+    for (Index s = 0; s < m; ++s) clear_target(r_, s);
+    const EntrySlot slot_of{ukeys_.data(), &state_, rbits, m};
+    const EntryCandidate candidate_at{r_, ukeys_.data(), usums_.data(), rbits, m};
+    std::vector<Index> run_slot;
+    std::vector<Candidate> run_best;
+    for (Index i = 0; i < T; ++i) {
+      const Index s = slot_of(i);
+      if (!run_slot.empty() && run_slot.back() == s) run_best.back() = BetterOf{}(run_best.back(), candidate_at(i));
+      else run_slot.push_back(s), run_best.push_back(candidate_at(i));
     }
+    const Index runs = static_cast<Index>(run_slot.size());
+    for (Index j = 0; j <= m; ++j) scatter_target(r_, run_slot.data(), run_best.data(), &runs, j, m);
   }
 
   void decide_round(Index m) {
