@@ -45,9 +45,33 @@ PetscErrorCode CreateProblem(const Env &env, const std::string &spec, MatType ty
   PetscCall(VecGetArrayWrite(p->xtrue, &xa));
   for (PetscInt i = rstart; i < rend; ++i) xa[i - rstart] = 1.0 + 0.5 * std::sin(0.37 * (double)i);
   PetscCall(VecRestoreArrayWrite(p->xtrue, &xa));
-  PetscCall(MatMult(p->A, p->xtrue, p->b));
+  PetscCall(ReferenceMult(env, p, p->xtrue, p->b));
   PetscCall(VecSet(p->x, 0.0));
   PetscCall(PetscPrintf(env.comm, "problem %s: %" PetscInt_FMT " rows, %lld nonzeros, %s, generated and assembled in %.2f s\n", spec.c_str(), p->n, p->nnz, type, p->create_seconds));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ReferenceMult(const Env &env, Problem *p, Vec x, Vec y)
+{
+  int ierr = 0, worst = 0;
+
+  PetscFunctionBegin;
+  if (p->device_mult_error.empty()) {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = (int)MatMult(p->A, x, y);
+    PetscCall(PetscPopErrorHandler());
+    PetscCallMPI(MPIU_Allreduce(&ierr, &worst, 1, MPI_INT, MPI_MAX, env.comm));
+    if (!worst) PetscFunctionReturn(PETSC_SUCCESS);
+    // Only a device failure is recovered (what it allocated leaks); anything else stays an error.
+    PetscCheck(env.gpu && worst == PETSC_ERR_GPU, env.comm, (PetscErrorCode)worst, "MatMult of the problem's matrix failed");
+    const char *text = NULL, *specific = NULL;
+    PetscCall(PetscErrorMessage((PetscErrorCode)worst, &text, &specific));
+    p->device_mult_error = std::string("PETSc error ") + std::to_string(worst) + ": " + (specific && specific[0] ? specific : text ? text : "(no message)");
+    PetscCall(PetscPrintf(env.comm, "  the device MatMult of %s failed (%s); its products come from the host\n", p->spec.c_str(), p->device_mult_error.c_str()));
+  }
+  PetscCall(MatBindToCPU(p->A, PETSC_TRUE));
+  PetscCall(MatMult(p->A, x, y));
+  PetscCall(MatBindToCPU(p->A, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -46,6 +46,9 @@ struct Problem {
   PetscInt    n              = 0;
   long long   nnz            = 0;
   double      create_seconds = 0; // generation and assembly
+  // PETSc's error where the device MatMult of A failed (cuSPARSE's SpMV preprocessing fails past
+  // 2^31 nonzeros a rank on a 64-bit-index PETSc, H200, 99109aa); the products are then the host's.
+  std::string device_mult_error;
 };
 
 // One measured figure. value: seconds (or iterations); NaN where it failed.
@@ -59,6 +62,9 @@ struct Row {
 
 PetscErrorCode CreateProblem(const Env &env, const std::string &spec, MatType type, Problem *p);
 PetscErrorCode DestroyProblem(Problem *p);
+// y = A x by PETSc's MatMult; where that fails on the device, on the host (MatBindToCPU), with
+// the failure kept in p->device_mult_error (the device is not tried again).
+PetscErrorCode ReferenceMult(const Env &env, Problem *p, Vec x, Vec y);
 // Seconds of f() on the slowest rank (barrier, device synchronized before and after).
 PetscErrorCode MaxSeconds(const Env &env, const std::function<PetscErrorCode()> &f, double *sec);
 // Median, min and max over `runs` repetitions of MaxSeconds after `warmup` untimed ones.
