@@ -126,6 +126,25 @@ TEST(RabbitppBatch, SameResultForEveryThreadCountAndRun) {
     }
 }
 
+// The numbering's counts, slot fills and tops are threaded in chunks of 4096 vertices: graphs past
+// that (and a dendrogram of rounds, K > 1) must still number exactly as the serial walk does.
+TEST(RabbitppBatch, ParallelNumberingEqualsTheSerialWalk) {
+  for (const char *spec :
+       {"communities:n=30000", "powerlaw:n=25000,communities=40", "disconnected:n=20000,parts=300"}) {
+    const Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
+    const Graph g = build_graph(pgk::view_of(a));
+    pgk::ThreadPool one(1);
+    const Dendrogram d = detect_communities_batch(g, default_batch(a.nrows), one);
+    const std::vector<Index> ref_perm = rabbit_permutation(d), ref_com = community_of(d);
+    for (int threads : {1, 2, 3, 16}) {
+      pgk::ThreadPool pool(threads);
+      std::vector<Index> com;
+      EXPECT_EQ(rabbit_permutation_parallel(d, com, pool), ref_perm) << spec << ", threads " << threads;
+      EXPECT_EQ(com, ref_com) << spec << ", threads " << threads;
+    }
+  }
+}
+
 TEST(RabbitppBatch, RegroupParallelEqualsTheReference) {
   for (const Csr &a : corpus()) {
     const Graph g = build_graph(pgk::view_of(a));
