@@ -14,7 +14,9 @@
 // cudaMalloc-aligned); x blocks of an even bs are read as double2 when x is 16-byte aligned
 // (checked per launch: a caller may pass an offset array). ELL / SI slots of consecutive rows are
 // consecutive, so a warp of one-thread-per-row reads consecutive slots (SoA: one coalesced load
-// per component).
+// per component). SYM (a symmetric matrix): a strictly lower position loads its partner's entry
+// (an upper one, at most a bandwidth of rows away, so usually still in L2) and transposes it in
+// registers, the exact operations of the host's transposed_entry + apply_entry.
 #include "kernels/aijcompound/spmv.cuh"
 #include "kernels/common/cuda_check.cuh"
 
@@ -35,7 +37,24 @@ template <int K> struct BlockEntry {
 #pragma unroll
       for (int i = 0; i < K; ++i) madd(acc[i], v[j * K + i], x[j]);
   }
+  // The entry (i, j) whose transpose is v (entry (j, i)).
+  __device__ static void transpose(double (&v)[esize]) {
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+#pragma unroll
+      for (int i = j + 1; i < K; ++i) {
+        const double t = v[j * K + i];
+        v[j * K + i] = v[i * K + j];
+        v[i * K + j] = t;
+      }
+  }
 };
+
+// A complex or quaternion entry's transposed expansion is its conjugate.
+template <int N> __device__ __forceinline__ void conjugate(double (&v)[N]) {
+#pragma unroll
+  for (int c = 1; c < N; ++c) v[c] = -v[c];
+}
 
 // a + b i as [a -b; b a].
 struct ComplexEntry {
@@ -47,6 +66,7 @@ struct ComplexEntry {
     madd(acc[1], b, x[0]);
     madd(acc[1], a, x[1]);
   }
+  __device__ static void transpose(double (&v)[2]) { conjugate<2>(v); }
 };
 
 // w + x i + y j + z k as L(q) (src/aijcompound/entry.hpp), negated factors where L has a minus.
@@ -59,6 +79,7 @@ struct QuaternionEntry {
     madd(acc[2], y, p[0]), madd(acc[2], z, p[1]), madd(acc[2], w, p[2]), madd(acc[2], -x, p[3]);
     madd(acc[3], z, p[0]), madd(acc[3], -y, p[1]), madd(acc[3], x, p[2]), madd(acc[3], w, p[3]);
   }
+  __device__ static void transpose(double (&v)[4]) { conjugate<4>(v); }
 };
 
 // N consecutive doubles from p through the read-only path; as double2 when `pairs` (p 16-byte aligned).
@@ -96,7 +117,7 @@ struct RowRange {
 };
 
 template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvArgs &a, int r) {
-  if constexpr (O == ac::Outer::csr) {
+  if constexpr (O == ac::Outer::csr || O == ac::Outer::csr_sym) {
     const int b = __ldg(a.ptr + r);
     return {b, __ldg(a.ptr + r + 1) - b, 1};
   } else if constexpr (O == ac::Outer::ell) {
@@ -116,13 +137,24 @@ __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r,
 #pragma unroll
   for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
   const RowRange rr = row_range<O>(a, r);
+  int lower_end = 0; // SYM: positions before it are strictly lower
+  if constexpr (O == ac::Outer::csr_sym) lower_end = __ldg(a.diag + r);
   for (int j = lane; j < rr.len; j += group) {
     const int s = rr.first + j * rr.stride;
     const int c = __ldg(a.col + s);
     if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
       if (c < 0) continue;
     double v[E::esize], xb[E::bs];
-    load_entry<E::esize, I>(a.val, s, a.nslots, v);
+    if constexpr (O == ac::Outer::csr_sym) {
+      if (s < lower_end) {
+        load_entry<E::esize, I>(a.val, __ldg(a.partner + s), a.nslots, v);
+        E::transpose(v);
+      } else {
+        load_entry<E::esize, I>(a.val, s, a.nslots, v);
+      }
+    } else {
+      load_entry<E::esize, I>(a.val, s, a.nslots, v);
+    }
     load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
     E::apply(v, xb, acc);
   }
@@ -244,6 +276,7 @@ template <class F> void with_outer(ac::Outer outer, F &&f) {
   case ac::Outer::ell: return f(OuterTag<ac::Outer::ell>{});
   case ac::Outer::sliced16: return f(OuterTag<ac::Outer::sliced16>{});
   case ac::Outer::sliced32: return f(OuterTag<ac::Outer::sliced32>{});
+  case ac::Outer::csr_sym: return f(OuterTag<ac::Outer::csr_sym>{});
   }
 }
 

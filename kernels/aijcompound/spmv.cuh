@@ -16,6 +16,7 @@ struct SpmvArgs {
   ac::Outer outer = ac::Outer::csr;
   ac::Inner inner = ac::Inner::aos;
   const int *ptr = nullptr, *col = nullptr;
+  const int *diag = nullptr, *partner = nullptr; // SYM only (src/aijcompound/symmetric.hpp)
   const double *val = nullptr;
   int nbrows = 0, nrows_pad = 0, nslots = 0;
   const double *x = nullptr, *z = nullptr; // z == nullptr: y = A x

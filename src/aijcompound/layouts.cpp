@@ -1,6 +1,7 @@
 // Host builders of the packed layouts and the sequential emulation of their SpMV.
 #include "src/aijcompound/layouts.hpp"
 
+#include "src/aijcompound/symmetric.hpp"
 #include "src/common/thread_pool.hpp"
 
 #include <algorithm>
@@ -33,7 +34,7 @@ Index longest_row(const CompoundCsr &a) {
 
 // The row-metadata array of `outer` (see Packed) and the number of slots.
 std::vector<Index> outer_ptr(const CompoundCsr &a, Outer outer, Index &nslots) {
-  if (outer == Outer::csr) {
+  if (outer == Outer::csr || outer == Outer::csr_sym) {
     nslots = a.nnzb();
     return a.rowptr;
   }
@@ -54,7 +55,8 @@ std::vector<Index> outer_ptr(const CompoundCsr &a, Outer outer, Index &nslots) {
 // Slot of position j of row r (the table in layouts.hpp).
 Index slot_of(Outer outer, const std::vector<Index> &ptr, Index nrows_pad, Index h, Index r, Index j) {
   switch (outer) {
-  case Outer::csr: return ptr[r] + j;
+  case Outer::csr:
+  case Outer::csr_sym: return ptr[r] + j;
   case Outer::ell: return r + j * nrows_pad;
   default: return ptr[r / h] + r % h + j * h;
   }
@@ -68,6 +70,7 @@ const char *outer_name(Outer outer) {
   case Outer::ell: return "ELL";
   case Outer::sliced16: return "SI-16";
   case Outer::sliced32: return "SI-32";
+  case Outer::csr_sym: return "SYM";
   }
   return "?";
 }
@@ -75,7 +78,8 @@ const char *inner_name(Inner inner) { return inner == Inner::aos ? "AoS" : "SoA"
 
 Index padded_rows(Outer outer, Index nbrows) {
   switch (outer) {
-  case Outer::csr: return nbrows;
+  case Outer::csr:
+  case Outer::csr_sym: return nbrows;
   case Outer::ell: return round_up(nbrows, kWarp);
   case Outer::sliced16: return round_up(nbrows, 16);
   case Outer::sliced32: return round_up(nbrows, 32);
@@ -85,7 +89,8 @@ Index padded_rows(Outer outer, Index nbrows) {
 
 Index slice_height(Outer outer, Index nbrows) {
   switch (outer) {
-  case Outer::csr: return 1;
+  case Outer::csr:
+  case Outer::csr_sym: return 1;
   case Outer::ell: return padded_rows(outer, nbrows);
   case Outer::sliced16: return 16;
   case Outer::sliced32: return 32;
@@ -93,7 +98,9 @@ Index slice_height(Outer outer, Index nbrows) {
   return 1;
 }
 
-std::size_t Packed::bytes() const { return val.size() * sizeof(double) + (col.size() + ptr.size()) * sizeof(Index); }
+std::size_t Packed::bytes() const {
+  return val.size() * sizeof(double) + (col.size() + ptr.size() + diag.size() + partner.size()) * sizeof(Index);
+}
 
 std::size_t csr_bytes(const CompoundCsr &a) {
   const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);
@@ -103,6 +110,7 @@ std::size_t csr_bytes(const CompoundCsr &a) {
 std::size_t packed_bytes(const CompoundCsr &a, Outer outer) {
   const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);
   if (outer == Outer::csr) return csr_bytes(a);
+  if (outer == Outer::csr_sym) return csr_bytes(a) + idx * (static_cast<std::size_t>(a.nbrows) + a.nnzb());
   if (outer == Outer::ell)
     return static_cast<std::size_t>(padded_rows(outer, a.nbrows) * longest_row(a)) * (s + idx) +
            idx * static_cast<std::size_t>(a.nbrows);
@@ -111,6 +119,12 @@ std::size_t packed_bytes(const CompoundCsr &a, Outer outer) {
   std::size_t slots = 0;
   for (Index ws : w) slots += static_cast<std::size_t>(h * ws);
   return slots * (s + idx) + idx * (w.size() + 1);
+}
+
+std::size_t symmetric_read_bytes(const CompoundCsr &a, Index lower) {
+  const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);
+  const std::size_t upper = static_cast<std::size_t>(a.nnzb() - lower);
+  return upper * s + idx * (static_cast<std::size_t>(a.nnzb()) + lower + 2 * static_cast<std::size_t>(a.nbrows) + 1);
 }
 
 double memory_ratio(const CompoundCsr &a, Outer outer) {
@@ -143,7 +157,9 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
   Index nslots = 0;
   p.ptr = outer_ptr(a, outer, nslots);
   *slots = entry_slots(a, outer, threads);
-  if (outer == Outer::csr) { // every slot is an entry, in CSR order: the columns as they are
+  if (outer == Outer::csr_sym && !symmetric_pattern(a, &p.diag, &p.partner, threads))
+    throw std::invalid_argument("aijcompound: the SYM layout needs a square matrix with a symmetric pattern");
+  if (outer == Outer::csr || outer == Outer::csr_sym) { // every slot is an entry, in CSR order: the columns as they are
     p.col = a.colidx;
     return p;
   }
@@ -182,7 +198,8 @@ void packed_row(const Packed &p, Index r, const double *x, double *acc) {
   const Index n = p.nslots(), h = slice_height(p.outer, p.nbrows);
   Index len = 0;
   switch (p.outer) {
-  case Outer::csr: len = p.ptr[r + 1] - p.ptr[r]; break;
+  case Outer::csr:
+  case Outer::csr_sym: len = p.ptr[r + 1] - p.ptr[r]; break;
   case Outer::ell: len = p.ptr[r]; break;
   default: len = (p.ptr[r / h + 1] - p.ptr[r / h]) / h; break;
   }
@@ -190,8 +207,16 @@ void packed_row(const Packed &p, Index r, const double *x, double *acc) {
     const Index s = slot_of(p.outer, p.ptr, p.nrows_pad, h, r, j);
     const Index c = p.col[s];
     if (c < 0) continue; // sliced padding
+    const Index stride = p.inner == Inner::aos ? 1 : n;
+    if (p.outer == Outer::csr_sym && s < p.diag[r]) { // strictly lower: the transposed partner
+      double t[kMaxBs * kMaxBs];
+      const Index q = p.partner[s];
+      transposed_entry(p.kind, p.bs, p.inner == Inner::aos ? p.val.data() + q * es : p.val.data() + q, stride, t);
+      apply_entry(p.kind, p.bs, t, 1, x + c * p.bs, acc);
+      continue;
+    }
     const double *v = p.inner == Inner::aos ? p.val.data() + s * es : p.val.data() + s;
-    apply_entry(p.kind, p.bs, v, p.inner == Inner::aos ? 1 : n, x + c * p.bs, acc);
+    apply_entry(p.kind, p.bs, v, stride, x + c * p.bs, acc);
   }
 }
 

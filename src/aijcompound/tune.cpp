@@ -40,17 +40,17 @@ int group_for(double mean_row) {
   return g;
 }
 
-std::vector<Outer> allowed_outers(const CompoundCsr &a, double max_mem_ratio) {
+std::vector<Outer> allowed_outers(const CompoundCsr &a, double max_mem_ratio, bool symmetric) {
   std::vector<Outer> out{Outer::csr};
-  for (Outer o : {Outer::ell, Outer::sliced16, Outer::sliced32})
-    if (memory_ratio(a, o) <= max_mem_ratio) out.push_back(o);
+  for (Outer o : {Outer::ell, Outer::sliced16, Outer::sliced32, Outer::csr_sym})
+    if ((o != Outer::csr_sym || symmetric) && memory_ratio(a, o) <= max_mem_ratio) out.push_back(o);
   return out;
 }
 
-Variant default_variant(const CompoundCsr &a, double max_mem_ratio) {
-  const std::vector<Outer> allowed = allowed_outers(a, max_mem_ratio);
+Variant default_variant(const CompoundCsr &a, double max_mem_ratio, bool symmetric) {
+  const std::vector<Outer> allowed = allowed_outers(a, max_mem_ratio, symmetric);
   Variant v;
-  for (Outer o : {Outer::ell, Outer::sliced32, Outer::sliced16, Outer::csr})
+  for (Outer o : {Outer::csr_sym, Outer::ell, Outer::sliced32, Outer::sliced16, Outer::csr})
     if (std::find(allowed.begin(), allowed.end(), o) != allowed.end()) {
       v.outer = o;
       break;
@@ -63,10 +63,10 @@ Variant default_variant(const CompoundCsr &a, double max_mem_ratio) {
   return v;
 }
 
-std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio) {
+std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio, bool symmetric) {
   std::vector<Variant> out;
   const int g = group_for(pattern_stats(a).mean_row);
-  for (Outer o : allowed_outers(a, max_mem_ratio))
+  for (Outer o : allowed_outers(a, max_mem_ratio, symmetric))
     for (Inner in : {Inner::aos, Inner::soa}) {
       Variant v;
       v.outer = o;
@@ -111,11 +111,11 @@ static int log2_floor(Index v) {
 }
 
 bool TuneKey::operator<(const TuneKey &o) const {
-  return std::tie(gpu, sms, kind, bs, log2_rows, mean_row, log2_max_row) <
-         std::tie(o.gpu, o.sms, o.kind, o.bs, o.log2_rows, o.mean_row, o.log2_max_row);
+  return std::tie(gpu, sms, kind, bs, log2_rows, mean_row, log2_max_row, symmetric) <
+         std::tie(o.gpu, o.sms, o.kind, o.bs, o.log2_rows, o.mean_row, o.log2_max_row, o.symmetric);
 }
 
-TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a) {
+TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a, bool symmetric) {
   const PatternStats st = pattern_stats(a);
   TuneKey k;
   k.gpu = gpu.empty() ? "unknown" : gpu;
@@ -127,6 +127,7 @@ TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a) {
   k.log2_rows = log2_floor(st.nbrows + 1);
   k.mean_row = static_cast<int>(std::lround(st.mean_row));
   k.log2_max_row = log2_floor(st.max_row + 1);
+  k.symmetric = symmetric;
   return k;
 }
 
@@ -150,8 +151,12 @@ static bool parse_line(const std::string &line, TuneKey &k, TuneResult &r) {
         r.variant.threads >> r.variant.blocks_per_sm >> r.variant.group >> r.gbs) ||
       (s >> extra))
     return false;
+  static const std::string kSym = "+sym";
+  k.symmetric = kind.size() > kSym.size() && kind.compare(kind.size() - kSym.size(), kSym.size(), kSym) == 0;
+  if (k.symmetric) kind.resize(kind.size() - kSym.size());
   if (!parse_name(kind, k.kind, kind_name, {EntryKind::block, EntryKind::complex, EntryKind::quaternion}) ||
-      !parse_name(outer, r.variant.outer, outer_name, {Outer::csr, Outer::ell, Outer::sliced16, Outer::sliced32}) ||
+      !parse_name(outer, r.variant.outer, outer_name,
+                  {Outer::csr, Outer::ell, Outer::sliced16, Outer::sliced32, Outer::csr_sym}) ||
       !parse_name(inner, r.variant.inner, inner_name, {Inner::aos, Inner::soa}) ||
       !parse_name(sched, r.variant.schedule, schedule_kind_name,
                   {ScheduleKind::static_rows, ScheduleKind::dynamic_rows, ScheduleKind::group_rows}))
@@ -160,6 +165,7 @@ static bool parse_line(const std::string &line, TuneKey &k, TuneResult &r) {
   const bool group_ok = v.schedule == ScheduleKind::group_rows
                             ? (v.group >= 2 && v.group <= 32 && (v.group & (v.group - 1)) == 0)
                             : v.group == 1;
+  if (r.variant.outer == Outer::csr_sym && !k.symmetric) return false; // SYM won only on a symmetric matrix
   return k.sms > 0 && k.bs >= 2 && k.bs <= 8 && v.threads >= 32 && v.threads <= 1024 && v.threads % 32 == 0 &&
          v.blocks_per_sm >= 1 && v.threads * v.blocks_per_sm <= 2048 && group_ok && std::isfinite(r.gbs) && r.gbs >= 0;
 }
@@ -186,10 +192,10 @@ std::string format_cache(const std::map<TuneKey, TuneResult> &entries) {
   s << kHeader << '\n';
   for (const auto &[k, r] : entries) {
     const Variant &v = r.variant;
-    s << k.gpu << ' ' << k.sms << ' ' << kind_name(k.kind) << ' ' << k.bs << ' ' << k.log2_rows << ' ' << k.mean_row
-      << ' ' << k.log2_max_row << ' ' << outer_name(v.outer) << ' ' << inner_name(v.inner) << ' '
-      << schedule_kind_name(v.schedule) << ' ' << v.threads << ' ' << v.blocks_per_sm << ' ' << v.group << ' ' << r.gbs
-      << '\n';
+    s << k.gpu << ' ' << k.sms << ' ' << kind_name(k.kind) << (k.symmetric ? "+sym" : "") << ' ' << k.bs << ' '
+      << k.log2_rows << ' ' << k.mean_row << ' ' << k.log2_max_row << ' ' << outer_name(v.outer) << ' '
+      << inner_name(v.inner) << ' ' << schedule_kind_name(v.schedule) << ' ' << v.threads << ' ' << v.blocks_per_sm
+      << ' ' << v.group << ' ' << r.gbs << '\n';
   }
   return s.str();
 }

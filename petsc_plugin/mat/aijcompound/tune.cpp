@@ -5,9 +5,17 @@
 // Options (A's prefix): -mat_aijcompound_tune none|schedule|joint (joint), -mat_aijcompound_tune_cache
 // <file> (default $XDG_CACHE_HOME or ~/.cache, /petscgpukit/aijcompound-tune.txt; "none": no cache),
 // -mat_aijcompound_max_mem_ratio <2.0>, and to force parts of the variant -mat_aijcompound_outer
-// csr|ell|si16|si32, -mat_aijcompound_inner aos|soa, -mat_aijcompound_schedule static|dynamic|group
+// csr|ell|si16|si32|sym, -mat_aijcompound_inner aos|soa, -mat_aijcompound_schedule static|dynamic|group
 // with -mat_aijcompound_threads, -mat_aijcompound_blocks_per_sm, -mat_aijcompound_group.
+//
+// The symmetric layout (SYM, src/aijcompound/symmetric.hpp: the upper triangle's values and the
+// lower entries through their partners, about half the bytes a product reads) is a candidate when
+// -mat_aijcompound_symmetric_layout is true, by default when A is known symmetric
+// (MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE) or MAT_SPD), and the matrix is: a symmetric pattern
+// (host) and symmetric values (device check). A value change re-checks the values; values no longer
+// symmetric send the product to CSR with the same schedule (PetscInfo says so).
 #include "petsc_plugin/mat/aijcompound/device.hpp"
+#include "src/aijcompound/symmetric.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -24,13 +32,14 @@ PetscLogEvent MAT_AIJCompoundTune = 0;
 #if defined(PGK_HAVE_CUDA)
 
 static const char *const TuneModes[]  = {"none", "schedule", "joint", "MatAIJCompoundTuneMode", "MAT_AIJCOMPOUND_TUNE_", NULL};
-static const char *const OuterNames[] = {"auto", "csr", "ell", "si16", "si32", "MatAIJCompoundOuter", "MAT_AIJCOMPOUND_OUTER_", NULL};
+static const char *const OuterNames[] = {"auto", "csr", "ell", "si16", "si32", "sym", "MatAIJCompoundOuter", "MAT_AIJCOMPOUND_OUTER_", NULL};
 static const char *const InnerNames[] = {"auto", "aos", "soa", "MatAIJCompoundInner", "MAT_AIJCOMPOUND_INNER_", NULL};
 static const char *const SchedNames[] = {"auto", "static", "dynamic", "group", "MatAIJCompoundSchedule", "MAT_AIJCOMPOUND_SCHEDULE_", NULL};
 
 struct TuneOptions {
   PetscInt    mode = 2, outer = 0, inner = 0, schedule = 0, threads = 256, bpsm = 8, group = 0;
-  PetscReal   max_mem_ratio = 2.0;
+  PetscReal   max_mem_ratio    = 2.0;
+  PetscBool   symmetric_layout = PETSC_FALSE; // default: A known symmetric
   std::string cache;
   bool        forced() const { return outer || inner || schedule; }
 };
@@ -44,14 +53,20 @@ static std::string DefaultCachePath()
 
 static PetscErrorCode ReadTuneOptions(Mat A, TuneOptions *o)
 {
-  char path[PETSC_MAX_PATH_LEN] = "";
+  char      path[PETSC_MAX_PATH_LEN] = "";
+  PetscBool set = PETSC_FALSE, flg = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(MatIsSymmetricKnown(A, &set, &flg));
+  o->symmetric_layout = (PetscBool)(set && flg);
+  if (!o->symmetric_layout) PetscCall(MatIsSPDKnown(A, &set, &flg));
+  o->symmetric_layout = (PetscBool)(o->symmetric_layout || (set && flg));
   PetscOptionsBegin(PETSC_COMM_SELF, ((PetscObject)A)->prefix, "Mat aijcompound device options", "Mat");
   PetscCall(PetscOptionsEList("-mat_aijcompound_tune", "layout x schedule search at the first device MatMult", "MatAIJCompoundTune", TuneModes, 3, TuneModes[o->mode], &o->mode, NULL));
   PetscCall(PetscOptionsString("-mat_aijcompound_tune_cache", "file of tuned winners (none: no cache)", "MatAIJCompoundTune", "", path, sizeof(path), NULL));
   PetscCall(PetscOptionsReal("-mat_aijcompound_max_mem_ratio", "padded layouts above this multiple of the CSR bytes are not used", "MatAIJCompoundTune", o->max_mem_ratio, &o->max_mem_ratio, NULL));
-  PetscCall(PetscOptionsEList("-mat_aijcompound_outer", "outer layout", "MatAIJCompoundTune", OuterNames, 5, OuterNames[0], &o->outer, NULL));
+  PetscCall(PetscOptionsBool("-mat_aijcompound_symmetric_layout", "consider the symmetric layout SYM (upper triangle only; the values are checked) (default: A known symmetric)", "MatAIJCompoundTune", o->symmetric_layout, &o->symmetric_layout, NULL));
+  PetscCall(PetscOptionsEList("-mat_aijcompound_outer", "outer layout", "MatAIJCompoundTune", OuterNames, 6, OuterNames[0], &o->outer, NULL));
   PetscCall(PetscOptionsEList("-mat_aijcompound_inner", "inner layout", "MatAIJCompoundTune", InnerNames, 3, InnerNames[0], &o->inner, NULL));
   PetscCall(PetscOptionsEList("-mat_aijcompound_schedule", "rows to threads", "MatAIJCompoundTune", SchedNames, 4, SchedNames[0], &o->schedule, NULL));
   PetscCall(PetscOptionsInt("-mat_aijcompound_threads", "threads per block (forced schedule)", "MatAIJCompoundTune", o->threads, &o->threads, NULL));
@@ -64,9 +79,9 @@ static PetscErrorCode ReadTuneOptions(Mat A, TuneOptions *o)
 }
 
 // The default variant with the forced parts of the options applied.
-static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o)
+static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o, bool symmetric)
 {
-  ac::Variant v = ac::default_variant(c, o.max_mem_ratio);
+  ac::Variant v = ac::default_variant(c, o.max_mem_ratio, symmetric);
   if (o.outer) v.outer = (ac::Outer)(o.outer - 1);
   if (o.inner) v.inner = (ac::Inner)(o.inner - 1);
   if (o.schedule) {
@@ -93,6 +108,29 @@ static PetscErrorCode PackLayout(Mat A, ac::Outer outer, ac::Inner inner, kc::De
     p->set_value_slots(slots, stream);
     p->repack(d->dev->master.values.data(), stream);
   });
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Whether SYM may be used: asked for (options or A's symmetry flag), a symmetric pattern (host)
+// and symmetric values (the device copy's, checked on a SYM packing: 4 uploads, 1 download).
+static PetscErrorCode SymmetricLayoutAllowed(Mat A, const TuneOptions &o, void *stream, bool *allowed)
+{
+  const ac::CompoundCsr &c       = Data(A)->c;
+  bool                   pattern = false;
+
+  PetscFunctionBegin;
+  *allowed = false;
+  if (!o.symmetric_layout || c.nnzb() == 0 || (o.outer && o.outer != 1 + (PetscInt)ac::Outer::csr_sym)) PetscFunctionReturn(PETSC_SUCCESS);
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
+    std::vector<pgk::Index> diag, partner;
+    pattern = ac::symmetric_pattern(c, &diag, &partner, (int)PgkNodeThreadShare());
+  });
+  if (pattern) {
+    kc::DevicePacked p;
+    PetscCall(PackLayout(A, ac::Outer::csr_sym, ac::Inner::aos, &p, stream));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *allowed = p.values_symmetric(stream));
+  }
+  PetscCall(PetscInfo(A, "aijcompound: symmetric layout %s\n", *allowed ? "allowed" : pattern ? "not used: the values are not symmetric" : "not used: the pattern is not symmetric"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -201,7 +239,7 @@ static void SortByTime(std::vector<Timed> &t)
 
 // The search of src/aijcompound/tune.hpp: layouts (joint only), schedules of the two best
 // layouts, confirmation of the three best. Returns the winner and its median time.
-static PetscErrorCode Search(Mat A, const TuneOptions &o, const ac::Variant &start, void *stream, Timed *best, int *products)
+static PetscErrorCode Search(Mat A, const TuneOptions &o, bool symmetric, const ac::Variant &start, void *stream, Timed *best, int *products)
 {
   const ac::CompoundCsr          &c = Data(A)->c;
   std::vector<Timed>              all;
@@ -217,7 +255,7 @@ static PetscErrorCode Search(Mat A, const TuneOptions &o, const ac::Variant &sta
   });
   std::vector<std::pair<ac::Outer, ac::Inner>> layouts{{start.outer, start.inner}};
   if (o.mode == 2) {
-    std::vector<ac::Variant> candidates = ac::layout_candidates(c, o.max_mem_ratio);
+    std::vector<ac::Variant> candidates = ac::layout_candidates(c, o.max_mem_ratio, symmetric);
     candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const ac::Variant &v) { return (o.outer && v.outer != start.outer) || (o.inner && v.inner != start.inner); }), candidates.end()); // forced parts stay
     if (candidates.empty()) candidates.push_back(start);
     PetscCall(TimeList(A, candidates, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
@@ -248,9 +286,16 @@ static PetscErrorCode Choose(Mat A, void *stream)
   TuneOptions           o;
 
   PetscFunctionBegin;
+  bool symmetric = false;
   PetscCall(ReadTuneOptions(A, &o));
-  dev->variant         = ForcedVariant(d->c, o);
-  dev->source          = o.forced() ? "forced" : "default";
+  PetscCall(SymmetricLayoutAllowed(A, o, stream, &symmetric));
+  const bool sym_refused = !symmetric && o.outer == 1 + (PetscInt)ac::Outer::csr_sym;
+  if (sym_refused) { // SYM forced on a matrix that is not symmetric (or not allowed to be): CSR
+    o.outer = 1 + (PetscInt)ac::Outer::csr;
+    PetscCall(PetscInfo(A, "aijcompound: -mat_aijcompound_outer sym, but the matrix is not symmetric (or -mat_aijcompound_symmetric_layout is false): CSR\n"));
+  }
+  dev->variant         = ForcedVariant(d->c, o, symmetric);
+  dev->source          = sym_refused ? "forced; not symmetric: csr" : o.forced() ? "forced" : "default";
   dev->gbs             = 0;
   dev->tuned_products  = 0;
   const bool  search   = o.mode > 0 && d->c.nnzb() > 0 && !(o.outer && o.inner && o.schedule);
@@ -258,7 +303,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
   ac::TuneKey key;
   if (search) {
     std::map<ac::TuneKey, ac::TuneResult> cache;
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, key = ac::make_key(GpuName(), kc::sm_count(), d->c));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, key = ac::make_key(GpuName(), kc::sm_count(), d->c, symmetric));
     if (!o.cache.empty() && !o.forced() && !dev->force_search) PetscCall(LoadCache(o.cache, &cache));
     const auto hit = cache.find(key);
     if (hit != cache.end() && (o.mode == 2 || (hit->second.variant.outer == dev->variant.outer && hit->second.variant.inner == dev->variant.inner))) {
@@ -269,7 +314,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
     } else {
       Timed best{dev->variant, 0.0};
       PetscCall(PetscLogEventBegin(MAT_AIJCompoundTune, A, 0, 0, 0));
-      PetscCall(Search(A, o, dev->variant, stream, &best, &dev->tuned_products));
+      PetscCall(Search(A, o, symmetric, dev->variant, stream, &best, &dev->tuned_products));
       PetscCall(PetscLogEventEnd(MAT_AIJCompoundTune, A, 0, 0, 0));
       dev->variant = best.v;
       dev->source  = "tuned";
@@ -291,13 +336,34 @@ static PetscErrorCode Choose(Mat A, void *stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// New values in a SYM packing: checked (1 download); no longer symmetric, the product moves to CSR
+// with the same inner layout and schedule.
+static PetscErrorCode RecheckSymmetric(Mat A, void *stream)
+{
+  MatAIJCompoundDevice *dev = Data(A)->dev.get();
+  bool                  ok  = true;
+
+  PetscFunctionBegin;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ok = dev->packed.values_symmetric(stream));
+  if (ok) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(A, "aijcompound: the new values are not symmetric; the product leaves the SYM layout for CSR\n"));
+  dev->variant.outer = ac::Outer::csr;
+  dev->source        = "csr: values no longer symmetric";
+  dev->gbs           = 0;
+  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, &dev->packed, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatAIJCompoundDevicePrepareProduct(Mat A, void *stream)
 {
   MatAIJCompoundDevice *dev = Data(A)->dev.get();
 
   PetscFunctionBegin;
   if (!dev->chosen) PetscCall(Choose(A, stream));
-  else if (dev->packed_stale) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, dev->packed.repack(dev->master.values.data(), stream));
+  else if (dev->packed_stale) {
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, dev->packed.repack(dev->master.values.data(), stream));
+    if (dev->variant.outer == ac::Outer::csr_sym) PetscCall(RecheckSymmetric(A, stream));
+  }
   dev->packed_stale = false;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,11 +8,14 @@
 //     one row far longer than the others; Inf in x and -0.0 values (sliced padding must not
 //     multiply x[0]); an x that is not 16-byte aligned (the scalar path of the pair loads);
 //   * repack of new values equals a fresh upload, scale equals the host scale;
+//   * SYM (symmetric matrices of every kind): every schedule against the reference, the bytes a
+//     product reads, the device symmetry check against the host's after repacks;
 //   * bad launch shapes, inconsistent packed arrays and missing scatter maps throw.
 // A NaN matches any NaN: the device's canonical NaN has other bits than the host's.
 #include "kernels/aijcompound/layouts.hpp"
 #include "src/aijcompound/layouts.hpp"
 #include "src/aijcompound/ops.hpp"
+#include "src/aijcompound/symmetric.hpp"
 #include "tests/support/corpus.hpp"
 #include "tests/support/device.hpp"
 #include "tests/unit/aijcompound/support.hpp"
@@ -318,6 +321,53 @@ TEST_P(GpuAijCompoundMult, ScaleEqualsReference) {
         expect_every_schedule(d, s, dx.data(), x, z, layout_name(a, o, in) + " scaled by " + std::to_string(alpha));
       }
     }
+}
+
+// SYM: the lower entries through their partners, bit for bit with the CSR reference; what a
+// product reads; values_symmetric agrees with the host check after repacks that break and
+// restore the symmetry (one lower entry, and one upper entry, changed by an ulp).
+TEST_P(GpuAijCompoundMult, SymmetricLayout) {
+  const Shape sh = shape();
+  const bool small = pgk::test::small_corpus();
+  for (Index n : {Index(0), Index(1), Index(40), small ? Index(90) : Index(300)}) {
+    const ac::CompoundCsr a = ac::test::random_symmetric(sh, n, 2600 + sh.bs + n);
+    ASSERT_TRUE(ac::is_symmetric(a));
+    const Vector x = ac::test::random_vector(n * sh.bs, 15), z = ac::test::random_vector(n * sh.bs, 16);
+    DVec dx(x);
+    std::vector<Index> diag, partner;
+    ASSERT_TRUE(ac::symmetric_pattern(a, &diag, &partner));
+    const Index lower = ac::lower_entries(a, diag);
+    for (ac::Inner in : kInners) {
+      const std::string at = layout_name(a, ac::Outer::csr_sym, in);
+      dc::DevicePacked d;
+      d.upload(ac::pack(a, ac::Outer::csr_sym, in), nullptr);
+      const std::size_t es = static_cast<std::size_t>(a.esize());
+      EXPECT_EQ(d.bytes(), static_cast<std::size_t>(a.nnzb() - lower) * es * 8 +
+                               4 * static_cast<std::size_t>(a.nnzb() + lower + 2 * n + 1))
+          << at;
+      expect_every_schedule(d, a, dx.data(), x, z, at);
+      EXPECT_TRUE(d.values_symmetric(nullptr)) << at;
+      if (lower == 0) continue;
+      d.set_value_slots(ac::entry_slots(a, ac::Outer::csr_sym), nullptr);
+      for (const bool in_lower : {true, false}) {
+        ac::CompoundCsr b = a;
+        const Index e = in_lower ? ac::test::first_lower(a) : partner[ac::test::first_lower(a)];
+        b.entry(e)[es - 1] = std::nextafter(b.entry(e)[es - 1], 3.0);
+        ASSERT_FALSE(ac::is_symmetric(b));
+        DVec bv(b.values), av(a.values);
+        d.repack(bv.data(), nullptr);
+        EXPECT_FALSE(d.values_symmetric(nullptr)) << at << (in_lower ? ": lower" : ": upper") << " entry changed";
+        d.repack(av.data(), nullptr);
+        EXPECT_TRUE(d.values_symmetric(nullptr)) << at << ": values restored";
+      }
+    }
+  }
+  // Not SYM: the check refuses other layouts, pack refuses an unsymmetric pattern.
+  const ac::CompoundCsr r = ac::test::random_compound(sh, 30, 30, 2700 + sh.bs);
+  dc::DevicePacked d;
+  d.upload(ac::pack(r, ac::Outer::csr, ac::Inner::aos), nullptr);
+  EXPECT_THROW(d.values_symmetric(nullptr), std::invalid_argument);
+  EXPECT_THROW(ac::pack(r, ac::Outer::csr_sym, ac::Inner::aos), std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuAijCompoundMult, ::testing::ValuesIn(kKinds),

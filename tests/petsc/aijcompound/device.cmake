@@ -31,6 +31,20 @@ foreach(forced "ell;soa;static" "si16;aos;dynamic" "si32;soa;group" "csr;aos;gro
   pgk_test(gpu.aijcompound.device.forced_${o}_${i}_${s} LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: .* \\(forced\\)"
            -- ${T} -gen ${GEN_QUAT} -mat_aijcompound_outer ${o} -mat_aijcompound_inner ${i} -mat_aijcompound_schedule ${s} -mat_aijcompound_tune_cache none -coo ${PGK_GPU_OPTS})
 endforeach()
+# The symmetric layout SYM (vec3d27 is symmetric): forced, found by the tuner, and by A's
+# MAT_SYMMETRIC flag; MatDiagonalScale with l != r breaks the symmetry, and the products move to CSR
+# (still checked against AIJ). On a matrix that is not symmetric (vec3d27 with one scalar of row 0
+# changed), a forced SYM is CSR.
+pgk_test(gpu.aijcompound.device.symmetric_forced LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: SYM-AoS static 256x8 \\(forced\\)"
+         --expect "after the updates: CSR-AoS static 256x8 \\(csr: values no longer symmetric\\)"
+         -- ${T} -gen ${GEN_ELAST} -mat_aijcompound_symmetric_layout -mat_aijcompound_outer sym -mat_aijcompound_inner aos -mat_aijcompound_schedule static -mat_aijcompound_tune_cache none ${PGK_GPU_OPTS})
+pgk_test(gpu.aijcompound.device.symmetric_flag LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: SYM-SoA group4 256x8 \\(forced\\)"
+         --expect "after the updates: CSR-SoA group4 256x8 \\((csr: values no longer symmetric|forced; not symmetric: csr)\\)"
+         -- ${T} -gen ${GEN_QUAT} -set_symmetric -mat_aijcompound_outer sym -mat_aijcompound_inner soa -mat_aijcompound_schedule group -mat_aijcompound_group 4 -mat_aijcompound_tune_cache none ${PGK_GPU_OPTS})
+pgk_test(gpu.aijcompound.device.symmetric_tuned LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: SYM-.* \\(tuned\\)"
+         -- ${T} -gen ${GEN_ELAST} -set_symmetric -mat_aijcompound_outer sym -mat_aijcompound_tune_cache none ${PGK_GPU_OPTS})
+pgk_test(gpu.aijcompound.device.symmetric_refused LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: CSR-AoS static 256x8 \\(forced; not symmetric: csr\\)"
+         -- ${T} -gen ${GEN_ELAST} -unsymmetrize -mat_aijcompound_symmetric_layout -mat_aijcompound_outer sym -mat_aijcompound_inner aos -mat_aijcompound_schedule static -mat_aijcompound_tune_cache none ${PGK_GPU_OPTS})
 pgk_test(gpu.aijcompound.device.tune_none LABELS "gpu;petsc" ARGS ${DOK} --expect "first matrix: .* \\(default\\)" --expect "second matrix: .* \\(default\\)"
          -- ${T} -gen ${GEN_CPLX} -mat_aijcompound_tune none ${PGK_GPU_OPTS})
 pgk_test(gpu.aijcompound.device.solve LABELS "gpu;petsc" ARGS ${DOK} --expect "same iteration count"

@@ -1,0 +1,172 @@
+// The symmetric layout SYM (src/aijcompound/symmetric.hpp, layouts.hpp): the symmetry checks, the
+// pattern arrays, the product bit for bit with the CSR reference, the bytes, and the tuner's rules.
+#include "src/aijcompound/layouts.hpp"
+#include "src/aijcompound/ops.hpp"
+#include "src/aijcompound/symmetric.hpp"
+#include "src/aijcompound/tune.hpp"
+#include "tests/unit/aijcompound/support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace pgk::aijcompound::test {
+namespace {
+
+const Inner kInners[] = {Inner::aos, Inner::soa};
+
+TEST(AijCompoundSymmetric, SymLayoutEqualsTheCsrReferenceBitForBit) {
+  for (const Shape &sh : all_shapes())
+    for (Index n : {0, 1, 2, 15, 100}) {
+      const CompoundCsr a = random_symmetric(sh, n, 2000 + sh.bs + n);
+      ASSERT_TRUE(is_symmetric(a)) << kind_name(sh.kind) << " bs " << sh.bs << " n " << n;
+      const Vector x = random_vector(n * sh.bs, 21), z = random_vector(n * sh.bs, 22);
+      Vector ref(z.size()), ref_add(z.size());
+      mult(a, x.data(), ref.data());
+      mult_add(a, x.data(), z.data(), ref_add.data());
+      for (Inner in : kInners) {
+        const Packed p = pack(a, Outer::csr_sym, in);
+        Vector y(z.size(), 5.0), w(z.size(), 5.0);
+        packed_mult(p, x.data(), y.data());
+        packed_mult_add(p, x.data(), z.data(), w.data());
+        const std::string what = std::string(kind_name(sh.kind)) + " bs " + std::to_string(sh.bs) + " n " +
+                                 std::to_string(n) + " " + inner_name(in);
+        EXPECT_TRUE(same_bits(y, ref)) << what;
+        EXPECT_TRUE(same_bits(w, ref_add)) << what;
+        EXPECT_EQ(p.bytes(), packed_bytes(a, Outer::csr_sym)) << what;
+      }
+    }
+}
+
+// The product really reads the partners: a lower entry changed after packing (so the matrix is no
+// longer symmetric) does not change the SYM product, while the CSR product moves.
+TEST(AijCompoundSymmetric, LowerValuesAreNotRead) {
+  CompoundCsr a = random_symmetric({EntryKind::block, 3}, 40, 2100);
+  Packed p = pack(a, Outer::csr_sym, Inner::aos);
+  const Vector x = random_vector(120, 23);
+  Vector before(120), after(120), csr(120);
+  packed_mult(p, x.data(), before.data());
+  const Index e = first_lower(a);
+  ASSERT_GE(e, 0);
+  for (int c = 0; c < 9; ++c) p.val[e * 9 + c] += 1.0;
+  packed_mult(p, x.data(), after.data());
+  EXPECT_TRUE(same_bits(before, after));
+  for (int c = 0; c < 9; ++c) a.entry(e)[c] += 1.0;
+  mult(a, x.data(), csr.data());
+  EXPECT_FALSE(same_bits(before, csr));
+}
+
+TEST(AijCompoundSymmetric, ChecksRefuseWhatIsNotSymmetric) {
+  for (const Shape &sh : all_shapes()) {
+    const CompoundCsr s = random_symmetric(sh, 30, 2200 + sh.bs);
+    EXPECT_TRUE(is_symmetric(s));
+    // one component of one lower entry off by one ulp
+    CompoundCsr v = s;
+    const Index e = first_lower(v);
+    ASSERT_GE(e, 0);
+    v.entry(e)[v.esize() - 1] = std::nextafter(v.entry(e)[v.esize() - 1], 2.0);
+    std::vector<Index> diag, partner;
+    EXPECT_TRUE(symmetric_pattern(v, &diag, &partner));
+    EXPECT_FALSE(symmetric_values(v, diag, partner)) << kind_name(sh.kind) << " bs " << sh.bs;
+    // a NaN mirrored on both sides is never symmetric
+    CompoundCsr nan = s;
+    nan.entry(e)[0] = std::nan("");
+    nan.entry(partner[e])[0] = std::nan("");
+    EXPECT_FALSE(is_symmetric(nan));
+    // a random (unsymmetric) pattern: no SYM packing
+    const CompoundCsr r = random_compound(sh, 30, 30, 2300 + sh.bs);
+    EXPECT_FALSE(symmetric_pattern(r, &diag, &partner));
+    EXPECT_THROW(pack(r, Outer::csr_sym, Inner::aos), std::invalid_argument);
+  }
+  // not square
+  const CompoundCsr rect = random_compound({EntryKind::block, 2}, 10, 12, 2400);
+  std::vector<Index> diag, partner;
+  EXPECT_FALSE(symmetric_pattern(rect, &diag, &partner));
+}
+
+// Complex entries must be Hermitian (the expansion symmetric), not complex symmetric; diagonal
+// entries are not checked (the product reads them as they are).
+TEST(AijCompoundSymmetric, ComplexMeansHermitian) {
+  CompoundCsr a;
+  a.kind = EntryKind::complex;
+  a.bs = 2;
+  a.nbrows = a.nbcols = 2;
+  a.rowptr = {0, 2, 4};
+  a.colidx = {0, 1, 0, 1};
+  a.values = {1, 5, 2, 3, 2, -3, 4, 7}; // (0,0) = 1+5i, (0,1) = 2+3i, (1,0) = 2-3i, (1,1) = 4+7i
+  EXPECT_TRUE(is_symmetric(a));
+  a.values[5] = 3; // (1,0) = 2+3i: complex symmetric, not Hermitian
+  EXPECT_FALSE(is_symmetric(a));
+}
+
+TEST(AijCompoundSymmetric, PatternArraysByHand) {
+  // 3x3 block pattern: row 0 {0, 2}, row 1 {1}, row 2 {0, 2}; 2x2 blocks.
+  CompoundCsr a;
+  a.kind = EntryKind::block;
+  a.bs = 2;
+  a.nbrows = a.nbcols = 3;
+  a.rowptr = {0, 2, 3, 5};
+  a.colidx = {0, 2, 1, 0, 2};
+  a.values.assign(20, 1.0);
+  std::vector<Index> diag, partner;
+  ASSERT_TRUE(symmetric_pattern(a, &diag, &partner));
+  EXPECT_EQ(diag, (std::vector<Index>{0, 2, 4}));
+  EXPECT_EQ(partner, (std::vector<Index>{-1, -1, -1, 1, -1}));
+  EXPECT_EQ(lower_entries(a, diag), 1);
+  // what a product reads: 4 upper entries of 4 scalars, 5 columns, 1 partner, 4 ptr, 3 diag
+  const std::size_t idx = sizeof(Index);
+  EXPECT_EQ(symmetric_read_bytes(a, 1), 4 * 32 + idx * (5 + 1 + 4 + 3));
+}
+
+TEST(AijCompoundSymmetric, ThreadsDoNotChangeThePatternArrays) {
+  const CompoundCsr a = random_symmetric({EntryKind::block, 2}, 30000, 2500);
+  ASSERT_GT(a.nnzb(), Index(1) << 16);
+  std::vector<Index> d1, p1, d4, p4;
+  ASSERT_TRUE(symmetric_pattern(a, &d1, &p1, 1));
+  ASSERT_TRUE(symmetric_pattern(a, &d4, &p4, 4));
+  EXPECT_EQ(d1, d4);
+  EXPECT_EQ(p1, p4);
+  EXPECT_TRUE(symmetric_values(a, d4, p4, 4));
+}
+
+TEST(AijCompoundSymmetric, TunerOffersSymOnlyForSymmetricMatrices) {
+  const CompoundCsr a = random_symmetric({EntryKind::block, 3}, 200, 2600);
+  auto has_sym = [](const std::vector<Outer> &v) { return std::find(v.begin(), v.end(), Outer::csr_sym) != v.end(); };
+  EXPECT_FALSE(has_sym(allowed_outers(a, 2.0)));
+  EXPECT_TRUE(has_sym(allowed_outers(a, 2.0, true)));
+  EXPECT_EQ(default_variant(a, 2.0, true).outer, Outer::csr_sym);
+  EXPECT_NE(default_variant(a, 2.0).outer, Outer::csr_sym);
+  int sym = 0;
+  for (const Variant &v : layout_candidates(a, 2.0, true)) sym += v.outer == Outer::csr_sym;
+  EXPECT_EQ(sym, 4); // AoS, SoA x static, group
+  EXPECT_LE(planned_products(layout_candidates(a, 2.0, true).size(), schedule_grid(Outer::csr, Inner::aos).size(), 2),
+            kMaxTunedProducts);
+}
+
+TEST(AijCompoundSymmetric, CacheKeysBySymmetry) {
+  const CompoundCsr a = random_symmetric({EntryKind::block, 3}, 200, 2700);
+  std::map<TuneKey, TuneResult> entries, back;
+  TuneResult sym, csr;
+  sym.variant.outer = Outer::csr_sym;
+  sym.gbs = 2500;
+  csr.gbs = 2400;
+  entries[make_key("GPU X", 132, a, true)] = sym;
+  entries[make_key("GPU X", 132, a, false)] = csr;
+  const std::string text = format_cache(entries);
+  EXPECT_NE(text.find("block+sym 3"), std::string::npos) << text;
+  ASSERT_EQ(parse_cache(text, back), "");
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[make_key("GPU X", 132, a, true)].variant.outer, Outer::csr_sym);
+  EXPECT_EQ(back[make_key("GPU X", 132, a, false)].variant.outer, Outer::csr);
+  // a SYM winner under a key that is not symmetric is a damaged file
+  std::map<TuneKey, TuneResult> out;
+  EXPECT_NE(parse_cache(text + "gpu 8 block 3 6 4 2 SYM AoS static 256 8 1 1\n", out), "");
+}
+
+} // namespace
+} // namespace pgk::aijcompound::test
