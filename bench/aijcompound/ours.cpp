@@ -7,6 +7,7 @@
 #include "bench/aijcompound/context.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "bench/common/bench_cxx.hpp"
 #include "kernels/aijcompound/layouts.hpp"
@@ -21,17 +22,24 @@ struct Timed {
   Row         row;
 };
 
-// Every variant of `list` whose layout is (outer, inner), on one upload of that layout.
-static PetscErrorCode TimeLayout(Problem &p, Timer &t, ac::Outer outer, ac::Inner inner, const std::vector<ac::Variant> &list, const Summary &s, Results &res, std::vector<Timed> *out)
+using Layout = std::tuple<ac::Outer, ac::Inner, bool>; // outer, inner, +SYM
+static Layout LayoutOf(const ac::Variant &v)
+{
+  return {v.outer, v.inner, v.symmetric};
+}
+
+// Every variant of `list` whose layout is `layout`, on one upload of that layout.
+static PetscErrorCode TimeLayout(Problem &p, Timer &t, Layout layout, const std::vector<ac::Variant> &list, const Summary &s, Results &res, std::vector<Timed> *out)
 {
   kc::DevicePacked dp;
+  const auto [outer, inner, sym] = layout;
 
   PetscFunctionBegin;
-  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dp.upload(ac::pack(p.c, outer, inner), t.stream));
-  if (outer == ac::Outer::csr && inner == ac::Inner::aos && (double)dp.bytes() + p.vector_bytes != p.compound_bytes)
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dp.upload(ac::pack(p.c, outer, inner, sym), t.stream));
+  if (outer == ac::Outer::csr && inner == ac::Inner::aos && !sym && (double)dp.bytes() + p.vector_bytes != p.compound_bytes)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  WARNING: DevicePacked::bytes of CSR-AoS (%zu) + x + y differs from the compulsory-byte model (%.0f)\n", dp.bytes(), p.compound_bytes));
   for (const ac::Variant &v : list) {
-    if (v.outer != outer || v.inner != inner) continue;
+    if (LayoutOf(v) != layout) continue;
     const kc::LaunchShape shape = kc::shape_of(v);
     Timed                 tv{v, {}};
     tv.row.group     = "ours";
@@ -63,10 +71,10 @@ static PetscErrorCode TimeList(Problem &p, Timer &t, std::vector<ac::Variant> li
     const bool seen = std::any_of(out->begin(), out->end(), [&](const Timed &x) { return x.v == v; }) || std::find(todo.begin(), todo.end(), v) != todo.end();
     if (!seen) todo.push_back(v);
   }
-  std::vector<std::pair<ac::Outer, ac::Inner>> layouts;
+  std::vector<Layout> layouts;
   for (const ac::Variant &v : todo)
-    if (std::find(layouts.begin(), layouts.end(), std::pair(v.outer, v.inner)) == layouts.end()) layouts.push_back({v.outer, v.inner});
-  for (auto [outer, inner] : layouts) PetscCall(TimeLayout(p, t, outer, inner, todo, s, res, out));
+    if (std::find(layouts.begin(), layouts.end(), LayoutOf(v)) == layouts.end()) layouts.push_back(LayoutOf(v));
+  for (const Layout &l : layouts) PetscCall(TimeLayout(p, t, l, todo, s, res, out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -75,10 +83,10 @@ static PetscErrorCode TimeList(Problem &p, Timer &t, std::vector<ac::Variant> li
 static bool FindVariant(const ac::CompoundCsr &c, double max_mem_ratio, bool symmetric, const std::string &text, ac::Variant *v)
 {
   std::vector<ac::Variant> all = ac::layout_candidates(c, max_mem_ratio, symmetric);
-  for (ac::Outer outer : ac::allowed_outers(c, max_mem_ratio, symmetric))
+  for (ac::Outer outer : ac::allowed_outers(c, max_mem_ratio))
     for (ac::Inner inner : {ac::Inner::aos, ac::Inner::soa})
       for (const ac::Variant &g : ac::schedule_grid(outer, inner)) all.push_back(g);
-  all.push_back(ac::default_variant(c, max_mem_ratio, symmetric));
+  all.push_back(ac::default_variant(c, max_mem_ratio));
   for (const ac::Variant &x : all)
     if (ac::describe(x) == text) return *v = x, true;
   return false;
@@ -93,13 +101,18 @@ PetscErrorCode BenchFixedVariants(Problem &p, const Options &o, Timer &t, Summar
   PetscCall(TimeList(p, t, ac::layout_candidates(p.c, o.max_mem_ratio, p.symmetric), s, res, &timed));
   PetscCheck(!timed.empty(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "no layout candidate for %s", p.spec.c_str());
   // Stage 1's winner by its hot time, as the tuner ranks (back-to-back products).
-  const Timed &best1 = *std::min_element(timed.begin(), timed.end(), [](const Timed &a, const Timed &b) { return a.row.hot.median < b.row.hot.median; });
-  PetscCall(TimeList(p, t, ac::schedule_grid(best1.v.outer, best1.v.inner), s, res, &timed));
-  if (best1.v.outer == ac::Outer::csr_sym) { // the schedules of the best other layout too: the figure a matrix that is not symmetric gets
-    const Timed *best_other = nullptr;
+  const ac::Variant best1 = std::min_element(timed.begin(), timed.end(), [](const Timed &a, const Timed &b) { return a.row.hot.median < b.row.hot.median; })->v; // a copy: timed grows
+  PetscCall(TimeList(p, t, ac::schedule_grid(best1.outer, best1.inner, best1.symmetric), s, res, &timed));
+  // The schedules of the best layout of the other kind too (+SYM or not): without +SYM, the figure
+  // a matrix that is not symmetric gets; with it, what +SYM can do here.
+  if (p.symmetric) {
+    const Timed *other = nullptr;
     for (const Timed &x : timed)
-      if (x.v.outer != ac::Outer::csr_sym && (!best_other || x.row.hot.median < best_other->row.hot.median)) best_other = &x;
-    if (best_other) PetscCall(TimeList(p, t, ac::schedule_grid(best_other->v.outer, best_other->v.inner), s, res, &timed));
+      if (x.v.symmetric != best1.symmetric && (!other || x.row.hot.median < other->row.hot.median)) other = &x;
+    if (other) {
+      const ac::Variant o2 = other->v;
+      PetscCall(TimeList(p, t, ac::schedule_grid(o2.outer, o2.inner, o2.symmetric), s, res, &timed));
+    }
   }
   const bool found = !s.tuned_variant.empty() && FindVariant(p.c, o.max_mem_ratio, p.symmetric, s.tuned_variant, &tuned);
   if (found) PetscCall(TimeList(p, t, {tuned}, s, res, &timed));
@@ -112,7 +125,7 @@ PetscErrorCode BenchFixedVariants(Problem &p, const Options &o, Timer &t, Summar
         if (m == 1) s.best_fixed_name = ac::describe(x.v);
       }
       if (found && x.v == tuned) s.tuned_fixed[m] = sec;
-      if (x.v.outer != ac::Outer::csr_sym && (s.best_general[m] == 0 || sec < s.best_general[m])) {
+      if (!x.v.symmetric && (s.best_general[m] == 0 || sec < s.best_general[m])) {
         s.best_general[m] = sec;
         if (m == 1) s.best_general_name = ac::describe(x.v);
       }

@@ -14,9 +14,11 @@
 // cudaMalloc-aligned); x blocks of an even bs are read as double2 when x is 16-byte aligned
 // (checked per launch: a caller may pass an offset array). ELL / SI slots of consecutive rows are
 // consecutive, so a warp of one-thread-per-row reads consecutive slots (SoA: one coalesced load
-// per component). SYM (a symmetric matrix): a strictly lower position loads its partner's entry
-// (an upper one, at most a bandwidth of rows away, so usually still in L2) and transposes it in
-// registers, the exact operations of the host's transposed_entry + apply_entry.
+// per component). +SYM (a symmetric matrix): a strictly lower position loads its partner's entry
+// (an upper one of a row at most a bandwidth earlier, usually still in L2; for a warp of ELL / SI
+// rows of a stencil the partners are consecutive slots too) and applies its transpose
+// (apply_transposed: the same operations, in the same order, as apply on the transposed entry, so
+// the loads can stream instead of holding a transposed copy in registers).
 #include "kernels/aijcompound/spmv.cuh"
 #include "kernels/common/cuda_check.cuh"
 
@@ -25,6 +27,10 @@
 
 namespace pgk::cuda::aijcompound {
 namespace {
+
+// Every schedule may launch 1024 threads a block (check_shape): the bound caps the registers at 64,
+// which the plain kernels stayed within anyway; +SYM's second load path of 8x8 blocks did not.
+constexpr int kMaxBlockThreads = 1024;
 
 __device__ __forceinline__ void madd(double &acc, double a, double x) { acc = __dadd_rn(acc, __dmul_rn(a, x)); }
 
@@ -37,24 +43,14 @@ template <int K> struct BlockEntry {
 #pragma unroll
       for (int i = 0; i < K; ++i) madd(acc[i], v[j * K + i], x[j]);
   }
-  // The entry (i, j) whose transpose is v (entry (j, i)).
-  __device__ static void transpose(double (&v)[esize]) {
+  // apply() of the entry whose transpose is v: component j*K + i of the transpose is v[i*K + j].
+  __device__ static void apply_transposed(const double (&v)[esize], const double (&x)[bs], double (&acc)[bs]) {
 #pragma unroll
     for (int j = 0; j < K; ++j)
 #pragma unroll
-      for (int i = j + 1; i < K; ++i) {
-        const double t = v[j * K + i];
-        v[j * K + i] = v[i * K + j];
-        v[i * K + j] = t;
-      }
+      for (int i = 0; i < K; ++i) madd(acc[i], v[i * K + j], x[j]);
   }
 };
-
-// A complex or quaternion entry's transposed expansion is its conjugate.
-template <int N> __device__ __forceinline__ void conjugate(double (&v)[N]) {
-#pragma unroll
-  for (int c = 1; c < N; ++c) v[c] = -v[c];
-}
 
 // a + b i as [a -b; b a].
 struct ComplexEntry {
@@ -66,7 +62,14 @@ struct ComplexEntry {
     madd(acc[1], b, x[0]);
     madd(acc[1], a, x[1]);
   }
-  __device__ static void transpose(double (&v)[2]) { conjugate<2>(v); }
+  // apply() of the conjugate (a, -b): -(-b) is b exactly.
+  __device__ static void apply_transposed(const double (&v)[2], const double (&x)[2], double (&acc)[2]) {
+    const double a = v[0], b = v[1];
+    madd(acc[0], a, x[0]);
+    madd(acc[0], b, x[1]);
+    madd(acc[1], -b, x[0]);
+    madd(acc[1], a, x[1]);
+  }
 };
 
 // w + x i + y j + z k as L(q) (src/aijcompound/entry.hpp), negated factors where L has a minus.
@@ -79,7 +82,14 @@ struct QuaternionEntry {
     madd(acc[2], y, p[0]), madd(acc[2], z, p[1]), madd(acc[2], w, p[2]), madd(acc[2], -x, p[3]);
     madd(acc[3], z, p[0]), madd(acc[3], -y, p[1]), madd(acc[3], x, p[2]), madd(acc[3], w, p[3]);
   }
-  __device__ static void transpose(double (&v)[4]) { conjugate<4>(v); }
+  // apply() of the conjugate (w, -x, -y, -z).
+  __device__ static void apply_transposed(const double (&v)[4], const double (&p)[4], double (&acc)[4]) {
+    const double w = v[0], x = -v[1], y = -v[2], z = -v[3];
+    madd(acc[0], w, p[0]), madd(acc[0], -x, p[1]), madd(acc[0], -y, p[2]), madd(acc[0], -z, p[3]);
+    madd(acc[1], x, p[0]), madd(acc[1], w, p[1]), madd(acc[1], -z, p[2]), madd(acc[1], y, p[3]);
+    madd(acc[2], y, p[0]), madd(acc[2], z, p[1]), madd(acc[2], w, p[2]), madd(acc[2], -x, p[3]);
+    madd(acc[3], z, p[0]), madd(acc[3], -y, p[1]), madd(acc[3], x, p[2]), madd(acc[3], w, p[3]);
+  }
 };
 
 // N consecutive doubles from p through the read-only path; as double2 when `pairs` (p 16-byte aligned).
@@ -117,7 +127,7 @@ struct RowRange {
 };
 
 template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvArgs &a, int r) {
-  if constexpr (O == ac::Outer::csr || O == ac::Outer::csr_sym) {
+  if constexpr (O == ac::Outer::csr) {
     const int b = __ldg(a.ptr + r);
     return {b, __ldg(a.ptr + r + 1) - b, 1};
   } else if constexpr (O == ac::Outer::ell) {
@@ -131,32 +141,29 @@ template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvA
 
 // acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
 // them for one thread per row). Sliced padding (column -1) is skipped, never multiplied.
-template <class E, ac::Outer O, ac::Inner I>
+template <class E, ac::Outer O, ac::Inner I, bool S>
 __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r, int lane, int group,
                                           double (&acc)[E::bs]) {
 #pragma unroll
   for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
   const RowRange rr = row_range<O>(a, r);
-  int lower_end = 0; // SYM: positions before it are strictly lower
-  if constexpr (O == ac::Outer::csr_sym) lower_end = __ldg(a.diag + r);
+  int nlower = 0; // +SYM: positions below it are strictly lower
+  if constexpr (S) nlower = __ldg(a.lower + r);
   for (int j = lane; j < rr.len; j += group) {
     const int s = rr.first + j * rr.stride;
     const int c = __ldg(a.col + s);
     if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
       if (c < 0) continue;
     double v[E::esize], xb[E::bs];
-    if constexpr (O == ac::Outer::csr_sym) {
-      if (s < lower_end) {
-        load_entry<E::esize, I>(a.val, __ldg(a.partner + s), a.nslots, v);
-        E::transpose(v);
-      } else {
-        load_entry<E::esize, I>(a.val, s, a.nslots, v);
-      }
+    if (S && j < nlower) {
+      load_entry<E::esize, I>(a.val, __ldg(a.partner + s), a.nslots, v);
+      load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
+      E::apply_transposed(v, xb, acc);
     } else {
       load_entry<E::esize, I>(a.val, s, a.nslots, v);
+      load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
+      E::apply(v, xb, acc);
     }
-    load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
-    E::apply(v, xb, acc);
   }
 }
 
@@ -173,11 +180,12 @@ template <class E> bool x_pairs(const SpmvArgs &a) {
 }
 
 // static_rows: block b starts at row threads * b and strides by threads * gridDim.
-template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_static(const SpmvArgs a, bool xpairs) {
+template <class E, ac::Outer O, ac::Inner I, bool S>
+__global__ void __launch_bounds__(kMaxBlockThreads) spmv_static(const SpmvArgs a, bool xpairs) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < a.nbrows; r += stride) {
     double acc[E::bs];
-    row_share<E, O, I>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+    row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), 0, 1, acc);
     store_row<E::bs>(a, static_cast<int>(r), acc);
   }
 }
@@ -186,7 +194,8 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_static(const S
 // counter pass nbrows it counts itself finished in counter[1]; the last one to finish resets both,
 // so the next launch starts from 0 without a memset. Every other block has then taken its last
 // rows (the fence orders each block's last take before its finish count).
-template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_dynamic(const SpmvArgs a, bool xpairs) {
+template <class E, ac::Outer O, ac::Inner I, bool S>
+__global__ void __launch_bounds__(kMaxBlockThreads) spmv_dynamic(const SpmvArgs a, bool xpairs) {
   __shared__ unsigned int first;
   for (;;) {
     if (threadIdx.x == 0) first = atomicAdd(a.counter, blockDim.x);
@@ -197,7 +206,7 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_dynamic(const 
     if (done) break;
     if (r < a.nbrows) {
       double acc[E::bs];
-      row_share<E, O, I>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+      row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), 0, 1, acc);
       store_row<E::bs>(a, static_cast<int>(r), acc);
     }
   }
@@ -216,7 +225,8 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_dynamic(const 
 // lane takes part in every shuffle. The lanes' partial sums are combined by a butterfly
 // (__shfl_xor_sync, distances group/2, ..., 1): a fixed tree, and since a + b == b + a exactly,
 // every lane of the group ends with the same bits; lane l then stores components l, l + group, ...
-template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_group(const SpmvArgs a, bool xpairs, int group) {
+template <class E, ac::Outer O, ac::Inner I, bool S>
+__global__ void __launch_bounds__(kMaxBlockThreads) spmv_group(const SpmvArgs a, bool xpairs, int group) {
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x / group;
   const int lane = static_cast<int>(threadIdx.x % 32) % group;
@@ -225,7 +235,7 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_group(const Sp
     const bool active = r < a.nbrows;
     double acc[E::bs];
     if (active) {
-      row_share<E, O, I>(a, xpairs, static_cast<int>(r), lane, group, acc);
+      row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), lane, group, acc);
     } else {
 #pragma unroll
       for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
@@ -241,13 +251,13 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_group(const Sp
   }
 }
 
-template <class E, ac::Outer O, ac::Inner I>
+template <class E, ac::Outer O, ac::Inner I, bool S>
 void launch(const SpmvArgs &a, const LaunchShape &shape, int grid, cudaStream_t stream) {
   const bool xpairs = x_pairs<E>(a);
   switch (shape.schedule) {
-  case Schedule::static_rows: spmv_static<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
-  case Schedule::dynamic_rows: spmv_dynamic<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
-  case Schedule::group_rows: spmv_group<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs, shape.group); break;
+  case Schedule::static_rows: spmv_static<E, O, I, S><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
+  case Schedule::dynamic_rows: spmv_dynamic<E, O, I, S><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
+  case Schedule::group_rows: spmv_group<E, O, I, S><<<grid, shape.threads, 0, stream>>>(a, xpairs, shape.group); break;
   }
   PGK_CUDA_CHECK_LAUNCH();
 }
@@ -276,7 +286,6 @@ template <class F> void with_outer(ac::Outer outer, F &&f) {
   case ac::Outer::ell: return f(OuterTag<ac::Outer::ell>{});
   case ac::Outer::sliced16: return f(OuterTag<ac::Outer::sliced16>{});
   case ac::Outer::sliced32: return f(OuterTag<ac::Outer::sliced32>{});
-  case ac::Outer::csr_sym: return f(OuterTag<ac::Outer::csr_sym>{});
   }
 }
 
@@ -291,7 +300,11 @@ void launch_spmv(const SpmvArgs &args, const LaunchShape &shape, int grid, cudaS
   with_entry(args.kind, args.bs, [&](auto entry) {
     with_outer(args.outer, [&](auto outer) {
       with_inner(args.inner, [&](auto inner) {
-        launch<decltype(entry), decltype(outer)::value, decltype(inner)::value>(args, shape, grid, stream);
+        using E = decltype(entry);
+        constexpr ac::Outer O = decltype(outer)::value;
+        constexpr ac::Inner I = decltype(inner)::value;
+        if (args.symmetric) launch<E, O, I, true>(args, shape, grid, stream);
+        else launch<E, O, I, false>(args, shape, grid, stream);
       });
     });
   });

@@ -34,7 +34,7 @@ Index longest_row(const CompoundCsr &a) {
 
 // The row-metadata array of `outer` (see Packed) and the number of slots.
 std::vector<Index> outer_ptr(const CompoundCsr &a, Outer outer, Index &nslots) {
-  if (outer == Outer::csr || outer == Outer::csr_sym) {
+  if (outer == Outer::csr) {
     nslots = a.nnzb();
     return a.rowptr;
   }
@@ -55,8 +55,7 @@ std::vector<Index> outer_ptr(const CompoundCsr &a, Outer outer, Index &nslots) {
 // Slot of position j of row r (the table in layouts.hpp).
 Index slot_of(Outer outer, const std::vector<Index> &ptr, Index nrows_pad, Index h, Index r, Index j) {
   switch (outer) {
-  case Outer::csr:
-  case Outer::csr_sym: return ptr[r] + j;
+  case Outer::csr: return ptr[r] + j;
   case Outer::ell: return r + j * nrows_pad;
   default: return ptr[r / h] + r % h + j * h;
   }
@@ -70,7 +69,6 @@ const char *outer_name(Outer outer) {
   case Outer::ell: return "ELL";
   case Outer::sliced16: return "SI-16";
   case Outer::sliced32: return "SI-32";
-  case Outer::csr_sym: return "SYM";
   }
   return "?";
 }
@@ -78,8 +76,7 @@ const char *inner_name(Inner inner) { return inner == Inner::aos ? "AoS" : "SoA"
 
 Index padded_rows(Outer outer, Index nbrows) {
   switch (outer) {
-  case Outer::csr:
-  case Outer::csr_sym: return nbrows;
+  case Outer::csr: return nbrows;
   case Outer::ell: return round_up(nbrows, kWarp);
   case Outer::sliced16: return round_up(nbrows, 16);
   case Outer::sliced32: return round_up(nbrows, 32);
@@ -89,8 +86,7 @@ Index padded_rows(Outer outer, Index nbrows) {
 
 Index slice_height(Outer outer, Index nbrows) {
   switch (outer) {
-  case Outer::csr:
-  case Outer::csr_sym: return 1;
+  case Outer::csr: return 1;
   case Outer::ell: return padded_rows(outer, nbrows);
   case Outer::sliced16: return 16;
   case Outer::sliced32: return 32;
@@ -99,7 +95,7 @@ Index slice_height(Outer outer, Index nbrows) {
 }
 
 std::size_t Packed::bytes() const {
-  return val.size() * sizeof(double) + (col.size() + ptr.size() + diag.size() + partner.size()) * sizeof(Index);
+  return val.size() * sizeof(double) + (col.size() + ptr.size() + lower.size() + partner.size()) * sizeof(Index);
 }
 
 std::size_t csr_bytes(const CompoundCsr &a) {
@@ -110,7 +106,6 @@ std::size_t csr_bytes(const CompoundCsr &a) {
 std::size_t packed_bytes(const CompoundCsr &a, Outer outer) {
   const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);
   if (outer == Outer::csr) return csr_bytes(a);
-  if (outer == Outer::csr_sym) return csr_bytes(a) + idx * (static_cast<std::size_t>(a.nbrows) + a.nnzb());
   if (outer == Outer::ell)
     return static_cast<std::size_t>(padded_rows(outer, a.nbrows) * longest_row(a)) * (s + idx) +
            idx * static_cast<std::size_t>(a.nbrows);
@@ -119,12 +114,6 @@ std::size_t packed_bytes(const CompoundCsr &a, Outer outer) {
   std::size_t slots = 0;
   for (Index ws : w) slots += static_cast<std::size_t>(h * ws);
   return slots * (s + idx) + idx * (w.size() + 1);
-}
-
-std::size_t symmetric_read_bytes(const CompoundCsr &a, Index lower) {
-  const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);
-  const std::size_t upper = static_cast<std::size_t>(a.nnzb() - lower);
-  return upper * s + idx * (static_cast<std::size_t>(a.nnzb()) + lower + 2 * static_cast<std::size_t>(a.nbrows) + 1);
 }
 
 double memory_ratio(const CompoundCsr &a, Outer outer) {
@@ -143,7 +132,26 @@ std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer, int threads) {
   return slots;
 }
 
-Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads) {
+namespace {
+
+// The +SYM arrays of p: lower counts per row, and each lower slot's partner slot.
+void add_partners(const CompoundCsr &a, const std::vector<Index> &slots, Index nslots, int threads, Packed &p) {
+  std::vector<Index> diag, partner;
+  if (!symmetric_pattern(a, &diag, &partner, threads))
+    throw std::invalid_argument("aijcompound: +SYM needs a square matrix with a symmetric pattern");
+  p.symmetric = true;
+  p.lower.resize(static_cast<std::size_t>(a.nbrows));
+  p.partner.assign(static_cast<std::size_t>(nslots), -1);
+  for (Index r = 0; r < a.nbrows; ++r) {
+    p.lower[r] = diag[r] - a.rowptr[r];
+    for (Index e = a.rowptr[r]; e < diag[r]; ++e) p.partner[slots[e]] = slots[partner[e]];
+  }
+}
+
+} // namespace
+
+Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads,
+                    bool symmetric) {
   validate(a, threads);
   Packed p;
   p.outer = outer;
@@ -157,9 +165,8 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
   Index nslots = 0;
   p.ptr = outer_ptr(a, outer, nslots);
   *slots = entry_slots(a, outer, threads);
-  if (outer == Outer::csr_sym && !symmetric_pattern(a, &p.diag, &p.partner, threads))
-    throw std::invalid_argument("aijcompound: the SYM layout needs a square matrix with a symmetric pattern");
-  if (outer == Outer::csr || outer == Outer::csr_sym) { // every slot is an entry, in CSR order: the columns as they are
+  if (symmetric) add_partners(a, *slots, nslots, threads, p);
+  if (outer == Outer::csr) { // every slot is an entry, in CSR order: the columns as they are
     p.col = a.colidx;
     return p;
   }
@@ -169,9 +176,9 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
   return p;
 }
 
-Packed pack(const CompoundCsr &a, Outer outer, Inner inner) {
+Packed pack(const CompoundCsr &a, Outer outer, Inner inner, bool symmetric) {
   std::vector<Index> slots;
-  Packed p = pack_pattern(a, outer, inner, &slots);
+  Packed p = pack_pattern(a, outer, inner, &slots, 1, symmetric);
   p.val.assign(static_cast<std::size_t>(p.nslots()) * a.esize(), 0.0);
   repack_values(a, slots, p);
   return p;
@@ -198,8 +205,7 @@ void packed_row(const Packed &p, Index r, const double *x, double *acc) {
   const Index n = p.nslots(), h = slice_height(p.outer, p.nbrows);
   Index len = 0;
   switch (p.outer) {
-  case Outer::csr:
-  case Outer::csr_sym: len = p.ptr[r + 1] - p.ptr[r]; break;
+  case Outer::csr: len = p.ptr[r + 1] - p.ptr[r]; break;
   case Outer::ell: len = p.ptr[r]; break;
   default: len = (p.ptr[r / h + 1] - p.ptr[r / h]) / h; break;
   }
@@ -208,7 +214,7 @@ void packed_row(const Packed &p, Index r, const double *x, double *acc) {
     const Index c = p.col[s];
     if (c < 0) continue; // sliced padding
     const Index stride = p.inner == Inner::aos ? 1 : n;
-    if (p.outer == Outer::csr_sym && s < p.diag[r]) { // strictly lower: the transposed partner
+    if (p.symmetric && j < p.lower[r]) { // strictly lower: the transposed partner
       double t[kMaxBs * kMaxBs];
       const Index q = p.partner[s];
       transposed_entry(p.kind, p.bs, p.inner == Inner::aos ? p.val.data() + q * es : p.val.data() + q, stride, t);

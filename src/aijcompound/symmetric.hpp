@@ -1,8 +1,8 @@
-// The symmetric layout's host side (Mat aijcompound, issue 10): a matrix whose expanded scalar
-// matrix is symmetric holds each strictly lower entry (i, j) as the transposed expansion of its
-// partner (j, i), so a product can read the upper triangle (and the diagonal) only and take the
-// lower entries through their partners: about half the value bytes of a full CSR product, which
-// no cuSPARSE kernel exploits. PETSc's SBAIJ makes the same trade on the host.
+// The +SYM layouts' host side (Mat aijcompound, issue 10; layouts.hpp): a matrix whose expanded
+// scalar matrix is symmetric holds each strictly lower entry (i, j) as the transposed expansion of
+// its partner (j, i), so a product can read the upper triangle (and the diagonal) only and take the
+// lower entries through their partners: about half the value bytes, which no cuSPARSE kernel
+// exploits. PETSc's SBAIJ makes the same trade on the host.
 //
 // "Symmetric" means symmetric in the expansion (what MAT_SYMMETRIC says of a real PETSc matrix):
 //   block:      A(i, j) = A(j, i)^T;
@@ -32,7 +32,7 @@ inline void transposed_entry(EntryKind kind, int bs, const double *v, Index stri
   for (int c = 1; c < n; ++c) out[c] = -v[c * stride];
 }
 
-// The symmetric layout's pattern arrays. diag[r] = the first position of row r whose column is
+// The pattern arrays +SYM is built from (by entry; layouts.hpp maps them to slots). diag[r] = the first position of row r whose column is
 // >= r (the upper part, diagonal included, starts there); partner[e] = the position of entry
 // (col[e], r) for a strictly lower entry e of row r (e < diag[r]), -1 elsewhere. False (arrays
 // unspecified) when the matrix is not square or its pattern is not symmetric.

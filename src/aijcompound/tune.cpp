@@ -19,7 +19,8 @@ const char *schedule_kind_name(ScheduleKind kind) {
 
 std::string describe(const Variant &v) {
   std::ostringstream s;
-  s << outer_name(v.outer) << '-' << inner_name(v.inner) << ' ' << schedule_kind_name(v.schedule);
+  s << outer_name(v.outer) << (v.symmetric ? "+SYM" : "") << '-' << inner_name(v.inner) << ' '
+    << schedule_kind_name(v.schedule);
   if (v.schedule == ScheduleKind::group_rows) s << v.group;
   s << ' ' << v.threads << 'x' << v.blocks_per_sm;
   return s.str();
@@ -40,17 +41,17 @@ int group_for(double mean_row) {
   return g;
 }
 
-std::vector<Outer> allowed_outers(const CompoundCsr &a, double max_mem_ratio, bool symmetric) {
+std::vector<Outer> allowed_outers(const CompoundCsr &a, double max_mem_ratio) {
   std::vector<Outer> out{Outer::csr};
-  for (Outer o : {Outer::ell, Outer::sliced16, Outer::sliced32, Outer::csr_sym})
-    if ((o != Outer::csr_sym || symmetric) && memory_ratio(a, o) <= max_mem_ratio) out.push_back(o);
+  for (Outer o : {Outer::ell, Outer::sliced16, Outer::sliced32})
+    if (memory_ratio(a, o) <= max_mem_ratio) out.push_back(o);
   return out;
 }
 
-Variant default_variant(const CompoundCsr &a, double max_mem_ratio, bool symmetric) {
-  const std::vector<Outer> allowed = allowed_outers(a, max_mem_ratio, symmetric);
+Variant default_variant(const CompoundCsr &a, double max_mem_ratio) {
+  const std::vector<Outer> allowed = allowed_outers(a, max_mem_ratio);
   Variant v;
-  for (Outer o : {Outer::csr_sym, Outer::ell, Outer::sliced32, Outer::sliced16, Outer::csr})
+  for (Outer o : {Outer::ell, Outer::sliced32, Outer::sliced16, Outer::csr})
     if (std::find(allowed.begin(), allowed.end(), o) != allowed.end()) {
       v.outer = o;
       break;
@@ -66,7 +67,8 @@ Variant default_variant(const CompoundCsr &a, double max_mem_ratio, bool symmetr
 std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio, bool symmetric) {
   std::vector<Variant> out;
   const int g = group_for(pattern_stats(a).mean_row);
-  for (Outer o : allowed_outers(a, max_mem_ratio, symmetric))
+  const std::vector<Outer> allowed = allowed_outers(a, max_mem_ratio);
+  for (Outer o : allowed)
     for (Inner in : {Inner::aos, Inner::soa}) {
       Variant v;
       v.outer = o;
@@ -76,15 +78,28 @@ std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_rati
       v.group = g;
       out.push_back(v);
     }
+  // +SYM where the partners of a warp's rows sit in consecutive slots (ELL, SI-32: a stencil's
+  // neighbour rows are consecutive too); on CSR its gathers lost to the plain layouts (bench/NOTES.md).
+  if (symmetric)
+    for (Outer o : {Outer::ell, Outer::sliced32})
+      if (std::find(allowed.begin(), allowed.end(), o) != allowed.end())
+        for (Inner in : {Inner::aos, Inner::soa}) {
+          Variant v;
+          v.outer = o;
+          v.inner = in;
+          v.symmetric = true;
+          out.push_back(v);
+        }
   return out;
 }
 
-std::vector<Variant> schedule_grid(Outer outer, Inner inner) {
+std::vector<Variant> schedule_grid(Outer outer, Inner inner, bool symmetric) {
   std::vector<Variant> out;
   auto add = [&](ScheduleKind s, int threads, int bpsm, int group) {
     Variant v;
     v.outer = outer;
     v.inner = inner;
+    v.symmetric = symmetric;
     v.schedule = s;
     v.threads = threads;
     v.blocks_per_sm = bpsm;
@@ -151,12 +166,18 @@ static bool parse_line(const std::string &line, TuneKey &k, TuneResult &r) {
         r.variant.threads >> r.variant.blocks_per_sm >> r.variant.group >> r.gbs) ||
       (s >> extra))
     return false;
-  static const std::string kSym = "+sym";
-  k.symmetric = kind.size() > kSym.size() && kind.compare(kind.size() - kSym.size(), kSym.size(), kSym) == 0;
-  if (k.symmetric) kind.resize(kind.size() - kSym.size());
+  // "+sym" after the kind, "+SYM" after the outer layout
+  auto strip = [](std::string &word, const std::string &suffix) {
+    const bool has =
+        word.size() > suffix.size() && word.compare(word.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (has) word.resize(word.size() - suffix.size());
+    return has;
+  };
+  k.symmetric = strip(kind, "+sym");
+  r.variant.symmetric = strip(outer, "+SYM");
+  if (r.variant.symmetric && !k.symmetric) return false; // +SYM wins only where the matrix was symmetric
   if (!parse_name(kind, k.kind, kind_name, {EntryKind::block, EntryKind::complex, EntryKind::quaternion}) ||
-      !parse_name(outer, r.variant.outer, outer_name,
-                  {Outer::csr, Outer::ell, Outer::sliced16, Outer::sliced32, Outer::csr_sym}) ||
+      !parse_name(outer, r.variant.outer, outer_name, {Outer::csr, Outer::ell, Outer::sliced16, Outer::sliced32}) ||
       !parse_name(inner, r.variant.inner, inner_name, {Inner::aos, Inner::soa}) ||
       !parse_name(sched, r.variant.schedule, schedule_kind_name,
                   {ScheduleKind::static_rows, ScheduleKind::dynamic_rows, ScheduleKind::group_rows}))
@@ -165,7 +186,6 @@ static bool parse_line(const std::string &line, TuneKey &k, TuneResult &r) {
   const bool group_ok = v.schedule == ScheduleKind::group_rows
                             ? (v.group >= 2 && v.group <= 32 && (v.group & (v.group - 1)) == 0)
                             : v.group == 1;
-  if (r.variant.outer == Outer::csr_sym && !k.symmetric) return false; // SYM won only on a symmetric matrix
   return k.sms > 0 && k.bs >= 2 && k.bs <= 8 && v.threads >= 32 && v.threads <= 1024 && v.threads % 32 == 0 &&
          v.blocks_per_sm >= 1 && v.threads * v.blocks_per_sm <= 2048 && group_ok && std::isfinite(r.gbs) && r.gbs >= 0;
 }
@@ -193,9 +213,9 @@ std::string format_cache(const std::map<TuneKey, TuneResult> &entries) {
   for (const auto &[k, r] : entries) {
     const Variant &v = r.variant;
     s << k.gpu << ' ' << k.sms << ' ' << kind_name(k.kind) << (k.symmetric ? "+sym" : "") << ' ' << k.bs << ' '
-      << k.log2_rows << ' ' << k.mean_row << ' ' << k.log2_max_row << ' ' << outer_name(v.outer) << ' '
-      << inner_name(v.inner) << ' ' << schedule_kind_name(v.schedule) << ' ' << v.threads << ' ' << v.blocks_per_sm
-      << ' ' << v.group << ' ' << r.gbs << '\n';
+      << k.log2_rows << ' ' << k.mean_row << ' ' << k.log2_max_row << ' ' << outer_name(v.outer)
+      << (v.symmetric ? "+SYM" : "") << ' ' << inner_name(v.inner) << ' ' << schedule_kind_name(v.schedule) << ' '
+      << v.threads << ' ' << v.blocks_per_sm << ' ' << v.group << ' ' << r.gbs << '\n';
   }
   return s.str();
 }

@@ -323,10 +323,11 @@ TEST_P(GpuAijCompoundMult, ScaleEqualsReference) {
     }
 }
 
-// SYM: the lower entries through their partners, bit for bit with the CSR reference; what a
-// product reads; values_symmetric agrees with the host check after repacks that break and
-// restore the symmetry (one lower entry, and one upper entry, changed by an ulp).
-TEST_P(GpuAijCompoundMult, SymmetricLayout) {
+// +SYM on every outer x inner layout: the lower entries through their partners, bit for bit with
+// the CSR reference on every schedule; what a product reads; values_symmetric agrees with the
+// host check after repacks that break and restore the symmetry (a lower and an upper entry
+// changed by an ulp).
+TEST_P(GpuAijCompoundMult, SymmetricLayouts) {
   const Shape sh = shape();
   const bool small = pgk::test::small_corpus();
   for (Index n : {Index(0), Index(1), Index(40), small ? Index(90) : Index(300)}) {
@@ -337,37 +338,41 @@ TEST_P(GpuAijCompoundMult, SymmetricLayout) {
     std::vector<Index> diag, partner;
     ASSERT_TRUE(ac::symmetric_pattern(a, &diag, &partner));
     const Index lower = ac::lower_entries(a, diag);
-    for (ac::Inner in : kInners) {
-      const std::string at = layout_name(a, ac::Outer::csr_sym, in);
-      dc::DevicePacked d;
-      d.upload(ac::pack(a, ac::Outer::csr_sym, in), nullptr);
-      const std::size_t es = static_cast<std::size_t>(a.esize());
-      EXPECT_EQ(d.bytes(), static_cast<std::size_t>(a.nnzb() - lower) * es * 8 +
-                               4 * static_cast<std::size_t>(a.nnzb() + lower + 2 * n + 1))
-          << at;
-      expect_every_schedule(d, a, dx.data(), x, z, at);
-      EXPECT_TRUE(d.values_symmetric(nullptr)) << at;
-      if (lower == 0) continue;
-      d.set_value_slots(ac::entry_slots(a, ac::Outer::csr_sym), nullptr);
-      for (const bool in_lower : {true, false}) {
-        ac::CompoundCsr b = a;
-        const Index e = in_lower ? ac::test::first_lower(a) : partner[ac::test::first_lower(a)];
-        b.entry(e)[es - 1] = std::nextafter(b.entry(e)[es - 1], 3.0);
-        ASSERT_FALSE(ac::is_symmetric(b));
-        DVec bv(b.values), av(a.values);
-        d.repack(bv.data(), nullptr);
-        EXPECT_FALSE(d.values_symmetric(nullptr)) << at << (in_lower ? ": lower" : ": upper") << " entry changed";
-        d.repack(av.data(), nullptr);
-        EXPECT_TRUE(d.values_symmetric(nullptr)) << at << ": values restored";
+    for (ac::Outer o : kOuters)
+      for (ac::Inner in : kInners) {
+        const std::string at = layout_name(a, o, in) + " +SYM";
+        const ac::Packed p = ac::pack(a, o, in, true);
+        dc::DevicePacked d;
+        d.upload(p, nullptr);
+        EXPECT_TRUE(d.symmetric()) << at;
+        const std::size_t es = static_cast<std::size_t>(a.esize());
+        EXPECT_EQ(d.bytes(), static_cast<std::size_t>(p.nslots() - lower) * es * 8 +
+                                 4 * (p.col.size() + static_cast<std::size_t>(lower) + p.ptr.size() + p.lower.size()))
+            << at;
+        expect_every_schedule(d, a, dx.data(), x, z, at);
+        EXPECT_TRUE(d.values_symmetric(nullptr)) << at;
+        if (lower == 0) continue;
+        d.set_value_slots(ac::entry_slots(a, o), nullptr);
+        const Index e0 = ac::test::first_lower(a);
+        for (const Index e : {e0, partner[e0]}) {
+          ac::CompoundCsr b = a;
+          b.entry(e)[es - 1] = std::nextafter(b.entry(e)[es - 1], 3.0);
+          ASSERT_FALSE(ac::is_symmetric(b));
+          DVec bv(b.values), av(a.values);
+          d.repack(bv.data(), nullptr);
+          EXPECT_FALSE(d.values_symmetric(nullptr)) << at << ": entry " << e << " changed";
+          d.repack(av.data(), nullptr);
+          EXPECT_TRUE(d.values_symmetric(nullptr)) << at << ": values restored";
+        }
       }
-    }
   }
-  // Not SYM: the check refuses other layouts, pack refuses an unsymmetric pattern.
+  // Without +SYM the check refuses; pack refuses an unsymmetric pattern.
   const ac::CompoundCsr r = ac::test::random_compound(sh, 30, 30, 2700 + sh.bs);
   dc::DevicePacked d;
   d.upload(ac::pack(r, ac::Outer::csr, ac::Inner::aos), nullptr);
+  EXPECT_FALSE(d.symmetric());
   EXPECT_THROW(d.values_symmetric(nullptr), std::invalid_argument);
-  EXPECT_THROW(ac::pack(r, ac::Outer::csr_sym, ac::Inner::aos), std::invalid_argument);
+  EXPECT_THROW(ac::pack(r, ac::Outer::ell, ac::Inner::aos, true), std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuAijCompoundMult, ::testing::ValuesIn(kKinds),

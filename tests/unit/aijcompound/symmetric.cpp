@@ -1,5 +1,6 @@
-// The symmetric layout SYM (src/aijcompound/symmetric.hpp, layouts.hpp): the symmetry checks, the
-// pattern arrays, the product bit for bit with the CSR reference, the bytes, and the tuner's rules.
+// The +SYM layouts (src/aijcompound/symmetric.hpp, layouts.hpp): the symmetry checks, the pattern
+// arrays, every outer x inner layout +SYM bit for bit with the CSR reference, the bytes, and the
+// tuner's rules.
 #include "src/aijcompound/layouts.hpp"
 #include "src/aijcompound/ops.hpp"
 #include "src/aijcompound/symmetric.hpp"
@@ -19,8 +20,9 @@ namespace pgk::aijcompound::test {
 namespace {
 
 const Inner kInners[] = {Inner::aos, Inner::soa};
+const Outer kOuters[] = {Outer::csr, Outer::ell, Outer::sliced16, Outer::sliced32};
 
-TEST(AijCompoundSymmetric, SymLayoutEqualsTheCsrReferenceBitForBit) {
+TEST(AijCompoundSymmetric, EveryLayoutPlusSymEqualsTheCsrReferenceBitForBit) {
   for (const Shape &sh : all_shapes())
     for (Index n : {0, 1, 2, 15, 100}) {
       const CompoundCsr a = random_symmetric(sh, n, 2000 + sh.bs + n);
@@ -29,17 +31,18 @@ TEST(AijCompoundSymmetric, SymLayoutEqualsTheCsrReferenceBitForBit) {
       Vector ref(z.size()), ref_add(z.size());
       mult(a, x.data(), ref.data());
       mult_add(a, x.data(), z.data(), ref_add.data());
-      for (Inner in : kInners) {
-        const Packed p = pack(a, Outer::csr_sym, in);
-        Vector y(z.size(), 5.0), w(z.size(), 5.0);
-        packed_mult(p, x.data(), y.data());
-        packed_mult_add(p, x.data(), z.data(), w.data());
-        const std::string what = std::string(kind_name(sh.kind)) + " bs " + std::to_string(sh.bs) + " n " +
-                                 std::to_string(n) + " " + inner_name(in);
-        EXPECT_TRUE(same_bits(y, ref)) << what;
-        EXPECT_TRUE(same_bits(w, ref_add)) << what;
-        EXPECT_EQ(p.bytes(), packed_bytes(a, Outer::csr_sym)) << what;
-      }
+      for (Outer o : kOuters)
+        for (Inner in : kInners) {
+          const Packed p = pack(a, o, in, true);
+          Vector y(z.size(), 5.0), w(z.size(), 5.0);
+          packed_mult(p, x.data(), y.data());
+          packed_mult_add(p, x.data(), z.data(), w.data());
+          const std::string what = std::string(kind_name(sh.kind)) + " bs " + std::to_string(sh.bs) + " n " +
+                                   std::to_string(n) + " " + outer_name(o) + "+SYM-" + inner_name(in);
+          EXPECT_TRUE(same_bits(y, ref)) << what;
+          EXPECT_TRUE(same_bits(w, ref_add)) << what;
+          EXPECT_EQ(p.bytes(), pack(a, o, in).bytes() + sizeof(Index) * (p.lower.size() + p.partner.size())) << what;
+        }
     }
 }
 
@@ -47,7 +50,7 @@ TEST(AijCompoundSymmetric, SymLayoutEqualsTheCsrReferenceBitForBit) {
 // longer symmetric) does not change the SYM product, while the CSR product moves.
 TEST(AijCompoundSymmetric, LowerValuesAreNotRead) {
   CompoundCsr a = random_symmetric({EntryKind::block, 3}, 40, 2100);
-  Packed p = pack(a, Outer::csr_sym, Inner::aos);
+  Packed p = pack(a, Outer::csr, Inner::aos, true);
   const Vector x = random_vector(120, 23);
   Vector before(120), after(120), csr(120);
   packed_mult(p, x.data(), before.data());
@@ -81,7 +84,7 @@ TEST(AijCompoundSymmetric, ChecksRefuseWhatIsNotSymmetric) {
     // a random (unsymmetric) pattern: no SYM packing
     const CompoundCsr r = random_compound(sh, 30, 30, 2300 + sh.bs);
     EXPECT_FALSE(symmetric_pattern(r, &diag, &partner));
-    EXPECT_THROW(pack(r, Outer::csr_sym, Inner::aos), std::invalid_argument);
+    EXPECT_THROW(pack(r, Outer::sliced32, Inner::aos, true), std::invalid_argument);
   }
   // not square
   const CompoundCsr rect = random_compound({EntryKind::block, 2}, 10, 12, 2400);
@@ -118,9 +121,11 @@ TEST(AijCompoundSymmetric, PatternArraysByHand) {
   EXPECT_EQ(diag, (std::vector<Index>{0, 2, 4}));
   EXPECT_EQ(partner, (std::vector<Index>{-1, -1, -1, 1, -1}));
   EXPECT_EQ(lower_entries(a, diag), 1);
-  // what a product reads: 4 upper entries of 4 scalars, 5 columns, 1 partner, 4 ptr, 3 diag
-  const std::size_t idx = sizeof(Index);
-  EXPECT_EQ(symmetric_read_bytes(a, 1), 4 * 32 + idx * (5 + 1 + 4 + 3));
+  // ELL+SYM: slots r + j * 32; row 2's first (lower) entry (2, 0) mirrors (0, 2), row 0 position 1
+  const Packed p = pack(a, Outer::ell, Inner::aos, true);
+  EXPECT_EQ(p.lower, (std::vector<Index>{0, 0, 1}));
+  ASSERT_EQ(p.partner.size(), p.col.size());
+  for (std::size_t s = 0; s < p.partner.size(); ++s) EXPECT_EQ(p.partner[s], s == 2 ? 32 : -1) << "slot " << s;
 }
 
 TEST(AijCompoundSymmetric, ThreadsDoNotChangeThePatternArrays) {
@@ -136,36 +141,44 @@ TEST(AijCompoundSymmetric, ThreadsDoNotChangeThePatternArrays) {
 
 TEST(AijCompoundSymmetric, TunerOffersSymOnlyForSymmetricMatrices) {
   const CompoundCsr a = random_symmetric({EntryKind::block, 3}, 200, 2600);
-  auto has_sym = [](const std::vector<Outer> &v) { return std::find(v.begin(), v.end(), Outer::csr_sym) != v.end(); };
-  EXPECT_FALSE(has_sym(allowed_outers(a, 2.0)));
-  EXPECT_TRUE(has_sym(allowed_outers(a, 2.0, true)));
-  EXPECT_EQ(default_variant(a, 2.0, true).outer, Outer::csr_sym);
-  EXPECT_NE(default_variant(a, 2.0).outer, Outer::csr_sym);
-  int sym = 0;
-  for (const Variant &v : layout_candidates(a, 2.0, true)) sym += v.outer == Outer::csr_sym;
-  EXPECT_EQ(sym, 4); // AoS, SoA x static, group
-  EXPECT_LE(planned_products(layout_candidates(a, 2.0, true).size(), schedule_grid(Outer::csr, Inner::aos).size(), 2),
-            kMaxTunedProducts);
+  auto count_sym = [](const std::vector<Variant> &v) {
+    int n = 0;
+    for (const Variant &x : v) n += x.symmetric ? 1 : 0;
+    return n;
+  };
+  EXPECT_EQ(count_sym(layout_candidates(a, 2.0)), 0);
+  EXPECT_EQ(count_sym(layout_candidates(a, 100.0, true)), 4); // ELL, SI-32 x AoS, SoA, static
+  EXPECT_FALSE(default_variant(a, 2.0).symmetric);
+  for (const Variant &v : schedule_grid(Outer::ell, Inner::soa, true)) EXPECT_TRUE(v.symmetric);
+  Variant v;
+  v.outer = Outer::sliced32;
+  v.symmetric = true;
+  EXPECT_EQ(describe(v), "SI-32+SYM-AoS static 256x8");
+  // four plain layouts x 4 + 4 +SYM in stage 1, 13 new schedules for each of two layouts: in budget
+  EXPECT_LE(planned_products(20, 13, 2), kMaxTunedProducts); // 16 plain + 4 +SYM; 13 new schedules a layout
 }
 
 TEST(AijCompoundSymmetric, CacheKeysBySymmetry) {
   const CompoundCsr a = random_symmetric({EntryKind::block, 3}, 200, 2700);
   std::map<TuneKey, TuneResult> entries, back;
   TuneResult sym, csr;
-  sym.variant.outer = Outer::csr_sym;
+  sym.variant.outer = Outer::sliced32;
+  sym.variant.symmetric = true;
   sym.gbs = 2500;
   csr.gbs = 2400;
   entries[make_key("GPU X", 132, a, true)] = sym;
   entries[make_key("GPU X", 132, a, false)] = csr;
   const std::string text = format_cache(entries);
   EXPECT_NE(text.find("block+sym 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("SI-32+SYM AoS"), std::string::npos) << text;
   ASSERT_EQ(parse_cache(text, back), "");
   ASSERT_EQ(back.size(), 2u);
-  EXPECT_EQ(back[make_key("GPU X", 132, a, true)].variant.outer, Outer::csr_sym);
-  EXPECT_EQ(back[make_key("GPU X", 132, a, false)].variant.outer, Outer::csr);
+  EXPECT_TRUE(back[make_key("GPU X", 132, a, true)].variant == sym.variant);
+  EXPECT_TRUE(back[make_key("GPU X", 132, a, false)].variant == csr.variant);
   // a SYM winner under a key that is not symmetric is a damaged file
   std::map<TuneKey, TuneResult> out;
-  EXPECT_NE(parse_cache(text + "gpu 8 block 3 6 4 2 SYM AoS static 256 8 1 1\n", out), "");
+  EXPECT_NE(parse_cache(text + "gpu 8 block 3 6 4 2 SI-32+SYM AoS static 256 8 1 1\n", out), "");
+  EXPECT_EQ(parse_cache(text + "gpu 8 block+sym 3 6 4 2 ELL+SYM SoA static 256 8 1 1\n", out), "");
 }
 
 } // namespace
