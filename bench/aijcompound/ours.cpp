@@ -85,7 +85,9 @@ static bool FindVariant(const ac::CompoundCsr &c, double max_mem_ratio, bool sym
   std::vector<ac::Variant> all = ac::layout_candidates(c, max_mem_ratio, symmetric);
   for (ac::Outer outer : ac::allowed_outers(c, max_mem_ratio))
     for (ac::Inner inner : {ac::Inner::aos, ac::Inner::soa})
-      for (const ac::Variant &g : ac::schedule_grid(outer, inner)) all.push_back(g);
+      for (bool sym : {false, true})
+        if (!sym || symmetric)
+          for (const ac::Variant &g : ac::schedule_grid(outer, inner, sym)) all.push_back(g);
   all.push_back(ac::default_variant(c, max_mem_ratio));
   for (const ac::Variant &x : all)
     if (ac::describe(x) == text) return *v = x, true;

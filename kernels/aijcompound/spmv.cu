@@ -141,30 +141,42 @@ template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvA
 
 // acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
 // them for one thread per row). Sliced padding (column -1) is skipped, never multiplied.
+// Position j of row r (slot s) into acc: its own entry, or (lower) its partner's transposed.
+template <class E, ac::Outer O, ac::Inner I>
+__device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, int s, bool lower,
+                                               double (&acc)[E::bs]) {
+  const int c = __ldg(a.col + s);
+  if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
+    if (c < 0) return;
+  double v[E::esize], xb[E::bs];
+  load_entry<E::esize, I>(a.val, lower ? __ldg(a.partner + s) : s, a.nslots, v);
+  load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
+  if (lower) E::apply_transposed(v, xb, acc);
+  else E::apply(v, xb, acc);
+}
+
+// acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
+// them for one thread per row). Sliced padding (column -1) is skipped, never multiplied. +SYM with
+// one thread per row walks in mirrored pairs from the diagonal, as the host's packed_row: own
+// position nl + k, then lower position nl - k, so that a partner is read at about the step its
+// owner reads it (an L2 hit); +SYM groups keep the row order (lower positions through partners).
 template <class E, ac::Outer O, ac::Inner I, bool S>
 __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r, int lane, int group,
                                           double (&acc)[E::bs]) {
 #pragma unroll
   for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
   const RowRange rr = row_range<O>(a, r);
-  int nlower = 0; // +SYM: positions below it are strictly lower
-  if constexpr (S) nlower = __ldg(a.lower + r);
-  for (int j = lane; j < rr.len; j += group) {
-    const int s = rr.first + j * rr.stride;
-    const int c = __ldg(a.col + s);
-    if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
-      if (c < 0) continue;
-    double v[E::esize], xb[E::bs];
-    if (S && j < nlower) {
-      load_entry<E::esize, I>(a.val, __ldg(a.partner + s), a.nslots, v);
-      load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
-      E::apply_transposed(v, xb, acc);
-    } else {
-      load_entry<E::esize, I>(a.val, s, a.nslots, v);
-      load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
-      E::apply(v, xb, acc);
+  int nl = 0;
+  if constexpr (S) nl = __ldg(a.lower + r);
+  if (S && group == 1) {
+    for (int k = 0; k < max(rr.len - nl, nl + 1); ++k) {
+      if (nl + k < rr.len) apply_position<E, O, I>(a, xpairs, rr.first + (nl + k) * rr.stride, false, acc);
+      if (k > 0 && k <= nl) apply_position<E, O, I>(a, xpairs, rr.first + (nl - k) * rr.stride, true, acc);
     }
+    return;
   }
+  for (int j = lane; j < rr.len; j += group)
+    apply_position<E, O, I>(a, xpairs, rr.first + j * rr.stride, S && j < nl, acc);
 }
 
 // y_r = acc (+ z_r after the full row sum). z may be y: each element is read before it is written,

@@ -198,31 +198,44 @@ void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed
 
 namespace {
 
-// Row r of the packed matrix into acc (from +0.0), positions ascending: the CSR reference's order.
+// Row r of the packed matrix into acc (from +0.0). Positions ascending (the CSR reference's order),
+// or for +SYM outward from the first upper position in mirrored pairs: own position nl + k, then the
+// lower position nl - k, k = 0, 1, ... (nl = lower[r]). A lower position's partner is then at about
+// position nl' + k of its row, the same ELL / SI region its owner reads at this step, so the second
+// read of it is an L2 hit on the device (bench/NOTES.md, eleventh session).
 void packed_row(const Packed &p, Index r, const double *x, double *acc) {
   for (int i = 0; i < p.bs; ++i) acc[i] = 0.0;
   const int es = p.esize();
   const Index n = p.nslots(), h = slice_height(p.outer, p.nbrows);
+  const Index stride = p.inner == Inner::aos ? 1 : n;
   Index len = 0;
   switch (p.outer) {
   case Outer::csr: len = p.ptr[r + 1] - p.ptr[r]; break;
   case Outer::ell: len = p.ptr[r]; break;
   default: len = (p.ptr[r / h + 1] - p.ptr[r / h]) / h; break;
   }
-  for (Index j = 0; j < len; ++j) {
+  auto position = [&](Index j, bool lower) {
     const Index s = slot_of(p.outer, p.ptr, p.nrows_pad, h, r, j);
     const Index c = p.col[s];
-    if (c < 0) continue; // sliced padding
-    const Index stride = p.inner == Inner::aos ? 1 : n;
-    if (p.symmetric && j < p.lower[r]) { // strictly lower: the transposed partner
+    if (c < 0) return; // sliced padding
+    if (lower) {       // strictly lower: the transposed partner
       double t[kMaxBs * kMaxBs];
       const Index q = p.partner[s];
       transposed_entry(p.kind, p.bs, p.inner == Inner::aos ? p.val.data() + q * es : p.val.data() + q, stride, t);
       apply_entry(p.kind, p.bs, t, 1, x + c * p.bs, acc);
-      continue;
+      return;
     }
-    const double *v = p.inner == Inner::aos ? p.val.data() + s * es : p.val.data() + s;
-    apply_entry(p.kind, p.bs, v, stride, x + c * p.bs, acc);
+    apply_entry(p.kind, p.bs, p.inner == Inner::aos ? p.val.data() + s * es : p.val.data() + s, stride, x + c * p.bs,
+                acc);
+  };
+  if (!p.symmetric) {
+    for (Index j = 0; j < len; ++j) position(j, false);
+    return;
+  }
+  const Index nl = p.lower[r];
+  for (Index k = 0; k < std::max(len - nl, nl + 1); ++k) {
+    if (nl + k < len) position(nl + k, false);
+    if (k > 0 && k <= nl) position(nl - k, true);
   }
 }
 

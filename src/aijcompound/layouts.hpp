@@ -37,6 +37,8 @@ Index slice_height(Outer outer, Index nbrows);
 // +SYM (symmetric): position j of row r with j < lower[r] (a strictly lower entry; they come first
 // in a row) takes the transposed entry of slot partner[s] instead of its own, which stays stored
 // (the symmetry check reads it, the product does not). partner has nslots entries, -1 elsewhere.
+// A +SYM row is summed in mirrored pairs from the diagonal (packed_row in layouts.cpp), not in
+// position order: deterministic, within rounding (1e-13) of the CSR reference, not bit for bit.
 // Padding slots hold column -1 and value 0. ELL stops at the row's count (padding never read);
 // a sliced layout has no counts and runs to its slice's width, skipping the -1 columns: the seed's
 // code reads x[0] for padding instead, which would turn 0 * Inf into NaN and +0/-0 sums into
@@ -87,7 +89,8 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
 // New values of the same pattern into an existing packing (through entry_slots).
 void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed &p);
 
-// y = A x and y = A x + z on the packed arrays; bit for bit mult / mult_add of ops.hpp.
+// y = A x and y = A x + z on the packed arrays; bit for bit mult / mult_add of ops.hpp (+SYM: in its
+// own order, within rounding of them; the device's one-thread-per-row schedules match it bit for bit).
 void packed_mult(const Packed &p, const double *x, double *y);
 void packed_mult_add(const Packed &p, const double *x, const double *z, double *y);
 

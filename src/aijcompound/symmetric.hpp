@@ -32,7 +32,8 @@ inline void transposed_entry(EntryKind kind, int bs, const double *v, Index stri
   for (int c = 1; c < n; ++c) out[c] = -v[c * stride];
 }
 
-// The pattern arrays +SYM is built from (by entry; layouts.hpp maps them to slots). diag[r] = the first position of row r whose column is
+// The pattern arrays +SYM is built from (by entry; layouts.hpp maps them to slots). diag[r] = the first position of row
+// r whose column is
 // >= r (the upper part, diagonal included, starts there); partner[e] = the position of entry
 // (col[e], r) for a strictly lower entry e of row r (e < diag[r]), -1 elsewhere. False (arrays
 // unspecified) when the matrix is not square or its pattern is not symmetric.

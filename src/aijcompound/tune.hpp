@@ -6,7 +6,7 @@
 // Search (joint; at most kMaxTunedProducts products, warm-ups included):
 //   stage 1, layouts: every outer layout within the memory cap x inner {AoS, SoA}, each with the
 //     default thread schedule and one group schedule sized to the mean row length; for a matrix the
-//     caller found symmetric (pattern and values) also ELL+SYM and SI-32+SYM x {AoS, SoA}, static;
+//     caller found symmetric (pattern and values) also ELL+SYM-AoS and SI-32+SYM-AoS, static;
 //   stage 2, schedules: the two best layouts of stage 1 with the schedule grid of schedule_grid();
 //   stage 3, confirmation: the three best variants timed again; the lowest median wins.
 // `schedule` tuning runs stage 2 (and 3) on one given layout only.
@@ -62,7 +62,7 @@ Variant default_variant(const CompoundCsr &a, double max_mem_ratio);
 // Outer layouts whose memory_ratio is <= max_mem_ratio (CSR always).
 std::vector<Outer> allowed_outers(const CompoundCsr &a, double max_mem_ratio);
 // Stage 1 candidates (joint): allowed outer x {AoS, SoA} x {static 256x8, group_for(mean_row)}; with
-// `symmetric` (the caller checked pattern and values) also {ELL, SI-32} allowed +SYM x {AoS, SoA}, static.
+// `symmetric` (the caller checked pattern and values) also {ELL, SI-32} allowed +SYM, AoS, static.
 std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio, bool symmetric = false);
 // Stage 2 candidates for one layout: static and dynamic over (threads, blocks_per_sm) pairs of
 // 2048 or 1024 resident threads, and group 2..32 at 256x8.

@@ -8,8 +8,9 @@
 //     one row far longer than the others; Inf in x and -0.0 values (sliced padding must not
 //     multiply x[0]); an x that is not 16-byte aligned (the scalar path of the pair loads);
 //   * repack of new values equals a fresh upload, scale equals the host scale;
-//   * SYM (symmetric matrices of every kind): every schedule against the reference, the bytes a
-//     product reads, the device symmetry check against the host's after repacks;
+//   * +SYM (symmetric matrices of every kind, every layout): one thread per row bit for bit with the
+//     host's pair order (packed_mult), groups within 1e-13; the bytes a product reads; the device
+//     symmetry check against the host's after repacks;
 //   * bad launch shapes, inconsistent packed arrays and missing scatter maps throw.
 // A NaN matches any NaN: the device's canonical NaN has other bits than the host's.
 #include "kernels/aijcompound/layouts.hpp"
@@ -117,12 +118,10 @@ DeviceResults run(const dc::DevicePacked &d, const dc::LaunchShape &shape, const
   return r;
 }
 
-// Every schedule on one uploaded layout of a against the host reference.
-void expect_every_schedule(const dc::DevicePacked &d, const ac::CompoundCsr &a, const double *dx, const Vector &x,
-                           const Vector &z, const std::string &what) {
-  Vector want(z.size()), want_add(z.size());
-  ac::mult(a, x.data(), want.data());
-  ac::mult_add(a, x.data(), z.data(), want_add.data());
+// Every schedule on one uploaded layout against want / want_add: one thread per row bit for bit,
+// group schedules within 1e-13.
+void expect_every_schedule_against(const dc::DevicePacked &d, const double *dx, const Vector &z, const Vector &want,
+                                   const Vector &want_add, const std::string &what) {
   for (const dc::LaunchShape &shape : schedules()) {
     const std::string at = what + ", " + shape_name(shape);
     const DeviceResults r = run(d, shape, dx, z);
@@ -137,6 +136,15 @@ void expect_every_schedule(const dc::DevicePacked &d, const ac::CompoundCsr &a, 
       EXPECT_TRUE(close(r.y_alias, want_add, 1e-13)) << at << ": mult_add with z == y";
     }
   }
+}
+
+// Every schedule on one uploaded layout of a against the host reference.
+void expect_every_schedule(const dc::DevicePacked &d, const ac::CompoundCsr &a, const double *dx, const Vector &x,
+                           const Vector &z, const std::string &what) {
+  Vector want(z.size()), want_add(z.size());
+  ac::mult(a, x.data(), want.data());
+  ac::mult_add(a, x.data(), z.data(), want_add.data());
+  expect_every_schedule_against(d, dx, z, want, want_add, what);
 }
 
 std::string layout_name(const ac::CompoundCsr &a, ac::Outer o, ac::Inner in) {
@@ -349,7 +357,13 @@ TEST_P(GpuAijCompoundMult, SymmetricLayouts) {
         EXPECT_EQ(d.bytes(), static_cast<std::size_t>(p.nslots() - lower) * es * 8 +
                                  4 * (p.col.size() + static_cast<std::size_t>(lower) + p.ptr.size() + p.lower.size()))
             << at;
-        expect_every_schedule(d, a, dx.data(), x, z, at);
+        // one thread per row: bit for bit the host's pair order; that order within 1e-13 of mult
+        Vector want(z.size()), want_add(z.size()), csr(z.size());
+        ac::packed_mult(p, x.data(), want.data());
+        ac::packed_mult_add(p, x.data(), z.data(), want_add.data());
+        ac::mult(a, x.data(), csr.data());
+        EXPECT_TRUE(close(want, csr, 1e-13)) << at << ": pair order vs CSR order";
+        expect_every_schedule_against(d, dx.data(), z, want, want_add, at);
         EXPECT_TRUE(d.values_symmetric(nullptr)) << at;
         if (lower == 0) continue;
         d.set_value_slots(ac::entry_slots(a, o), nullptr);

@@ -22,7 +22,7 @@ namespace {
 const Inner kInners[] = {Inner::aos, Inner::soa};
 const Outer kOuters[] = {Outer::csr, Outer::ell, Outer::sliced16, Outer::sliced32};
 
-TEST(AijCompoundSymmetric, EveryLayoutPlusSymEqualsTheCsrReferenceBitForBit) {
+TEST(AijCompoundSymmetric, EveryLayoutPlusSymEqualsTheCsrReference) {
   for (const Shape &sh : all_shapes())
     for (Index n : {0, 1, 2, 15, 100}) {
       const CompoundCsr a = random_symmetric(sh, n, 2000 + sh.bs + n);
@@ -39,11 +39,37 @@ TEST(AijCompoundSymmetric, EveryLayoutPlusSymEqualsTheCsrReferenceBitForBit) {
           packed_mult_add(p, x.data(), z.data(), w.data());
           const std::string what = std::string(kind_name(sh.kind)) + " bs " + std::to_string(sh.bs) + " n " +
                                    std::to_string(n) + " " + outer_name(o) + "+SYM-" + inner_name(in);
-          EXPECT_TRUE(same_bits(y, ref)) << what;
-          EXPECT_TRUE(same_bits(w, ref_add)) << what;
+          EXPECT_LE(rel_error(y, ref), 1e-13) << what; // the pair order: not bit for bit
+          EXPECT_LE(rel_error(w, ref_add), 1e-13) << what;
           EXPECT_EQ(p.bytes(), pack(a, o, in).bytes() + sizeof(Index) * (p.lower.size() + p.partner.size())) << what;
         }
     }
+}
+
+// The pair order pinned by hand: block row 1 holds (1,0) = 1, (1,1) = 1e16, (1,2) = -1e16 (2x2
+// multiples of the identity, x = 1). Row order sums (1 + 1e16) - 1e16 = 0 (1 + 1e16 rounds to 1e16);
+// the pair order takes the diagonal, then (1,2), then (1,0): (1e16 - 1e16) + 1 = 1.
+TEST(AijCompoundSymmetric, PairOrderFromTheDiagonal) {
+  CompoundCsr a;
+  a.kind = EntryKind::block;
+  a.bs = 2;
+  a.nbrows = a.nbcols = 3;
+  a.rowptr = {0, 2, 5, 7};
+  a.colidx = {0, 1, 0, 1, 2, 1, 2};
+  const double big = 1e16;
+  for (double d : {2.0, 1.0, 1.0, big, -big, -big, 2.0}) a.values.insert(a.values.end(), {d, 0.0, 0.0, d});
+  ASSERT_TRUE(is_symmetric(a));
+  const Vector x(6, 1.0);
+  Vector row_order(6), pairs(6);
+  mult(a, x.data(), row_order.data());
+  EXPECT_EQ(row_order[2], 0.0);
+  for (Outer o : kOuters) {
+    packed_mult(pack(a, o, Inner::aos, true), x.data(), pairs.data());
+    EXPECT_EQ(pairs[2], 1.0) << outer_name(o);
+    EXPECT_EQ(pairs[3], 1.0) << outer_name(o);
+    EXPECT_EQ(pairs[0], row_order[0]) << outer_name(o); // rows 0 and 2: no order difference
+    EXPECT_EQ(pairs[4], row_order[4]) << outer_name(o);
+  }
 }
 
 // The product really reads the partners: a lower entry changed after packing (so the matrix is no
@@ -147,15 +173,16 @@ TEST(AijCompoundSymmetric, TunerOffersSymOnlyForSymmetricMatrices) {
     return n;
   };
   EXPECT_EQ(count_sym(layout_candidates(a, 2.0)), 0);
-  EXPECT_EQ(count_sym(layout_candidates(a, 100.0, true)), 4); // ELL, SI-32 x AoS, SoA, static
+  EXPECT_EQ(count_sym(layout_candidates(a, 100.0, true)), 2); // ELL, SI-32; AoS, static
   EXPECT_FALSE(default_variant(a, 2.0).symmetric);
   for (const Variant &v : schedule_grid(Outer::ell, Inner::soa, true)) EXPECT_TRUE(v.symmetric);
   Variant v;
   v.outer = Outer::sliced32;
   v.symmetric = true;
   EXPECT_EQ(describe(v), "SI-32+SYM-AoS static 256x8");
-  // four plain layouts x 4 + 4 +SYM in stage 1, 13 new schedules for each of two layouts: in budget
-  EXPECT_LE(planned_products(20, 13, 2), kMaxTunedProducts); // 16 plain + 4 +SYM; 13 new schedules a layout
+  // 16 plain + 2 +SYM in stage 1; stage 2 at most 14 new schedules for a +SYM layout (only its static
+  // 256x8 was timed) and 13 for a plain one: 18 x 4 + 28 x 4 + 15 = 199 products at most
+  EXPECT_LE(18 * (1 + kTunedRuns) + 28 * (1 + kTunedRuns) + kFinalists * kConfirmRuns, kMaxTunedProducts);
 }
 
 TEST(AijCompoundSymmetric, CacheKeysBySymmetry) {
