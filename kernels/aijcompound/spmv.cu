@@ -28,10 +28,6 @@
 namespace pgk::cuda::aijcompound {
 namespace {
 
-// Every schedule may launch 1024 threads a block (check_shape): the bound caps the registers at 64,
-// which the plain kernels stayed within anyway; +SYM's second load path of 8x8 blocks did not.
-constexpr int kMaxBlockThreads = 1024;
-
 __device__ __forceinline__ void madd(double &acc, double a, double x) { acc = __dadd_rn(acc, __dmul_rn(a, x)); }
 
 // k x k real block, column-major: component j*k + i is row i, column j.
@@ -168,15 +164,28 @@ __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r,
   const RowRange rr = row_range<O>(a, r);
   int nl = 0;
   if constexpr (S) nl = __ldg(a.lower + r);
-  if (S && group == 1) {
-    for (int k = 0; k < max(rr.len - nl, nl + 1); ++k) {
-      if (nl + k < rr.len) apply_position<E, O, I>(a, xpairs, rr.first + (nl + k) * rr.stride, false, acc);
-      if (k > 0 && k <= nl) apply_position<E, O, I>(a, xpairs, rr.first + (nl - k) * rr.stride, true, acc);
+  if constexpr (S) {
+    if (group == 1) {
+      for (int k = 0; k < max(rr.len - nl, nl + 1); ++k) {
+        if (nl + k < rr.len) apply_position<E, O, I>(a, xpairs, rr.first + (nl + k) * rr.stride, false, acc);
+        if (k > 0 && k <= nl) apply_position<E, O, I>(a, xpairs, rr.first + (nl - k) * rr.stride, true, acc);
+      }
+    } else {
+      for (int j = lane; j < rr.len; j += group)
+        apply_position<E, O, I>(a, xpairs, rr.first + j * rr.stride, j < nl, acc);
     }
-    return;
+  } else { // the plain layouts: the loop as it was before +SYM, untouched (its speed is the baseline)
+    for (int j = lane; j < rr.len; j += group) {
+      const int s = rr.first + j * rr.stride;
+      const int c = __ldg(a.col + s);
+      if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
+        if (c < 0) continue;
+      double v[E::esize], xb[E::bs];
+      load_entry<E::esize, I>(a.val, s, a.nslots, v);
+      load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
+      E::apply(v, xb, acc);
+    }
   }
-  for (int j = lane; j < rr.len; j += group)
-    apply_position<E, O, I>(a, xpairs, rr.first + j * rr.stride, S && j < nl, acc);
 }
 
 // y_r = acc (+ z_r after the full row sum). z may be y: each element is read before it is written,
@@ -192,8 +201,7 @@ template <class E> bool x_pairs(const SpmvArgs &a) {
 }
 
 // static_rows: block b starts at row threads * b and strides by threads * gridDim.
-template <class E, ac::Outer O, ac::Inner I, bool S>
-__global__ void __launch_bounds__(kMaxBlockThreads) spmv_static(const SpmvArgs a, bool xpairs) {
+template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_static(const SpmvArgs a, bool xpairs) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < a.nbrows; r += stride) {
     double acc[E::bs];
@@ -206,8 +214,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) spmv_static(const SpmvArgs a
 // counter pass nbrows it counts itself finished in counter[1]; the last one to finish resets both,
 // so the next launch starts from 0 without a memset. Every other block has then taken its last
 // rows (the fence orders each block's last take before its finish count).
-template <class E, ac::Outer O, ac::Inner I, bool S>
-__global__ void __launch_bounds__(kMaxBlockThreads) spmv_dynamic(const SpmvArgs a, bool xpairs) {
+template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_dynamic(const SpmvArgs a, bool xpairs) {
   __shared__ unsigned int first;
   for (;;) {
     if (threadIdx.x == 0) first = atomicAdd(a.counter, blockDim.x);
@@ -238,7 +245,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) spmv_dynamic(const SpmvArgs 
 // (__shfl_xor_sync, distances group/2, ..., 1): a fixed tree, and since a + b == b + a exactly,
 // every lane of the group ends with the same bits; lane l then stores components l, l + group, ...
 template <class E, ac::Outer O, ac::Inner I, bool S>
-__global__ void __launch_bounds__(kMaxBlockThreads) spmv_group(const SpmvArgs a, bool xpairs, int group) {
+__global__ void spmv_group(const SpmvArgs a, bool xpairs, int group) {
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x / group;
   const int lane = static_cast<int>(threadIdx.x % 32) % group;
@@ -263,13 +270,41 @@ __global__ void __launch_bounds__(kMaxBlockThreads) spmv_group(const SpmvArgs a,
   }
 }
 
+// The most threads a block of `kernel` can have (its registers), cached per kernel by the caller.
+template <class K> int max_block_threads(K kernel) {
+  cudaFuncAttributes at{};
+  PGK_CUDA_CHECK(cudaFuncGetAttributes(&at, kernel));
+  return at.maxThreadsPerBlock / 32 * 32;
+}
+
+// kernel on `grid` blocks of `threads`; where the kernel's registers allow fewer threads a block (an
+// 8x8 +SYM kernel has two load paths), the same threads in more, smaller blocks: every schedule maps
+// rows through blockDim and gridDim, so the rows and each one's sum are the same.
+template <class K, class... Args>
+void launch_fitted(K kernel, int max_threads, int grid, int threads, cudaStream_t stream, Args... args) {
+  if (threads > max_threads) {
+    grid = static_cast<int>((static_cast<long long>(grid) * threads + max_threads - 1) / max_threads);
+    threads = max_threads;
+  }
+  kernel<<<grid, threads, 0, stream>>>(args...);
+}
+
 template <class E, ac::Outer O, ac::Inner I, bool S>
 void launch(const SpmvArgs &a, const LaunchShape &shape, int grid, cudaStream_t stream) {
   const bool xpairs = x_pairs<E>(a);
+  static const int max_static = max_block_threads(spmv_static<E, O, I, S>),
+                   max_dynamic = max_block_threads(spmv_dynamic<E, O, I, S>),
+                   max_group = max_block_threads(spmv_group<E, O, I, S>);
   switch (shape.schedule) {
-  case Schedule::static_rows: spmv_static<E, O, I, S><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
-  case Schedule::dynamic_rows: spmv_dynamic<E, O, I, S><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
-  case Schedule::group_rows: spmv_group<E, O, I, S><<<grid, shape.threads, 0, stream>>>(a, xpairs, shape.group); break;
+  case Schedule::static_rows:
+    launch_fitted(spmv_static<E, O, I, S>, max_static, grid, shape.threads, stream, a, xpairs);
+    break;
+  case Schedule::dynamic_rows:
+    launch_fitted(spmv_dynamic<E, O, I, S>, max_dynamic, grid, shape.threads, stream, a, xpairs);
+    break;
+  case Schedule::group_rows:
+    launch_fitted(spmv_group<E, O, I, S>, max_group, grid, shape.threads, stream, a, xpairs, shape.group);
+    break;
   }
   PGK_CUDA_CHECK_LAUNCH();
 }
