@@ -20,6 +20,17 @@ namespace pgk::aijcompound::test {
 namespace {
 
 const Inner kInners[] = {Inner::aos, Inner::soa};
+
+// Three block rows of 2x2 blocks with this pattern; values left to the caller.
+CompoundCsr three_block_rows(std::vector<Index> rowptr, std::vector<Index> colidx) {
+  CompoundCsr a;
+  a.kind = EntryKind::block;
+  a.bs = 2;
+  a.nbrows = a.nbcols = 3;
+  a.rowptr = std::move(rowptr);
+  a.colidx = std::move(colidx);
+  return a;
+}
 const Outer kOuters[] = {Outer::csr, Outer::ell, Outer::sliced16, Outer::sliced32};
 
 TEST(AijCompoundSymmetric, EveryLayoutPlusSymEqualsTheCsrReference) {
@@ -50,12 +61,7 @@ TEST(AijCompoundSymmetric, EveryLayoutPlusSymEqualsTheCsrReference) {
 // multiples of the identity, x = 1). Row order sums (1 + 1e16) - 1e16 = 0 (1 + 1e16 rounds to 1e16);
 // the pair order takes the diagonal, then (1,2), then (1,0): (1e16 - 1e16) + 1 = 1.
 TEST(AijCompoundSymmetric, PairOrderFromTheDiagonal) {
-  CompoundCsr a;
-  a.kind = EntryKind::block;
-  a.bs = 2;
-  a.nbrows = a.nbcols = 3;
-  a.rowptr = {0, 2, 5, 7};
-  a.colidx = {0, 1, 0, 1, 2, 1, 2};
+  CompoundCsr a = three_block_rows({0, 2, 5, 7}, {0, 1, 0, 1, 2, 1, 2});
   const double big = 1e16;
   for (double d : {2.0, 1.0, 1.0, big, -big, -big, 2.0}) a.values.insert(a.values.end(), {d, 0.0, 0.0, d});
   ASSERT_TRUE(is_symmetric(a));
@@ -135,12 +141,7 @@ TEST(AijCompoundSymmetric, ComplexMeansHermitian) {
 
 TEST(AijCompoundSymmetric, PatternArraysByHand) {
   // 3x3 block pattern: row 0 {0, 2}, row 1 {1}, row 2 {0, 2}; 2x2 blocks.
-  CompoundCsr a;
-  a.kind = EntryKind::block;
-  a.bs = 2;
-  a.nbrows = a.nbcols = 3;
-  a.rowptr = {0, 2, 3, 5};
-  a.colidx = {0, 2, 1, 0, 2};
+  CompoundCsr a = three_block_rows({0, 2, 3, 5}, {0, 2, 1, 0, 2});
   a.values.assign(20, 1.0);
   std::vector<Index> diag, partner;
   ASSERT_TRUE(symmetric_pattern(a, &diag, &partner));
