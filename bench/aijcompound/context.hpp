@@ -58,14 +58,15 @@ PetscErrorCode TimeHotFlushed(Timer &t, const Op &op, Stats *hot, Stats *flushed
 // One matrix of the run.
 struct Problem {
   std::string                     spec;
-  ac::CompoundCsr                 c;                        // the compound form (entry kind detected)
-  pgk::Csr                        generated;                // the scalar matrix as the generator writes it
-  pgk::Csr                        expanded;                 // ac::expand(c): every block stored full (explicit zeros kept)
-  std::vector<double>             x, yref;                  // yref = A x on the host (ac::mult)
-  pgk::cuda::DeviceBuffer<double> xd, yd;                   // x and a result on the device
-  double                          compound_bytes    = 0;    // compound CSR-AoS (4-byte indices) + x + y: the compulsory bytes
-  double                          vector_bytes      = 0;    // x + y
-  bool                            same_as_generated = true; // the expansion equals the generated matrix
+  ac::CompoundCsr                 c;                         // the compound form (entry kind detected)
+  pgk::Csr                        generated;                 // the scalar matrix as the generator writes it
+  pgk::Csr                        expanded;                  // ac::expand(c): every block stored full (explicit zeros kept)
+  std::vector<double>             x, yref;                   // yref = A x on the host (ac::mult)
+  pgk::cuda::DeviceBuffer<double> xd, yd;                    // x and a result on the device
+  double                          compound_bytes    = 0;     // compound CSR-AoS (4-byte indices) + x + y: the compulsory bytes
+  double                          vector_bytes      = 0;     // x + y
+  bool                            same_as_generated = true;  // the expansion equals the generated matrix
+  bool                            symmetric         = false; // the off-diagonal entries mirror each other (ac::is_symmetric): SYM is a candidate
   long long                       rows() const { return (long long)c.nbrows * c.bs; }
 };
 
@@ -89,6 +90,9 @@ struct Summary {
   double      cusparse_best[2] = {0, 0}, bsr_best[2] = {0, 0}, complex_csr[2] = {0, 0}; // [hot, flushed]
   double      user[2] = {0, 0}, best_fixed[2] = {0, 0}, tuned_fixed[2] = {0, 0};
   std::string best_fixed_name, tuned_variant, tuned_source, cache_source;
+  double      best_general[2] = {0, 0}; // the best fixed variant other than SYM (what a matrix that is not symmetric gets)
+  std::string best_general_name;
+  double      user_read_bytes = 0; // what the tuned variant's product reads (its DevicePacked::bytes + x + y), 0: unknown
   int         tuned_products = -1, cache_products = -1;
   double      tune_seconds = 0, cache_seconds = 0, tuner_gbs = 0;
 };

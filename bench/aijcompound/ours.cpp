@@ -7,6 +7,7 @@
 #include "bench/aijcompound/context.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "bench/common/bench_cxx.hpp"
 #include "kernels/aijcompound/layouts.hpp"
@@ -21,17 +22,24 @@ struct Timed {
   Row         row;
 };
 
-// Every variant of `list` whose layout is (outer, inner), on one upload of that layout.
-static PetscErrorCode TimeLayout(Problem &p, Timer &t, ac::Outer outer, ac::Inner inner, const std::vector<ac::Variant> &list, const Summary &s, Results &res, std::vector<Timed> *out)
+using Layout = std::tuple<ac::Outer, ac::Inner, bool>; // outer, inner, +SYM
+static Layout LayoutOf(const ac::Variant &v)
+{
+  return {v.outer, v.inner, v.symmetric};
+}
+
+// Every variant of `list` whose layout is `layout`, on one upload of that layout.
+static PetscErrorCode TimeLayout(Problem &p, Timer &t, Layout layout, const std::vector<ac::Variant> &list, const Summary &s, Results &res, std::vector<Timed> *out)
 {
   kc::DevicePacked dp;
+  const auto [outer, inner, sym] = layout;
 
   PetscFunctionBegin;
-  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dp.upload(ac::pack(p.c, outer, inner), t.stream));
-  if (outer == ac::Outer::csr && inner == ac::Inner::aos && (double)dp.bytes() + p.vector_bytes != p.compound_bytes)
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, dp.upload(ac::pack(p.c, outer, inner, sym), t.stream));
+  if (outer == ac::Outer::csr && inner == ac::Inner::aos && !sym && (double)dp.bytes() + p.vector_bytes != p.compound_bytes)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  WARNING: DevicePacked::bytes of CSR-AoS (%zu) + x + y differs from the compulsory-byte model (%.0f)\n", dp.bytes(), p.compound_bytes));
   for (const ac::Variant &v : list) {
-    if (v.outer != outer || v.inner != inner) continue;
+    if (LayoutOf(v) != layout) continue;
     const kc::LaunchShape shape = kc::shape_of(v);
     Timed                 tv{v, {}};
     tv.row.group     = "ours";
@@ -63,21 +71,23 @@ static PetscErrorCode TimeList(Problem &p, Timer &t, std::vector<ac::Variant> li
     const bool seen = std::any_of(out->begin(), out->end(), [&](const Timed &x) { return x.v == v; }) || std::find(todo.begin(), todo.end(), v) != todo.end();
     if (!seen) todo.push_back(v);
   }
-  std::vector<std::pair<ac::Outer, ac::Inner>> layouts;
+  std::vector<Layout> layouts;
   for (const ac::Variant &v : todo)
-    if (std::find(layouts.begin(), layouts.end(), std::pair(v.outer, v.inner)) == layouts.end()) layouts.push_back({v.outer, v.inner});
-  for (auto [outer, inner] : layouts) PetscCall(TimeLayout(p, t, outer, inner, todo, s, res, out));
+    if (std::find(layouts.begin(), layouts.end(), LayoutOf(v)) == layouts.end()) layouts.push_back(LayoutOf(v));
+  for (const Layout &l : layouts) PetscCall(TimeLayout(p, t, l, todo, s, res, out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 // The variant a description names (MatAIJCompoundGetTuning gives only the text), among every
 // variant the tuner can build for this matrix; false when none matches.
-static bool FindVariant(const ac::CompoundCsr &c, double max_mem_ratio, const std::string &text, ac::Variant *v)
+static bool FindVariant(const ac::CompoundCsr &c, double max_mem_ratio, bool symmetric, const std::string &text, ac::Variant *v)
 {
-  std::vector<ac::Variant> all = ac::layout_candidates(c, max_mem_ratio);
+  std::vector<ac::Variant> all = ac::layout_candidates(c, max_mem_ratio, symmetric);
   for (ac::Outer outer : ac::allowed_outers(c, max_mem_ratio))
     for (ac::Inner inner : {ac::Inner::aos, ac::Inner::soa})
-      for (const ac::Variant &g : ac::schedule_grid(outer, inner)) all.push_back(g);
+      for (bool sym : {false, true})
+        if (!sym || symmetric)
+          for (const ac::Variant &g : ac::schedule_grid(outer, inner, sym)) all.push_back(g);
   all.push_back(ac::default_variant(c, max_mem_ratio));
   for (const ac::Variant &x : all)
     if (ac::describe(x) == text) return *v = x, true;
@@ -90,13 +100,23 @@ PetscErrorCode BenchFixedVariants(Problem &p, const Options &o, Timer &t, Summar
   ac::Variant        tuned;
 
   PetscFunctionBegin;
-  PetscCall(TimeList(p, t, ac::layout_candidates(p.c, o.max_mem_ratio), s, res, &timed));
+  PetscCall(TimeList(p, t, ac::layout_candidates(p.c, o.max_mem_ratio, p.symmetric), s, res, &timed));
   PetscCheck(!timed.empty(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "no layout candidate for %s", p.spec.c_str());
   // Stage 1's winner by its hot time, as the tuner ranks (back-to-back products).
-  const Timed &best1 = *std::min_element(timed.begin(), timed.end(), [](const Timed &a, const Timed &b) { return a.row.hot.median < b.row.hot.median; });
-  const auto   grid  = ac::schedule_grid(best1.v.outer, best1.v.inner);
-  PetscCall(TimeList(p, t, grid, s, res, &timed));
-  const bool found = !s.tuned_variant.empty() && FindVariant(p.c, o.max_mem_ratio, s.tuned_variant, &tuned);
+  const ac::Variant best1 = std::min_element(timed.begin(), timed.end(), [](const Timed &a, const Timed &b) { return a.row.hot.median < b.row.hot.median; })->v; // a copy: timed grows
+  PetscCall(TimeList(p, t, ac::schedule_grid(best1.outer, best1.inner, best1.symmetric), s, res, &timed));
+  // The schedules of the best layout of the other kind too (+SYM or not): without +SYM, the figure
+  // a matrix that is not symmetric gets; with it, what +SYM can do here.
+  if (p.symmetric) {
+    const Timed *other = nullptr;
+    for (const Timed &x : timed)
+      if (x.v.symmetric != best1.symmetric && (!other || x.row.hot.median < other->row.hot.median)) other = &x;
+    if (other) {
+      const ac::Variant o2 = other->v;
+      PetscCall(TimeList(p, t, ac::schedule_grid(o2.outer, o2.inner, o2.symmetric), s, res, &timed));
+    }
+  }
+  const bool found = !s.tuned_variant.empty() && FindVariant(p.c, o.max_mem_ratio, p.symmetric, s.tuned_variant, &tuned);
   if (found) PetscCall(TimeList(p, t, {tuned}, s, res, &timed));
   else if (!s.tuned_variant.empty()) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the tuned variant \"%s\" is not one this benchmark can build: not timed here\n", s.tuned_variant.c_str()));
   for (int m = 0; m < 2; ++m) {
@@ -107,6 +127,11 @@ PetscErrorCode BenchFixedVariants(Problem &p, const Options &o, Timer &t, Summar
         if (m == 1) s.best_fixed_name = ac::describe(x.v);
       }
       if (found && x.v == tuned) s.tuned_fixed[m] = sec;
+      if (!x.v.symmetric && (s.best_general[m] == 0 || sec < s.best_general[m])) {
+        s.best_general[m] = sec;
+        if (m == 1) s.best_general_name = ac::describe(x.v);
+      }
+      if (found && x.v == tuned) s.user_read_bytes = x.row.own_bytes;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -116,6 +116,9 @@ static PetscErrorCode ConvertAndTune(const Problem &p, Mat A, const Options &o, 
   PetscFunctionBegin;
   PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, C));
   PetscCall(MatSetOptionsPrefix(*C, kPrefix));
+  // SYM a candidate where the off-diagonal entries mirror each other (the option a user passes;
+  // MAT_SYMMETRIC, which PETSc's generators set for vec3d27 and quatsurf, does the same).
+  PetscCall(SetOption("mat_aijcompound_symmetric_layout", p.symmetric ? "1" : "0"));
   PetscCall(SetOption("mat_aijcompound_tune_cache", cache));
   PetscCall(SetOption("mat_aijcompound_max_mem_ratio", std::to_string((double)o.max_mem_ratio)));
   // search: the first MatMult untuned, then the explicit MatAIJCompoundTune (which always

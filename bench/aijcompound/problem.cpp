@@ -1,6 +1,8 @@
 // bench_aijcompound: one matrix of the run (generation, entry kind, expansion, x, the reference
 // product) and the hot / L2-flushed device timer (context.hpp).
 #include "bench/aijcompound/context.hpp"
+#include "src/aijcompound/symmetric.hpp"
+#include "src/common/thread_pool.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -60,6 +62,7 @@ PetscErrorCode CreateProblem(const std::string &spec, Problem *p)
     p->c            = ac::from_scalar(v, DetectKind(v, bs), bs);
     p->expanded     = ac::expand(p->c);
   });
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_LIB, p->symmetric = ac::is_symmetric(p->c, pgk::usable_cores()));
   p->same_as_generated = p->expanded.rowptr == p->generated.rowptr && p->expanded.colidx == p->generated.colidx && p->expanded.values == p->generated.values;
   // x: dyadic values in [-1, 1) from a fixed seed, so every run multiplies the same vector.
   pgk::SplitMix64 rng(20251010);

@@ -62,7 +62,8 @@ void check_packed(const ac::Packed &p, bool pattern_only) {
   ac::check_kind(p.kind, p.bs);
   const bool val_ok = p.val.size() == p.col.size() * p.esize() || (pattern_only && p.val.empty());
   if (p.nbrows < 0 || p.nbcols < 0 || p.nrows_pad != ac::padded_rows(p.outer, p.nbrows) ||
-      p.ptr.size() != ptr_size(p.outer, p.nbrows) || !val_ok)
+      p.ptr.size() != ptr_size(p.outer, p.nbrows) || !val_ok ||
+      (p.symmetric && (p.lower.size() != static_cast<std::size_t>(p.nbrows) || p.partner.size() != p.col.size())))
     throw std::invalid_argument("aijcompound: DevicePacked::upload of inconsistent packed arrays");
   check_fits(p.nbrows, "block rows");
   check_fits(p.nrows_pad, "padded block rows");
@@ -78,6 +79,44 @@ __global__ void repack_kernel(const double *__restrict__ csr, const int *__restr
        k += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const std::int64_t e = k / esize, c = k % esize, s = slots[e];
     val[aos ? s * esize + c : c * nslots + s] = csr[k];
+  }
+}
+
+// The slots of a layout (ac::Packed): position j of row r.
+struct SlotMap {
+  ac::Outer outer;
+  const int *ptr;
+  int nrows_pad;
+  __device__ std::int64_t operator()(int r, int j) const {
+    switch (outer) {
+    case ac::Outer::csr: return static_cast<std::int64_t>(ptr[r]) + j;
+    case ac::Outer::ell: return r + static_cast<std::int64_t>(j) * nrows_pad;
+    default: {
+      const int h = outer == ac::Outer::sliced16 ? 16 : 32;
+      return ptr[r / h] + r % h + static_cast<std::int64_t>(j) * h;
+    }
+    }
+  }
+};
+
+// One thread per block row: flag = 1 when a component of a strictly lower entry differs (!=, so a
+// NaN always does) from the one it mirrors in the partner (block: transposed; complex and
+// quaternion: conjugated, the first component as it is).
+__global__ void symmetric_check_kernel(SlotMap slot, const int *__restrict__ lower, const int *__restrict__ partner,
+                                       const double *__restrict__ val, int nbrows, int nslots, int esize, int bs,
+                                       bool block, bool aos, int *flag) {
+  for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < nbrows;
+       r += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    for (int j = 0; j < lower[r]; ++j) {
+      const std::int64_t s = slot(static_cast<int>(r), j), q = partner[s];
+      for (int c = 0; c < esize; ++c) {
+        const int cq = block ? (c % bs) * bs + c / bs : c;
+        const double vs = aos ? val[s * esize + c] : val[static_cast<std::int64_t>(c) * nslots + s];
+        double vq = aos ? val[q * esize + cq] : val[static_cast<std::int64_t>(cq) * nslots + q];
+        if (!block && c > 0) vq = -vq;
+        if (vs != vq) *flag = 1;
+      }
+    }
   }
 }
 
@@ -148,6 +187,16 @@ void DevicePacked::take_pattern(const ac::Packed &p, void *stream) {
   }
   upload_int(ptr_, p.ptr, "row metadata", stream);
   upload_int(col_, p.col, "block columns", stream);
+  symmetric_ = p.symmetric;
+  nlower_ = 0;
+  if (p.symmetric) {
+    upload_int(lower_, p.lower, "lower counts", stream);
+    upload_int(partner_, p.partner, "partners", stream);
+    for (Index l : p.lower) nlower_ += l;
+  } else {
+    lower_ = DeviceBuffer<int>();
+    partner_ = DeviceBuffer<int>();
+  }
   outer_ = p.outer;
   inner_ = p.inner;
   kind_ = p.kind;
@@ -189,6 +238,19 @@ void DevicePacked::scale(double alpha, void *stream) {
   PGK_CUDA_CHECK_LAUNCH();
 }
 
+bool DevicePacked::values_symmetric(void *stream) const {
+  if (!symmetric_) throw std::invalid_argument("aijcompound: values_symmetric on a layout without +SYM");
+  if (nlower_ == 0) return true;
+  if (flag_.size() == 0) flag_.allocate(1);
+  PGK_CUDA_CHECK(cudaMemsetAsync(flag_.data(), 0, sizeof(int), as_stream(stream)));
+  const SlotMap slot{outer_, ptr_.data(), static_cast<int>(nrows_pad_)};
+  symmetric_check_kernel<<<grid_for(nbrows_, kThreads, kMaxBlocks), kThreads, 0, as_stream(stream)>>>(
+      slot, lower_.data(), partner_.data(), val_.data(), static_cast<int>(nbrows_), static_cast<int>(nslots_),
+      ac::entry_size(kind_, bs_), bs_, kind_ == ac::EntryKind::block, inner_ == ac::Inner::aos, flag_.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  return read_scalar(flag_.data(), stream) == 0;
+}
+
 // The dynamic schedule's counter belongs to this object: two dynamic products of the same matrix
 // must not run at the same time on different streams (one stream orders them).
 void DevicePacked::mult(const LaunchShape &shape, const double *x, const double *z, double *y, void *stream) const {
@@ -201,6 +263,9 @@ void DevicePacked::mult(const LaunchShape &shape, const double *x, const double 
   a.inner = inner_;
   a.ptr = ptr_.data();
   a.col = col_.data();
+  a.symmetric = symmetric_;
+  a.lower = lower_.data();
+  a.partner = partner_.data();
   a.val = val_.data();
   a.nbrows = static_cast<int>(nbrows_);
   a.nrows_pad = static_cast<int>(nrows_pad_);
@@ -217,6 +282,11 @@ void DevicePacked::mult(const LaunchShape &shape, const double *x, const double 
 }
 
 std::size_t DevicePacked::bytes() const {
+  if (symmetric_) {
+    const std::size_t es = static_cast<std::size_t>(ac::entry_size(kind_, bs_));
+    return static_cast<std::size_t>(nslots_ - nlower_) * es * sizeof(double) +
+           (col_.size() + static_cast<std::size_t>(nlower_) + ptr_.size() + lower_.size()) * sizeof(int);
+  }
   return val_.size() * sizeof(double) + (col_.size() + ptr_.size()) * sizeof(int);
 }
 

@@ -16,8 +16,13 @@
 // nbrows*bs. Device arrays of columns and offsets are 32-bit: upload throws std::invalid_argument
 // when a count does not fit (more than 2^31-1 slots or block columns).
 //
+// +SYM (a symmetric matrix, ac::Packed::symmetric): the lower entries through their partners; every
+// entry's values stay stored (the lower ones for values_symmetric, which the caller runs after
+// every change of values: a +SYM product is A x only while it answers true).
+//
 // Copies go through kernels/common/transfer.hpp (logged): upload makes one copy per array (ptr,
-// col, val), upload_pattern two (ptr, col), set_value_slots one; repack, scale and mult make none.
+// col, val; +SYM also lower and partner), upload_pattern two (+SYM four), set_value_slots one,
+// values_symmetric one download (its flag); repack, scale and mult make none.
 // Errors: std::invalid_argument (bad shapes or sizes), pgk::cuda::Error (CUDA failures).
 #pragma once
 
@@ -92,6 +97,10 @@ public:
   void repack(const double *csr_values, void *stream);
   // Every stored value times alpha (padding stays 0). Asynchronous.
   void scale(double alpha, void *stream);
+  // +SYM only: whether every strictly lower entry equals its partner's transposed entry (!= on
+  // any component, a NaN included, answers false; as ac::symmetric_values). One kernel and one
+  // logged download; std::invalid_argument without +SYM.
+  bool values_symmetric(void *stream) const;
 
   // y = A x (z == nullptr) or y = A x + z (z may equal y; x must not overlap y). Asynchronous.
   void mult(const LaunchShape &shape, const double *x, const double *z, double *y, void *stream) const;
@@ -99,13 +108,15 @@ public:
   ac::Outer outer() const { return outer_; }
   ac::Inner inner() const { return inner_; }
   ac::EntryKind kind() const { return kind_; }
+  bool symmetric() const { return symmetric_; }
   int bs() const { return bs_; }
   Index nbrows() const { return nbrows_; }
   Index nbcols() const { return nbcols_; }
   Index nnzb() const { return nnzb_; }     // stored entries (not slots)
   Index nslots() const { return nslots_; } // slots, padding included
   Index width() const { return width_; }   // longest row
-  // Device bytes of the matrix arrays with 4-byte indices (what one product reads of A).
+  // Device bytes of the matrix arrays with 4-byte indices that one product reads of A (+SYM: the
+  // values of every slot but the lower ones, the columns, the lower slots' partners, ptr, lower).
   std::size_t bytes() const;
 
 private:
@@ -114,7 +125,10 @@ private:
   ac::EntryKind kind_ = ac::EntryKind::block;
   int bs_ = 2;
   Index nbrows_ = 0, nbcols_ = 0, nrows_pad_ = 0, nnzb_ = 0, nslots_ = 0, width_ = 0;
-  DeviceBuffer<int> ptr_, col_, slots_;
+  bool symmetric_ = false;
+  Index nlower_ = 0; // +SYM: strictly lower entries (read through their partners)
+  DeviceBuffer<int> ptr_, col_, slots_, lower_, partner_;
+  mutable DeviceBuffer<int> flag_; // values_symmetric's answer
   DeviceBuffer<double> val_;
   mutable DeviceBuffer<unsigned int> counter_;          // dynamic_rows: the row counter (kernel-reset)
   bool has_slots_ = false;                              // set_value_slots was called for this pattern

@@ -14,7 +14,11 @@
 // cudaMalloc-aligned); x blocks of an even bs are read as double2 when x is 16-byte aligned
 // (checked per launch: a caller may pass an offset array). ELL / SI slots of consecutive rows are
 // consecutive, so a warp of one-thread-per-row reads consecutive slots (SoA: one coalesced load
-// per component).
+// per component). +SYM (a symmetric matrix): a strictly lower position loads its partner's entry
+// (an upper one of a row at most a bandwidth earlier, usually still in L2; for a warp of ELL / SI
+// rows of a stencil the partners are consecutive slots too) and applies its transpose
+// (apply_transposed: the same operations, in the same order, as apply on the transposed entry, so
+// the loads can stream instead of holding a transposed copy in registers).
 #include "kernels/aijcompound/spmv.cuh"
 #include "kernels/common/cuda_check.cuh"
 
@@ -35,6 +39,13 @@ template <int K> struct BlockEntry {
 #pragma unroll
       for (int i = 0; i < K; ++i) madd(acc[i], v[j * K + i], x[j]);
   }
+  // apply() of the entry whose transpose is v: component j*K + i of the transpose is v[i*K + j].
+  __device__ static void apply_transposed(const double (&v)[esize], const double (&x)[bs], double (&acc)[bs]) {
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+#pragma unroll
+      for (int i = 0; i < K; ++i) madd(acc[i], v[i * K + j], x[j]);
+  }
 };
 
 // a + b i as [a -b; b a].
@@ -47,6 +58,14 @@ struct ComplexEntry {
     madd(acc[1], b, x[0]);
     madd(acc[1], a, x[1]);
   }
+  // apply() of the conjugate (a, -b): -(-b) is b exactly.
+  __device__ static void apply_transposed(const double (&v)[2], const double (&x)[2], double (&acc)[2]) {
+    const double a = v[0], b = v[1];
+    madd(acc[0], a, x[0]);
+    madd(acc[0], b, x[1]);
+    madd(acc[1], -b, x[0]);
+    madd(acc[1], a, x[1]);
+  }
 };
 
 // w + x i + y j + z k as L(q) (src/aijcompound/entry.hpp), negated factors where L has a minus.
@@ -54,6 +73,14 @@ struct QuaternionEntry {
   static constexpr int bs = 4, esize = 4;
   __device__ static void apply(const double (&v)[4], const double (&p)[4], double (&acc)[4]) {
     const double w = v[0], x = v[1], y = v[2], z = v[3];
+    madd(acc[0], w, p[0]), madd(acc[0], -x, p[1]), madd(acc[0], -y, p[2]), madd(acc[0], -z, p[3]);
+    madd(acc[1], x, p[0]), madd(acc[1], w, p[1]), madd(acc[1], -z, p[2]), madd(acc[1], y, p[3]);
+    madd(acc[2], y, p[0]), madd(acc[2], z, p[1]), madd(acc[2], w, p[2]), madd(acc[2], -x, p[3]);
+    madd(acc[3], z, p[0]), madd(acc[3], -y, p[1]), madd(acc[3], x, p[2]), madd(acc[3], w, p[3]);
+  }
+  // apply() of the conjugate (w, -x, -y, -z).
+  __device__ static void apply_transposed(const double (&v)[4], const double (&p)[4], double (&acc)[4]) {
+    const double w = v[0], x = -v[1], y = -v[2], z = -v[3];
     madd(acc[0], w, p[0]), madd(acc[0], -x, p[1]), madd(acc[0], -y, p[2]), madd(acc[0], -z, p[3]);
     madd(acc[1], x, p[0]), madd(acc[1], w, p[1]), madd(acc[1], -z, p[2]), madd(acc[1], y, p[3]);
     madd(acc[2], y, p[0]), madd(acc[2], z, p[1]), madd(acc[2], w, p[2]), madd(acc[2], -x, p[3]);
@@ -110,21 +137,54 @@ template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvA
 
 // acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
 // them for one thread per row). Sliced padding (column -1) is skipped, never multiplied.
+// Position j of row r (slot s) into acc: its own entry, or (lower) its partner's transposed.
 template <class E, ac::Outer O, ac::Inner I>
+__device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, int s, bool lower,
+                                               double (&acc)[E::bs]) {
+  const int c = __ldg(a.col + s);
+  if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
+    if (c < 0) return;
+  double v[E::esize], xb[E::bs];
+  load_entry<E::esize, I>(a.val, lower ? __ldg(a.partner + s) : s, a.nslots, v);
+  load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
+  if (lower) E::apply_transposed(v, xb, acc);
+  else E::apply(v, xb, acc);
+}
+
+// acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
+// them for one thread per row). Sliced padding (column -1) is skipped, never multiplied. +SYM with
+// one thread per row walks in mirrored pairs from the diagonal, as the host's packed_row: own
+// position nl + k, then lower position nl - k, so that a partner is read at about the step its
+// owner reads it (an L2 hit); +SYM groups keep the row order (lower positions through partners).
+template <class E, ac::Outer O, ac::Inner I, bool S>
 __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r, int lane, int group,
                                           double (&acc)[E::bs]) {
 #pragma unroll
   for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
   const RowRange rr = row_range<O>(a, r);
-  for (int j = lane; j < rr.len; j += group) {
-    const int s = rr.first + j * rr.stride;
-    const int c = __ldg(a.col + s);
-    if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
-      if (c < 0) continue;
-    double v[E::esize], xb[E::bs];
-    load_entry<E::esize, I>(a.val, s, a.nslots, v);
-    load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
-    E::apply(v, xb, acc);
+  int nl = 0;
+  if constexpr (S) nl = __ldg(a.lower + r);
+  if constexpr (S) {
+    if (group == 1) {
+      for (int k = 0; k < max(rr.len - nl, nl + 1); ++k) {
+        if (nl + k < rr.len) apply_position<E, O, I>(a, xpairs, rr.first + (nl + k) * rr.stride, false, acc);
+        if (k > 0 && k <= nl) apply_position<E, O, I>(a, xpairs, rr.first + (nl - k) * rr.stride, true, acc);
+      }
+    } else {
+      for (int j = lane; j < rr.len; j += group)
+        apply_position<E, O, I>(a, xpairs, rr.first + j * rr.stride, j < nl, acc);
+    }
+  } else { // the plain layouts: the loop as it was before +SYM, untouched (its speed is the baseline)
+    for (int j = lane; j < rr.len; j += group) {
+      const int s = rr.first + j * rr.stride;
+      const int c = __ldg(a.col + s);
+      if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
+        if (c < 0) continue;
+      double v[E::esize], xb[E::bs];
+      load_entry<E::esize, I>(a.val, s, a.nslots, v);
+      load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
+      E::apply(v, xb, acc);
+    }
   }
 }
 
@@ -141,11 +201,11 @@ template <class E> bool x_pairs(const SpmvArgs &a) {
 }
 
 // static_rows: block b starts at row threads * b and strides by threads * gridDim.
-template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_static(const SpmvArgs a, bool xpairs) {
+template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_static(const SpmvArgs a, bool xpairs) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < a.nbrows; r += stride) {
     double acc[E::bs];
-    row_share<E, O, I>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+    row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), 0, 1, acc);
     store_row<E::bs>(a, static_cast<int>(r), acc);
   }
 }
@@ -154,7 +214,7 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_static(const S
 // counter pass nbrows it counts itself finished in counter[1]; the last one to finish resets both,
 // so the next launch starts from 0 without a memset. Every other block has then taken its last
 // rows (the fence orders each block's last take before its finish count).
-template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_dynamic(const SpmvArgs a, bool xpairs) {
+template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_dynamic(const SpmvArgs a, bool xpairs) {
   __shared__ unsigned int first;
   for (;;) {
     if (threadIdx.x == 0) first = atomicAdd(a.counter, blockDim.x);
@@ -165,7 +225,7 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_dynamic(const 
     if (done) break;
     if (r < a.nbrows) {
       double acc[E::bs];
-      row_share<E, O, I>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+      row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), 0, 1, acc);
       store_row<E::bs>(a, static_cast<int>(r), acc);
     }
   }
@@ -184,7 +244,8 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_dynamic(const 
 // lane takes part in every shuffle. The lanes' partial sums are combined by a butterfly
 // (__shfl_xor_sync, distances group/2, ..., 1): a fixed tree, and since a + b == b + a exactly,
 // every lane of the group ends with the same bits; lane l then stores components l, l + group, ...
-template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_group(const SpmvArgs a, bool xpairs, int group) {
+template <class E, ac::Outer O, ac::Inner I, bool S>
+__global__ void spmv_group(const SpmvArgs a, bool xpairs, int group) {
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x / group;
   const int lane = static_cast<int>(threadIdx.x % 32) % group;
@@ -193,7 +254,7 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_group(const Sp
     const bool active = r < a.nbrows;
     double acc[E::bs];
     if (active) {
-      row_share<E, O, I>(a, xpairs, static_cast<int>(r), lane, group, acc);
+      row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), lane, group, acc);
     } else {
 #pragma unroll
       for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
@@ -209,13 +270,41 @@ template <class E, ac::Outer O, ac::Inner I> __global__ void spmv_group(const Sp
   }
 }
 
-template <class E, ac::Outer O, ac::Inner I>
+// The most threads a block of `kernel` can have (its registers), cached per kernel by the caller.
+template <class K> int max_block_threads(K kernel) {
+  cudaFuncAttributes at{};
+  PGK_CUDA_CHECK(cudaFuncGetAttributes(&at, kernel));
+  return at.maxThreadsPerBlock / 32 * 32;
+}
+
+// kernel on `grid` blocks of `threads`; where the kernel's registers allow fewer threads a block (an
+// 8x8 +SYM kernel has two load paths), the same threads in more, smaller blocks: every schedule maps
+// rows through blockDim and gridDim, so the rows and each one's sum are the same.
+template <class K, class... Args>
+void launch_fitted(K kernel, int max_threads, int grid, int threads, cudaStream_t stream, Args... args) {
+  if (threads > max_threads) {
+    grid = static_cast<int>((static_cast<long long>(grid) * threads + max_threads - 1) / max_threads);
+    threads = max_threads;
+  }
+  kernel<<<grid, threads, 0, stream>>>(args...);
+}
+
+template <class E, ac::Outer O, ac::Inner I, bool S>
 void launch(const SpmvArgs &a, const LaunchShape &shape, int grid, cudaStream_t stream) {
   const bool xpairs = x_pairs<E>(a);
+  static const int max_static = max_block_threads(spmv_static<E, O, I, S>),
+                   max_dynamic = max_block_threads(spmv_dynamic<E, O, I, S>),
+                   max_group = max_block_threads(spmv_group<E, O, I, S>);
   switch (shape.schedule) {
-  case Schedule::static_rows: spmv_static<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
-  case Schedule::dynamic_rows: spmv_dynamic<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs); break;
-  case Schedule::group_rows: spmv_group<E, O, I><<<grid, shape.threads, 0, stream>>>(a, xpairs, shape.group); break;
+  case Schedule::static_rows:
+    launch_fitted(spmv_static<E, O, I, S>, max_static, grid, shape.threads, stream, a, xpairs);
+    break;
+  case Schedule::dynamic_rows:
+    launch_fitted(spmv_dynamic<E, O, I, S>, max_dynamic, grid, shape.threads, stream, a, xpairs);
+    break;
+  case Schedule::group_rows:
+    launch_fitted(spmv_group<E, O, I, S>, max_group, grid, shape.threads, stream, a, xpairs, shape.group);
+    break;
   }
   PGK_CUDA_CHECK_LAUNCH();
 }
@@ -258,7 +347,11 @@ void launch_spmv(const SpmvArgs &args, const LaunchShape &shape, int grid, cudaS
   with_entry(args.kind, args.bs, [&](auto entry) {
     with_outer(args.outer, [&](auto outer) {
       with_inner(args.inner, [&](auto inner) {
-        launch<decltype(entry), decltype(outer)::value, decltype(inner)::value>(args, shape, grid, stream);
+        using E = decltype(entry);
+        constexpr ac::Outer O = decltype(outer)::value;
+        constexpr ac::Inner I = decltype(inner)::value;
+        if (args.symmetric) launch<E, O, I, true>(args, shape, grid, stream);
+        else launch<E, O, I, false>(args, shape, grid, stream);
       });
     });
   });

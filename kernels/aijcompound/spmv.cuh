@@ -16,6 +16,8 @@ struct SpmvArgs {
   ac::Outer outer = ac::Outer::csr;
   ac::Inner inner = ac::Inner::aos;
   const int *ptr = nullptr, *col = nullptr;
+  bool symmetric = false;                         // +SYM (src/aijcompound/layouts.hpp)
+  const int *lower = nullptr, *partner = nullptr; // +SYM: lower counts per row, partner slot per slot
   const double *val = nullptr;
   int nbrows = 0, nrows_pad = 0, nslots = 0;
   const double *x = nullptr, *z = nullptr; // z == nullptr: y = A x

@@ -1,6 +1,7 @@
 // Host builders of the packed layouts and the sequential emulation of their SpMV.
 #include "src/aijcompound/layouts.hpp"
 
+#include "src/aijcompound/symmetric.hpp"
 #include "src/common/thread_pool.hpp"
 
 #include <algorithm>
@@ -93,7 +94,9 @@ Index slice_height(Outer outer, Index nbrows) {
   return 1;
 }
 
-std::size_t Packed::bytes() const { return val.size() * sizeof(double) + (col.size() + ptr.size()) * sizeof(Index); }
+std::size_t Packed::bytes() const {
+  return val.size() * sizeof(double) + (col.size() + ptr.size() + lower.size() + partner.size()) * sizeof(Index);
+}
 
 std::size_t csr_bytes(const CompoundCsr &a) {
   const std::size_t idx = sizeof(Index), s = static_cast<std::size_t>(a.esize()) * sizeof(double);
@@ -129,7 +132,26 @@ std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer, int threads) {
   return slots;
 }
 
-Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads) {
+namespace {
+
+// The +SYM arrays of p: lower counts per row, and each lower slot's partner slot.
+void add_partners(const CompoundCsr &a, const std::vector<Index> &slots, Index nslots, int threads, Packed &p) {
+  std::vector<Index> diag, partner;
+  if (!symmetric_pattern(a, &diag, &partner, threads))
+    throw std::invalid_argument("aijcompound: +SYM needs a square matrix with a symmetric pattern");
+  p.symmetric = true;
+  p.lower.resize(static_cast<std::size_t>(a.nbrows));
+  p.partner.assign(static_cast<std::size_t>(nslots), -1);
+  for (Index r = 0; r < a.nbrows; ++r) {
+    p.lower[r] = diag[r] - a.rowptr[r];
+    for (Index e = a.rowptr[r]; e < diag[r]; ++e) p.partner[slots[e]] = slots[partner[e]];
+  }
+}
+
+} // namespace
+
+Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads,
+                    bool symmetric) {
   validate(a, threads);
   Packed p;
   p.outer = outer;
@@ -143,6 +165,7 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
   Index nslots = 0;
   p.ptr = outer_ptr(a, outer, nslots);
   *slots = entry_slots(a, outer, threads);
+  if (symmetric) add_partners(a, *slots, nslots, threads, p);
   if (outer == Outer::csr) { // every slot is an entry, in CSR order: the columns as they are
     p.col = a.colidx;
     return p;
@@ -153,9 +176,9 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
   return p;
 }
 
-Packed pack(const CompoundCsr &a, Outer outer, Inner inner) {
+Packed pack(const CompoundCsr &a, Outer outer, Inner inner, bool symmetric) {
   std::vector<Index> slots;
-  Packed p = pack_pattern(a, outer, inner, &slots);
+  Packed p = pack_pattern(a, outer, inner, &slots, 1, symmetric);
   p.val.assign(static_cast<std::size_t>(p.nslots()) * a.esize(), 0.0);
   repack_values(a, slots, p);
   return p;
@@ -175,23 +198,44 @@ void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed
 
 namespace {
 
-// Row r of the packed matrix into acc (from +0.0), positions ascending: the CSR reference's order.
+// Row r of the packed matrix into acc (from +0.0). Positions ascending (the CSR reference's order),
+// or for +SYM outward from the first upper position in mirrored pairs: own position nl + k, then the
+// lower position nl - k, k = 0, 1, ... (nl = lower[r]). A lower position's partner is then at about
+// position nl' + k of its row, the same ELL / SI region its owner reads at this step, so the second
+// read of it is an L2 hit on the device (bench/NOTES.md, eleventh session).
 void packed_row(const Packed &p, Index r, const double *x, double *acc) {
   for (int i = 0; i < p.bs; ++i) acc[i] = 0.0;
   const int es = p.esize();
   const Index n = p.nslots(), h = slice_height(p.outer, p.nbrows);
+  const Index stride = p.inner == Inner::aos ? 1 : n;
   Index len = 0;
   switch (p.outer) {
   case Outer::csr: len = p.ptr[r + 1] - p.ptr[r]; break;
   case Outer::ell: len = p.ptr[r]; break;
   default: len = (p.ptr[r / h + 1] - p.ptr[r / h]) / h; break;
   }
-  for (Index j = 0; j < len; ++j) {
+  auto position = [&](Index j, bool lower) {
     const Index s = slot_of(p.outer, p.ptr, p.nrows_pad, h, r, j);
     const Index c = p.col[s];
-    if (c < 0) continue; // sliced padding
-    const double *v = p.inner == Inner::aos ? p.val.data() + s * es : p.val.data() + s;
-    apply_entry(p.kind, p.bs, v, p.inner == Inner::aos ? 1 : n, x + c * p.bs, acc);
+    if (c < 0) return; // sliced padding
+    if (lower) {       // strictly lower: the transposed partner
+      double t[kMaxBs * kMaxBs];
+      const Index q = p.partner[s];
+      transposed_entry(p.kind, p.bs, p.inner == Inner::aos ? p.val.data() + q * es : p.val.data() + q, stride, t);
+      apply_entry(p.kind, p.bs, t, 1, x + c * p.bs, acc);
+      return;
+    }
+    apply_entry(p.kind, p.bs, p.inner == Inner::aos ? p.val.data() + s * es : p.val.data() + s, stride, x + c * p.bs,
+                acc);
+  };
+  if (!p.symmetric) {
+    for (Index j = 0; j < len; ++j) position(j, false);
+    return;
+  }
+  const Index nl = p.lower[r];
+  for (Index k = 0; k < std::max(len - nl, nl + 1); ++k) {
+    if (nl + k < len) position(nl + k, false);
+    if (k > 0 && k <= nl) position(nl - k, true);
   }
 }
 

@@ -1,6 +1,8 @@
 // The memory layouts of the seed (Mueller-Roemer et al., digest section 2) built on the host:
 // outer CSR, ELL (ELLPACK-R), SI-16 and SI-32 (sliced ELLPACK, slice height 16 / 32, no row
-// sorting), each with the entry components interleaved (AoS) or one array per component (SoA).
+// sorting), each with the entry components interleaved (AoS) or one array per component (SoA);
+// each of them also "+SYM" for a symmetric matrix: the strictly lower entries read through their
+// upper partners (src/aijcompound/symmetric.hpp), so a product reads about half the values.
 // These are the arrays a device layout uploads, and packed_mult is the sequential emulation of
 // the one-thread-per-block-row kernel on them: it equals the CSR reference (ops.hpp) bit for bit,
 // so a device kernel only has to reproduce the same per-row order. Vectors stay interlaced (the
@@ -32,6 +34,11 @@ Index slice_height(Outer outer, Index nbrows);
 //   ELL  s = r + j * nrows_pad,                   j < ptr[r]              (ptr: counts, nbrows)
 //   SI-h s = ptr[r / h] + r % h + j * h,          j < (ptr[r/h+1] - ptr[r/h]) / h
 //                                                 (ptr: slice offsets, ceil(nbrows / h) + 1)
+// +SYM (symmetric): position j of row r with j < lower[r] (a strictly lower entry; they come first
+// in a row) takes the transposed entry of slot partner[s] instead of its own, which stays stored
+// (the symmetry check reads it, the product does not). partner has nslots entries, -1 elsewhere.
+// A +SYM row is summed in mirrored pairs from the diagonal (packed_row in layouts.cpp), not in
+// position order: deterministic, within rounding (1e-13) of the CSR reference, not bit for bit.
 // Padding slots hold column -1 and value 0. ELL stops at the row's count (padding never read);
 // a sliced layout has no counts and runs to its slice's width, skipping the -1 columns: the seed's
 // code reads x[0] for padding instead, which would turn 0 * Inf into NaN and +0/-0 sums into
@@ -45,12 +52,15 @@ struct Packed {
   Index nrows_pad = 0; // see padded_rows
   Index width = 0;     // longest row (ELL's padded width; the widest slice for SI)
   std::vector<Index> ptr, col;
+  bool symmetric = false;
+  std::vector<Index> lower, partner; // +SYM only (nbrows, nslots), empty otherwise
   std::vector<double> val;
 
   int esize() const { return entry_size(kind, bs); }
   Index nslots() const { return static_cast<Index>(col.size()); }
-  // Device bytes of the matrix: values + column indices + ptr (sizeof(Index)-byte indices),
-  // padding included; the figure -mat_aijcompound_max_mem_ratio compares with csr_bytes.
+  // Device bytes of the matrix: values + column indices + ptr (+ lower and partner for +SYM)
+  // (sizeof(Index)-byte indices), padding included; the figure -mat_aijcompound_max_mem_ratio
+  // compares with csr_bytes (of the layout without +SYM).
   std::size_t bytes() const;
 };
 
@@ -68,15 +78,19 @@ double memory_ratio(const CompoundCsr &a, Outer outer);
 // `threads` splits the rows among that many threads (large matrices only); never changes the result.
 std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer, int threads = 1);
 
-Packed pack(const CompoundCsr &a, Outer outer, Inner inner);
+// symmetric: the +SYM form; std::invalid_argument unless the matrix is square with a symmetric
+// pattern (symmetric_pattern). The values are not checked (symmetric_values is the caller's).
+Packed pack(const CompoundCsr &a, Outer outer, Inner inner, bool symmetric = false);
 // The pattern of pack(a, outer, inner) (ptr, col and the sizes; val left empty) and *slots =
 // entry_slots(a, outer): what a device copy whose values are filled on the device needs, without
 // the host pass over the values (as large as the matrix) that pack makes.
-Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads = 1);
+Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads = 1,
+                    bool symmetric = false);
 // New values of the same pattern into an existing packing (through entry_slots).
 void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed &p);
 
-// y = A x and y = A x + z on the packed arrays; bit for bit mult / mult_add of ops.hpp.
+// y = A x and y = A x + z on the packed arrays; bit for bit mult / mult_add of ops.hpp (+SYM: in its
+// own order, within rounding of them; the device's one-thread-per-row schedules match it bit for bit).
 void packed_mult(const Packed &p, const double *x, double *y);
 void packed_mult_add(const Packed &p, const double *x, const double *z, double *y);
 

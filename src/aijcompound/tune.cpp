@@ -19,7 +19,8 @@ const char *schedule_kind_name(ScheduleKind kind) {
 
 std::string describe(const Variant &v) {
   std::ostringstream s;
-  s << outer_name(v.outer) << '-' << inner_name(v.inner) << ' ' << schedule_kind_name(v.schedule);
+  s << outer_name(v.outer) << (v.symmetric ? "+SYM" : "") << '-' << inner_name(v.inner) << ' '
+    << schedule_kind_name(v.schedule);
   if (v.schedule == ScheduleKind::group_rows) s << v.group;
   s << ' ' << v.threads << 'x' << v.blocks_per_sm;
   return s.str();
@@ -63,10 +64,11 @@ Variant default_variant(const CompoundCsr &a, double max_mem_ratio) {
   return v;
 }
 
-std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio) {
+std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio, bool symmetric) {
   std::vector<Variant> out;
   const int g = group_for(pattern_stats(a).mean_row);
-  for (Outer o : allowed_outers(a, max_mem_ratio))
+  const std::vector<Outer> allowed = allowed_outers(a, max_mem_ratio);
+  for (Outer o : allowed)
     for (Inner in : {Inner::aos, Inner::soa}) {
       Variant v;
       v.outer = o;
@@ -76,15 +78,29 @@ std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_rati
       v.group = g;
       out.push_back(v);
     }
+  // +SYM where the partners of a warp's rows sit in consecutive slots (ELL, SI-32: a stencil's
+  // neighbour rows are consecutive too), walked in mirrored pairs; on CSR its gathers lost to the
+  // plain layouts (bench/NOTES.md).
+  // AoS only: a partner's components are one 72-byte read there, nine scattered ones in SoA (which
+  // lost on every matrix of bench_aijcompound at 91f0097); this also keeps the search within 200.
+  if (symmetric)
+    for (Outer o : {Outer::ell, Outer::sliced32})
+      if (std::find(allowed.begin(), allowed.end(), o) != allowed.end()) {
+        Variant v;
+        v.outer = o;
+        v.symmetric = true;
+        out.push_back(v);
+      }
   return out;
 }
 
-std::vector<Variant> schedule_grid(Outer outer, Inner inner) {
+std::vector<Variant> schedule_grid(Outer outer, Inner inner, bool symmetric) {
   std::vector<Variant> out;
   auto add = [&](ScheduleKind s, int threads, int bpsm, int group) {
     Variant v;
     v.outer = outer;
     v.inner = inner;
+    v.symmetric = symmetric;
     v.schedule = s;
     v.threads = threads;
     v.blocks_per_sm = bpsm;
@@ -111,11 +127,11 @@ static int log2_floor(Index v) {
 }
 
 bool TuneKey::operator<(const TuneKey &o) const {
-  return std::tie(gpu, sms, kind, bs, log2_rows, mean_row, log2_max_row) <
-         std::tie(o.gpu, o.sms, o.kind, o.bs, o.log2_rows, o.mean_row, o.log2_max_row);
+  return std::tie(gpu, sms, kind, bs, log2_rows, mean_row, log2_max_row, symmetric) <
+         std::tie(o.gpu, o.sms, o.kind, o.bs, o.log2_rows, o.mean_row, o.log2_max_row, o.symmetric);
 }
 
-TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a) {
+TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a, bool symmetric) {
   const PatternStats st = pattern_stats(a);
   TuneKey k;
   k.gpu = gpu.empty() ? "unknown" : gpu;
@@ -127,6 +143,7 @@ TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a) {
   k.log2_rows = log2_floor(st.nbrows + 1);
   k.mean_row = static_cast<int>(std::lround(st.mean_row));
   k.log2_max_row = log2_floor(st.max_row + 1);
+  k.symmetric = symmetric;
   return k;
 }
 
@@ -150,6 +167,16 @@ static bool parse_line(const std::string &line, TuneKey &k, TuneResult &r) {
         r.variant.threads >> r.variant.blocks_per_sm >> r.variant.group >> r.gbs) ||
       (s >> extra))
     return false;
+  // "+sym" after the kind, "+SYM" after the outer layout
+  auto strip = [](std::string &word, const std::string &suffix) {
+    const bool has =
+        word.size() > suffix.size() && word.compare(word.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (has) word.resize(word.size() - suffix.size());
+    return has;
+  };
+  k.symmetric = strip(kind, "+sym");
+  r.variant.symmetric = strip(outer, "+SYM");
+  if (r.variant.symmetric && !k.symmetric) return false; // +SYM wins only where the matrix was symmetric
   if (!parse_name(kind, k.kind, kind_name, {EntryKind::block, EntryKind::complex, EntryKind::quaternion}) ||
       !parse_name(outer, r.variant.outer, outer_name, {Outer::csr, Outer::ell, Outer::sliced16, Outer::sliced32}) ||
       !parse_name(inner, r.variant.inner, inner_name, {Inner::aos, Inner::soa}) ||
@@ -186,10 +213,10 @@ std::string format_cache(const std::map<TuneKey, TuneResult> &entries) {
   s << kHeader << '\n';
   for (const auto &[k, r] : entries) {
     const Variant &v = r.variant;
-    s << k.gpu << ' ' << k.sms << ' ' << kind_name(k.kind) << ' ' << k.bs << ' ' << k.log2_rows << ' ' << k.mean_row
-      << ' ' << k.log2_max_row << ' ' << outer_name(v.outer) << ' ' << inner_name(v.inner) << ' '
-      << schedule_kind_name(v.schedule) << ' ' << v.threads << ' ' << v.blocks_per_sm << ' ' << v.group << ' ' << r.gbs
-      << '\n';
+    s << k.gpu << ' ' << k.sms << ' ' << kind_name(k.kind) << (k.symmetric ? "+sym" : "") << ' ' << k.bs << ' '
+      << k.log2_rows << ' ' << k.mean_row << ' ' << k.log2_max_row << ' ' << outer_name(v.outer)
+      << (v.symmetric ? "+SYM" : "") << ' ' << inner_name(v.inner) << ' ' << schedule_kind_name(v.schedule) << ' '
+      << v.threads << ' ' << v.blocks_per_sm << ' ' << v.group << ' ' << r.gbs << '\n';
   }
   return s.str();
 }

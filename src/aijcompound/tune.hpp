@@ -5,7 +5,8 @@
 //
 // Search (joint; at most kMaxTunedProducts products, warm-ups included):
 //   stage 1, layouts: every outer layout within the memory cap x inner {AoS, SoA}, each with the
-//     default thread schedule and one group schedule sized to the mean row length;
+//     default thread schedule and one group schedule sized to the mean row length; for a matrix the
+//     caller found symmetric (pattern and values) also ELL+SYM-AoS and SI-32+SYM-AoS, static;
 //   stage 2, schedules: the two best layouts of stage 1 with the schedule grid of schedule_grid();
 //   stage 3, confirmation: the three best variants timed again; the lowest median wins.
 // `schedule` tuning runs stage 2 (and 3) on one given layout only.
@@ -33,14 +34,15 @@ struct Variant {
   Inner inner = Inner::aos;
   ScheduleKind schedule = ScheduleKind::static_rows;
   int threads = 256, blocks_per_sm = 8, group = 1;
+  bool symmetric = false; // the +SYM form of the outer layout (layouts.hpp)
 
   bool operator==(const Variant &o) const {
     return outer == o.outer && inner == o.inner && schedule == o.schedule && threads == o.threads &&
-           blocks_per_sm == o.blocks_per_sm && group == o.group;
+           blocks_per_sm == o.blocks_per_sm && group == o.group && symmetric == o.symmetric;
   }
   bool operator!=(const Variant &o) const { return !(*this == o); }
 };
-// "ELL-SoA static 256x8", "CSR-AoS group4 256x8".
+// "ELL-SoA static 256x8", "CSR-AoS group4 256x8", "SI-32+SYM-AoS static 256x8".
 std::string describe(const Variant &v);
 
 // Pattern statistics of a compound matrix (what the cache key and the heuristics read).
@@ -59,11 +61,12 @@ Variant default_variant(const CompoundCsr &a, double max_mem_ratio);
 
 // Outer layouts whose memory_ratio is <= max_mem_ratio (CSR always).
 std::vector<Outer> allowed_outers(const CompoundCsr &a, double max_mem_ratio);
-// Stage 1 candidates (joint): allowed outer x {AoS, SoA} x {static 256x8, group_for(mean_row)}.
-std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio);
+// Stage 1 candidates (joint): allowed outer x {AoS, SoA} x {static 256x8, group_for(mean_row)}; with
+// `symmetric` (the caller checked pattern and values) also {ELL, SI-32} allowed +SYM, AoS, static.
+std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio, bool symmetric = false);
 // Stage 2 candidates for one layout: static and dynamic over (threads, blocks_per_sm) pairs of
 // 2048 or 1024 resident threads, and group 2..32 at 256x8.
-std::vector<Variant> schedule_grid(Outer outer, Inner inner);
+std::vector<Variant> schedule_grid(Outer outer, Inner inner, bool symmetric = false);
 
 constexpr int kTunedRuns = 3; // timed products per variant (after one warm-up)
 constexpr int kMaxTunedProducts = 200;
@@ -74,17 +77,19 @@ constexpr int kFinalists = 3;
 int planned_products(std::size_t stage1, std::size_t stage2_per_layout, int layouts_in_stage2);
 
 // The cache: one line per key. Key fields: GPU name (spaces as '_'), SM count, entry kind, bs,
-// floor(log2(nbrows + 1)), mean row rounded to an integer, floor(log2(max_row + 1)): matrices of
-// the same kind and shape class share a winner.
+// floor(log2(nbrows + 1)), mean row rounded to an integer, floor(log2(max_row + 1)), and whether
+// +SYM was a candidate (written "+sym" after the kind): matrices of the same kind and shape class
+// share a winner.
 struct TuneKey {
   std::string gpu;
   int sms = 0;
   EntryKind kind = EntryKind::block;
   int bs = 2;
   int log2_rows = 0, mean_row = 0, log2_max_row = 0;
+  bool symmetric = false;
   bool operator<(const TuneKey &o) const;
 };
-TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a);
+TuneKey make_key(const std::string &gpu, int sms, const CompoundCsr &a, bool symmetric = false);
 
 struct TuneResult {
   Variant variant;
@@ -93,8 +98,8 @@ struct TuneResult {
 
 // The file format, version 1:
 //   # petscgpukit aijcompound tuning cache v1
-//   <gpu> <sms> <kind> <bs> <log2_rows> <mean_row> <log2_max_row> <outer> <inner> <schedule> <threads> <bpsm> <group>
-//   <gbs>
+//   <gpu> <sms> <kind>[+sym] <bs> <log2_rows> <mean_row> <log2_max_row> <outer>[+SYM] <inner> <schedule> <threads>
+//   <bpsm> <group> <gbs>
 // parse_cache fills `entries` and returns "" or, for a file that does not start with the header or
 // has a malformed line, a message naming the line: the caller then ignores the whole file (with a
 // warning) and rewrites it on the next save. Later lines replace earlier ones with the same key.

@@ -5,9 +5,18 @@
 // Options (A's prefix): -mat_aijcompound_tune none|schedule|joint (joint), -mat_aijcompound_tune_cache
 // <file> (default $XDG_CACHE_HOME or ~/.cache, /petscgpukit/aijcompound-tune.txt; "none": no cache),
 // -mat_aijcompound_max_mem_ratio <2.0>, and to force parts of the variant -mat_aijcompound_outer
-// csr|ell|si16|si32, -mat_aijcompound_inner aos|soa, -mat_aijcompound_schedule static|dynamic|group
-// with -mat_aijcompound_threads, -mat_aijcompound_blocks_per_sm, -mat_aijcompound_group.
+// csr|ell|si16|si32 (+SYM: csrsym|ellsym|si16sym|si32sym), -mat_aijcompound_inner aos|soa,
+// -mat_aijcompound_schedule static|dynamic|group with -mat_aijcompound_threads,
+// -mat_aijcompound_blocks_per_sm, -mat_aijcompound_group.
+//
+// +SYM (src/aijcompound/layouts.hpp: the lower entries through their upper partners, about half
+// the values a product reads) is a candidate when -mat_aijcompound_symmetric_layout is true, by
+// default when A is known symmetric (MatSetOption(A, MAT_SYMMETRIC or MAT_SPD, PETSC_TRUE)), and
+// the matrix is: a symmetric pattern (host) and symmetric values (device check). Every change of
+// values re-checks them; values no longer symmetric send the product to the same variant without
+// +SYM (PetscInfo says so). +SYM forced on a matrix that is not symmetric runs without it.
 #include "petsc_plugin/mat/aijcompound/device.hpp"
+#include "src/aijcompound/symmetric.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 #define Data MatAIJCompoundData
@@ -23,15 +33,18 @@ PetscLogEvent MAT_AIJCompoundTune = 0;
 
 #if defined(PGK_HAVE_CUDA)
 
-static const char *const TuneModes[]  = {"none", "schedule", "joint", "MatAIJCompoundTuneMode", "MAT_AIJCOMPOUND_TUNE_", NULL};
-static const char *const OuterNames[] = {"auto", "csr", "ell", "si16", "si32", "MatAIJCompoundOuter", "MAT_AIJCOMPOUND_OUTER_", NULL};
-static const char *const InnerNames[] = {"auto", "aos", "soa", "MatAIJCompoundInner", "MAT_AIJCOMPOUND_INNER_", NULL};
-static const char *const SchedNames[] = {"auto", "static", "dynamic", "group", "MatAIJCompoundSchedule", "MAT_AIJCOMPOUND_SCHEDULE_", NULL};
+static const char *const  TuneModes[]  = {"none", "schedule", "joint", "MatAIJCompoundTuneMode", "MAT_AIJCOMPOUND_TUNE_", NULL};
+static const char *const  OuterNames[] = {"auto", "csr", "ell", "si16", "si32", "csrsym", "ellsym", "si16sym", "si32sym", "MatAIJCompoundOuter", "MAT_AIJCOMPOUND_OUTER_", NULL};
+static constexpr PetscInt kOuterPlain  = 4; // OuterNames 1..4: the plain layouts, 5..8 the same +SYM
+static const char *const  InnerNames[] = {"auto", "aos", "soa", "MatAIJCompoundInner", "MAT_AIJCOMPOUND_INNER_", NULL};
+static const char *const  SchedNames[] = {"auto", "static", "dynamic", "group", "MatAIJCompoundSchedule", "MAT_AIJCOMPOUND_SCHEDULE_", NULL};
 
 struct TuneOptions {
   PetscInt    mode = 2, outer = 0, inner = 0, schedule = 0, threads = 256, bpsm = 8, group = 0;
-  PetscReal   max_mem_ratio = 2.0;
+  PetscReal   max_mem_ratio    = 2.0;
+  PetscBool   symmetric_layout = PETSC_FALSE; // default: A known symmetric
   std::string cache;
+  bool        forced_sym() const { return outer > kOuterPlain; }
   bool        forced() const { return outer || inner || schedule; }
 };
 
@@ -44,14 +57,19 @@ static std::string DefaultCachePath()
 
 static PetscErrorCode ReadTuneOptions(Mat A, TuneOptions *o)
 {
-  char path[PETSC_MAX_PATH_LEN] = "";
+  char      path[PETSC_MAX_PATH_LEN] = "";
+  PetscBool set = PETSC_FALSE, flg = PETSC_FALSE, spd_set = PETSC_FALSE, spd = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(MatIsSymmetricKnown(A, &set, &flg));
+  PetscCall(MatIsSPDKnown(A, &spd_set, &spd));
+  o->symmetric_layout = (PetscBool)((set && flg) || (spd_set && spd));
   PetscOptionsBegin(PETSC_COMM_SELF, ((PetscObject)A)->prefix, "Mat aijcompound device options", "Mat");
   PetscCall(PetscOptionsEList("-mat_aijcompound_tune", "layout x schedule search at the first device MatMult", "MatAIJCompoundTune", TuneModes, 3, TuneModes[o->mode], &o->mode, NULL));
   PetscCall(PetscOptionsString("-mat_aijcompound_tune_cache", "file of tuned winners (none: no cache)", "MatAIJCompoundTune", "", path, sizeof(path), NULL));
   PetscCall(PetscOptionsReal("-mat_aijcompound_max_mem_ratio", "padded layouts above this multiple of the CSR bytes are not used", "MatAIJCompoundTune", o->max_mem_ratio, &o->max_mem_ratio, NULL));
-  PetscCall(PetscOptionsEList("-mat_aijcompound_outer", "outer layout", "MatAIJCompoundTune", OuterNames, 5, OuterNames[0], &o->outer, NULL));
+  PetscCall(PetscOptionsBool("-mat_aijcompound_symmetric_layout", "+SYM layouts are candidates (the values are checked on the device) (default: A known symmetric)", "MatAIJCompoundTune", o->symmetric_layout, &o->symmetric_layout, NULL));
+  PetscCall(PetscOptionsEList("-mat_aijcompound_outer", "outer layout", "MatAIJCompoundTune", OuterNames, 9, OuterNames[0], &o->outer, NULL));
   PetscCall(PetscOptionsEList("-mat_aijcompound_inner", "inner layout", "MatAIJCompoundTune", InnerNames, 3, InnerNames[0], &o->inner, NULL));
   PetscCall(PetscOptionsEList("-mat_aijcompound_schedule", "rows to threads", "MatAIJCompoundTune", SchedNames, 4, SchedNames[0], &o->schedule, NULL));
   PetscCall(PetscOptionsInt("-mat_aijcompound_threads", "threads per block (forced schedule)", "MatAIJCompoundTune", o->threads, &o->threads, NULL));
@@ -64,10 +82,13 @@ static PetscErrorCode ReadTuneOptions(Mat A, TuneOptions *o)
 }
 
 // The default variant with the forced parts of the options applied.
-static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o)
+static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o, bool symmetric)
 {
   ac::Variant v = ac::default_variant(c, o.max_mem_ratio);
-  if (o.outer) v.outer = (ac::Outer)(o.outer - 1);
+  if (o.outer) {
+    v.outer     = (ac::Outer)((o.outer - 1) % kOuterPlain);
+    v.symmetric = o.forced_sym() && symmetric;
+  }
   if (o.inner) v.inner = (ac::Inner)(o.inner - 1);
   if (o.schedule) {
     v.schedule      = (ac::ScheduleKind)(o.schedule - 1);
@@ -82,17 +103,40 @@ static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o)
 // the device copy (the host's may be stale, so they are neither packed nor uploaded): 3 logged
 // uploads. The search packs up to a dozen layouts, so the host passes (proportional to the stored
 // blocks) run on this rank's share of the node's cores.
-static PetscErrorCode PackLayout(Mat A, ac::Outer outer, ac::Inner inner, kc::DevicePacked *p, void *stream)
+static PetscErrorCode PackLayout(Mat A, ac::Outer outer, ac::Inner inner, bool symmetric, kc::DevicePacked *p, void *stream)
 {
   Mat_SeqAIJCompound *d = Data(A);
 
   PetscFunctionBegin;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
     std::vector<pgk::Index> slots;
-    p->upload_pattern(ac::pack_pattern(d->c, outer, inner, &slots, (int)PgkNodeThreadShare()), stream);
+    p->upload_pattern(ac::pack_pattern(d->c, outer, inner, &slots, (int)PgkNodeThreadShare(), symmetric), stream);
     p->set_value_slots(slots, stream);
     p->repack(d->dev->master.values.data(), stream);
   });
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Whether +SYM may be used: asked for (options or A's symmetry flag), a symmetric pattern (host)
+// and symmetric values (the device copy's, checked on a CSR+SYM packing: 4 uploads, 1 download).
+static PetscErrorCode SymmetricLayoutAllowed(Mat A, const TuneOptions &o, void *stream, bool *allowed)
+{
+  const ac::CompoundCsr &c       = Data(A)->c;
+  bool                   pattern = false;
+
+  PetscFunctionBegin;
+  *allowed = false;
+  if (!o.symmetric_layout || c.nnzb() == 0 || (o.outer && !o.forced_sym())) PetscFunctionReturn(PETSC_SUCCESS);
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
+    std::vector<pgk::Index> diag, partner;
+    pattern = ac::symmetric_pattern(c, &diag, &partner, (int)PgkNodeThreadShare());
+  });
+  if (pattern) {
+    kc::DevicePacked p;
+    PetscCall(PackLayout(A, ac::Outer::csr, ac::Inner::aos, true, &p, stream));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *allowed = p.values_symmetric(stream));
+  }
+  PetscCall(PetscInfo(A, "aijcompound: +SYM layouts %s\n", *allowed ? "allowed" : pattern ? "not used: the values are not symmetric" : "not used: the pattern is not symmetric"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -183,10 +227,11 @@ static PetscErrorCode TimeList(Mat A, const std::vector<ac::Variant> &list, cons
   std::vector<ac::Variant> todo = list;
 
   PetscFunctionBegin;
-  std::stable_sort(todo.begin(), todo.end(), [](const ac::Variant &a, const ac::Variant &b) { return std::pair(a.outer, a.inner) < std::pair(b.outer, b.inner); });
+  auto layout_of = [](const ac::Variant &v) { return std::tuple(v.outer, v.inner, v.symmetric); };
+  std::stable_sort(todo.begin(), todo.end(), [&](const ac::Variant &a, const ac::Variant &b) { return layout_of(a) < layout_of(b); });
   kc::DevicePacked p;
   for (size_t i = 0; i < todo.size(); ++i) {
-    if (i == 0 || todo[i].outer != todo[i - 1].outer || todo[i].inner != todo[i - 1].inner) PetscCall(PackLayout(A, todo[i].outer, todo[i].inner, &p, stream));
+    if (i == 0 || layout_of(todo[i]) != layout_of(todo[i - 1])) PetscCall(PackLayout(A, todo[i].outer, todo[i].inner, todo[i].symmetric, &p, stream));
     double ms;
     PetscCall(TimeVariant(p, todo[i], x, y, runs, warm_up, stream, products, &ms));
     out->push_back({todo[i], ms});
@@ -201,7 +246,7 @@ static void SortByTime(std::vector<Timed> &t)
 
 // The search of src/aijcompound/tune.hpp: layouts (joint only), schedules of the two best
 // layouts, confirmation of the three best. Returns the winner and its median time.
-static PetscErrorCode Search(Mat A, const TuneOptions &o, const ac::Variant &start, void *stream, Timed *best, int *products)
+static PetscErrorCode Search(Mat A, const TuneOptions &o, bool symmetric, const ac::Variant &start, void *stream, Timed *best, int *products)
 {
   const ac::CompoundCsr          &c = Data(A)->c;
   std::vector<Timed>              all;
@@ -215,19 +260,20 @@ static PetscErrorCode Search(Mat A, const TuneOptions &o, const ac::Variant &sta
     y.allocate(std::max<size_t>((size_t)c.nbrows * c.bs, 1));
     pgk::cuda::copy_to_device(x.data(), ones.data(), ones.size() * sizeof(double), stream);
   });
-  std::vector<std::pair<ac::Outer, ac::Inner>> layouts{{start.outer, start.inner}};
+  std::vector<std::tuple<ac::Outer, ac::Inner, bool>> layouts{{start.outer, start.inner, start.symmetric}};
   if (o.mode == 2) {
-    std::vector<ac::Variant> candidates = ac::layout_candidates(c, o.max_mem_ratio);
-    candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const ac::Variant &v) { return (o.outer && v.outer != start.outer) || (o.inner && v.inner != start.inner); }), candidates.end()); // forced parts stay
+    std::vector<ac::Variant> candidates = ac::layout_candidates(c, o.max_mem_ratio, symmetric);
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const ac::Variant &v) { return (o.outer && (v.outer != start.outer || v.symmetric != start.symmetric)) || (o.inner && v.inner != start.inner); }),
+                     candidates.end()); // forced parts stay
     if (candidates.empty()) candidates.push_back(start);
     PetscCall(TimeList(A, candidates, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
     SortByTime(all);
     layouts.clear();
     for (const Timed &t : all)
-      if (layouts.size() < 2 && std::find(layouts.begin(), layouts.end(), std::pair(t.v.outer, t.v.inner)) == layouts.end()) layouts.push_back({t.v.outer, t.v.inner});
+      if (layouts.size() < 2 && std::find(layouts.begin(), layouts.end(), std::tuple(t.v.outer, t.v.inner, t.v.symmetric)) == layouts.end()) layouts.push_back({t.v.outer, t.v.inner, t.v.symmetric});
   }
-  for (auto [outer, inner] : layouts)
-    for (const ac::Variant &v : ac::schedule_grid(outer, inner))
+  for (auto [outer, inner, sym] : layouts)
+    for (const ac::Variant &v : ac::schedule_grid(outer, inner, sym))
       if (std::none_of(all.begin(), all.end(), [&](const Timed &t) { return t.v == v; })) stage2.push_back(v);
   PetscCall(TimeList(A, stage2, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
   SortByTime(all);
@@ -248,9 +294,13 @@ static PetscErrorCode Choose(Mat A, void *stream)
   TuneOptions           o;
 
   PetscFunctionBegin;
+  bool symmetric = false;
   PetscCall(ReadTuneOptions(A, &o));
-  dev->variant         = ForcedVariant(d->c, o);
-  dev->source          = o.forced() ? "forced" : "default";
+  PetscCall(SymmetricLayoutAllowed(A, o, stream, &symmetric));
+  const bool sym_refused = o.forced_sym() && !symmetric;
+  if (sym_refused) PetscCall(PetscInfo(A, "aijcompound: -mat_aijcompound_outer %s, but the matrix is not symmetric (or -mat_aijcompound_symmetric_layout is false): without +SYM\n", OuterNames[o.outer]));
+  dev->variant         = ForcedVariant(d->c, o, symmetric);
+  dev->source          = sym_refused ? "forced, not symmetric" : o.forced() ? "forced" : "default";
   dev->gbs             = 0;
   dev->tuned_products  = 0;
   const bool  search   = o.mode > 0 && d->c.nnzb() > 0 && !(o.outer && o.inner && o.schedule);
@@ -258,10 +308,10 @@ static PetscErrorCode Choose(Mat A, void *stream)
   ac::TuneKey key;
   if (search) {
     std::map<ac::TuneKey, ac::TuneResult> cache;
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, key = ac::make_key(GpuName(), kc::sm_count(), d->c));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, key = ac::make_key(GpuName(), kc::sm_count(), d->c, symmetric));
     if (!o.cache.empty() && !o.forced() && !dev->force_search) PetscCall(LoadCache(o.cache, &cache));
     const auto hit = cache.find(key);
-    if (hit != cache.end() && (o.mode == 2 || (hit->second.variant.outer == dev->variant.outer && hit->second.variant.inner == dev->variant.inner))) {
+    if (hit != cache.end() && (o.mode == 2 || (hit->second.variant.outer == dev->variant.outer && hit->second.variant.inner == dev->variant.inner && hit->second.variant.symmetric == dev->variant.symmetric))) {
       dev->variant = hit->second.variant;
       dev->gbs     = hit->second.gbs;
       dev->source  = "cache";
@@ -269,7 +319,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
     } else {
       Timed best{dev->variant, 0.0};
       PetscCall(PetscLogEventBegin(MAT_AIJCompoundTune, A, 0, 0, 0));
-      PetscCall(Search(A, o, dev->variant, stream, &best, &dev->tuned_products));
+      PetscCall(Search(A, o, symmetric, dev->variant, stream, &best, &dev->tuned_products));
       PetscCall(PetscLogEventEnd(MAT_AIJCompoundTune, A, 0, 0, 0));
       dev->variant = best.v;
       dev->source  = "tuned";
@@ -278,7 +328,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
   }
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, kc::check_shape(kc::shape_of(dev->variant)));
   dev->shape = kc::shape_of(dev->variant);
-  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, &dev->packed, stream));
+  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, dev->variant.symmetric, &dev->packed, stream));
   if (tuned_ms > 0) { // the winner's bytes from its packed copy (no second pack and upload to count them)
     const double bytes = (double)dev->packed.bytes() + 8.0 * d->c.bs * ((double)d->c.nbrows + (double)d->c.nbcols);
     dev->gbs           = bytes / (tuned_ms * 1e-3) / 1e9;
@@ -291,13 +341,34 @@ static PetscErrorCode Choose(Mat A, void *stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// New values in a +SYM packing: checked (1 download); no longer symmetric, the product keeps its
+// layout and schedule without +SYM.
+static PetscErrorCode RecheckSymmetric(Mat A, void *stream)
+{
+  MatAIJCompoundDevice *dev = Data(A)->dev.get();
+  bool                  ok  = true;
+
+  PetscFunctionBegin;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ok = dev->packed.values_symmetric(stream));
+  if (ok) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(A, "aijcompound: the new values are not symmetric; the product leaves +SYM\n"));
+  dev->variant.symmetric = false;
+  dev->source            = "values no longer symmetric";
+  dev->gbs               = 0;
+  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, false, &dev->packed, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatAIJCompoundDevicePrepareProduct(Mat A, void *stream)
 {
   MatAIJCompoundDevice *dev = Data(A)->dev.get();
 
   PetscFunctionBegin;
   if (!dev->chosen) PetscCall(Choose(A, stream));
-  else if (dev->packed_stale) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, dev->packed.repack(dev->master.values.data(), stream));
+  else if (dev->packed_stale) {
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, dev->packed.repack(dev->master.values.data(), stream));
+    if (dev->variant.symmetric) PetscCall(RecheckSymmetric(A, stream));
+  }
   dev->packed_stale = false;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,11 +8,15 @@
 //     one row far longer than the others; Inf in x and -0.0 values (sliced padding must not
 //     multiply x[0]); an x that is not 16-byte aligned (the scalar path of the pair loads);
 //   * repack of new values equals a fresh upload, scale equals the host scale;
+//   * +SYM (symmetric matrices of every kind, every layout): one thread per row bit for bit with the
+//     host's pair order (packed_mult), groups within 1e-13; the bytes a product reads; the device
+//     symmetry check against the host's after repacks;
 //   * bad launch shapes, inconsistent packed arrays and missing scatter maps throw.
 // A NaN matches any NaN: the device's canonical NaN has other bits than the host's.
 #include "kernels/aijcompound/layouts.hpp"
 #include "src/aijcompound/layouts.hpp"
 #include "src/aijcompound/ops.hpp"
+#include "src/aijcompound/symmetric.hpp"
 #include "tests/support/corpus.hpp"
 #include "tests/support/device.hpp"
 #include "tests/unit/aijcompound/support.hpp"
@@ -114,12 +118,10 @@ DeviceResults run(const dc::DevicePacked &d, const dc::LaunchShape &shape, const
   return r;
 }
 
-// Every schedule on one uploaded layout of a against the host reference.
-void expect_every_schedule(const dc::DevicePacked &d, const ac::CompoundCsr &a, const double *dx, const Vector &x,
-                           const Vector &z, const std::string &what) {
-  Vector want(z.size()), want_add(z.size());
-  ac::mult(a, x.data(), want.data());
-  ac::mult_add(a, x.data(), z.data(), want_add.data());
+// Every schedule on one uploaded layout against want / want_add: one thread per row bit for bit,
+// group schedules within 1e-13.
+void expect_every_schedule_against(const dc::DevicePacked &d, const double *dx, const Vector &z, const Vector &want,
+                                   const Vector &want_add, const std::string &what) {
   for (const dc::LaunchShape &shape : schedules()) {
     const std::string at = what + ", " + shape_name(shape);
     const DeviceResults r = run(d, shape, dx, z);
@@ -134,6 +136,15 @@ void expect_every_schedule(const dc::DevicePacked &d, const ac::CompoundCsr &a, 
       EXPECT_TRUE(close(r.y_alias, want_add, 1e-13)) << at << ": mult_add with z == y";
     }
   }
+}
+
+// Every schedule on one uploaded layout of a against the host reference.
+void expect_every_schedule(const dc::DevicePacked &d, const ac::CompoundCsr &a, const double *dx, const Vector &x,
+                           const Vector &z, const std::string &what) {
+  Vector want(z.size()), want_add(z.size());
+  ac::mult(a, x.data(), want.data());
+  ac::mult_add(a, x.data(), z.data(), want_add.data());
+  expect_every_schedule_against(d, dx, z, want, want_add, what);
 }
 
 std::string layout_name(const ac::CompoundCsr &a, ac::Outer o, ac::Inner in) {
@@ -318,6 +329,64 @@ TEST_P(GpuAijCompoundMult, ScaleEqualsReference) {
         expect_every_schedule(d, s, dx.data(), x, z, layout_name(a, o, in) + " scaled by " + std::to_string(alpha));
       }
     }
+}
+
+// +SYM on every outer x inner layout: the lower entries through their partners, bit for bit with
+// the CSR reference on every schedule; what a product reads; values_symmetric agrees with the
+// host check after repacks that break and restore the symmetry (a lower and an upper entry
+// changed by an ulp).
+TEST_P(GpuAijCompoundMult, SymmetricLayouts) {
+  const Shape sh = shape();
+  const bool small = pgk::test::small_corpus();
+  for (Index n : {Index(0), Index(1), Index(40), small ? Index(90) : Index(300)}) {
+    const ac::CompoundCsr a = ac::test::random_symmetric(sh, n, 2600 + sh.bs + n);
+    ASSERT_TRUE(ac::is_symmetric(a));
+    const Vector x = ac::test::random_vector(n * sh.bs, 15), z = ac::test::random_vector(n * sh.bs, 16);
+    DVec dx(x);
+    std::vector<Index> diag, partner;
+    ASSERT_TRUE(ac::symmetric_pattern(a, &diag, &partner));
+    const Index lower = ac::lower_entries(a, diag);
+    for (ac::Outer o : kOuters)
+      for (ac::Inner in : kInners) {
+        const std::string at = layout_name(a, o, in) + " +SYM";
+        const ac::Packed p = ac::pack(a, o, in, true);
+        dc::DevicePacked d;
+        d.upload(p, nullptr);
+        EXPECT_TRUE(d.symmetric()) << at;
+        const std::size_t es = static_cast<std::size_t>(a.esize());
+        EXPECT_EQ(d.bytes(), static_cast<std::size_t>(p.nslots() - lower) * es * 8 +
+                                 4 * (p.col.size() + static_cast<std::size_t>(lower) + p.ptr.size() + p.lower.size()))
+            << at;
+        // one thread per row: bit for bit the host's pair order; that order within 1e-13 of mult
+        Vector want(z.size()), want_add(z.size()), csr(z.size());
+        ac::packed_mult(p, x.data(), want.data());
+        ac::packed_mult_add(p, x.data(), z.data(), want_add.data());
+        ac::mult(a, x.data(), csr.data());
+        EXPECT_TRUE(close(want, csr, 1e-13)) << at << ": pair order vs CSR order";
+        expect_every_schedule_against(d, dx.data(), z, want, want_add, at);
+        EXPECT_TRUE(d.values_symmetric(nullptr)) << at;
+        if (lower == 0) continue;
+        d.set_value_slots(ac::entry_slots(a, o), nullptr);
+        const Index e0 = ac::test::first_lower(a);
+        for (const Index e : {e0, partner[e0]}) {
+          ac::CompoundCsr b = a;
+          b.entry(e)[es - 1] = std::nextafter(b.entry(e)[es - 1], 3.0);
+          ASSERT_FALSE(ac::is_symmetric(b));
+          DVec bv(b.values), av(a.values);
+          d.repack(bv.data(), nullptr);
+          EXPECT_FALSE(d.values_symmetric(nullptr)) << at << ": entry " << e << " changed";
+          d.repack(av.data(), nullptr);
+          EXPECT_TRUE(d.values_symmetric(nullptr)) << at << ": values restored";
+        }
+      }
+  }
+  // Without +SYM the check refuses; pack refuses an unsymmetric pattern.
+  const ac::CompoundCsr r = ac::test::random_compound(sh, 30, 30, 2700 + sh.bs);
+  dc::DevicePacked d;
+  d.upload(ac::pack(r, ac::Outer::csr, ac::Inner::aos), nullptr);
+  EXPECT_FALSE(d.symmetric());
+  EXPECT_THROW(d.values_symmetric(nullptr), std::invalid_argument);
+  EXPECT_THROW(ac::pack(r, ac::Outer::ell, ac::Inner::aos, true), std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuAijCompoundMult, ::testing::ValuesIn(kKinds),

@@ -262,10 +262,11 @@ static PetscErrorCode CheckCOO(Mat A)
 
 int main(int argc, char **argv)
 {
-  char      spec[256] = "elast3d:n=6", cache[PETSC_MAX_PATH_LEN] = "";
-  PetscBool corrupt = PETSC_FALSE, coo = PETSC_FALSE, solve = PETSC_FALSE, fresh = PETSC_FALSE;
-  Mat       A, C;
-  PetscInt  its_a, its_c;
+  char        spec[256] = "elast3d:n=6", cache[PETSC_MAX_PATH_LEN] = "";
+  PetscBool   corrupt = PETSC_FALSE, coo = PETSC_FALSE, solve = PETSC_FALSE, fresh = PETSC_FALSE, symmetric = PETSC_FALSE, unsymmetrize = PETSC_FALSE;
+  const char *variant, *source;
+  Mat         A, C;
+  PetscInt    its_a, its_c;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -275,6 +276,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-coo", &coo, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fresh_cache", &fresh, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-set_symmetric", &symmetric, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-unsymmetrize", &unsymmetrize, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_aijcompound_tune_cache", cache, sizeof cache, NULL));
   if (fresh && cache[0]) std::remove(cache);
   if (corrupt && cache[0]) {
@@ -284,9 +287,19 @@ int main(int argc, char **argv)
     std::fclose(f);
   }
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
+  if (unsymmetrize) { // one stored scalar of row 0 changed (column bs: the next block, stored by every block generator here)
+    PetscInt bs;
+    PetscCall(MatGetBlockSize(A, &bs));
+    PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_FALSE));
+    PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_FALSE));
+    PetscCall(MatSetValue(A, 0, bs, 0.5, ADD_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
   PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
   // A converted matrix takes its source's prefix (orig_); the options this test gives are unprefixed.
   PetscCall(MatSetOptionsPrefix(C, NULL));
+  if (symmetric) PetscCall(MatSetOption(C, MAT_SYMMETRIC, PETSC_TRUE)); // what makes SYM a candidate by default
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "converted %s\n", spec));
   PetscCall(CheckProducts("", A, C));
   PetscCall(CheckSteadyTransfers(C));
@@ -299,6 +312,9 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "same iteration count\n"));
   }
   PetscCall(CheckDiagonalsAndUpdates(A, C));
+  // MatDiagonalScale with l != r left C unsymmetric: a SYM product must have moved to CSR
+  PetscCall(MatAIJCompoundGetTuning(C, &variant, &source, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after the updates: %s (%s)\n", variant, source));
   if (coo) PetscCall(CheckCOO(A));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(MatDestroy(&A));

@@ -3,12 +3,15 @@
 #pragma once
 
 #include "src/aijcompound/compound.hpp"
+#include "src/aijcompound/symmetric.hpp"
 #include "src/common/rng.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace pgk::aijcompound::test {
@@ -145,6 +148,52 @@ inline Csr drop_every_third(const Csr &full) {
     part.rowptr.push_back(static_cast<Index>(part.colidx.size()));
   }
   return part;
+}
+
+// A symmetric (in the expansion) matrix from a random one: the upper triangle and diagonal of a,
+// with a's lower entries moved up (transposed) where the upper one is missing, mirrored below.
+inline CompoundCsr symmetrize(const CompoundCsr &a) {
+  const int es = a.esize();
+  std::map<std::pair<Index, Index>, std::vector<double>> upper;
+  std::vector<double> t(static_cast<std::size_t>(es));
+  for (Index r = 0; r < a.nbrows; ++r)
+    for (Index e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
+      const Index c = a.colidx[e];
+      if (c >= r) upper[{r, c}].assign(a.entry(e), a.entry(e) + es);
+      else if (!upper.count({c, r})) {
+        transposed_entry(a.kind, a.bs, a.entry(e), 1, t.data());
+        upper[{c, r}] = t;
+      }
+    }
+  std::map<std::pair<Index, Index>, std::vector<double>> all = upper;
+  for (const auto &[rc, v] : upper)
+    if (rc.first != rc.second) {
+      transposed_entry(a.kind, a.bs, v.data(), 1, t.data());
+      all[{rc.second, rc.first}] = t;
+    }
+  CompoundCsr s;
+  s.kind = a.kind;
+  s.bs = a.bs;
+  s.nbrows = s.nbcols = a.nbrows;
+  s.rowptr.assign(static_cast<std::size_t>(a.nbrows) + 1, 0);
+  for (const auto &[rc, v] : all) {
+    ++s.rowptr[rc.first + 1];
+    s.colidx.push_back(rc.second);
+    s.values.insert(s.values.end(), v.begin(), v.end());
+  }
+  for (Index r = 0; r < s.nbrows; ++r) s.rowptr[r + 1] += s.rowptr[r];
+  return s;
+}
+
+inline CompoundCsr random_symmetric(Shape sh, Index n, std::uint64_t seed) {
+  return symmetrize(random_compound(sh, n, n, seed, 6, true));
+}
+
+// The first strictly lower entry, or -1.
+inline Index first_lower(const CompoundCsr &a) {
+  for (Index r = 0; r < a.nbrows; ++r)
+    if (a.rowptr[r] < a.rowptr[r + 1] && a.colidx[a.rowptr[r]] < r) return a.rowptr[r];
+  return -1;
 }
 
 } // namespace pgk::aijcompound::test
