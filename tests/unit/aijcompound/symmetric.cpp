@@ -175,6 +175,12 @@ TEST(AijCompoundSymmetric, TunerOffersSymOnlyForSymmetricMatrices) {
   };
   EXPECT_EQ(count_sym(layout_candidates(a, 2.0)), 0);
   EXPECT_EQ(count_sym(layout_candidates(a, 100.0, true)), 2); // ELL, SI-32; AoS, static
+  for (const Variant &c : layout_candidates(a, 100.0, true))
+    if (c.symmetric) { // stage 1 times +SYM at 1024 resident threads a SM, in the schedule grid too
+      EXPECT_EQ(describe(c), std::string(outer_name(c.outer)) + "+SYM-AoS static 256x4");
+      const auto grid = schedule_grid(c.outer, c.inner, true);
+      EXPECT_EQ(std::count(grid.begin(), grid.end(), c), 1);
+    }
   EXPECT_FALSE(default_variant(a, 2.0).symmetric);
   for (const Variant &v : schedule_grid(Outer::ell, Inner::soa, true)) EXPECT_TRUE(v.symmetric);
   Variant v;
@@ -182,7 +188,7 @@ TEST(AijCompoundSymmetric, TunerOffersSymOnlyForSymmetricMatrices) {
   v.symmetric = true;
   EXPECT_EQ(describe(v), "SI-32+SYM-AoS static 256x8");
   // 16 plain + 2 +SYM in stage 1; stage 2 at most 14 new schedules for a +SYM layout (only its static
-  // 256x8 was timed) and 13 for a plain one: 18 x 4 + 28 x 4 + 15 = 199 products at most
+  // 256x4 was timed) and 13 for a plain one: 18 x 4 + 28 x 4 + 15 = 199 products at most
   EXPECT_LE(18 * (1 + kTunedRuns) + 28 * (1 + kTunedRuns) + kFinalists * kConfirmRuns, kMaxTunedProducts);
 }
 
