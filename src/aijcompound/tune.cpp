@@ -83,19 +83,23 @@ std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_rati
   // plain layouts (bench/NOTES.md).
   // AoS only: a partner's components are one 72-byte read there, nine scattered ones in SoA (which
   // lost on every matrix of bench_aijcompound at 91f0097); this also keeps the search within 200.
-  // Timed at 1024 resident threads a SM (static 256x4), not the plain layouts' 2048: on vec3d27:n=80
-  // (H200, 21b1178) every +SYM static shape asking for 2048 ran 1.27-1.32x slower than the same
-  // layout at 1024 (SI-32+SYM 256x8 0.293 ms, 256x4 0.231 ms), so at 256x8 stage 1 dropped +SYM and
-  // the tuned product was 1.14x the best fixed one; on n=47 the two shapes tie (0.0485 / 0.0488).
+  // Each timed at 2048 and at 1024 resident threads a SM (static 256x8 and 256x4): the best shape
+  // depends on the entry's registers. On an H200 (bench/NOTES.md, twelfth session) the 3x3 +SYM
+  // kernels on vec3d27:n=80 ran 1.27-1.32x slower at every 2048-thread shape (SI-32+SYM 256x8 0.293
+  // ms, 256x4 0.231), so a 256x8 screen dropped +SYM (tuned 1.14x the best fixed variant); the
+  // complex ones on helmholtz2dc ran 1.3x slower at 1024 (ELL+SYM 256x4 0.0577 ms, 256x8 0.0440), so
+  // a 256x4 screen dropped them there. The second shape costs nothing in all: stage 2 then has one
+  // schedule fewer to time for a +SYM layout (199 products at most either way).
   if (symmetric)
     for (Outer o : {Outer::ell, Outer::sliced32})
-      if (std::find(allowed.begin(), allowed.end(), o) != allowed.end()) {
-        Variant v;
-        v.outer = o;
-        v.symmetric = true;
-        v.blocks_per_sm = 4;
-        out.push_back(v);
-      }
+      if (std::find(allowed.begin(), allowed.end(), o) != allowed.end())
+        for (int bpsm : {8, 4}) {
+          Variant v;
+          v.outer = o;
+          v.symmetric = true;
+          v.blocks_per_sm = bpsm;
+          out.push_back(v);
+        }
   return out;
 }
 

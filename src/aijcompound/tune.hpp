@@ -63,7 +63,7 @@ Variant default_variant(const CompoundCsr &a, double max_mem_ratio);
 std::vector<Outer> allowed_outers(const CompoundCsr &a, double max_mem_ratio);
 // Stage 1 candidates (joint): allowed outer x {AoS, SoA} x {static 256x8, group_for(mean_row)}; with
 // `symmetric` (the caller checked pattern and values) also {ELL, SI-32} allowed +SYM, AoS, static
-// 256x4 (the +SYM kernels slow down at 2048 resident threads a SM on large matrices).
+// 256x8 and 256x4 (which of 2048 or 1024 resident threads a SM serves +SYM depends on the entry).
 std::vector<Variant> layout_candidates(const CompoundCsr &a, double max_mem_ratio, bool symmetric = false);
 // Stage 2 candidates for one layout: static and dynamic over (threads, blocks_per_sm) pairs of
 // 2048 or 1024 resident threads, and group 2..32 at 256x8.
