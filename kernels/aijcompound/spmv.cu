@@ -135,8 +135,6 @@ template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvA
   }
 }
 
-// acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
-// them for one thread per row). Sliced padding (column -1) is skipped, never multiplied.
 // Position j of row r (slot s) into acc: its own entry, or (lower) its partner's transposed.
 template <class E, ac::Outer O, ac::Inner I>
 __device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, int s, bool lower,
