@@ -135,6 +135,87 @@ template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvA
   }
 }
 
+// Loads in flight per thread. A row's positions used to be walked one at a time: the column
+// index, then (sliced: after a branch on it being padding) the entry and x. Each position then
+// cost a thread two dependent memory latencies, and a quaternion row of 7 positions 14: the
+// kernels were latency-bound (SI-32-AoS at 0.83 of the copy bandwidth on an H200, and +SYM, which
+// reads 35% fewer bytes, no faster). Now a thread issues the columns and entries of `chunk`
+// positions before it waits on any of them, then their x blocks, then applies them in row order
+// (the same operations in the same order: the bits do not change). Larger entries take a smaller
+// chunk, as their registers limit the threads an SM holds. PGK_AIJC_CHUNK overrides it (bench).
+#ifndef PGK_AIJC_CHUNK
+#define PGK_AIJC_CHUNK 0
+#endif
+template <class E> constexpr int chunk_positions() {
+  if constexpr (PGK_AIJC_CHUNK > 0) return PGK_AIJC_CHUNK;
+  return E::esize <= 4 ? 4 : E::esize <= 9 ? 2 : 1;
+}
+
+// x block c into xb when c >= 0 (a sliced layout's padding has c < 0: xb is then unused).
+template <class E> __device__ __forceinline__ void load_x(const SpmvArgs &a, bool xpairs, int c, double (&xb)[E::bs]) {
+  if (c >= 0) load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
+}
+
+// The plain layouts: positions lane, lane + group, ... of the row, `chunk` of them at a time.
+// Positions past the row's end are loaded from the chunk's first slot and marked c = -1.
+template <class E, ac::Outer O, ac::Inner I>
+__device__ __forceinline__ void plain_share(const SpmvArgs &a, bool xpairs, const RowRange &rr, int lane, int group,
+                                            double (&acc)[E::bs]) {
+  constexpr int U = chunk_positions<E>();
+  for (int j0 = lane; j0 < rr.len; j0 += U * group) {
+    int c[U];
+    double v[U][E::esize], xb[U][E::bs];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int j = j0 + u * group;
+      const int s = rr.first + (j < rr.len ? j : j0) * rr.stride;
+      c[u] = __ldg(a.col + s);
+      if (j >= rr.len) c[u] = -1;
+      load_entry<E::esize, I>(a.val, s, a.nslots, v[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) load_x<E>(a, xpairs, c[u], xb[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (c[u] >= 0) E::apply(v[u], xb[u], acc);
+  }
+}
+
+// +SYM, one thread per row, in mirrored pairs from the diagonal as the host's packed_row: at step
+// k the own position nl + k, then the lower position nl - k (k >= 1), so that a partner is read at
+// about the step its owner reads it (an L2 hit). `chunk` / 2 steps (at least one) at a time; a lower
+// position's entry is its partner's slot, applied transposed.
+template <class E, ac::Outer O, ac::Inner I>
+__device__ __forceinline__ void mirrored_share(const SpmvArgs &a, bool xpairs, const RowRange &rr, int nl,
+                                               double (&acc)[E::bs]) {
+  constexpr int K = chunk_positions<E>() / 2 > 0 ? chunk_positions<E>() / 2 : 1;
+  if (rr.len == 0) return;
+  const int steps = max(rr.len - nl, nl + 1);
+  for (int k0 = 0; k0 < steps; k0 += K) {
+    int c[2 * K], e[2 * K];
+    double v[2 * K][E::esize], xb[2 * K][E::bs];
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      const int k = k0 + q;
+      const bool own = k < steps && nl + k<rr.len, low = k> 0 && k <= nl && k < steps;
+      const int so = rr.first + (own ? nl + k : 0) * rr.stride, sl = rr.first + (low ? nl - k : 0) * rr.stride;
+      c[2 * q] = own ? __ldg(a.col + so) : -1;
+      c[2 * q + 1] = low ? __ldg(a.col + sl) : -1;
+      e[2 * q] = so;
+      e[2 * q + 1] = low ? __ldg(a.partner + sl) : so;
+    }
+#pragma unroll
+    for (int p = 0; p < 2 * K; ++p) load_entry<E::esize, I>(a.val, e[p], a.nslots, v[p]);
+#pragma unroll
+    for (int p = 0; p < 2 * K; ++p) load_x<E>(a, xpairs, c[p], xb[p]);
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      if (c[2 * q] >= 0) E::apply(v[2 * q], xb[2 * q], acc);
+      if (c[2 * q + 1] >= 0) E::apply_transposed(v[2 * q + 1], xb[2 * q + 1], acc);
+    }
+  }
+}
+
 // Position j of row r (slot s) into acc: its own entry, or (lower) its partner's transposed.
 template <class E, ac::Outer O, ac::Inner I>
 __device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, int s, bool lower,
@@ -151,38 +232,24 @@ __device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, i
 
 // acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
 // them for one thread per row). Sliced padding (column -1) is skipped, never multiplied. +SYM with
-// one thread per row walks in mirrored pairs from the diagonal, as the host's packed_row: own
-// position nl + k, then lower position nl - k, so that a partner is read at about the step its
-// owner reads it (an L2 hit); +SYM groups keep the row order (lower positions through partners).
+// one thread per row walks in mirrored pairs (mirrored_share); +SYM groups keep the row order
+// (lower positions through partners).
 template <class E, ac::Outer O, ac::Inner I, bool S>
 __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r, int lane, int group,
                                           double (&acc)[E::bs]) {
 #pragma unroll
   for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
   const RowRange rr = row_range<O>(a, r);
-  int nl = 0;
-  if constexpr (S) nl = __ldg(a.lower + r);
   if constexpr (S) {
+    const int nl = __ldg(a.lower + r);
     if (group == 1) {
-      for (int k = 0; k < max(rr.len - nl, nl + 1); ++k) {
-        if (nl + k < rr.len) apply_position<E, O, I>(a, xpairs, rr.first + (nl + k) * rr.stride, false, acc);
-        if (k > 0 && k <= nl) apply_position<E, O, I>(a, xpairs, rr.first + (nl - k) * rr.stride, true, acc);
-      }
+      mirrored_share<E, O, I>(a, xpairs, rr, nl, acc);
     } else {
       for (int j = lane; j < rr.len; j += group)
         apply_position<E, O, I>(a, xpairs, rr.first + j * rr.stride, j < nl, acc);
     }
-  } else { // the plain layouts: the loop as it was before +SYM, untouched (its speed is the baseline)
-    for (int j = lane; j < rr.len; j += group) {
-      const int s = rr.first + j * rr.stride;
-      const int c = __ldg(a.col + s);
-      if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
-        if (c < 0) continue;
-      double v[E::esize], xb[E::bs];
-      load_entry<E::esize, I>(a.val, s, a.nslots, v);
-      load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
-      E::apply(v, xb, acc);
-    }
+  } else {
+    plain_share<E, O, I>(a, xpairs, rr, lane, group, acc);
   }
 }
 
