@@ -136,19 +136,21 @@ template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvA
 }
 
 // Loads in flight per thread. A row's positions used to be walked one at a time: the column
-// index, then (sliced: after a branch on it being padding) the entry and x. Each position then
-// cost a thread two dependent memory latencies, and a quaternion row of 7 positions 14: the
-// kernels were latency-bound (SI-32-AoS at 0.83 of the copy bandwidth on an H200, and +SYM, which
-// reads 35% fewer bytes, no faster). Now a thread issues the columns and entries of `chunk`
-// positions before it waits on any of them, then their x blocks, then applies them in row order
-// (the same operations in the same order: the bits do not change). Larger entries take a smaller
-// chunk, as their registers limit the threads an SM holds. PGK_AIJC_CHUNK overrides it (bench).
+// index, then (sliced: after a branch on it being padding) the entry and x, and for +SYM the own
+// position's loads, apply, then the lower one's. Now a thread issues the columns and entries of
+// `chunk` positions (+SYM: of both positions of `chunk` mirrored steps) before it waits on any of
+// them, then their x blocks, then applies them in row order (the same operations in the same
+// order: the bits do not change). Measured on an H200 (bench/NOTES.md, 2026-11-29), chunk 1 is
+// the best: the tuned 3x3 product went from 0.0496 to 0.0441 ms (vec3d27:n=47, ELL+SYM-AoS), the
+// quaternion one from 0.0589 to 0.0571 (SI-32+SYM-AoS); chunks of 2 and 4 took more registers
+// (quaternion SI-32-AoS 40 -> 70), were slower for quaternion and complex entries and no faster
+// for 3x3. PGK_AIJC_CHUNK sets it for such measurements.
 #ifndef PGK_AIJC_CHUNK
-#define PGK_AIJC_CHUNK 0
+#define PGK_AIJC_CHUNK 1
 #endif
 template <class E> constexpr int chunk_positions() {
-  if constexpr (PGK_AIJC_CHUNK > 0) return PGK_AIJC_CHUNK;
-  return E::esize <= 4 ? 4 : E::esize <= 9 ? 2 : 1;
+  static_assert(PGK_AIJC_CHUNK >= 1, "PGK_AIJC_CHUNK: positions in flight per thread, at least 1");
+  return PGK_AIJC_CHUNK;
 }
 
 // x block c into xb when c >= 0 (a sliced layout's padding has c < 0: xb is then unused).
@@ -183,12 +185,12 @@ __device__ __forceinline__ void plain_share(const SpmvArgs &a, bool xpairs, cons
 
 // +SYM, one thread per row, in mirrored pairs from the diagonal as the host's packed_row: at step
 // k the own position nl + k, then the lower position nl - k (k >= 1), so that a partner is read at
-// about the step its owner reads it (an L2 hit). `chunk` / 2 steps (at least one) at a time; a lower
+// about the step its owner reads it (an L2 hit). `chunk` steps at a time (two positions each); a lower
 // position's entry is its partner's slot, applied transposed.
 template <class E, ac::Outer O, ac::Inner I>
 __device__ __forceinline__ void mirrored_share(const SpmvArgs &a, bool xpairs, const RowRange &rr, int nl,
                                                double (&acc)[E::bs]) {
-  constexpr int K = chunk_positions<E>() / 2 > 0 ? chunk_positions<E>() / 2 : 1;
+  constexpr int K = chunk_positions<E>();
   if (rr.len == 0) return;
   const int steps = max(rr.len - nl, nl + 1);
   for (int k0 = 0; k0 < steps; k0 += K) {
@@ -232,8 +234,8 @@ __device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, i
 
 // acc = this thread's share of row r: positions lane, lane + group, ... in row order (all of
 // them for one thread per row). Sliced padding (column -1) is skipped, never multiplied. +SYM with
-// one thread per row walks in mirrored pairs (mirrored_share); +SYM groups keep the row order
-// (lower positions through partners).
+// one thread per row walks in mirrored pairs (mirrored_share; complex entries one position at a
+// time, in the same order); +SYM groups keep the row order (lower positions through partners).
 template <class E, ac::Outer O, ac::Inner I, bool S>
 __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r, int lane, int group,
                                           double (&acc)[E::bs]) {
@@ -242,8 +244,15 @@ __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r,
   const RowRange rr = row_range<O>(a, r);
   if constexpr (S) {
     const int nl = __ldg(a.lower + r);
-    if (group == 1) {
+    if (group == 1 && E::esize > 2) {
       mirrored_share<E, O, I>(a, xpairs, rr, nl, acc);
+    } else if (group == 1) {
+      // Complex entries keep the walk of one position at a time: their ELL+SYM product measured
+      // 0.0434 ms that way and 0.0500 through mirrored_share (helmholtz2dc:n=1120, H200).
+      for (int k = 0; k < max(rr.len - nl, nl + 1); ++k) {
+        if (nl + k < rr.len) apply_position<E, O, I>(a, xpairs, rr.first + (nl + k) * rr.stride, false, acc);
+        if (k > 0 && k <= nl) apply_position<E, O, I>(a, xpairs, rr.first + (nl - k) * rr.stride, true, acc);
+      }
     } else {
       for (int j = lane; j < rr.len; j += group)
         apply_position<E, O, I>(a, xpairs, rr.first + j * rr.stride, j < nl, acc);
