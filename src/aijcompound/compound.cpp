@@ -21,7 +21,7 @@ const char *kind_name(EntryKind kind) {
 }
 
 void check_kind(EntryKind kind, int bs) {
-  const bool ok = kind == EntryKind::block        ? bs >= 2 && bs <= 8
+  const bool ok = kind == EntryKind::block        ? bs >= 2 && bs <= kMaxBs
                   : kind == EntryKind::complex    ? bs == 2
                   : kind == EntryKind::quaternion ? bs == 4
                                                   : false;
@@ -70,7 +70,6 @@ void validate(const CompoundCsr &a, int threads) {
 
 namespace {
 
-constexpr int kMaxBs = 8;
 // Below this many scalars a conversion runs on the calling thread: starting workers costs more.
 constexpr Index kParallelMinNnz = Index(1) << 16;
 

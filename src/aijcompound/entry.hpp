@@ -26,7 +26,11 @@ inline int entry_size(EntryKind kind, int bs) {
   return kind == EntryKind::complex ? 2 : kind == EntryKind::quaternion ? 4 : bs * bs;
 }
 
-// Throws std::invalid_argument unless (kind, bs) is supported: block with bs in 2..8, complex
+// The largest block edge check_kind accepts: what fixed-size scratch of one entry (kMaxBs^2
+// scalars) or one block row (kMaxBs) is sized for.
+constexpr int kMaxBs = 8;
+
+// Throws std::invalid_argument unless (kind, bs) is supported: block with bs in 2..kMaxBs, complex
 // with bs 2, quaternion with bs 4 (bs is always the edge of the real block the entry stands for,
 // i.e. the number of interlaced vector scalars per block row).
 void check_kind(EntryKind kind, int bs);

@@ -14,7 +14,6 @@ namespace {
 constexpr Index kWarp = 32;
 // Below this many entries the host passes run on the calling thread: starting workers costs more.
 constexpr Index kParallelMinSlots = Index(1) << 16;
-constexpr int kMaxBs = 8;
 
 Index round_up(Index n, Index m) { return (n + m - 1) / m * m; }
 Index row_len(const CompoundCsr &a, Index r) { return a.rowptr[r + 1] - a.rowptr[r]; }
@@ -135,10 +134,11 @@ std::vector<Index> entry_slots(const CompoundCsr &a, Outer outer, int threads) {
 namespace {
 
 // The +SYM arrays of p: lower counts per row, and each lower slot's partner slot.
-void add_partners(const CompoundCsr &a, const std::vector<Index> &slots, Index nslots, int threads, Packed &p) {
-  std::vector<Index> diag, partner;
-  if (!symmetric_pattern(a, &diag, &partner, threads))
-    throw std::invalid_argument("aijcompound: +SYM needs a square matrix with a symmetric pattern");
+void add_partners(const CompoundCsr &a, const std::vector<Index> &slots, Index nslots, const SymmetricPattern &sym,
+                  Packed &p) {
+  const std::vector<Index> &diag = sym.diag, &partner = sym.partner;
+  if (diag.size() != static_cast<std::size_t>(a.nbrows) || partner.size() != static_cast<std::size_t>(a.nnzb()))
+    throw std::invalid_argument("aijcompound: +SYM arrays of another pattern");
   p.symmetric = true;
   p.lower.resize(static_cast<std::size_t>(a.nbrows));
   p.partner.assign(static_cast<std::size_t>(nslots), -1);
@@ -148,11 +148,9 @@ void add_partners(const CompoundCsr &a, const std::vector<Index> &slots, Index n
   }
 }
 
-} // namespace
-
-Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads,
-                    bool symmetric) {
-  validate(a, threads);
+// The pattern of pack_pattern; `sym` null: without +SYM.
+Packed pattern_of(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads,
+                  const SymmetricPattern *sym) {
   Packed p;
   p.outer = outer;
   p.inner = inner;
@@ -165,7 +163,7 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
   Index nslots = 0;
   p.ptr = outer_ptr(a, outer, nslots);
   *slots = entry_slots(a, outer, threads);
-  if (symmetric) add_partners(a, *slots, nslots, threads, p);
+  if (sym) add_partners(a, *slots, nslots, *sym, p);
   if (outer == Outer::csr) { // every slot is an entry, in CSR order: the columns as they are
     p.col = a.colidx;
     return p;
@@ -174,6 +172,24 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
   ThreadPool pool(a.nnzb() < kParallelMinSlots ? 1 : threads);
   pool.parallel_for(0, a.nnzb(), 1 << 16, [&](std::int64_t e) { p.col[(*slots)[e]] = a.colidx[e]; });
   return p;
+}
+
+} // namespace
+
+Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads,
+                    bool symmetric) {
+  validate(a, threads);
+  if (!symmetric) return pattern_of(a, outer, inner, slots, threads, nullptr);
+  SymmetricPattern sym;
+  if (!symmetric_pattern(a, &sym.diag, &sym.partner, threads))
+    throw std::invalid_argument("aijcompound: +SYM needs a square matrix with a symmetric pattern");
+  return pattern_of(a, outer, inner, slots, threads, &sym);
+}
+
+Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads,
+                    const SymmetricPattern &sym) {
+  validate(a, threads);
+  return pattern_of(a, outer, inner, slots, threads, &sym);
 }
 
 Packed pack(const CompoundCsr &a, Outer outer, Inner inner, bool symmetric) {

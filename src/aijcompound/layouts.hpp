@@ -10,6 +10,7 @@
 #pragma once
 
 #include "src/aijcompound/compound.hpp"
+#include "src/aijcompound/symmetric.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -86,6 +87,9 @@ Packed pack(const CompoundCsr &a, Outer outer, Inner inner, bool symmetric = fal
 // the host pass over the values (as large as the matrix) that pack makes.
 Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads = 1,
                     bool symmetric = false);
+// The +SYM pattern from arrays symmetric_pattern returned true for on a's pattern (not searched again).
+Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<Index> *slots, int threads,
+                    const SymmetricPattern &sym);
 // New values of the same pattern into an existing packing (through entry_slots).
 void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed &p);
 

@@ -10,8 +10,6 @@ namespace pgk::aijcompound {
 
 namespace {
 
-constexpr int kMaxBs = 8;
-
 // The sum of block row bi into acc (bs accumulators from +0.0): the one row loop of the CSR
 // reference.
 void row_sum(const CompoundCsr &a, Index bi, const double *x, double *acc) {

@@ -12,7 +12,6 @@ namespace {
 
 // Below this many entries the checks run on the calling thread: starting workers costs more.
 constexpr Index kParallelMinEntries = Index(1) << 16;
-constexpr int kMaxEsize = 64;
 
 int pool_threads(const CompoundCsr &a, int threads) { return a.nnzb() < kParallelMinEntries ? 1 : threads; }
 
@@ -55,7 +54,7 @@ bool symmetric_values(const CompoundCsr &a, const std::vector<Index> &diag, cons
   std::atomic<bool> ok{true};
   ThreadPool pool(pool_threads(a, threads));
   pool.parallel_for(0, a.nbrows, 4096, [&](std::int64_t r) {
-    double t[kMaxEsize];
+    double t[kMaxBs * kMaxBs];
     for (Index k = a.rowptr[r]; k < diag[r]; ++k) {
       transposed_entry(a.kind, a.bs, a.entry(partner[k]), 1, t);
       const double *v = a.entry(k);

@@ -39,6 +39,12 @@ inline void transposed_entry(EntryKind kind, int bs, const double *v, Index stri
 // unspecified) when the matrix is not square or its pattern is not symmetric.
 bool symmetric_pattern(const CompoundCsr &a, std::vector<Index> *diag, std::vector<Index> *partner, int threads = 1);
 
+// symmetric_pattern's arrays, kept by a caller that packs several +SYM layouts of one pattern
+// (the tuner) so that the pattern is searched once.
+struct SymmetricPattern {
+  std::vector<Index> diag, partner;
+};
+
 // Whether every strictly lower entry equals (==, component by component) the transposed entry of
 // its partner; diag and partner from symmetric_pattern on the same pattern.
 bool symmetric_values(const CompoundCsr &a, const std::vector<Index> &diag, const std::vector<Index> &partner,

@@ -101,25 +101,28 @@ static ac::Variant ForcedVariant(const ac::CompoundCsr &c, const TuneOptions &o,
 
 // Packs the pattern of layout (outer, inner) of A on the host, uploads it and fills the values from
 // the device copy (the host's may be stale, so they are neither packed nor uploaded): 3 logged
-// uploads. The search packs up to a dozen layouts, so the host passes (proportional to the stored
-// blocks) run on this rank's share of the node's cores.
-static PetscErrorCode PackLayout(Mat A, ac::Outer outer, ac::Inner inner, bool symmetric, kc::DevicePacked *p, void *stream)
+// uploads (+SYM: 5). The search packs up to a dozen layouts, so the host passes (proportional to the
+// stored blocks) run on this rank's share of the node's cores. sym: the +SYM form from A's
+// symmetric-pattern arrays, found once per choice (SymmetricLayoutAllowed); null: without +SYM.
+static PetscErrorCode PackLayout(Mat A, ac::Outer outer, ac::Inner inner, const ac::SymmetricPattern *sym, kc::DevicePacked *p, void *stream)
 {
   Mat_SeqAIJCompound *d = Data(A);
 
   PetscFunctionBegin;
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
     std::vector<pgk::Index> slots;
-    p->upload_pattern(ac::pack_pattern(d->c, outer, inner, &slots, (int)PgkNodeThreadShare(), symmetric), stream);
+    const int               threads = (int)PgkNodeThreadShare();
+    p->upload_pattern(sym ? ac::pack_pattern(d->c, outer, inner, &slots, threads, *sym) : ac::pack_pattern(d->c, outer, inner, &slots, threads), stream);
     p->set_value_slots(slots, stream);
     p->repack(d->dev->master.values.data(), stream);
   });
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Whether +SYM may be used: asked for (options or A's symmetry flag), a symmetric pattern (host)
-// and symmetric values (the device copy's, checked on a CSR+SYM packing: 4 uploads, 1 download).
-static PetscErrorCode SymmetricLayoutAllowed(Mat A, const TuneOptions &o, void *stream, bool *allowed)
+// Whether +SYM may be used: asked for (options or A's symmetry flag), a symmetric pattern (host;
+// its arrays into *sym, which every +SYM packing of this choice reuses) and symmetric values (the
+// device copy's, checked on a CSR+SYM packing: 5 uploads, 1 download).
+static PetscErrorCode SymmetricLayoutAllowed(Mat A, const TuneOptions &o, void *stream, ac::SymmetricPattern *sym, bool *allowed)
 {
   const ac::CompoundCsr &c       = Data(A)->c;
   bool                   pattern = false;
@@ -127,13 +130,10 @@ static PetscErrorCode SymmetricLayoutAllowed(Mat A, const TuneOptions &o, void *
   PetscFunctionBegin;
   *allowed = false;
   if (!o.symmetric_layout || c.nnzb() == 0 || (o.outer && !o.forced_sym())) PetscFunctionReturn(PETSC_SUCCESS);
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, {
-    std::vector<pgk::Index> diag, partner;
-    pattern = ac::symmetric_pattern(c, &diag, &partner, (int)PgkNodeThreadShare());
-  });
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, pattern = ac::symmetric_pattern(c, &sym->diag, &sym->partner, (int)PgkNodeThreadShare()));
   if (pattern) {
     kc::DevicePacked p;
-    PetscCall(PackLayout(A, ac::Outer::csr, ac::Inner::aos, true, &p, stream));
+    PetscCall(PackLayout(A, ac::Outer::csr, ac::Inner::aos, sym, &p, stream));
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, *allowed = p.values_symmetric(stream));
   }
   PetscCall(PetscInfo(A, "aijcompound: +SYM layouts %s\n", *allowed ? "allowed" : pattern ? "not used: the values are not symmetric" : "not used: the pattern is not symmetric"));
@@ -222,7 +222,7 @@ static PetscErrorCode TimeVariant(const kc::DevicePacked &p, const ac::Variant &
 }
 
 // Times every variant of `list` (grouped by layout, each layout packed once) into `out`.
-static PetscErrorCode TimeList(Mat A, const std::vector<ac::Variant> &list, const double *x, double *y, int runs, bool warm_up, void *stream, int *products, std::vector<Timed> *out)
+static PetscErrorCode TimeList(Mat A, const std::vector<ac::Variant> &list, const ac::SymmetricPattern *sym, const double *x, double *y, int runs, bool warm_up, void *stream, int *products, std::vector<Timed> *out)
 {
   std::vector<ac::Variant> todo = list;
 
@@ -231,7 +231,7 @@ static PetscErrorCode TimeList(Mat A, const std::vector<ac::Variant> &list, cons
   std::stable_sort(todo.begin(), todo.end(), [&](const ac::Variant &a, const ac::Variant &b) { return layout_of(a) < layout_of(b); });
   kc::DevicePacked p;
   for (size_t i = 0; i < todo.size(); ++i) {
-    if (i == 0 || layout_of(todo[i]) != layout_of(todo[i - 1])) PetscCall(PackLayout(A, todo[i].outer, todo[i].inner, todo[i].symmetric, &p, stream));
+    if (i == 0 || layout_of(todo[i]) != layout_of(todo[i - 1])) PetscCall(PackLayout(A, todo[i].outer, todo[i].inner, todo[i].symmetric ? sym : nullptr, &p, stream));
     double ms;
     PetscCall(TimeVariant(p, todo[i], x, y, runs, warm_up, stream, products, &ms));
     out->push_back({todo[i], ms});
@@ -245,8 +245,9 @@ static void SortByTime(std::vector<Timed> &t)
 }
 
 // The search of src/aijcompound/tune.hpp: layouts (joint only), schedules of the two best
-// layouts, confirmation of the three best. Returns the winner and its median time.
-static PetscErrorCode Search(Mat A, const TuneOptions &o, bool symmetric, const ac::Variant &start, void *stream, Timed *best, int *products)
+// layouts, confirmation of the three best. Returns the winner and its median time. sym: A's
+// symmetric-pattern arrays when +SYM is allowed (its layouts are then candidates), else null.
+static PetscErrorCode Search(Mat A, const TuneOptions &o, const ac::SymmetricPattern *sym, const ac::Variant &start, void *stream, Timed *best, int *products)
 {
   const ac::CompoundCsr          &c = Data(A)->c;
   std::vector<Timed>              all;
@@ -262,11 +263,11 @@ static PetscErrorCode Search(Mat A, const TuneOptions &o, bool symmetric, const 
   });
   std::vector<std::tuple<ac::Outer, ac::Inner, bool>> layouts{{start.outer, start.inner, start.symmetric}};
   if (o.mode == 2) {
-    std::vector<ac::Variant> candidates = ac::layout_candidates(c, o.max_mem_ratio, symmetric);
+    std::vector<ac::Variant> candidates = ac::layout_candidates(c, o.max_mem_ratio, sym != nullptr);
     candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const ac::Variant &v) { return (o.outer && (v.outer != start.outer || v.symmetric != start.symmetric)) || (o.inner && v.inner != start.inner); }),
                      candidates.end()); // forced parts stay
     if (candidates.empty()) candidates.push_back(start);
-    PetscCall(TimeList(A, candidates, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
+    PetscCall(TimeList(A, candidates, sym, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
     SortByTime(all);
     layouts.clear();
     for (const Timed &t : all)
@@ -275,12 +276,12 @@ static PetscErrorCode Search(Mat A, const TuneOptions &o, bool symmetric, const 
   for (auto [outer, inner, sym] : layouts)
     for (const ac::Variant &v : ac::schedule_grid(outer, inner, sym))
       if (std::none_of(all.begin(), all.end(), [&](const Timed &t) { return t.v == v; })) stage2.push_back(v);
-  PetscCall(TimeList(A, stage2, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
+  PetscCall(TimeList(A, stage2, sym, x.data(), y.data(), ac::kTunedRuns, true, stream, products, &all));
   SortByTime(all);
   std::vector<ac::Variant> finalists;
   for (size_t i = 0; i < all.size() && (int)i < ac::kFinalists; ++i) finalists.push_back(all[i].v);
   std::vector<Timed> confirmed;
-  PetscCall(TimeList(A, finalists, x.data(), y.data(), ac::kConfirmRuns, false, stream, products, &confirmed));
+  PetscCall(TimeList(A, finalists, sym, x.data(), y.data(), ac::kConfirmRuns, false, stream, products, &confirmed));
   SortByTime(confirmed);
   *best = confirmed.front();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -294,9 +295,10 @@ static PetscErrorCode Choose(Mat A, void *stream)
   TuneOptions           o;
 
   PetscFunctionBegin;
-  bool symmetric = false;
+  bool                 symmetric = false;
+  ac::SymmetricPattern sym; // the pattern arrays of every +SYM packing below
   PetscCall(ReadTuneOptions(A, &o));
-  PetscCall(SymmetricLayoutAllowed(A, o, stream, &symmetric));
+  PetscCall(SymmetricLayoutAllowed(A, o, stream, &sym, &symmetric));
   const bool sym_refused = o.forced_sym() && !symmetric;
   if (sym_refused) PetscCall(PetscInfo(A, "aijcompound: -mat_aijcompound_outer %s, but the matrix is not symmetric (or -mat_aijcompound_symmetric_layout is false): without +SYM\n", OuterNames[o.outer]));
   dev->variant         = ForcedVariant(d->c, o, symmetric);
@@ -319,7 +321,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
     } else {
       Timed best{dev->variant, 0.0};
       PetscCall(PetscLogEventBegin(MAT_AIJCompoundTune, A, 0, 0, 0));
-      PetscCall(Search(A, o, symmetric, dev->variant, stream, &best, &dev->tuned_products));
+      PetscCall(Search(A, o, symmetric ? &sym : nullptr, dev->variant, stream, &best, &dev->tuned_products));
       PetscCall(PetscLogEventEnd(MAT_AIJCompoundTune, A, 0, 0, 0));
       dev->variant = best.v;
       dev->source  = "tuned";
@@ -328,7 +330,7 @@ static PetscErrorCode Choose(Mat A, void *stream)
   }
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, kc::check_shape(kc::shape_of(dev->variant)));
   dev->shape = kc::shape_of(dev->variant);
-  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, dev->variant.symmetric, &dev->packed, stream));
+  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, dev->variant.symmetric ? &sym : nullptr, &dev->packed, stream));
   if (tuned_ms > 0) { // the winner's bytes from its packed copy (no second pack and upload to count them)
     const double bytes = (double)dev->packed.bytes() + 8.0 * d->c.bs * ((double)d->c.nbrows + (double)d->c.nbcols);
     dev->gbs           = bytes / (tuned_ms * 1e-3) / 1e9;
@@ -355,7 +357,7 @@ static PetscErrorCode RecheckSymmetric(Mat A, void *stream)
   dev->variant.symmetric = false;
   dev->source            = "values no longer symmetric";
   dev->gbs               = 0;
-  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, false, &dev->packed, stream));
+  PetscCall(PackLayout(A, dev->variant.outer, dev->variant.inner, nullptr, &dev->packed, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

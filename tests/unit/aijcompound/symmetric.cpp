@@ -167,6 +167,28 @@ TEST(AijCompoundSymmetric, ThreadsDoNotChangeThePatternArrays) {
   EXPECT_TRUE(symmetric_values(a, d4, p4, 4));
 }
 
+// The tuner searches the pattern once and packs every +SYM layout from those arrays: the same
+// packing as the overload that searches it itself; arrays of another pattern are refused.
+TEST(AijCompoundSymmetric, PackFromGivenPatternArraysEqualsPackThatSearches) {
+  const CompoundCsr a = random_symmetric({EntryKind::quaternion, 4}, 300, 2700);
+  SymmetricPattern sym;
+  ASSERT_TRUE(symmetric_pattern(a, &sym.diag, &sym.partner, 2));
+  for (Outer o : kOuters)
+    for (Inner in : kInners) {
+      std::vector<Index> s1, s2;
+      const Packed p1 = pack_pattern(a, o, in, &s1, 1, true), p2 = pack_pattern(a, o, in, &s2, 1, sym);
+      EXPECT_EQ(s1, s2) << outer_name(o);
+      EXPECT_TRUE(p2.symmetric);
+      EXPECT_EQ(p1.ptr, p2.ptr) << outer_name(o);
+      EXPECT_EQ(p1.col, p2.col) << outer_name(o);
+      EXPECT_EQ(p1.lower, p2.lower) << outer_name(o);
+      EXPECT_EQ(p1.partner, p2.partner) << outer_name(o);
+    }
+  const CompoundCsr b = random_symmetric({EntryKind::quaternion, 4}, 301, 2701);
+  std::vector<Index> slots;
+  EXPECT_THROW(pack_pattern(b, Outer::ell, Inner::aos, &slots, 1, sym), std::invalid_argument);
+}
+
 TEST(AijCompoundSymmetric, TunerOffersSymOnlyForSymmetricMatrices) {
   const CompoundCsr a = random_symmetric({EntryKind::block, 3}, 200, 2600);
   auto count_sym = [](const std::vector<Variant> &v) {
