@@ -3,7 +3,11 @@ static const char help[] = "batchrcm benchmark: Reverse Cuthill-McKee on generat
                            "  PETSc's MATORDERINGRCM and cuSOLVER's csrsymrcmHost. Core = ordering from the given start node;\n"
                            "  end-to-end = start node included (PETSc and cuSOLVER always include it). Every backend's\n"
                            "  permutation is checked equal to the reference. The GPU end to end is split into its kernel\n"
-                           "  phases (start node plan, ordering + copy back). Then: auto vs serial on small matrices.\n"
+                           "  phases (start node plan, ordering + copy back). Then MatGetOrdering as a user calls it on a\n"
+                           "  SeqAIJ sharing the arrays, no symmetry flag (backends serial, cpu with the largest -threads in\n"
+                           "  host algorithms levels and paper, gpu on a MATSEQAIJCUSPARSE copy), next to PETSc's rcm, with\n"
+                           "  the targets of issue 12. Then: auto vs serial on small matrices. -user_only skips the\n"
+                           "  kernel-level host rows (serial reference, CPU batch per thread count, cuSOLVER).\n"
                            "Options: -matrices <spec;spec;...>, -runs <k> (10, GPU), -slow_runs <k> (10, host baselines),\n"
                            "  -big_runs <k> (5, host baselines on matrices past 50M nonzeros; every record states its runs),\n"
                            "  cuSOLVER takes at most 3 runs (it is orders of magnitude slower).\n"
@@ -13,6 +17,7 @@ static const char help[] = "batchrcm benchmark: Reverse Cuthill-McKee on generat
 #include <petscgpukit.h>
 #include <petsctime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -42,22 +47,7 @@ static const char help[] = "batchrcm benchmark: Reverse Cuthill-McKee on generat
 #  include "kernels/common/kernels.hpp"
 #endif
 
-using pgk::bench::Record;
-using pgk::bench::Stats;
-using Clock = std::chrono::steady_clock;
-
-static double Seconds(Clock::time_point a, Clock::time_point b)
-{
-  return std::chrono::duration<double>(b - a).count();
-}
-
-struct Options {
-  char     matrices[4096]              = "lap3d7:n=160;lap3d27:n=100;elast3d:n=72;lap2d5:n=2900;rgg2d:n=4000000,deg=8;powerlaw:n=2000000,avgdeg=10;lap3d7:n=245;elast3d:n=132";
-  char     small[1024]                 = "lap2d5:n=40;lap3d7:n=12;random:n=5000,deg=6;elast3d:n=6;powerlaw:n=20000";
-  char     threads[256]                = "1,2,4,8,16";
-  char     results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
-  PetscInt runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000, batch_nodes = 0;
-};
+#include "bench/batchrcm/context.hpp"
 
 static PetscErrorCode GetOptions(Options *o)
 {
@@ -71,54 +61,11 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsInt("-big_runs", "timed runs of the host baselines past 50M nonzeros", NULL, o->big_runs, &o->big_runs, NULL));
   PetscCall(PetscOptionsInt("-cusolver_max_nnz", "largest matrix given to cuSOLVER", NULL, o->cusolver_max_nnz, &o->cusolver_max_nnz, NULL));
   PetscCall(PetscOptionsInt("-batch_nodes", "GPU batch size B (0: the default)", NULL, o->batch_nodes, &o->batch_nodes, NULL));
+  PetscCall(PetscOptionsBool("-user_only", "only the MatGetOrdering rows, PETSc's rcm and the GPU kernel rows", NULL, o->user_only, &o->user_only, NULL));
   PetscCall(PetscOptionsString("-results", "folder for the JSON lines", NULL, o->results, o->results, sizeof o->results, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-struct Row {
-  std::string matrix, backend, metric;
-  long long   n, nnz;
-  Stats       s;
-  long long   bandwidth;
-};
-
-// The rows of the table; each goes to the JSON lines as soon as it is measured, so a run cut
-// short keeps them.
-struct Results {
-  std::vector<Row> rows;
-  std::string      jsonl, device, commit;
-  void             add(const std::string &m, const std::string &b, const std::string &metric, long long n, long long nnz, const Stats &s, long long bw)
-  {
-    rows.push_back({m, b, metric, n, nnz, s, bw});
-    Record j;
-    j.benchmark   = "batchrcm";
-    j.matrix      = m;
-    j.n           = n;
-    j.nnz         = nnz;
-    j.backend     = b;
-    j.metric      = metric == "bandwidth" ? "bandwidth" : "seconds_" + metric;
-    j.stats       = s;
-    j.extra_name  = "bandwidth_after";
-    j.value_extra = (double)bw;
-    j.device      = device;
-    j.commit      = commit;
-    if (!pgk::bench::append_jsonl(jsonl, j)) std::fprintf(stderr, "cannot append to %s\n", jsonl.c_str());
-  }
-};
-
-// One matrix, its reference plan and permutation, and how often the host baselines run.
-struct Problem {
-  std::string             spec;
-  pgk::Csr                a;
-  pgk::CsrView            g;
-  long long               n, nnz;
-  pgk::rcm::Options       opts; // paper's start node, diagonal counted
-  pgk::rcm::ComponentPlan plan;
-  std::vector<pgk::Index> ref;
-  long long               bw1 = 0; // bandwidth after the reference ordering
-  int                     sr  = 0; // runs of the host baselines
-};
 
 // The serial start-node search, the serial reference (core and end to end), the CPU batch.
 static PetscErrorCode BenchHost(Problem &p, const Options &o, Results &res)
@@ -287,13 +234,17 @@ static PetscErrorCode BenchMatrix(const std::string &spec, const Options &o, Pet
   p.plan = pgk::rcm::plan_components(p.g, p.opts);
   // Host baselines on matrices past 50M nonzeros take seconds a run: big_runs of them.
   p.sr = (int)(p.nnz > 50000000 ? o.big_runs : o.slow_runs);
-  PetscCall(BenchHost(p, o, res));
+  if (o.user_only) {
+    p.ref = pgk::rcm::serial_rcm_from_roots(p.g, p.plan.roots, p.opts);
+    p.bw1 = pgk::envelope(p.g, p.ref).bandwidth;
+  } else PetscCall(BenchHost(p, o, res));
 #if defined(PGK_HAVE_CUDA)
   if (gpu) PetscCall(BenchGpu(p, o, res));
 #endif
   PetscCall(BenchPetscRcm(p, res));
+  PetscCall(BenchUserCalls(p, o, gpu, res));
 #if defined(PGK_HAVE_CUDA) && !defined(PGK_INDEX_64)
-  if (gpu && p.nnz <= o.cusolver_max_nnz) PetscCall(BenchCusolver(p, res));
+  if (gpu && !o.user_only && p.nnz <= o.cusolver_max_nnz) PetscCall(BenchCusolver(p, res));
 #endif
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "done %s (%lld rows, %lld nonzeros)\n", spec.c_str(), p.n, p.nnz));
   for (size_t k = res.rows.size(); k-- > 0 && res.rows[k].matrix == spec;)
@@ -341,6 +292,7 @@ static PetscErrorCode Report(const Results &res)
   for (const Row &r : res.rows) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-34s %-30s %-10s %10.4g %10.4g %10.4g %4d %10lld\n", r.matrix.c_str(), r.backend.c_str(), r.metric.c_str(), r.s.median, r.s.min, r.s.max, r.s.runs, r.bandwidth));
     med[r.matrix][r.backend + "/" + r.metric] = r.s.median;
+    med[r.matrix]["nnz"]                      = (double)r.nnz;
   }
   double lg_petsc = 0, lg_serial = 0, lg_cpu16 = 0, lg_cusolver = 0, worst_petsc = 1e300;
   int    k = 0, kc = 0;
@@ -366,6 +318,7 @@ static PetscErrorCode Report(const Results &res)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  CPU 16 threads vs serial: %.2fx (target >= 3x)\n", std::exp(lg_cpu16 / k)));
     if (kc) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  cuSOLVER vs GPU:         %.1fx slower over %d matrices (target >= 100x)\n", std::exp(lg_cusolver / kc), kc));
   }
+  PetscCall(ReportUserCalls(med));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "auto vs serial on small matrices (target: auto <= 1.5x serial):\n"));
   for (auto &[m, v] : med)
     if (v.count("MatGetOrdering batchrcm auto/end_to_end")) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s auto/serial = %.2f\n", m.c_str(), v["MatGetOrdering batchrcm auto/end_to_end"] / v["MatGetOrdering batchrcm serial/end_to_end"]));

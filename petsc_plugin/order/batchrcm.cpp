@@ -1,9 +1,13 @@
 // MatOrdering batchrcm: Reverse Cuthill-McKee computed where the matrix lives, identical to
 // the serial reference (src/batchrcm/serial.hpp) for the same start node, on every backend:
-//   serial - src/batchrcm/serial.cpp (the reference, Alg. 1 of Mlakar et al.)
-//   cpu    - src/batchrcm/batch.cpp (speculative batch RCM on all cores, Alg. 4/5)
-//   gpu    - kernels/batchrcm/ (the same algorithm with persistent thread blocks)
-// All three take the same pgk::rcm::Options.
+//   serial - src/batchrcm/level_rcm.cpp on one thread (host algorithm levels, the default), or
+//            src/batchrcm/serial.cpp (host algorithm paper: the reference, Alg. 1 of Mlakar et al.)
+//   cpu    - src/batchrcm/level_rcm.cpp on all cores (levels), or src/batchrcm/batch.cpp
+//            (paper: speculative batch RCM, Alg. 4/5)
+//   gpu    - kernels/batchrcm/ (speculative batch RCM with persistent thread blocks)
+// All take the same pgk::rcm::Options. levels fuses the start-node search with the ordering (the
+// last BFS of the search is the ordering pass); George-Liu's finder and graphs too large for its
+// packed claims take the paper's path.
 #include "petsc_plugin/sys/pgk_petsc.hpp"
 
 #include <petsc/private/matimpl.h>
@@ -17,21 +21,25 @@
 #include "petsc_plugin/sys/device.hpp"
 #include "src/common/envelope.hpp"
 #include "src/batchrcm/batch.hpp"
+#include "src/batchrcm/level_rcm.hpp"
 #include "src/batchrcm/serial.hpp"
 
 PetscLogEvent PGK_EVENT_RcmOrdering;
 
 typedef enum { BATCHRCM_AUTO, BATCHRCM_SERIAL, BATCHRCM_CPU, BATCHRCM_GPU } BatchRCMBackend;
 static const char *const BatchRCMBackends[] = {"auto", "serial", "cpu", "gpu", "BatchRCMBackend", "BATCHRCM_", NULL};
+typedef enum { BATCHRCM_LEVELS, BATCHRCM_PAPER } BatchRCMHostAlgorithm;
+static const char *const BatchRCMHostAlgorithms[] = {"levels", "paper", "BatchRCMHostAlgorithm", "BATCHRCM_", NULL};
 
 struct BatchRCMOptions {
-  BatchRCMBackend     backend             = BATCHRCM_AUTO;
-  PetscInt            threads             = 0; // 0: the cores of this node shared among its ranks
-  PetscInt            min_parallel_nnz    = 200000;
-  PetscBool           diagonal_in_valence = PETSC_TRUE;
-  PetscBool           view                = PETSC_FALSE;
-  pgk::rcm::StartNode start               = pgk::rcm::StartNode::Peripheral;
-  PetscInt            given_start         = 0;
+  BatchRCMBackend       backend             = BATCHRCM_AUTO;
+  BatchRCMHostAlgorithm host_algorithm      = BATCHRCM_LEVELS;
+  PetscInt              threads             = 0; // 0: the cores of this node shared among its ranks
+  PetscInt              min_parallel_nnz    = 200000;
+  PetscBool             diagonal_in_valence = PETSC_TRUE;
+  PetscBool             view                = PETSC_FALSE;
+  pgk::rcm::StartNode   start               = pgk::rcm::StartNode::Peripheral;
+  PetscInt              given_start         = 0;
 };
 
 static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
@@ -43,6 +51,8 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
   PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, "MatOrdering batchrcm options", "MatGetOrdering");
   PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below the size threshold, else gpu for device data, else cpu)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend,
                              (PetscEnum *)&o->backend, NULL));
+  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_host_algorithm", "serial and cpu backends: levels (level-synchronous, start-node search fused with the ordering) or paper (serial: Alg. 1, the reference; cpu: speculative batches, Alg. 4/5)",
+                             "MATORDERINGBATCHRCM", BatchRCMHostAlgorithms, (PetscEnum)o->host_algorithm, (PetscEnum *)&o->host_algorithm, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks, at most those it is bound to)", "MATORDERINGBATCHRCM", o->threads, &o->threads, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_parallel_nnz", "auto: below this many nonzeros (local) use the serial backend", "MATORDERINGBATCHRCM", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
   PetscCall(PetscOptionsString("-mat_ordering_batchrcm_start", "Start node: peripheral (repeated BFS, the paper), georgeliu (SPARSPAK fnroot, PETSc's rcm) or a row index", "MATORDERINGBATCHRCM", start, start, sizeof start, &set));
@@ -64,7 +74,8 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
 // The bandwidth and profile, before and after, come from one pass over the host structure on the
 // cpu backend's threads (the node's share of cores for the other backends): with a serial pass
 // per envelope, the report cost 200-500 ms on a 7M-nonzero matrix, several times the ordering.
-static PetscErrorCode BatchRCMView(const char *backend, const BatchRCMOptions &o, PetscInt threads, const pgk::CsrView &host_graph, const std::vector<PetscInt> &perm, const pgk::rcm::Stats &st, PetscBool sym_known, PetscLogDouble total)
+static PetscErrorCode BatchRCMView(const char *backend, PetscBool levels, const BatchRCMOptions &o, PetscInt threads, const pgk::CsrView &host_graph, const std::vector<PetscInt> &perm, const pgk::rcm::Stats &st, PetscBool sym_known,
+                                   PetscLogDouble total)
 {
   pgk::EnvelopeChange env;
 
@@ -74,6 +85,7 @@ static PetscErrorCode BatchRCMView(const char *backend, const BatchRCMOptions &o
   const char          *start = o.start == pgk::rcm::StartNode::GeorgeLiu ? "georgeliu" : o.start == pgk::rcm::StartNode::Given ? "given" : "peripheral";
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatOrdering batchrcm: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, backend %s", host_graph.nrows, host_graph.nnz_host(), backend));
   if (threads > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%" PetscInt_FMT " threads)", threads));
+  if (std::strcmp(backend, "gpu")) PetscCall(PetscPrintf(PETSC_COMM_SELF, ", host algorithm %s", levels ? "levels" : "paper"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, ", start node %s, %" PetscInt_FMT " components\n", start, (PetscInt)st.components));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bandwidth %" PetscInt_FMT " -> %" PetscInt_FMT ", profile %lld -> %lld\n", (PetscInt)before.bandwidth, (PetscInt)after.bandwidth, (long long)before.profile, (long long)after.profile));
   // Host backends only: the device path decides symmetry on the device and does not say.
@@ -125,7 +137,7 @@ static std::vector<pgk::Index> UploadAndOrder(const pgk::CsrView &host, const pg
 // what comes back to the host is the permutation and the scalars kernels/batchrcm reads (all
 // logged, see tests/petsc/batchrcm/batchrcm.cpp). gpu on a host matrix uploads its structure
 // first (logged), as asked, rather than refusing.
-static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, pgk::rcm::Stats &st)
+static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBool levels, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, pgk::rcm::Stats &st)
 {
   PetscBool device_type;
 
@@ -145,6 +157,9 @@ static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, const Pg
     // A nonsymmetric pattern is replaced by pattern(A + A^T) on the device (input_is_symmetric).
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, perm = pgk::cuda::rcm_gpu(dev.csr, ropts, stream, &st, nullptr));
     PetscCall(PgkMatRestoreCSR(mat, &dev));
+  } else if (levels) {
+    const int threads = backend == BATCHRCM_CPU ? ropts.cpu.threads : 1;
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::level_rcm(host.csr, ropts, threads, &st));
   } else if (backend == BATCHRCM_CPU) {
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::batch_rcm_cpu(host.csr, ropts, &st));
   } else {
@@ -184,13 +199,16 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   // cpu: the node's share of cores, known since package initialization: no collective call
   // here, where only the ranks whose block is large enough arrive.
   ropts.cpu.threads = (int)(backend != BATCHRCM_CPU ? 0 : o.threads > 0 ? o.threads : PgkNodeThreadShare());
-  PetscCall(BatchRCMCompute(mat, backend, host, ropts, perm, st));
+  // levels where it applies (not George-Liu, claims that fit 64 bits); the view says which ran.
+  PetscBool levels = PETSC_FALSE;
+  if (backend != BATCHRCM_GPU && o.host_algorithm == BATCHRCM_LEVELS) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, levels = pgk::rcm::level_rcm_supports(host.csr, ropts) ? PETSC_TRUE : PETSC_FALSE);
+  PetscCall(BatchRCMCompute(mat, backend, levels, host, ropts, perm, st));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, irow));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, icol));
   PetscCall(PetscLogEventEnd(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", names[backend], (PetscInt)perm.size(), st.start_node_seconds, st.ordering_seconds));
-  if (o.view) PetscCall(BatchRCMView(names[backend], o, ropts.cpu.threads, host.csr, perm, st, ropts.input_is_symmetric ? PETSC_TRUE : PETSC_FALSE, t1 - t0)); // the host structure it holds: no transfer
+  if (o.view) PetscCall(BatchRCMView(names[backend], levels, o, ropts.cpu.threads, host.csr, perm, st, ropts.input_is_symmetric ? PETSC_TRUE : PETSC_FALSE, t1 - t0)); // the host structure it holds: no transfer
   PetscCall(PgkMatRestoreCSR(mat, &host));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -202,10 +220,10 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
 
    Options Database Keys:
 +  -mat_ordering_batchrcm_backend <auto,serial,cpu,gpu> - auto: gpu when the device copy of the matrix is current, serial below -mat_ordering_batchrcm_min_parallel_nnz, else cpu; gpu on a host matrix uploads its structure
-.  -mat_ordering_batchrcm_threads <n> - threads of the cpu backend (default: the node's cores divided among its ranks, at most the cores the rank is bound to)
-.  -mat_ordering_batchrcm_min_parallel_nnz <n> - size threshold of auto (default 200000)
-.  -mat_ordering_batchrcm_start <peripheral,georgeliu,index> - start node of the first component
-.  -mat_ordering_batchrcm_diagonal_in_valence <bool> - count a stored diagonal in the valence (default true)
+.  -mat_ordering_batchrcm_host_algorithm <levels,paper> - serial and cpu backends: levels (default; level-synchronous, each level's children claimed by atomic minimum and sorted by parent position, valence and row position, with the start-node
+search's last BFS serving as the ordering pass) or paper (serial: Alg. 1, the reference; cpu: speculative batches, Alg. 4/5); George-Liu's finder always takes paper .  -mat_ordering_batchrcm_threads <n> - threads of the cpu backend (default: the
+node's cores divided among its ranks, at most the cores the rank is bound to) .  -mat_ordering_batchrcm_min_parallel_nnz <n> - size threshold of auto (default 200000) .  -mat_ordering_batchrcm_start <peripheral,georgeliu,index> - start node of the
+first component .  -mat_ordering_batchrcm_diagonal_in_valence <bool> - count a stored diagonal in the valence (default true)
 -  -mat_ordering_batchrcm_view - bandwidth and profile before and after, time per phase
 
    Notes:

@@ -15,6 +15,19 @@
 
 namespace pgk::rcm {
 
+// The graph every host entry point orders: g itself when it is known symmetric or checks
+// symmetric (sorted rows: it is its own pattern(A + A^T), array for array), else pattern(A + A^T)
+// built into `storage` on the pool's threads. `symmetrized` says which.
+inline CsrView symmetric_graph(const CsrView &g, const Options &opts, ThreadPool &pool, Csr &storage,
+                               bool &symmetrized) {
+  symmetrized = false;
+  if (opts.input_is_symmetric) return g;
+  if (is_sorted_symmetric_pattern(g, &pool)) return g;
+  storage = symmetrize_pattern_parallel(g, pool);
+  symmetrized = true;
+  return view_of(storage);
+}
+
 // core(graph, roots) -> std::vector<Index>; `stats` may be null; `threads` parallelizes the
 // symmetry check, the symmetrization and the start-node search (see plan_components).
 template <class Core>
@@ -25,17 +38,11 @@ std::vector<Index> order_with_plan(const CsrView &g, const Options &opts, Stats 
   };
   const auto t0 = clock::now();
   Csr sym;
-  CsrView graph = g;
   bool symmetrized = false;
+  CsrView graph = g;
   if (!opts.input_is_symmetric) {
-    // A symmetric pattern with sorted rows is its own pattern(A + A^T), array for array: a check
-    // of one binary search per entry replaces building it (most matrices given unflagged are).
     ThreadPool pool(threads > 0 ? threads : 1);
-    if (!is_sorted_symmetric_pattern(g, &pool)) {
-      sym = symmetrize_pattern_parallel(g, pool);
-      graph = view_of(sym);
-      symmetrized = true;
-    }
+    graph = symmetric_graph(g, opts, pool, sym, symmetrized);
   }
   const auto t1 = clock::now();
   const ComponentPlan plan = plan_components(graph, opts, threads);

@@ -1,0 +1,133 @@
+// Level-synchronous RCM with the fused start-node search (level_rcm.hpp) must return exactly the
+// reference permutation (plan_components + serial_rcm_from_roots) on every graph of the random
+// suite and the generator corpus, for every thread count and level threshold, in every run.
+#include "src/batchrcm/level_rcm.hpp"
+#include "src/batchrcm/serial.hpp"
+#include "src/batchrcm/start_node.hpp"
+#include "src/matgen/generators.hpp"
+#include "tests/unit/batchrcm/rcm_suite.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using pgk::Csr;
+using pgk::Index;
+using pgk::view_of;
+namespace rcm = pgk::rcm;
+
+namespace {
+
+std::vector<Index> reference(const Csr &g, const rcm::Options &o) {
+  const rcm::ComponentPlan plan = rcm::plan_components(view_of(g), o);
+  return rcm::serial_rcm_from_roots(view_of(g), plan.roots, o);
+}
+
+const char *kSpecs[] = {"lap3d7:n=14",
+                        "lap2d5:nx=60,ny=9",
+                        "elast3d:n=5",
+                        "random:n=3000,deg=4,seed=5",
+                        "random:n=2000,deg=1,seed=2",
+                        "disconnected:n=2500,parts=11",
+                        "hubrow:n=3000",
+                        "powerlaw:n=6000,communities=9",
+                        "rgg2d:n=5000,deg=6",
+                        "path:n=300",
+                        "empty:n=7",
+                        "empty:n=0",
+                        "lap2d5:nx=1,ny=1"};
+
+} // namespace
+
+TEST(RcmLevels, MatchesReferenceOnRandomSuite) {
+  for (int id = 0; id < rcm_suite::kSuiteSize; ++id) {
+    const Csr g = rcm_suite::suite_graph(id);
+    rcm::Options o;
+    o.count_diagonal_in_valence = id % 3 != 2;
+    if (id % 5 == 3 && g.nrows > 0) {
+      o.start = rcm::StartNode::Given;
+      o.given_start = static_cast<Index>(id) % g.nrows;
+    }
+    const auto ref = reference(g, o);
+    for (int threads : {1, 2, 3, 8})
+      for (Index min_level : {1, 2, 2048}) {
+        rcm::Stats st;
+        ASSERT_EQ(rcm::level_rcm(view_of(g), o, threads, &st, min_level), ref)
+            << "graph " << id << " threads " << threads << " min level " << min_level;
+        EXPECT_EQ(st.components, static_cast<Index>(rcm::plan_components(view_of(g), o).roots.size()));
+      }
+  }
+}
+
+TEST(RcmLevels, MatchesReferenceOnGeneratorCorpus) {
+  for (const char *spec : kSpecs) {
+    const Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
+    for (bool diag : {true, false}) {
+      rcm::Options o;
+      o.count_diagonal_in_valence = diag;
+      const auto ref = reference(a, o);
+      EXPECT_EQ(rcm::serial_rcm(view_of(a), o), ref) << spec;
+      for (int threads : {1, 4, 16})
+        for (Index min_level : {1, 7, 2048})
+          ASSERT_EQ(rcm::level_rcm(view_of(a), o, threads, nullptr, min_level), ref)
+              << spec << " threads " << threads << " min level " << min_level;
+    }
+  }
+}
+
+TEST(RcmLevels, RepeatedRunsAreIdentical) {
+  const Csr a = pgk::gen::generate(pgk::gen::parse_spec("lap3d7:n=24"));
+  const auto ref = reference(a, {});
+  for (int rep = 0; rep < 20; ++rep) ASSERT_EQ(rcm::level_rcm(view_of(a), {}, 4, nullptr, 1 + rep % 3), ref);
+}
+
+TEST(RcmLevels, NonsymmetricInputIsOrderedOnItsSymmetrization) {
+  // Odd rows lose their coupling to the row below: the check fails and A + A^T is built.
+  const Csr lap = pgk::gen::generate(pgk::gen::parse_spec("lap2d5:nx=40,ny=30"));
+  std::vector<std::vector<Index>> rows(static_cast<std::size_t>(lap.nrows));
+  for (Index i = 0; i < lap.nrows; ++i)
+    for (Index e = lap.rowptr[i]; e < lap.rowptr[i + 1]; ++e)
+      if (!(i % 2 == 1 && lap.colidx[e] == i - 40)) rows[static_cast<std::size_t>(i)].push_back(lap.colidx[e]);
+  const Csr a = rcm_suite::from_rows(rows);
+  rcm::Options o;
+  o.input_is_symmetric = false;
+  const auto ref = rcm::serial_rcm(view_of(a), o);
+  for (int threads : {1, 3}) {
+    rcm::Stats st;
+    EXPECT_EQ(rcm::level_rcm(view_of(a), o, threads, &st, 1), ref);
+    EXPECT_TRUE(st.pattern_symmetrized);
+    EXPECT_GE(st.start_node_seconds, 0.0);
+    EXPECT_GE(st.ordering_seconds, 0.0);
+  }
+  // A symmetric pattern unflagged: checked, ordered as is.
+  const Csr s = pgk::gen::generate(pgk::gen::parse_spec("lap2d5:nx=40,ny=30"));
+  o.input_is_symmetric = false;
+  rcm::Stats st;
+  EXPECT_EQ(rcm::level_rcm(view_of(s), o, 2, &st, 1), reference(s, {}));
+  EXPECT_FALSE(st.pattern_symmetrized);
+}
+
+TEST(RcmLevels, BadInputIsRejected) {
+  const Csr g = rcm_suite::from_rows({{1}, {0, 2}, {1}});
+  rcm::Options george;
+  george.start = rcm::StartNode::GeorgeLiu;
+  EXPECT_FALSE(rcm::level_rcm_supports(view_of(g), george));
+  EXPECT_THROW(rcm::level_rcm(view_of(g), george), std::invalid_argument);
+  rcm::Options given;
+  given.start = rcm::StartNode::Given;
+  given.given_start = 3;
+  EXPECT_THROW(rcm::level_rcm(view_of(g), given), std::invalid_argument);
+  const Csr bad = rcm_suite::from_rows({{1}, {0, 5}, {1}}); // column 5 of a 3-vertex graph
+  EXPECT_THROW(rcm::level_rcm(view_of(bad)), std::invalid_argument);
+  pgk::CsrView rect = view_of(g);
+  rect.ncols = 4;
+  EXPECT_THROW(rcm::level_rcm(rect), std::invalid_argument);
+  EXPECT_TRUE(rcm::level_rcm(view_of(Csr{})).empty());
+  // Long enough for the checks to run on several threads.
+  Csr path = pgk::gen::generate(pgk::gen::parse_spec("path:n=50000"));
+  EXPECT_EQ(rcm::level_rcm(view_of(path), {}, 4), reference(path, {}));
+  path.colidx.back() = path.nrows;
+  EXPECT_THROW(rcm::level_rcm(view_of(path), {}, 4), std::invalid_argument);
+}
