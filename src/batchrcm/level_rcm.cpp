@@ -22,7 +22,7 @@ namespace {
 // the parent's row). The smallest claim is the serial order's parent and row position.
 using Key = std::uint64_t;
 constexpr Key kUnclaimed = ~Key{0};
-constexpr Index kMinTimedComponent = 1024; // smaller components are not timed apart (clock cost)
+constexpr Index kMinTimedComponent = 1024;       // smaller components are not timed apart (clock cost)
 constexpr Index kParallelGrain = Index{1} << 15; // flat passes shorter than this stay on one thread
 
 inline Key claim_key(Index parent_position, Index offset) {
@@ -42,9 +42,8 @@ class LevelOrderer {
 public:
   LevelOrderer(const CsrView &g, bool count_diagonal, LevelPool *pool, Index min_parallel_level)
       : g_(g), n_(g.nrows), pool_(pool), min_parallel_level_(std::max<Index>(min_parallel_level, 1)),
-        grain_(std::min(kParallelGrain, min_parallel_level_)),
-        key_(new Key[static_cast<std::size_t>(g.nrows)]), valence_(new Index[static_cast<std::size_t>(g.nrows)]),
-        perm_(static_cast<std::size_t>(g.nrows)) {
+        grain_(std::min(kParallelGrain, min_parallel_level_)), key_(new Key[static_cast<std::size_t>(g.nrows)]),
+        valence_(new Index[static_cast<std::size_t>(g.nrows)]), perm_(static_cast<std::size_t>(g.nrows)) {
     const int nt = pool_ ? pool_->threads() : 1;
     found_.resize(static_cast<std::size_t>(nt));
     slice_total_.resize(static_cast<std::size_t>(nt) + 1);
@@ -87,7 +86,8 @@ public:
       ++pass.levels;
       pass.last_begin = b;
       const bool parallel = pool_ && e - b >= min_parallel_level_;
-      const Index tail = parallel ? (sorted ? expand_parallel(b, e) : visit_parallel(b, e)) : expand_serial(b, e, sorted);
+      const Index tail =
+          parallel ? (sorted ? expand_parallel(b, e) : visit_parallel(b, e)) : expand_serial(b, e, sorted);
       b = e;
       e = tail;
     }
@@ -175,10 +175,10 @@ private:
   std::unique_ptr<Key[]> key_;
   std::unique_ptr<Index[]> valence_;
   std::vector<Index> perm_;
-  std::unique_ptr<std::uint32_t[]> count_;  // children per parent of the level being expanded
-  std::vector<std::vector<Index>> found_;   // per thread: the vertices it claimed first
-  std::vector<Index> slice_total_;          // per thread: children of its parents, then their prefix
-  std::vector<Index> slice_begin_;          // per thread: its first parent (relative to the level)
+  std::unique_ptr<std::uint32_t[]> count_; // children per parent of the level being expanded
+  std::vector<std::vector<Index>> found_;  // per thread: the vertices it claimed first
+  std::vector<Index> slice_total_;         // per thread: children of its parents, then their prefix
+  std::vector<Index> slice_begin_;         // per thread: its first parent (relative to the level)
   std::vector<Index> lowest_;
 };
 
@@ -292,8 +292,8 @@ Index LevelOrderer::expand_parallel(Index b, Index e) {
 // Checks g like validate_graph, the long passes on the pool; on a failure validate_graph itself
 // says where.
 void validate_in_parallel(const CsrView &g, ThreadPool &pool) {
-  if (pool.threads() == 1 || g.nrows < kParallelGrain || g.rowptr == nullptr || g.rowptr[0] != 0 || g.nrows != g.ncols ||
-      (g.rowptr[g.nrows] > 0 && g.colidx == nullptr)) {
+  if (pool.threads() == 1 || g.nrows < kParallelGrain || g.rowptr == nullptr || g.rowptr[0] != 0 ||
+      g.nrows != g.ncols || (g.rowptr[g.nrows] > 0 && g.colidx == nullptr)) {
     validate_graph(g);
     return;
   }
@@ -338,7 +338,8 @@ std::vector<Index> level_rcm(const CsrView &g, const Options &opts, int threads,
   bool symmetrized = false;
   CsrView graph;
   {
-    ThreadPool checks(g.nrows >= kParallelGrain ? threads : 1); // sleeps between steps; gone before the spinning pool starts
+    ThreadPool checks(g.nrows >= kParallelGrain ? threads
+                                                : 1); // sleeps between steps; gone before the spinning pool starts
     validate_in_parallel(g, checks);
     graph = symmetric_graph(g, opts, checks, storage, symmetrized);
   }

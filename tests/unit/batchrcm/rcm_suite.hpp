@@ -16,7 +16,6 @@ namespace rcm_suite {
 using pgk::Csr;
 using pgk::Index;
 
-
 struct SplitMix {
   std::uint64_t s;
   std::uint64_t next() {
