@@ -178,19 +178,7 @@ static PetscErrorCode BenchPetscRcm(const Problem &p, Results &res)
 
   PetscFunctionBegin;
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, (PetscInt)p.n, (PetscInt)p.n, (PetscInt *)p.a.rowptr.data(), (PetscInt *)p.a.colidx.data(), (PetscScalar *)p.a.values.data(), &A));
-  Stats s = pgk::bench::measure(1, p.sr, [&] {
-    IS   r, c;
-    auto t0 = Clock::now();
-    PetscCallAbort(PETSC_COMM_SELF, MatGetOrdering(A, MATORDERINGRCM, &r, &c));
-    const double    t = Seconds(t0, Clock::now());
-    const PetscInt *idx;
-    PetscCallAbort(PETSC_COMM_SELF, ISGetIndices(r, &idx));
-    q.assign(idx, idx + p.n);
-    PetscCallAbort(PETSC_COMM_SELF, ISRestoreIndices(r, &idx));
-    PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&r));
-    PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&c));
-    return t;
-  });
+  Stats s = TimeOrdering(A, MATORDERINGRCM, p.sr, q);
   res.add(p.spec, "PETSc rcm", "end_to_end", p.n, p.nnz, s, pgk::envelope(p.g, q).bandwidth);
   PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -77,6 +77,8 @@ struct Problem {
   int                     sr  = 0; // runs of the host baselines
 };
 
+// MatGetOrdering(A, type) timed (1 warm-up, `runs` timed), the row permutation of the last run in q.
+Stats TimeOrdering(Mat A, MatOrderingType type, int runs, std::vector<PetscInt> &q);
 // MatGetOrdering(MATORDERINGBATCHRCM) on every backend, as a user calls it (user_calls.cpp).
 PetscErrorCode BenchUserCalls(const Problem &p, const Options &o, PetscBool gpu, Results &res);
 // Issue 12's targets from those rows; med: matrix -> "backend/metric" (and "nnz") -> median.

@@ -8,6 +8,25 @@
 #include <algorithm>
 #include <cmath>
 
+Stats TimeOrdering(Mat A, MatOrderingType type, int runs, std::vector<PetscInt> &q)
+{
+  PetscInt n;
+  PetscCallAbort(PETSC_COMM_SELF, MatGetLocalSize(A, &n, NULL));
+  return pgk::bench::measure(1, runs, [&] {
+    IS   r, c;
+    auto t0 = Clock::now();
+    PetscCallAbort(PETSC_COMM_SELF, MatGetOrdering(A, type, &r, &c));
+    const double    t = Seconds(t0, Clock::now());
+    const PetscInt *idx;
+    PetscCallAbort(PETSC_COMM_SELF, ISGetIndices(r, &idx));
+    q.assign(idx, idx + n);
+    PetscCallAbort(PETSC_COMM_SELF, ISRestoreIndices(r, &idx));
+    PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&r));
+    PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&c));
+    return t;
+  });
+}
+
 // MatGetOrdering(MATORDERINGBATCHRCM) on A with the given backend options: the user's call, its
 // permutation checked against the reference.
 static PetscErrorCode TimeUserCall(const Problem &p, Mat A, int runs, const char *label, Results &res)
@@ -15,19 +34,7 @@ static PetscErrorCode TimeUserCall(const Problem &p, Mat A, int runs, const char
   std::vector<PetscInt> q;
 
   PetscFunctionBegin;
-  Stats s = pgk::bench::measure(1, runs, [&] {
-    IS   r, c;
-    auto t0 = Clock::now();
-    PetscCallAbort(PETSC_COMM_SELF, MatGetOrdering(A, MATORDERINGBATCHRCM, &r, &c));
-    const double    t = Seconds(t0, Clock::now());
-    const PetscInt *idx;
-    PetscCallAbort(PETSC_COMM_SELF, ISGetIndices(r, &idx));
-    q.assign(idx, idx + p.n);
-    PetscCallAbort(PETSC_COMM_SELF, ISRestoreIndices(r, &idx));
-    PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&r));
-    PetscCallAbort(PETSC_COMM_SELF, ISDestroy(&c));
-    return t;
-  });
+  Stats s = TimeOrdering(A, MATORDERINGBATCHRCM, runs, q);
   PetscCheck(std::equal(q.begin(), q.end(), p.ref.begin(), p.ref.end()), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s differs from the reference", p.spec.c_str(), label);
   res.add(p.spec, label, "end_to_end", p.n, p.nnz, s, p.bw1);
   PetscFunctionReturn(PETSC_SUCCESS);

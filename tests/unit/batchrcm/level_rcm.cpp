@@ -25,20 +25,6 @@ std::vector<Index> reference(const Csr &g, const rcm::Options &o) {
   return rcm::serial_rcm_from_roots(view_of(g), plan.roots, o);
 }
 
-const char *kSpecs[] = {"lap3d7:n=14",
-                        "lap2d5:nx=60,ny=9",
-                        "elast3d:n=5",
-                        "random:n=3000,deg=4,seed=5",
-                        "random:n=2000,deg=1,seed=2",
-                        "disconnected:n=2500,parts=11",
-                        "hubrow:n=3000",
-                        "powerlaw:n=6000,communities=9",
-                        "rgg2d:n=5000,deg=6",
-                        "path:n=300",
-                        "empty:n=7",
-                        "empty:n=0",
-                        "lap2d5:nx=1,ny=1"};
-
 } // namespace
 
 TEST(RcmLevels, MatchesReferenceOnRandomSuite) {
@@ -62,7 +48,7 @@ TEST(RcmLevels, MatchesReferenceOnRandomSuite) {
 }
 
 TEST(RcmLevels, MatchesReferenceOnGeneratorCorpus) {
-  for (const char *spec : kSpecs) {
+  for (const char *spec : rcm_suite::kCorpusSpecs) {
     const Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
     for (bool diag : {true, false}) {
       rcm::Options o;

@@ -7,25 +7,10 @@
 #include "src/batchrcm/batch.hpp"
 #include "src/batchrcm/serial.hpp"
 #include "src/batchrcm/start_node.hpp"
-
-namespace {
-const char *kSpecs[] = {"lap3d7:n=14",
-                        "lap2d5:nx=60,ny=9",
-                        "elast3d:n=5",
-                        "random:n=3000,deg=4,seed=5",
-                        "random:n=2000,deg=1,seed=2",
-                        "disconnected:n=2500,parts=11",
-                        "hubrow:n=3000",
-                        "powerlaw:n=6000,communities=9",
-                        "rgg2d:n=5000,deg=6",
-                        "path:n=300",
-                        "empty:n=7",
-                        "empty:n=0",
-                        "lap2d5:nx=1,ny=1"};
-}
+#include "tests/unit/batchrcm/rcm_suite.hpp"
 
 TEST(RcmParallelStart, SamePlanAsSerialForAnyThreadCount) {
-  for (const char *spec : kSpecs) {
+  for (const char *spec : rcm_suite::kCorpusSpecs) {
     const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
     for (bool diag : {true, false}) {
       pgk::rcm::Options o;
@@ -55,7 +40,7 @@ TEST(RcmParallelStart, GivenStartAndRepeatedRuns) {
 }
 
 TEST(RcmParallelStart, BatchBackendEndToEndEqualsReference) {
-  for (const char *spec : kSpecs) {
+  for (const char *spec : rcm_suite::kCorpusSpecs) {
     const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
     const auto ref = pgk::rcm::serial_rcm(pgk::view_of(a));
     pgk::rcm::Options o;

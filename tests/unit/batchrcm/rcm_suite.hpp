@@ -215,6 +215,22 @@ inline Csr suite_graph(int id) {
   return make_graph(n, e, rng, f);
 }
 
+// Generator specs (src/matgen) every host RCM path is checked on, besides the random suite: meshes,
+// random and power-law graphs, hubs, disconnected pieces, a path, empty and 1-vertex graphs.
+inline const char *const kCorpusSpecs[] = {"lap3d7:n=14",
+                                           "lap2d5:nx=60,ny=9",
+                                           "elast3d:n=5",
+                                           "random:n=3000,deg=4,seed=5",
+                                           "random:n=2000,deg=1,seed=2",
+                                           "disconnected:n=2500,parts=11",
+                                           "hubrow:n=3000",
+                                           "powerlaw:n=6000,communities=9",
+                                           "rgg2d:n=5000,deg=6",
+                                           "path:n=300",
+                                           "empty:n=7",
+                                           "empty:n=0",
+                                           "lap2d5:nx=1,ny=1"};
+
 inline constexpr int kSuiteSize = 243; // 27 rounds of the 9 families
 
 } // namespace rcm_suite

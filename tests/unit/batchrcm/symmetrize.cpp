@@ -8,6 +8,7 @@
 #include "src/common/thread_pool.hpp"
 #include "src/matgen/generators.hpp"
 #include "tests/support/corpus.hpp"
+#include "tests/unit/batchrcm/rcm_suite.hpp"
 
 #include <gtest/gtest.h>
 
@@ -74,16 +75,7 @@ TEST(RcmSymmetrizeParallel, CheckSaysExactlyWhenThePatternIsItsOwnSymmetrization
 }
 
 TEST(RcmSymmetrizeParallel, CheckRejectsUnsortedDuplicatesAndUnmatchedLowerEntries) {
-  const auto graph = [](std::vector<std::vector<Index>> rows) {
-    Csr g;
-    g.nrows = g.ncols = static_cast<Index>(rows.size());
-    g.rowptr.assign(rows.size() + 1, 0);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      g.colidx.insert(g.colidx.end(), rows[i].begin(), rows[i].end());
-      g.rowptr[i + 1] = static_cast<Index>(g.colidx.size());
-    }
-    return g;
-  };
+  const auto graph = [](const std::vector<std::vector<Index>> &rows) { return rcm_suite::from_rows(rows); };
   EXPECT_TRUE(rcm::is_sorted_symmetric_pattern(view_of(graph({{0, 1}, {0, 1}}))));
   EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{1, 0}, {0, 1}})))); // unsorted
   EXPECT_FALSE(rcm::is_sorted_symmetric_pattern(view_of(graph({{1, 1}, {0}}))));    // duplicate
