@@ -19,6 +19,7 @@
 #include "petsc_plugin/order/batchrcm.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
 #include "petsc_plugin/sys/device.hpp"
+#include "petsc_plugin/sys/permutation_is.hpp"
 #include "src/common/envelope.hpp"
 #include "src/batchrcm/batch.hpp"
 #include "src/batchrcm/level_rcm.hpp"
@@ -36,6 +37,7 @@ struct BatchRCMOptions {
   BatchRCMHostAlgorithm host_algorithm      = BATCHRCM_LEVELS;
   PetscInt              threads             = 0; // 0: the cores of this node shared among its ranks
   PetscInt              min_parallel_nnz    = 200000;
+  PetscInt              min_cpu_nnz         = 2500000; // host data: below it one thread wins (bench/NOTES.md)
   PetscBool             diagonal_in_valence = PETSC_TRUE;
   PetscBool             view                = PETSC_FALSE;
   pgk::rcm::StartNode   start               = pgk::rcm::StartNode::Peripheral;
@@ -49,12 +51,13 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
 
   PetscFunctionBegin;
   PetscOptionsBegin(PetscObjectComm((PetscObject)mat), ((PetscObject)mat)->prefix, "MatOrdering batchrcm options", "MatGetOrdering");
-  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below the size threshold, else gpu for device data, else cpu)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend,
+  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below min_parallel_nnz, else gpu for device data, else cpu from min_cpu_nnz)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend,
                              (PetscEnum *)&o->backend, NULL));
   PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_host_algorithm", "serial and cpu backends: levels (level-synchronous, start-node search fused with the ordering) or paper (serial: Alg. 1, the reference; cpu: speculative batches, Alg. 4/5)",
                              "MATORDERINGBATCHRCM", BatchRCMHostAlgorithms, (PetscEnum)o->host_algorithm, (PetscEnum *)&o->host_algorithm, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks, at most those it is bound to)", "MATORDERINGBATCHRCM", o->threads, &o->threads, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_parallel_nnz", "auto: below this many nonzeros (local) use the serial backend", "MATORDERINGBATCHRCM", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
+  PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_cpu_nnz", "auto, host data: below this many nonzeros (local) use the serial backend, from it the cpu backend", "MATORDERINGBATCHRCM", o->min_cpu_nnz, &o->min_cpu_nnz, NULL));
   PetscCall(PetscOptionsString("-mat_ordering_batchrcm_start", "Start node: peripheral (repeated BFS, the paper), georgeliu (SPARSPAK fnroot, PETSc's rcm) or a row index", "MATORDERINGBATCHRCM", start, start, sizeof start, &set));
   PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_diagonal_in_valence", "Count a stored diagonal entry in a node's valence (the paper's convention)", "MATORDERINGBATCHRCM", o->diagonal_in_valence, &o->diagonal_in_valence, NULL));
   PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_view", "Print bandwidth and profile before and after, and the time per phase", "MATORDERINGBATCHRCM", o->view, &o->view, NULL));
@@ -97,20 +100,22 @@ static PetscErrorCode BatchRCMView(const char *backend, PetscBool levels, const 
 
 // The backend, decided from the host structure (which every AIJ type keeps current, so the
 // decision moves nothing) and where the values live. auto: serial below the size where
-// parallelism pays, else the GPU when the device copy is current, else all cores. George-Liu's
-// finder needs the serial BFS order, so auto keeps it on the host.
+// parallelism pays; else the GPU when the device copy is current; else all cores from the size
+// where they beat one (min_cpu_nnz: the thread starts and level handshakes cost more than they
+// save below it, measured on an H200 node, bench/NOTES.md), one below it. George-Liu's finder
+// needs the serial BFS order, so auto keeps it on the host.
 static PetscErrorCode BatchRCMChooseBackend(Mat mat, const BatchRCMOptions &o, const PgkMatCSR &host, BatchRCMBackend *backend)
 {
-  PetscBool device_current;
+  PetscBool      device_current = PETSC_FALSE;
+  const PetscInt nnz            = host.csr.nnz_host();
 
   PetscFunctionBegin;
   *backend = o.backend;
   if (*backend != BATCHRCM_AUTO) PetscFunctionReturn(PETSC_SUCCESS);
-  if (host.csr.nnz_host() < o.min_parallel_nnz) *backend = BATCHRCM_SERIAL;
-  else if (o.start == pgk::rcm::StartNode::GeorgeLiu) *backend = BATCHRCM_CPU;
+  if (nnz < o.min_parallel_nnz) *backend = BATCHRCM_SERIAL;
   else {
-    PetscCall(PgkMatDeviceCurrent(mat, &device_current));
-    *backend = device_current ? BATCHRCM_GPU : BATCHRCM_CPU;
+    if (o.start != pgk::rcm::StartNode::GeorgeLiu) PetscCall(PgkMatDeviceCurrent(mat, &device_current));
+    *backend = device_current ? BATCHRCM_GPU : nnz < o.min_cpu_nnz ? BATCHRCM_SERIAL : BATCHRCM_CPU;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -203,8 +208,8 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   PetscBool levels = PETSC_FALSE;
   if (backend != BATCHRCM_GPU && o.host_algorithm == BATCHRCM_LEVELS) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, levels = pgk::rcm::level_rcm_supports(host.csr, ropts) ? PETSC_TRUE : PETSC_FALSE);
   PetscCall(BatchRCMCompute(mat, backend, levels, host, ropts, perm, st));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, irow));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, icol));
+  // The index sets on the threads the ordering ran on (gpu: the node's share of cores).
+  PetscCall(PgkCreatePermutationISes(perm, backend == BATCHRCM_SERIAL ? 1 : backend == BATCHRCM_CPU ? ropts.cpu.threads : PgkNodeThreadShare(), irow, icol));
   PetscCall(PetscLogEventEnd(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", names[backend], (PetscInt)perm.size(), st.start_node_seconds, st.ordering_seconds));
@@ -219,11 +224,19 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
    giving exactly the ordering of the serial reference for the same start node.
 
    Options Database Keys:
-+  -mat_ordering_batchrcm_backend <auto,serial,cpu,gpu> - auto: gpu when the device copy of the matrix is current, serial below -mat_ordering_batchrcm_min_parallel_nnz, else cpu; gpu on a host matrix uploads its structure
-.  -mat_ordering_batchrcm_host_algorithm <levels,paper> - serial and cpu backends: levels (default; level-synchronous, each level's children claimed by atomic minimum and sorted by parent position, valence and row position, with the start-node
-search's last BFS serving as the ordering pass) or paper (serial: Alg. 1, the reference; cpu: speculative batches, Alg. 4/5); George-Liu's finder always takes paper .  -mat_ordering_batchrcm_threads <n> - threads of the cpu backend (default: the
-node's cores divided among its ranks, at most the cores the rank is bound to) .  -mat_ordering_batchrcm_min_parallel_nnz <n> - size threshold of auto (default 200000) .  -mat_ordering_batchrcm_start <peripheral,georgeliu,index> - start node of the
-first component .  -mat_ordering_batchrcm_diagonal_in_valence <bool> - count a stored diagonal in the valence (default true)
++  -mat_ordering_batchrcm_backend <auto,serial,cpu,gpu> - where to order. auto: serial below -mat_ordering_batchrcm_min_parallel_nnz
+     local nonzeros; else gpu when the device copy of the matrix is current; else cpu from -mat_ordering_batchrcm_min_cpu_nnz, serial
+     below it. gpu on a host matrix uploads its structure
+.  -mat_ordering_batchrcm_host_algorithm <levels,paper> - serial and cpu backends: levels (default; level-synchronous, each level's
+     children claimed by atomic minimum and sorted by parent position, valence and row position, the start-node search's last BFS
+     serving as the ordering pass) or paper (serial: Alg. 1, the reference; cpu: speculative batches, Alg. 4/5). George-Liu's
+     finder always takes paper
+.  -mat_ordering_batchrcm_threads <n> - threads of the cpu backend (default: the node's cores divided among its ranks, at most
+     the cores the rank is bound to)
+.  -mat_ordering_batchrcm_min_parallel_nnz <n> - auto: serial below this many local nonzeros (default 200000)
+.  -mat_ordering_batchrcm_min_cpu_nnz <n> - auto, host data: serial below this many local nonzeros, cpu from it (default 2500000)
+.  -mat_ordering_batchrcm_start <peripheral,georgeliu,index> - start node of the first component
+.  -mat_ordering_batchrcm_diagonal_in_valence <bool> - count a stored diagonal in the valence (default true)
 -  -mat_ordering_batchrcm_view - bandwidth and profile before and after, time per phase
 
    Notes:

@@ -15,6 +15,7 @@
 #include "petsc_plugin/order/rabbitpp.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
 #include "petsc_plugin/sys/device.hpp"
+#include "petsc_plugin/sys/permutation_is.hpp"
 #include "src/rabbitpp/batch.hpp"
 
 PetscLogEvent PGK_EVENT_Rabbitpp;
@@ -135,8 +136,7 @@ static PetscErrorCode MatGetOrdering_RabbitppCommon(Mat mat, PetscBool regroup, 
   // cpu: the node's share of cores, known since package initialization (no collective call here).
   ro.threads = backend == RABBITPP_SERIAL ? 1 : backend == RABBITPP_CPU ? (int)(o.threads > 0 ? o.threads : PgkNodeThreadShare()) : 0;
   PetscCall(RabbitppCompute(mat, backend, host, ro, perm, o.view ? &info : nullptr));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, irow));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)perm.size(), perm.data(), PETSC_COPY_VALUES, icol));
+  PetscCall(PgkCreatePermutationISes(perm, ro.threads > 0 ? ro.threads : PgkNodeThreadShare(), irow, icol));
   PetscCall(PetscLogEventEnd(PGK_EVENT_Rabbitpp, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscInfo(mat, "%s: backend %s, %" PetscInt_FMT " rows, K %" PetscInt_FMT ", %.3e s\n", type, names[backend], (PetscInt)perm.size(), (PetscInt)ro.batch, (double)(t1 - t0)));

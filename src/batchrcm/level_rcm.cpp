@@ -14,6 +14,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pgk::rcm {
 namespace {
@@ -40,22 +41,17 @@ struct Pass {
 
 class LevelOrderer {
 public:
-  LevelOrderer(const CsrView &g, bool count_diagonal, LevelPool *pool, Index min_parallel_level)
+  // valence: compute_valence(g, ...), by the caller (on its pool's threads).
+  LevelOrderer(const CsrView &g, std::vector<Index> valence, LevelPool *pool, Index min_parallel_level)
       : g_(g), n_(g.nrows), pool_(pool), min_parallel_level_(std::max<Index>(min_parallel_level, 1)),
         grain_(std::min(kParallelGrain, min_parallel_level_)), key_(new Key[static_cast<std::size_t>(g.nrows)]),
-        valence_(new Index[static_cast<std::size_t>(g.nrows)]), perm_(static_cast<std::size_t>(g.nrows)) {
+        valence_(std::move(valence)), perm_(static_cast<std::size_t>(g.nrows)) {
     const int nt = pool_ ? pool_->threads() : 1;
     found_.resize(static_cast<std::size_t>(nt));
     slice_total_.resize(static_cast<std::size_t>(nt) + 1);
     lowest_.resize(static_cast<std::size_t>(nt));
     for_slices(0, n_, [&](int, Index lo, Index hi) { // first touch on every thread
-      for (Index i = lo; i < hi; ++i) {
-        key_[i] = kUnclaimed;
-        Index d = g_.rowptr[i + 1] - g_.rowptr[i];
-        if (!count_diagonal)
-          for (Index e = g_.rowptr[i]; e < g_.rowptr[i + 1]; ++e) d -= (g_.colidx[e] == i);
-        valence_[i] = d;
-      }
+      for (Index i = lo; i < hi; ++i) key_[i] = kUnclaimed;
     });
   }
 
@@ -173,7 +169,7 @@ private:
   Index min_parallel_level_;
   Index grain_; // flat passes (initialization, forget, lowest valence, reversal) shorter than this stay serial
   std::unique_ptr<Key[]> key_;
-  std::unique_ptr<Index[]> valence_;
+  std::vector<Index> valence_;
   std::vector<Index> perm_;
   std::unique_ptr<std::uint32_t[]> count_; // children per parent of the level being expanded
   std::vector<std::vector<Index>> found_;  // per thread: the vertices it claimed first
@@ -289,30 +285,6 @@ Index LevelOrderer::expand_parallel(Index b, Index e) {
   return e + total;
 }
 
-// Checks g like validate_graph, the long passes on the pool; on a failure validate_graph itself
-// says where.
-void validate_in_parallel(const CsrView &g, ThreadPool &pool) {
-  if (pool.threads() == 1 || g.nrows < kParallelGrain || g.rowptr == nullptr || g.rowptr[0] != 0 ||
-      g.nrows != g.ncols || (g.rowptr[g.nrows] > 0 && g.colidx == nullptr)) {
-    validate_graph(g);
-    return;
-  }
-  std::atomic<bool> bad{false};
-  pool.run([&](int t, int nt) {
-    const std::int64_t n = g.nrows;
-    for (Index i = static_cast<Index>(n * t / nt); i < static_cast<Index>(n * (t + 1) / nt); ++i)
-      if (g.rowptr[i + 1] < g.rowptr[i]) bad = true;
-  });
-  if (!bad) {
-    const std::int64_t nnz = g.rowptr[g.nrows];
-    pool.run([&](int t, int nt) {
-      for (std::int64_t j = nnz * t / nt; j < nnz * (t + 1) / nt; ++j)
-        if (g.colidx[j] < 0 || g.colidx[j] >= g.ncols) bad = true;
-    });
-  }
-  if (bad) validate_graph(g);
-}
-
 } // namespace
 
 bool level_rcm_supports(const CsrView &g, const Options &opts) {
@@ -337,13 +309,16 @@ std::vector<Index> level_rcm(const CsrView &g, const Options &opts, int threads,
   Csr storage;
   bool symmetrized = false;
   CsrView graph;
+  std::vector<Index> valence;
+  double symmetrize_seconds = 0;
   {
-    ThreadPool checks(g.nrows >= kParallelGrain ? threads
-                                                : 1); // sleeps between steps; gone before the spinning pool starts
-    validate_in_parallel(g, checks);
+    // Sleeps between steps; gone before the spinning pool starts.
+    ThreadPool checks(g.nrows >= kParallelGrain ? threads : 1);
+    validate_graph(g, &checks);
     graph = symmetric_graph(g, opts, checks, storage, symmetrized);
+    symmetrize_seconds = since(t0);
+    valence = compute_valence(graph, opts.count_diagonal_in_valence, &checks);
   }
-  const double symmetrize_seconds = since(t0);
   const Index n = graph.nrows;
   if (opts.start == StartNode::Given && (opts.given_start < 0 || opts.given_start >= n))
     throw std::invalid_argument("rcm: given start node " + std::to_string(opts.given_start) +
@@ -352,7 +327,7 @@ std::vector<Index> level_rcm(const CsrView &g, const Options &opts, int threads,
   std::unique_ptr<LevelPool> pool;
   if (threads > 1 && n > min_parallel_level) pool = std::make_unique<LevelPool>(threads);
   const auto t1 = clock::now();
-  LevelOrderer lo(graph, opts.count_diagonal_in_valence, pool.get(), min_parallel_level);
+  LevelOrderer lo(graph, std::move(valence), pool.get(), min_parallel_level);
   double kept_seconds = 0;
   Index begin = 0, components = 0;
   // One component: passes from the seed until the Peripheral rule stops; the last pass is kept.

@@ -25,6 +25,10 @@
 #include <cstdint>
 #include <vector>
 
+namespace pgk {
+class ThreadPool;
+}
+
 namespace pgk::rcm {
 
 enum class StartNode {
@@ -99,11 +103,13 @@ struct Stats {
 };
 
 // Throws std::invalid_argument unless g is a square CSR graph with a well-formed row pointer
-// and every column index in [0, n). Costs one pass over the arrays.
-void validate_graph(const CsrView &g);
+// and every column index in [0, n). Costs one pass over the arrays; with a pool, long arrays are
+// checked on its threads (the message, naming the first bad row or entry, is the same).
+void validate_graph(const CsrView &g, ThreadPool *pool = nullptr);
 
-// v(n) for every vertex, following the valence rule above.
-std::vector<Index> compute_valence(const CsrView &g, bool count_diagonal);
+// v(n) for every vertex, following the valence rule above; on the pool's threads when given (each
+// thread writes, and so first touches, its own slice).
+std::vector<Index> compute_valence(const CsrView &g, bool count_diagonal, ThreadPool *pool = nullptr);
 
 // True when p holds every value of [0, n) exactly once.
 bool is_permutation(const std::vector<Index> &p, Index n);

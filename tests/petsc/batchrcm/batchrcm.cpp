@@ -196,6 +196,13 @@ static PetscErrorCode Order(Mat A, MatOrderingType type, std::vector<PetscInt> &
   // MPIAIJ: PETSc orders the diagonal block and returns global row numbers.
   PetscInt rstart;
   PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  // Both index sets hold the one permutation (the plugin fills them apart, on threads for large n).
+  const PetscInt *cidx;
+  PetscInt        cn;
+  PetscCall(ISGetLocalSize(c, &cn));
+  PetscCall(ISGetIndices(c, &cidx));
+  PetscCheck(cn == n && std::equal(idx, idx + n, cidx), PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetOrdering %s: the row and column permutations differ", type);
+  PetscCall(ISRestoreIndices(c, &cidx));
   perm.assign(idx, idx + n);
   for (auto &p : perm) p -= rstart;
   PetscCall(ISRestoreIndices(r, &idx));

@@ -15,6 +15,11 @@ foreach(backend serial cpu)
     pgk_test(petsc.batchrcm.${backend}_paper.${tag} LABELS petsc ARGS ${SAME} -- ${T} -gen ${spec} -mat_ordering_batchrcm_backend ${backend} -mat_ordering_batchrcm_host_algorithm paper -mat_ordering_batchrcm_min_parallel_nnz 0 -repeat 2)
   endforeach()
 endforeach()
+# A permutation of 2^20 rows or more fills its two index sets on the cpu backend's threads.
+pgk_test(petsc.batchrcm.cpu.large_permutation LABELS petsc ARGS ${SAME} -- ${T} -gen lap2d5:n=1030 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_threads 4)
+# auto on host data: serial between min_parallel_nnz and min_cpu_nnz, cpu from min_cpu_nnz.
+pgk_test(petsc.batchrcm.auto_host_below_cpu_threshold LABELS petsc ARGS ${SAME} --expect "backend serial" -- ${T} -gen lap3d7:n=14 -mat_ordering_batchrcm_min_parallel_nnz 1000 -mat_ordering_batchrcm_view)
+pgk_test(petsc.batchrcm.auto_host_cpu LABELS petsc ARGS ${SAME} --expect "backend cpu" -- ${T} -gen lap3d7:n=14 -mat_ordering_batchrcm_min_parallel_nnz 1000 -mat_ordering_batchrcm_min_cpu_nnz 1000 -mat_ordering_batchrcm_view)
 pgk_test(petsc.batchrcm.view_host_algorithm LABELS petsc ARGS ${SAME} --expect "backend cpu \\([0-9]+ threads\\), host algorithm levels" -- ${T} -gen lap3d7:n=14 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_view)
 # Start nodes and valence conventions; nonsymmetric pattern (ordered on A + A^T); the view.
 pgk_test(petsc.batchrcm.georgeliu LABELS petsc ARGS ${SAME} -- ${T} -gen random:n=2000,deg=5 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_start georgeliu -mat_ordering_batchrcm_diagonal_in_valence 0)
@@ -46,13 +51,13 @@ pgk_test(tutorial.ex45.bjacobi_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect 
 pgk_test(tutorial.ex45.bjacobi_reorder_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type reorder -sub_reorder_pc_type ilu --- ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
 pgk_test(tutorial.ex45.asm_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX45R} -pc_type asm -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm --- ${MPI2} ${EX45R} -pc_type asm -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
 # No collective call inside MatGetOrdering: with 2 ranks on a 33^3 grid the diagonal blocks have
-# 125169 and 117678 nonzeros, so a threshold between them sends one rank to the cpu backend
+# 125169 and 117678 nonzeros, so thresholds between them send one rank to the cpu backend
 # (whose default thread count is the node's share of cores) and the other to serial. The share
 # is counted at package initialization; counting it inside the ordering (a collective that only
 # one rank entered) hung this run. A short timeout makes a hang fail fast.
 pgk_test(petsc.batchrcm.mpi_straddle_threshold NP 2 LABELS petsc ARGS --expect "Linear solve converged" --expect "backend cpu" --expect "backend serial"
          -- $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_type gmres -ksp_rtol 1e-8 -ksp_converged_reason
-            -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm -sub_mat_ordering_batchrcm_min_parallel_nnz 120000 -sub_mat_ordering_batchrcm_view)
+            -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm -sub_mat_ordering_batchrcm_min_parallel_nnz 120000 -sub_mat_ordering_batchrcm_min_cpu_nnz 120000 -sub_mat_ordering_batchrcm_view)
 set_tests_properties(petsc.batchrcm.mpi_straddle_threshold PROPERTIES TIMEOUT 60)
 pgk_test(petsc.reorder.parallel_refused LABELS petsc NP 2 ARGS --fail --expect "use it per block: -pc_type bjacobi -sub_pc_type reorder" -- ${EX45R} -pc_type reorder)
 pgk_test(petsc.reorder.help LABELS petsc ARGS --expect "-pc_reorder_mat_ordering_type" -- ${EX45R} -pc_type reorder -help)

@@ -4,6 +4,7 @@
 #include "src/batchrcm/level_rcm.hpp"
 #include "src/batchrcm/serial.hpp"
 #include "src/batchrcm/start_node.hpp"
+#include "src/common/thread_pool.hpp"
 #include "src/matgen/generators.hpp"
 #include "tests/unit/batchrcm/rcm_suite.hpp"
 
@@ -116,4 +117,33 @@ TEST(RcmLevels, BadInputIsRejected) {
   EXPECT_EQ(rcm::level_rcm(view_of(path), {}, 4), reference(path, {}));
   path.colidx.back() = path.nrows;
   EXPECT_THROW(rcm::level_rcm(view_of(path), {}, 4), std::invalid_argument);
+}
+
+// validate_graph and compute_valence on a pool (level_rcm's long passes) say and return exactly
+// what they do on one thread: the same valences, and for bad input the same message, naming the
+// first bad row or entry even when a later slice sees it first.
+TEST(RcmLevels, PooledChecksMatchOneThread) {
+  pgk::ThreadPool pool(4);
+  Csr g = pgk::gen::generate(pgk::gen::parse_spec("lap2d5:n=300")); // 90000 rows: several slices
+  for (const bool diag : {true, false})
+    EXPECT_EQ(rcm::compute_valence(view_of(g), diag, &pool), rcm::compute_valence(view_of(g), diag));
+  EXPECT_NO_THROW(rcm::validate_graph(view_of(g), &pool));
+  const auto message = [](const Csr &bad, pgk::ThreadPool *p) {
+    try {
+      rcm::validate_graph(view_of(bad), p);
+    } catch (const std::invalid_argument &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  Csr columns = g;
+  columns.colidx[10] = -1;
+  columns.colidx.back() = columns.ncols;
+  EXPECT_EQ(message(columns, &pool), "rcm: column index out of range at entry 10");
+  EXPECT_EQ(message(columns, &pool), message(columns, nullptr));
+  Csr rows = g;
+  rows.rowptr[70000] = rows.rowptr[70001] + 1;
+  rows.rowptr[50] = rows.rowptr[51] + 1;
+  EXPECT_EQ(message(rows, &pool), "rcm: row pointer decreases at row 50");
+  EXPECT_EQ(message(rows, &pool), message(rows, nullptr));
 }
