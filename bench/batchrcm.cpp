@@ -62,6 +62,7 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsInt("-cusolver_max_nnz", "largest matrix given to cuSOLVER", NULL, o->cusolver_max_nnz, &o->cusolver_max_nnz, NULL));
   PetscCall(PetscOptionsInt("-batch_nodes", "GPU batch size B (0: the default)", NULL, o->batch_nodes, &o->batch_nodes, NULL));
   PetscCall(PetscOptionsBool("-user_only", "only the MatGetOrdering rows, PETSc's rcm and the GPU kernel rows", NULL, o->user_only, &o->user_only, NULL));
+  PetscCall(PetscOptionsBool("-gpu_only", "with -user_only: only the device rows (kernel, MatGetOrdering on the device matrix, flag set or not) and the index-set copies", NULL, o->gpu_only, &o->gpu_only, NULL));
   PetscCall(PetscOptionsString("-results", "folder for the JSON lines", NULL, o->results, o->results, sizeof o->results, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -157,6 +158,18 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
                                                        return t;
                                                      }));
   PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (end to end) differs from the reference", p.spec.c_str());
+  // The same with the symmetry unknown, as MatGetOrdering on a matrix without the flag runs it: the
+  // pattern is checked on the device first (and found symmetric).
+  pgk::rcm::Options uo  = go;
+  uo.input_is_symmetric = false;
+  Stats u;
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_GPU, u = pgk::bench::measure(1, (int)o.runs, [&] {
+                                                       auto t0 = Clock::now();
+                                                       q       = pgk::cuda::rcm_gpu(dg, uo, nullptr);
+                                                       return Seconds(t0, Clock::now());
+                                                     }));
+  PetscCheck(q == p.ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: gpu batch (symmetry unknown) differs from the reference", p.spec.c_str());
+  res.add(p.spec, "gpu batch, symmetry unknown", "end_to_end", p.n, p.nnz, u, p.bw1);
   res.add(p.spec, "gpu batch", "core", p.n, p.nnz, c, p.bw1);
   res.add(p.spec, "gpu batch", "end_to_end", p.n, p.nnz, e, p.bw1);
   const Stats ps = pgk::bench::summarize(plan_s), os = pgk::bench::summarize(order_s);
@@ -229,7 +242,7 @@ static PetscErrorCode BenchMatrix(const std::string &spec, const Options &o, Pet
 #if defined(PGK_HAVE_CUDA)
   if (gpu) PetscCall(BenchGpu(p, o, res));
 #endif
-  PetscCall(BenchPetscRcm(p, res));
+  if (!o.gpu_only) PetscCall(BenchPetscRcm(p, res));
   PetscCall(BenchUserCalls(p, o, gpu, res));
 #if defined(PGK_HAVE_CUDA) && !defined(PGK_INDEX_64)
   if (gpu && !o.user_only && p.nnz <= o.cusolver_max_nnz) PetscCall(BenchCusolver(p, res));

@@ -31,6 +31,7 @@ struct Options {
   char      results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
   PetscInt  runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000, batch_nodes = 0;
   PetscBool user_only = PETSC_FALSE;
+  PetscBool gpu_only  = PETSC_FALSE; // with user_only: the device rows alone (the call-over-kernel ratios)
 };
 
 struct Row {
