@@ -1,0 +1,86 @@
+// Stand-alone breakdown of what returning a permutation as two index sets costs on the host (bench/NOTES.md,
+// fifteenth session: the GPU MatGetOrdering call over its kernel). Times, median of 11, at 2.1M and 14.7M rows:
+// PgkCreatePermutationISes on 1, 2 and 16 threads; PETSc's two ISCreateGeneral copies; two ISCreateGeneral on an
+// array already touched (what is left is ISSetUp_General's serial min/max scan); a fresh std::vector of n entries
+// (what the kernel downloads into); a 16-thread ThreadPool's start and join. Not built by CMake; in a set-up bundle
+// (scripts/bundle, run-on-gpu-node) with P=$(cat PETSC_PREFIX), S=source, B=. :
+//   mpicxx -std=c++17 -O2 -I$P/include -I$S $S/bench/diag/permutation_is_costs.cpp $S/src/common/thread_pool.cpp \
+//     -o permutation_is_costs -L$P/lib -lpetsc -L$B/build/petsc_plugin -lpetscgpukit -Wl,-rpath,$P/lib:$B/build/petsc_plugin
+#include <petscis.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+#include "src/common/thread_pool.hpp"
+PetscErrorCode PgkCreatePermutationISes(const std::vector<PetscInt> &perm, PetscInt threads, IS *irow, IS *icol);
+using C = std::chrono::steady_clock;
+static double ms(C::time_point a)
+{
+  return std::chrono::duration<double, std::milli>(C::now() - a).count();
+}
+template <class F> double med(F f)
+{
+  std::vector<double> v;
+  for (int i = 0; i < 11; ++i) v.push_back(f());
+  std::sort(v.begin(), v.end());
+  return v[5];
+}
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  for (PetscInt n : {2097152, 14706125}) {
+    std::vector<PetscInt> perm(n);
+    for (PetscInt i = 0; i < n; ++i) perm[i] = n - 1 - i;
+    for (int T : {1, 2, 16}) {
+      double t = med([&] {
+        IS   r, c;
+        auto t0 = C::now();
+        PetscCallAbort(PETSC_COMM_SELF, PgkCreatePermutationISes(perm, T, &r, &c));
+        double x = ms(t0);
+        ISDestroy(&r);
+        ISDestroy(&c);
+        return x;
+      });
+      printf("n=%d PgkCreatePermutationISes threads %d: %.2f ms\n", (int)n, T, t);
+    }
+    double t = med([&] {
+      IS   r, c;
+      auto t0 = C::now();
+      ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), PETSC_COPY_VALUES, &r);
+      ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), PETSC_COPY_VALUES, &c);
+      double x = ms(t0);
+      ISDestroy(&r);
+      ISDestroy(&c);
+      return x;
+    });
+    printf("n=%d two ISCreateGeneral copies: %.2f ms\n", (int)n, t);
+    t = med([&] {
+      IS   r, c;
+      auto t0 = C::now();
+      ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), PETSC_USE_POINTER, &r);
+      ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), PETSC_USE_POINTER, &c);
+      double x = ms(t0);
+      ISDestroy(&r);
+      ISDestroy(&c);
+      return x;
+    });
+    printf("n=%d two ISCreateGeneral on a touched array (min/max scans): %.2f ms\n", (int)n, t);
+    t = med([&] {
+      auto                  t0 = C::now();
+      std::vector<PetscInt> v(n);
+      double                x = ms(t0);
+      return x + 0 * v[n / 2];
+    });
+    printf("n=%d std::vector<PetscInt>(n), fresh: %.2f ms\n", (int)n, t);
+  }
+  double t = med([&] {
+    auto t0 = C::now();
+    {
+      pgk::ThreadPool p(16);
+      p.run([](int, int) {});
+    }
+    return ms(t0);
+  });
+  printf("ThreadPool(16) start, one empty run, join: %.2f ms\n", t);
+  PetscCall(PetscFinalize());
+}
