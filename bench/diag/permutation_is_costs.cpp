@@ -18,6 +18,7 @@ static double ms(C::time_point a)
 {
   return std::chrono::duration<double, std::milli>(C::now() - a).count();
 }
+// Median of 11 runs of f, which returns milliseconds.
 template <class F> double med(F f)
 {
   std::vector<double> v;
@@ -25,47 +26,35 @@ template <class F> double med(F f)
   std::sort(v.begin(), v.end());
   return v[5];
 }
+// Median time of making two index sets by `make` (which sets r and c), the sets destroyed untimed.
+template <class F> double TwoSets(F make)
+{
+  return med([&] {
+    IS   r, c;
+    auto t0 = C::now();
+    make(&r, &c);
+    const double x = ms(t0);
+    ISDestroy(&r);
+    ISDestroy(&c);
+    return x;
+  });
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   for (PetscInt n : {2097152, 14706125}) {
     std::vector<PetscInt> perm(n);
     for (PetscInt i = 0; i < n; ++i) perm[i] = n - 1 - i;
-    for (int T : {1, 2, 16}) {
-      double t = med([&] {
-        IS   r, c;
-        auto t0 = C::now();
-        PetscCallAbort(PETSC_COMM_SELF, PgkCreatePermutationISes(perm, T, &r, &c));
-        double x = ms(t0);
-        ISDestroy(&r);
-        ISDestroy(&c);
-        return x;
+    for (int T : {1, 2, 16}) printf("n=%d PgkCreatePermutationISes threads %d: %.2f ms\n", (int)n, T, TwoSets([&](IS *r, IS *c) { PetscCallAbort(PETSC_COMM_SELF, PgkCreatePermutationISes(perm, T, r, c)); }));
+    for (PetscCopyMode mode : {PETSC_COPY_VALUES, PETSC_USE_POINTER}) {
+      const double t = TwoSets([&](IS *r, IS *c) {
+        PetscCallAbort(PETSC_COMM_SELF, ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), mode, r));
+        PetscCallAbort(PETSC_COMM_SELF, ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), mode, c));
       });
-      printf("n=%d PgkCreatePermutationISes threads %d: %.2f ms\n", (int)n, T, t);
+      printf("n=%d %s: %.2f ms\n", (int)n, mode == PETSC_COPY_VALUES ? "two ISCreateGeneral copies" : "two ISCreateGeneral on a touched array (min/max scans)", t);
     }
-    double t = med([&] {
-      IS   r, c;
-      auto t0 = C::now();
-      ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), PETSC_COPY_VALUES, &r);
-      ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), PETSC_COPY_VALUES, &c);
-      double x = ms(t0);
-      ISDestroy(&r);
-      ISDestroy(&c);
-      return x;
-    });
-    printf("n=%d two ISCreateGeneral copies: %.2f ms\n", (int)n, t);
-    t = med([&] {
-      IS   r, c;
-      auto t0 = C::now();
-      ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), PETSC_USE_POINTER, &r);
-      ISCreateGeneral(PETSC_COMM_SELF, n, perm.data(), PETSC_USE_POINTER, &c);
-      double x = ms(t0);
-      ISDestroy(&r);
-      ISDestroy(&c);
-      return x;
-    });
-    printf("n=%d two ISCreateGeneral on a touched array (min/max scans): %.2f ms\n", (int)n, t);
-    t = med([&] {
+    const double t = med([&] {
       auto                  t0 = C::now();
       std::vector<PetscInt> v(n);
       double                x = ms(t0);
