@@ -4,27 +4,25 @@
 // array already touched (what is left is ISSetUp_General's serial min/max scan); a fresh std::vector of n entries
 // (what the kernel downloads into); a 16-thread ThreadPool's start and join. Not built by CMake; in a set-up bundle
 // (scripts/bundle, run-on-gpu-node) with P=$(cat PETSC_PREFIX), S=source, B=. :
-//   mpicxx -std=c++17 -O2 -I$P/include -I$S $S/bench/diag/permutation_is_costs.cpp $S/src/common/thread_pool.cpp \
+//   mpicxx -std=c++17 -O2 -I$P/include -I$S -I$S/include $S/bench/diag/permutation_is_costs.cpp $S/src/common/thread_pool.cpp \
 //     -o permutation_is_costs -L$P/lib -lpetsc -L$B/build/petsc_plugin -lpetscgpukit -Wl,-rpath,$P/lib:$B/build/petsc_plugin
-#include <petscis.h>
-#include <algorithm>
+#include "bench/common/bench_common.hpp"
+#include "petsc_plugin/sys/permutation_is.hpp"
+#include "src/common/thread_pool.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <vector>
-#include "src/common/thread_pool.hpp"
-PetscErrorCode PgkCreatePermutationISes(const std::vector<PetscInt> &perm, PetscInt threads, IS *irow, IS *icol);
+
 using C = std::chrono::steady_clock;
 static double ms(C::time_point a)
 {
   return std::chrono::duration<double, std::milli>(C::now() - a).count();
 }
-// Median of 11 runs of f, which returns milliseconds.
+// Median of 11 runs of f (no warm-up: the first run's fresh pages are part of what is measured), in ms.
 template <class F> double med(F f)
 {
-  std::vector<double> v;
-  for (int i = 0; i < 11; ++i) v.push_back(f());
-  std::sort(v.begin(), v.end());
-  return v[5];
+  return pgk::bench::measure(0, 11, f).median;
 }
 // Median time of making two index sets by `make` (which sets r and c), the sets destroyed untimed.
 template <class F> double TwoSets(F make)
