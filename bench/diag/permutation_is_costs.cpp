@@ -4,15 +4,20 @@
 // array already touched (what is left is ISSetUp_General's serial min/max scan); a fresh std::vector of n entries
 // (what the kernel downloads into); a 16-thread ThreadPool's start and join. Not built by CMake; in a set-up bundle
 // (scripts/bundle, run-on-gpu-node) with P=$(cat PETSC_PREFIX), S=source, B=. :
-//   mpicxx -std=c++17 -O2 -I$P/include -I$S -I$S/include $S/bench/diag/permutation_is_costs.cpp $S/src/common/thread_pool.cpp \
+//   mpicxx -std=c++17 -O2 -I$P/include -I$S $S/bench/diag/permutation_is_costs.cpp $S/src/common/thread_pool.cpp \
 //     -o permutation_is_costs -L$P/lib -lpetsc -L$B/build/petsc_plugin -lpetscgpukit -Wl,-rpath,$P/lib:$B/build/petsc_plugin
 #include "bench/common/bench_common.hpp"
-#include "petsc_plugin/sys/permutation_is.hpp"
 #include "src/common/thread_pool.hpp"
+
+#include <petscis.h>
 
 #include <chrono>
 #include <cstdio>
 #include <vector>
+
+// petsc_plugin/sys/permutation_is.hpp's function, exported by libpetscgpukit.so: bench/ may not
+// include the plugin's private headers (scripts/check-layering), so it is declared here.
+PetscErrorCode PgkCreatePermutationISes(const std::vector<PetscInt> &perm, PetscInt threads, IS *irow, IS *icol);
 
 using C = std::chrono::steady_clock;
 static double ms(C::time_point a)
