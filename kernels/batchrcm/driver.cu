@@ -5,6 +5,7 @@
 
 #include "kernels/common/device_csr.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -66,13 +67,21 @@ std::vector<Index> download(const Index *d, Index n, cudaStream_t s) {
 
 std::vector<Index> rcm_gpu(const CsrView &input, const rcm::Options &opts, void *stream, rcm::Stats *stats,
                            RcmGpuInfo *info) {
+  std::vector<Index> result(static_cast<std::size_t>(std::max<Index>(input.nrows, 0))); // rcm_gpu_into checks
+  rcm_gpu_into(input, opts, stream, result.data(), stats, info);
+  return result;
+}
+
+void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, Index *out_host, rcm::Stats *stats,
+                  RcmGpuInfo *info) {
   using clock = std::chrono::steady_clock;
   check_options(opts, true);
   check_square(input);
   const Index n = input.nrows;
   if (stats) *stats = rcm::Stats{};
   if (info) *info = RcmGpuInfo{};
-  if (n == 0) return {};
+  if (n == 0) return;
+  if (!out_host) throw std::invalid_argument("rcm: null output array");
   if (opts.start == rcm::StartNode::Given && (opts.given_start < 0 || opts.given_start >= n))
     throw std::invalid_argument("rcm: given start node " + std::to_string(opts.given_start) +
                                 " is not a vertex of a graph with " + std::to_string(n) + " vertices");
@@ -110,7 +119,7 @@ std::vector<Index> rcm_gpu(const CsrView &input, const rcm::Options &opts, void 
                                              perm.data(), chain_begin.data(), s);
   }
   rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
-  std::vector<Index> result = download(out.data(), n, s);
+  copy_to_host(out_host, out.data(), static_cast<std::size_t>(n) * sizeof(Index), s); // one logged copy
   const double order_seconds = seconds_since(t1);
 
   fill_stats(res, plan.ncomp, stats, info);
@@ -125,7 +134,6 @@ std::vector<Index> rcm_gpu(const CsrView &input, const rcm::Options &opts, void 
     info->plan_ms = plan_seconds * 1e3;
     info->order_ms = order_seconds * 1e3;
   }
-  return result;
 }
 
 std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index> &roots, const rcm::Options &opts,

@@ -57,6 +57,12 @@ struct RcmGpuInfo {
 //   error stops the count where it is thrown.
 std::vector<Index> rcm_gpu(const CsrView &g, const rcm::Options &opts, void *stream, rcm::Stats *stats = nullptr,
                            RcmGpuInfo *info = nullptr);
+// rcm_gpu writing the permutation into out_host (g.nrows entries of host memory the caller owns)
+// instead of a vector it allocates: the same copies, the one of the permutation straight into
+// out_host. The PETSc layer downloads into the array its index set then owns: at 14.7M rows a
+// fresh vector (zeroed, then copied into the index set) cost about as much as the copy itself.
+void rcm_gpu_into(const CsrView &g, const rcm::Options &opts, void *stream, Index *out_host,
+                  rcm::Stats *stats = nullptr, RcmGpuInfo *info = nullptr);
 
 // The core from explicit component roots (same contract as rcm::serial_rcm_from_roots): g must
 // be structurally symmetric; reads opts.count_diagonal_in_valence and opts.gpu only. Copies

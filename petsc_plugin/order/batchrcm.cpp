@@ -121,7 +121,7 @@ static PetscErrorCode BatchRCMChooseBackend(Mat mat, const BatchRCMOptions &o, c
 }
 
 // The host structure uploaded (two logged copies) and ordered on the device.
-static std::vector<pgk::Index> UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::Options &ropts, void *stream, pgk::rcm::Stats *st)
+static void UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::Options &ropts, void *stream, pgk::Index *out, pgk::rcm::Stats *st)
 {
   pgk::cuda::DeviceBuffer<pgk::Index> rowptr, colidx;
   const std::size_t                   nnz = (std::size_t)host.nnz_host();
@@ -133,34 +133,42 @@ static std::vector<pgk::Index> UploadAndOrder(const pgk::CsrView &host, const pg
   dev.rowptr       = rowptr.data();
   dev.colidx       = colidx.data();
   dev.values       = nullptr;
-  return pgk::cuda::rcm_gpu(dev, ropts, stream, st, nullptr);
+  pgk::cuda::rcm_gpu_into(dev, ropts, stream, out, st, nullptr);
 }
 
+// A PetscMalloc1 array, freed on an early (error) return unless released to PETSc.
+struct OwnedIndices {
+  PetscInt *p = nullptr;
+  ~OwnedIndices() { (void)PetscFree(p); }
+};
+
 // The permutation by the chosen backend. serial and cpu order the host structure they are
-// given (every AIJ type keeps it current on the host, device types too: nothing to download);
-// gpu orders the device arrays of a device matrix, which are the one other access to the matrix:
-// what comes back to the host is the permutation and the scalars kernels/batchrcm reads (all
-// logged, see tests/petsc/batchrcm/batchrcm.cpp). gpu on a host matrix uploads its structure
-// first (logged), as asked, rather than refusing.
-static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBool levels, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, pgk::rcm::Stats &st)
+// given (every AIJ type keeps it current on the host, device types too: nothing to download)
+// into `perm`; gpu orders the device arrays of a device matrix, which are the one other access
+// to the matrix, and copies the permutation straight into `dperm` (PetscMalloc1'd here), the
+// array the index set will own: what comes back to the host is the permutation and the scalars
+// kernels/batchrcm reads (all logged, see tests/petsc/batchrcm/batchrcm.cpp). gpu on a host
+// matrix uploads its structure first (logged), as asked, rather than refusing.
+static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBool levels, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, OwnedIndices &dperm, pgk::rcm::Stats &st)
 {
   PetscBool device_type;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)host.block, MATSEQAIJCUSPARSE, &device_type));
+  if (backend == BATCHRCM_GPU) PetscCall(PetscMalloc1(host.csr.nrows, &dperm.p));
   if (backend == BATCHRCM_GPU && !device_type) {
     void *stream;
     PetscCheck(PgkDeviceAvailable(), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatOrdering batchrcm: -mat_ordering_batchrcm_backend gpu needs a usable CUDA device to upload the %s matrix to, and this run has none; use -mat_ordering_batchrcm_backend cpu",
                ((PetscObject)host.block)->type_name);
     PetscCall(PgkGetDeviceStream(&stream));
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, perm = UploadAndOrder(host.csr, ropts, stream, &st));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, UploadAndOrder(host.csr, ropts, stream, dperm.p, &st));
   } else if (backend == BATCHRCM_GPU) {
     PgkMatCSR dev;
     void     *stream;
     PetscCall(PgkMatGetCSR(mat, PGK_MEM_DEVICE, &dev));
     PetscCall(PgkGetDeviceStream(&stream));
     // A nonsymmetric pattern is replaced by pattern(A + A^T) on the device (input_is_symmetric).
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, perm = pgk::cuda::rcm_gpu(dev.csr, ropts, stream, &st, nullptr));
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::rcm_gpu_into(dev.csr, ropts, stream, dperm.p, &st, nullptr));
     PetscCall(PgkMatRestoreCSR(mat, &dev));
   } else if (levels) {
     const int threads = backend == BATCHRCM_CPU ? ropts.cpu.threads : 1;
@@ -180,6 +188,7 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   BatchRCMBackend          backend;
   PgkMatCSR                host;
   std::vector<PetscInt>    perm;
+  OwnedIndices             dperm;
   pgk::rcm::Stats          st;
   pgk::rcm::Options        ropts;
   PetscBool                sym_set, sym;
@@ -207,12 +216,16 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   // levels where it applies (not George-Liu, claims that fit 64 bits); the view says which ran.
   PetscBool levels = PETSC_FALSE;
   if (backend != BATCHRCM_GPU && o.host_algorithm == BATCHRCM_LEVELS) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, levels = pgk::rcm::level_rcm_supports(host.csr, ropts) ? PETSC_TRUE : PETSC_FALSE);
-  PetscCall(BatchRCMCompute(mat, backend, levels, host, ropts, perm, st));
-  // The index sets on the threads the ordering ran on (gpu: the node's share of cores).
-  PetscCall(PgkCreatePermutationISes(perm, backend == BATCHRCM_SERIAL ? 1 : backend == BATCHRCM_CPU ? ropts.cpu.threads : PgkNodeThreadShare(), irow, icol));
+  PetscCall(BatchRCMCompute(mat, backend, levels, host, ropts, perm, dperm, st));
+  // One index set for rows and columns: gpu's holds the downloaded array; the host backends'
+  // vector is copied on the threads the ordering ran on.
+  const PetscInt n = host.csr.nrows;
+  if (o.view && dperm.p) perm.assign(dperm.p, dperm.p + n); // the view's envelope reads a vector
+  if (dperm.p) PetscCall(PgkCreatePermutationISFromArray(n, &dperm.p, irow, icol));
+  else PetscCall(PgkCreatePermutationISes(perm, backend == BATCHRCM_SERIAL ? 1 : ropts.cpu.threads, irow, icol));
   PetscCall(PetscLogEventEnd(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));
-  PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", names[backend], (PetscInt)perm.size(), st.start_node_seconds, st.ordering_seconds));
+  PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", names[backend], n, st.start_node_seconds, st.ordering_seconds));
   if (o.view) PetscCall(BatchRCMView(names[backend], levels, o, ropts.cpu.threads, host.csr, perm, st, ropts.input_is_symmetric ? PETSC_TRUE : PETSC_FALSE, t1 - t0)); // the host structure it holds: no transfer
   PetscCall(PgkMatRestoreCSR(mat, &host));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -247,7 +260,9 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
    the pattern of A + A^T; explicit zeros count as entries (the ordering uses the pattern only).
    Unless the structural-symmetry flag is set, the host backends check the pattern first (one
    binary search per entry, in parallel) and build A + A^T only when it is not symmetric.
-   Under MPI, `MatGetOrdering()` orders each rank's diagonal block.
+   Under MPI, `MatGetOrdering()` orders each rank's diagonal block. The row and column
+   permutations are one index set, returned twice (as `MATORDERINGSPECTRAL` does): destroy
+   both as usual. gpu copies the permutation straight into that set's array.
 
    Level: intermediate
 

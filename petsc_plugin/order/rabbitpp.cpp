@@ -182,7 +182,8 @@ static PetscErrorCode MatGetOrdering_Rabbit(Mat mat, MatOrderingType, IS *irow, 
    thread count and backend for the same options. Under MPI, `MatGetOrdering()` orders each
    rank's diagonal block. Memory of the cpu backend, besides G: the lists merged vertices keep
    for their parents, in one arena of 2 nnz(G) + 1024 entries (8 bytes each with 32-bit indices),
-   compacted when full (`-mat_ordering_rabbitpp_view` counts the compactions).
+   compacted when full (`-mat_ordering_rabbitpp_view` counts the compactions). The row and
+   column permutations are one index set, returned twice: destroy both as usual.
 
    Level: intermediate
 

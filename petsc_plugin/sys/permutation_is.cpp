@@ -7,43 +7,47 @@
 
 namespace {
 
-constexpr std::size_t kParallelEntries = std::size_t{1} << 20; // shorter copies stay on this thread
+// Shorter copies stay on this thread. At 2.1M rows on an H200 node (two arrays then) 16 threads
+// took 7.6 ms, one 6.25 ms: the pool's start (2.1 ms) is paid before the copy gains.
+constexpr std::int64_t kParallelEntries = std::int64_t{1} << 22;
 
-// Both copies of perm, each thread writing (and so first touching) its own slice of each.
-void FillCopies(const std::vector<PetscInt> &perm, int threads, PetscInt *row, PetscInt *col)
+// perm into dst, each thread writing (and so first touching) its own slice.
+void FillCopy(const std::vector<PetscInt> &perm, int threads, PetscInt *dst)
 {
-  const std::size_t n = perm.size();
+  const std::int64_t n = (std::int64_t)perm.size();
   if (threads <= 1 || n < kParallelEntries) {
-    std::memcpy(row, perm.data(), n * sizeof(PetscInt));
-    std::memcpy(col, perm.data(), n * sizeof(PetscInt));
+    std::memcpy(dst, perm.data(), (std::size_t)n * sizeof(PetscInt));
     return;
   }
   pgk::ThreadPool pool(threads);
-  pool.run([&](int t, int nt) {
-    const std::size_t lo = n * (std::size_t)t / (std::size_t)nt, hi = n * ((std::size_t)t + 1) / (std::size_t)nt;
-    std::memcpy(row + lo, perm.data() + lo, (hi - lo) * sizeof(PetscInt));
-    std::memcpy(col + lo, perm.data() + lo, (hi - lo) * sizeof(PetscInt));
-  });
+  pgk::for_slices(&pool, 0, n, kParallelEntries, [&](int, std::int64_t lo, std::int64_t hi) { std::memcpy(dst + lo, perm.data() + lo, (std::size_t)(hi - lo) * sizeof(PetscInt)); });
 }
 
 } // namespace
 
+PetscErrorCode PgkCreatePermutationISFromArray(PetscInt n, PetscInt **perm, IS *irow, IS *icol)
+{
+  PetscFunctionBegin;
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, *perm, PETSC_OWN_POINTER, irow));
+  *perm = NULL;
+  PetscCall(PetscObjectReference((PetscObject)*irow));
+  *icol = *irow;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PgkCreatePermutationISes(const std::vector<PetscInt> &perm, PetscInt threads, IS *irow, IS *icol)
 {
   const PetscInt n   = (PetscInt)perm.size();
-  PetscInt      *row = nullptr, *col = nullptr;
+  PetscInt      *idx = nullptr;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(n, &row));
-  PetscCall(PetscMalloc1(n, &col));
+  PetscCall(PetscMalloc1(n, &idx));
   try {
-    FillCopies(perm, (int)threads, row, col);
+    FillCopy(perm, (int)threads, idx);
   } catch (const std::exception &e) { // threads could not start: nothing was handed to PETSc yet
-    PetscCall(PetscFree(row));
-    PetscCall(PetscFree(col));
+    PetscCall(PetscFree(idx));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
   }
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, row, PETSC_OWN_POINTER, irow));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, col, PETSC_OWN_POINTER, icol));
+  PetscCall(PgkCreatePermutationISFromArray(n, &idx, irow, icol));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

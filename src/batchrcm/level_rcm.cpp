@@ -23,8 +23,7 @@ namespace {
 // the parent's row). The smallest claim is the serial order's parent and row position.
 using Key = std::uint64_t;
 constexpr Key kUnclaimed = ~Key{0};
-constexpr Index kMinTimedComponent = 1024;       // smaller components are not timed apart (clock cost)
-constexpr Index kParallelGrain = Index{1} << 15; // flat passes shorter than this stay on one thread
+constexpr Index kMinTimedComponent = 1024; // smaller components are not timed apart (clock cost)
 
 inline Key claim_key(Index parent_position, Index offset) {
   return (static_cast<Key>(parent_position) << 32) | static_cast<Key>(offset);
@@ -44,7 +43,7 @@ public:
   // valence: compute_valence(g, ...), by the caller (on its pool's threads).
   LevelOrderer(const CsrView &g, std::vector<Index> valence, LevelPool *pool, Index min_parallel_level)
       : g_(g), n_(g.nrows), pool_(pool), min_parallel_level_(std::max<Index>(min_parallel_level, 1)),
-        grain_(std::min(kParallelGrain, min_parallel_level_)), key_(new Key[static_cast<std::size_t>(g.nrows)]),
+        grain_(std::min<Index>(kSliceGrain, min_parallel_level_)), key_(new Key[static_cast<std::size_t>(g.nrows)]),
         valence_(std::move(valence)), perm_(static_cast<std::size_t>(g.nrows)) {
     const int nt = pool_ ? pool_->threads() : 1;
     found_.resize(static_cast<std::size_t>(nt));
@@ -127,15 +126,8 @@ public:
 private:
   // f(t, lo, hi) on consecutive slices of [begin, end): on all threads when long, else on this one.
   template <class F> void for_slices(Index begin, Index end, F &&f) {
-    if (end <= begin) return;
-    if (!pool_ || end - begin < grain_) {
-      f(0, begin, end);
-      return;
-    }
-    pool_->run([&](int t, int nt) {
-      const std::int64_t len = end - begin;
-      const Index lo = begin + static_cast<Index>(len * t / nt), hi = begin + static_cast<Index>(len * (t + 1) / nt);
-      if (lo < hi) f(t, lo, hi);
+    pgk::for_slices(pool_, begin, end, grain_, [&](int t, std::int64_t lo, std::int64_t hi) {
+      f(t, static_cast<Index>(lo), static_cast<Index>(hi));
     });
   }
 
@@ -313,7 +305,7 @@ std::vector<Index> level_rcm(const CsrView &g, const Options &opts, int threads,
   double symmetrize_seconds = 0;
   {
     // Sleeps between steps; gone before the spinning pool starts.
-    ThreadPool checks(g.nrows >= kParallelGrain ? threads : 1);
+    ThreadPool checks(g.nrows >= kSliceGrain ? threads : 1);
     validate_graph(g, &checks);
     graph = symmetric_graph(g, opts, checks, storage, symmetrized);
     symmetrize_seconds = since(t0);

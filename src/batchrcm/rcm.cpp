@@ -9,15 +9,9 @@
 namespace pgk::rcm {
 namespace {
 
-constexpr std::int64_t kParallelGrain = std::int64_t{1} << 15; // shorter arrays stay on the calling thread
-
 // f(lo, hi) on consecutive slices of [0, n): on the pool's threads when there is one and n is long.
 template <class F> void for_slices(ThreadPool *pool, std::int64_t n, F &&f) {
-  if (!pool || pool->threads() == 1 || n < kParallelGrain) {
-    f(std::int64_t{0}, n);
-    return;
-  }
-  pool->run([&](int t, int nt) { f(n * t / nt, n * (t + 1) / nt); });
+  pgk::for_slices(pool, 0, n, kSliceGrain, [&](int, std::int64_t lo, std::int64_t hi) { f(lo, hi); });
 }
 
 // The first bad row or entry, serially (the message names it): only after a check found one.

@@ -83,6 +83,28 @@ private:
   std::atomic<bool> stop_{false};
 };
 
+// Flat passes over shorter ranges than this stay on the calling thread: a parallel step costs a
+// handshake with every worker (microseconds), which a pass over 2^15 entries no longer notices.
+constexpr std::int64_t kSliceGrain = std::int64_t{1} << 15;
+
+// f(t, lo, hi) on one contiguous slice [lo, hi) of [begin, end) per thread t of `pool` (any pool
+// with threads() and run(task(t, nthreads)): ThreadPool, the orderings' LevelPool), skipping empty
+// slices; on this thread alone, as f(0, begin, end), when there is no pool, it has one thread, or
+// the range is shorter than `grain`. The slices depend on the thread count only, so a pass whose
+// slices write disjoint places gives the same result on any number of threads.
+template <class Pool, class F>
+void for_slices(Pool *pool, std::int64_t begin, std::int64_t end, std::int64_t grain, F &&f) {
+  if (end <= begin) return;
+  if (!pool || pool->threads() == 1 || end - begin < grain) {
+    f(0, begin, end);
+    return;
+  }
+  pool->run([&](int t, int nt) {
+    const std::int64_t len = end - begin, lo = begin + len * t / nt, hi = begin + len * (t + 1) / nt;
+    if (lo < hi) f(t, lo, hi);
+  });
+}
+
 // A hint to fetch *p into the cache: the memory-bound host loops issue it some entries ahead of a
 // random read whose address they already know (no effect where the compiler has no builtin).
 inline void prefetch(const void *p) {

@@ -15,8 +15,8 @@ foreach(backend serial cpu)
     pgk_test(petsc.batchrcm.${backend}_paper.${tag} LABELS petsc ARGS ${SAME} -- ${T} -gen ${spec} -mat_ordering_batchrcm_backend ${backend} -mat_ordering_batchrcm_host_algorithm paper -mat_ordering_batchrcm_min_parallel_nnz 0 -repeat 2)
   endforeach()
 endforeach()
-# A permutation of 2^20 rows or more fills its two index sets on the cpu backend's threads.
-pgk_test(petsc.batchrcm.cpu.large_permutation LABELS petsc ARGS ${SAME} -- ${T} -gen lap2d5:n=1030 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_threads 4)
+# A permutation of 2^22 rows or more is copied into its index set on the cpu backend's threads.
+pgk_test(petsc.batchrcm.cpu.large_permutation LABELS petsc ARGS ${SAME} -- ${T} -gen lap2d5:n=2050 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_threads 4)
 # auto on host data: serial between min_parallel_nnz and min_cpu_nnz, cpu from min_cpu_nnz.
 pgk_test(petsc.batchrcm.auto_host_below_cpu_threshold LABELS petsc ARGS ${SAME} --expect "backend serial" -- ${T} -gen lap3d7:n=14 -mat_ordering_batchrcm_min_parallel_nnz 1000 -mat_ordering_batchrcm_view)
 pgk_test(petsc.batchrcm.auto_host_cpu LABELS petsc ARGS ${SAME} --expect "backend cpu" -- ${T} -gen lap3d7:n=14 -mat_ordering_batchrcm_min_parallel_nnz 1000 -mat_ordering_batchrcm_min_cpu_nnz 1000 -mat_ordering_batchrcm_view)
