@@ -2,7 +2,9 @@
 // fifteenth session: the GPU MatGetOrdering call over its kernel). Times, median of 11, at 2.1M and 14.7M rows:
 // PgkCreatePermutationISes on 1, 2 and 16 threads; PETSc's two ISCreateGeneral copies; two ISCreateGeneral on an
 // array already touched (what is left is ISSetUp_General's serial min/max scan); a fresh std::vector of n entries
-// (what the kernel downloads into); a 16-thread ThreadPool's start and join. Not built by CMake; in a set-up bundle
+// (what the kernel downloads into); a 16-thread ThreadPool's start and join. Since 9fae31f PgkCreatePermutationISes
+// makes one set returned as both (one copy, one scan), so its rows time half the work of the PETSc rows beside them.
+// Not built by CMake; in a set-up bundle
 // (scripts/bundle, run-on-gpu-node) with P=$(cat PETSC_PREFIX), S=source, B=. :
 //   mpicxx -std=c++17 -O2 -I$P/include -I$S $S/bench/diag/permutation_is_costs.cpp $S/src/common/thread_pool.cpp \
 //     -o permutation_is_costs -L$P/lib -lpetsc -L$B/build/petsc_plugin -lpetscgpukit -Wl,-rpath,$P/lib:$B/build/petsc_plugin
