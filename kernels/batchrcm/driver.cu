@@ -73,7 +73,7 @@ std::vector<Index> rcm_gpu(const CsrView &input, const rcm::Options &opts, void 
 }
 
 void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, Index *out_host, rcm::Stats *stats,
-                  RcmGpuInfo *info) {
+                  RcmGpuInfo *info, const std::function<void()> &before_download) {
   using clock = std::chrono::steady_clock;
   check_options(opts, true);
   check_square(input);
@@ -119,6 +119,7 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
                                              perm.data(), chain_begin.data(), s);
   }
   rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
+  if (before_download) before_download();
   copy_to_host(out_host, out.data(), static_cast<std::size_t>(n) * sizeof(Index), s); // one logged copy
   const double order_seconds = seconds_since(t1);
 

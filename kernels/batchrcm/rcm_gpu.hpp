@@ -19,6 +19,7 @@
 #include "src/batchrcm/start_node.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace pgk::cuda {
@@ -61,8 +62,12 @@ std::vector<Index> rcm_gpu(const CsrView &g, const rcm::Options &opts, void *str
 // instead of a vector it allocates: the same copies, the one of the permutation straight into
 // out_host. The PETSc layer downloads into the array its index set then owns: at 14.7M rows a
 // fresh vector (zeroed, then copied into the index set) cost about as much as the copy itself.
+// before_download, when set, is called on this thread after the ordering and before the copy into
+// out_host (the ordering's phase timer running): the PETSc layer waits there for the pages of its
+// fresh array, faulted in on another thread during the ordering (pgk::BackgroundPrefault).
 void rcm_gpu_into(const CsrView &g, const rcm::Options &opts, void *stream, Index *out_host,
-                  rcm::Stats *stats = nullptr, RcmGpuInfo *info = nullptr);
+                  rcm::Stats *stats = nullptr, RcmGpuInfo *info = nullptr,
+                  const std::function<void()> &before_download = {});
 
 // The core from explicit component roots (same contract as rcm::serial_rcm_from_roots): g must
 // be structurally symmetric; reads opts.count_diagonal_in_valence and opts.gpu only. Copies

@@ -21,6 +21,7 @@
 #include "petsc_plugin/sys/device.hpp"
 #include "petsc_plugin/sys/permutation_is.hpp"
 #include "src/common/envelope.hpp"
+#include "src/common/prefault.hpp"
 #include "src/batchrcm/batch.hpp"
 #include "src/batchrcm/level_rcm.hpp"
 #include "src/batchrcm/serial.hpp"
@@ -133,7 +134,8 @@ static void UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::Options &ro
   dev.rowptr       = rowptr.data();
   dev.colidx       = colidx.data();
   dev.values       = nullptr;
-  pgk::cuda::rcm_gpu_into(dev, ropts, stream, out, st, nullptr);
+  pgk::BackgroundPrefault pages(out, sizeof(pgk::Index) * (std::size_t)host.nrows);
+  pgk::cuda::rcm_gpu_into(dev, ropts, stream, out, st, nullptr, [&] { pages.wait(); });
 }
 
 // A PetscMalloc1 array, freed on an early (error) return unless released to PETSc.
@@ -168,7 +170,11 @@ static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBoo
     PetscCall(PgkMatGetCSR(mat, PGK_MEM_DEVICE, &dev));
     PetscCall(PgkGetDeviceStream(&stream));
     // A nonsymmetric pattern is replaced by pattern(A + A^T) on the device (input_is_symmetric).
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::rcm_gpu_into(dev.csr, ropts, stream, dperm.p, &st, nullptr));
+    // The set's fresh pages are faulted in on another thread while the device orders.
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, {
+      pgk::BackgroundPrefault pages(dperm.p, sizeof(PetscInt) * (std::size_t)host.csr.nrows);
+      pgk::cuda::rcm_gpu_into(dev.csr, ropts, stream, dperm.p, &st, nullptr, [&] { pages.wait(); });
+    });
     PetscCall(PgkMatRestoreCSR(mat, &dev));
   } else if (levels) {
     const int threads = backend == BATCHRCM_CPU ? ropts.cpu.threads : 1;

@@ -26,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -282,6 +283,31 @@ TEST_F(GpuBatchRcmErrors, ColumnOutOfRange) {
   bad.colidx[5] = 9999;
   const pgk::test::DeviceCsr db(bad, false);
   expect_throw<std::invalid_argument>("column index out of range", [&] { pgk::cuda::rcm_gpu(db.view, {}, nullptr); });
+}
+
+// rcm_gpu_into: the permutation lands in the caller's array; the hook runs once, before the
+// download (the array is still untouched then), and not at all when the input is refused.
+TEST_F(GpuBatchRcmErrors, IntoCallsTheHookOnceBeforeTheDownload) {
+  const std::vector<Index> expect = pgk::cuda::rcm_gpu(device->view, {}, nullptr);
+  std::vector<Index> out(static_cast<std::size_t>(g.nrows), -1);
+  int calls = 0;
+  bool untouched = false;
+  pgk::cuda::rcm_gpu_into(device->view, {}, nullptr, out.data(), nullptr, nullptr, [&] {
+    ++calls;
+    untouched = std::all_of(out.begin(), out.end(), [](Index v) { return v == -1; });
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(untouched) << "the hook ran after the download";
+  EXPECT_TRUE(pgk::test::SameIndices(out, expect, "rcm_gpu_into permutation"));
+
+  Csr bad = g;
+  bad.colidx[5] = 9999;
+  const pgk::test::DeviceCsr db(bad, false);
+  calls = 0;
+  expect_throw<std::invalid_argument>("column index out of range", [&] {
+    pgk::cuda::rcm_gpu_into(db.view, {}, nullptr, out.data(), nullptr, nullptr, [&] { ++calls; });
+  });
+  EXPECT_EQ(calls, 0);
 }
 
 } // namespace
