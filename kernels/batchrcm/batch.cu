@@ -332,6 +332,7 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
   void *args[] = {&P};
   PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(res.blocks), dim3(kBlock), args, smem, s));
   PGK_CUDA_CHECK_LAUNCH();
+  if (run.while_running && *run.while_running) (*run.while_running)(); // host work while the device orders
 
   const Control c = ctl.get(0, s);
   if (c.error != kOk) throw_chain_error(c, n);

@@ -73,7 +73,7 @@ std::vector<Index> rcm_gpu(const CsrView &input, const rcm::Options &opts, void 
 }
 
 void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, Index *out_host, rcm::Stats *stats,
-                  RcmGpuInfo *info, const std::function<void()> &before_download) {
+                  RcmGpuInfo *info, const std::function<void()> &while_ordering) {
   using clock = std::chrono::steady_clock;
   check_options(opts, true);
   check_square(input);
@@ -115,11 +115,12 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
     run.nroots = chain.count;
     run.chain_end = chain.end;
     run.ring_slots = opts.gpu.queue_slots; // 0: sized by run_batch_chain_device
+    run.while_running = &while_ordering;
     res = rcm_detail::run_batch_chain_device(g, valence.data(), opts.count_diagonal_in_valence, opts.gpu, run,
                                              perm.data(), chain_begin.data(), s);
   }
   rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
-  if (before_download) before_download();
+  if (chain.count == 0 && while_ordering) while_ordering(); // no batch kernel ran to overlap it with
   copy_to_host(out_host, out.data(), static_cast<std::size_t>(n) * sizeof(Index), s); // one logged copy
   const double order_seconds = seconds_since(t1);
 

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace pgk::cuda::rcm_detail {
 
@@ -64,6 +65,9 @@ struct ChainRun {
   Index nroots = 0;
   Index chain_end = 0; // output position after the last component
   std::size_t ring_slots = 0;
+  // Called on the host once the batch kernel is launched, before the wait for it (rcm_gpu_into's
+  // while_ordering); may be empty.
+  const std::function<void()> *while_running = nullptr;
 };
 struct ChainResult {
   int blocks = 0;

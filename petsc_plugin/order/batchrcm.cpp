@@ -14,6 +14,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "petsc_plugin/order/batchrcm.hpp"
@@ -21,7 +22,6 @@
 #include "petsc_plugin/sys/device.hpp"
 #include "petsc_plugin/sys/permutation_is.hpp"
 #include "src/common/envelope.hpp"
-#include "src/common/prefault.hpp"
 #include "src/batchrcm/batch.hpp"
 #include "src/batchrcm/level_rcm.hpp"
 #include "src/batchrcm/serial.hpp"
@@ -121,22 +121,12 @@ static PetscErrorCode BatchRCMChooseBackend(Mat mat, const BatchRCMOptions &o, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The host structure uploaded (two logged copies) and ordered on the device.
-static void UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::Options &ropts, void *stream, pgk::Index *out, pgk::rcm::Stats *st)
-{
-  pgk::cuda::DeviceBuffer<pgk::Index> rowptr, colidx;
-  const std::size_t                   nnz = (std::size_t)host.nnz_host();
-  rowptr.allocate((std::size_t)host.nrows + 1);
-  colidx.allocate(nnz);
-  pgk::cuda::copy_to_device(rowptr.data(), host.rowptr, sizeof(pgk::Index) * ((std::size_t)host.nrows + 1), stream);
-  pgk::cuda::copy_to_device(colidx.data(), host.colidx, sizeof(pgk::Index) * nnz, stream);
-  pgk::CsrView dev = host;
-  dev.rowptr       = rowptr.data();
-  dev.colidx       = colidx.data();
-  dev.values       = nullptr;
-  pgk::BackgroundPrefault pages(out, sizeof(pgk::Index) * (std::size_t)host.nrows);
-  pgk::cuda::rcm_gpu_into(dev, ropts, stream, out, st, nullptr, [&] { pages.wait(); });
-}
+// The GPU backend's index set, destroyed on an early (error) return unless handed out.
+struct GpuPermutationSet {
+  IS        is  = nullptr;
+  PetscInt *idx = nullptr; // the set's array: the permutation once the ordering returned
+  ~GpuPermutationSet() { (void)ISDestroy(&is); }
+};
 
 // A PetscMalloc1 array, freed on an early (error) return unless released to PETSc.
 struct OwnedIndices {
@@ -144,37 +134,80 @@ struct OwnedIndices {
   ~OwnedIndices() { (void)PetscFree(p); }
 };
 
+// rcm_gpu_into on the device pattern `dev`, downloading into a fresh array that becomes the set's
+// while the device orders (its while_ordering hook): the array's pages are faulted in, and PETSc's
+// bounds scan of a new set runs, during the batch kernel instead of after the download (40 and
+// 16 ms at 14.7M rows on an H200 node, bench/NOTES.md). The download then fills the set's array.
+static PetscErrorCode GpuOrderIntoSet(const pgk::CsrView &dev, const pgk::rcm::Options &ropts, void *stream, pgk::rcm::Stats *st, GpuPermutationSet *set)
+{
+  const PetscInt n = dev.nrows;
+  OwnedIndices   array;
+  PetscErrorCode made = PETSC_SUCCESS;
+  PetscBool      is_view;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-is_view", &is_view)); // would show the placeholder
+  PetscCall(PetscMalloc1(n, &array.p));
+  set->idx = array.p;
+  std::function<void()> while_ordering;
+  if (!is_view) while_ordering = [&] { made = PgkCreatePermutationISForFill(n, &array.p, &set->is); };
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::rcm_gpu_into(dev, ropts, stream, set->idx, st, nullptr, while_ordering));
+  PetscCall(made);
+  if (set->is) PetscCall(PetscObjectStateIncrease((PetscObject)set->is)); // the permutation replaced the placeholder
+  else {                                                                  // n = 0 (no ordering ran) or -is_view
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, array.p, PETSC_OWN_POINTER, &set->is));
+    array.p = nullptr;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The host structure uploaded (two logged copies) and ordered on the device into the set.
+static PetscErrorCode UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::Options &ropts, void *stream, pgk::rcm::Stats *st, GpuPermutationSet *set)
+{
+  pgk::cuda::DeviceBuffer<pgk::Index> rowptr, colidx;
+  const std::size_t                   nnz = (std::size_t)host.nnz_host();
+  pgk::CsrView                        dev = host;
+
+  PetscFunctionBegin;
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, {
+    rowptr.allocate((std::size_t)host.nrows + 1);
+    colidx.allocate(nnz);
+    pgk::cuda::copy_to_device(rowptr.data(), host.rowptr, sizeof(pgk::Index) * ((std::size_t)host.nrows + 1), stream);
+    pgk::cuda::copy_to_device(colidx.data(), host.colidx, sizeof(pgk::Index) * nnz, stream);
+  });
+  dev.rowptr = rowptr.data();
+  dev.colidx = colidx.data();
+  dev.values = nullptr;
+  PetscCall(GpuOrderIntoSet(dev, ropts, stream, st, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The permutation by the chosen backend. serial and cpu order the host structure they are
 // given (every AIJ type keeps it current on the host, device types too: nothing to download)
 // into `perm`; gpu orders the device arrays of a device matrix, which are the one other access
-// to the matrix, and copies the permutation straight into `dperm` (PetscMalloc1'd here), the
-// array the index set will own: what comes back to the host is the permutation and the scalars
+// to the matrix, and copies the permutation straight into the array of the index set `gset`
+// (GpuOrderIntoSet): what comes back to the host is the permutation and the scalars
 // kernels/batchrcm reads (all logged, see tests/petsc/batchrcm/batchrcm.cpp). gpu on a host
 // matrix uploads its structure first (logged), as asked, rather than refusing.
-static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBool levels, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, OwnedIndices &dperm, pgk::rcm::Stats &st)
+static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBool levels, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, GpuPermutationSet &gset, pgk::rcm::Stats &st)
 {
   PetscBool device_type;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)host.block, MATSEQAIJCUSPARSE, &device_type));
-  if (backend == BATCHRCM_GPU) PetscCall(PetscMalloc1(host.csr.nrows, &dperm.p));
   if (backend == BATCHRCM_GPU && !device_type) {
     void *stream;
     PetscCheck(PgkDeviceAvailable(), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatOrdering batchrcm: -mat_ordering_batchrcm_backend gpu needs a usable CUDA device to upload the %s matrix to, and this run has none; use -mat_ordering_batchrcm_backend cpu",
                ((PetscObject)host.block)->type_name);
     PetscCall(PgkGetDeviceStream(&stream));
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, UploadAndOrder(host.csr, ropts, stream, dperm.p, &st));
+    PetscCall(UploadAndOrder(host.csr, ropts, stream, &st, &gset));
   } else if (backend == BATCHRCM_GPU) {
     PgkMatCSR dev;
     void     *stream;
     PetscCall(PgkMatGetCSR(mat, PGK_MEM_DEVICE, &dev));
     PetscCall(PgkGetDeviceStream(&stream));
     // A nonsymmetric pattern is replaced by pattern(A + A^T) on the device (input_is_symmetric).
-    // The set's fresh pages are faulted in on another thread while the device orders.
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, {
-      pgk::BackgroundPrefault pages(dperm.p, sizeof(PetscInt) * (std::size_t)host.csr.nrows);
-      pgk::cuda::rcm_gpu_into(dev.csr, ropts, stream, dperm.p, &st, nullptr, [&] { pages.wait(); });
-    });
+    PetscCall(GpuOrderIntoSet(dev.csr, ropts, stream, &st, &gset));
     PetscCall(PgkMatRestoreCSR(mat, &dev));
   } else if (levels) {
     const int threads = backend == BATCHRCM_CPU ? ropts.cpu.threads : 1;
@@ -194,7 +227,7 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   BatchRCMBackend          backend;
   PgkMatCSR                host;
   std::vector<PetscInt>    perm;
-  OwnedIndices             dperm;
+  GpuPermutationSet        gset;
   pgk::rcm::Stats          st;
   pgk::rcm::Options        ropts;
   PetscBool                sym_set, sym;
@@ -222,12 +255,12 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   // levels where it applies (not George-Liu, claims that fit 64 bits); the view says which ran.
   PetscBool levels = PETSC_FALSE;
   if (backend != BATCHRCM_GPU && o.host_algorithm == BATCHRCM_LEVELS) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, levels = pgk::rcm::level_rcm_supports(host.csr, ropts) ? PETSC_TRUE : PETSC_FALSE);
-  PetscCall(BatchRCMCompute(mat, backend, levels, host, ropts, perm, dperm, st));
+  PetscCall(BatchRCMCompute(mat, backend, levels, host, ropts, perm, gset, st));
   // One index set for rows and columns: gpu's holds the downloaded array; the host backends'
   // vector is copied on the threads the ordering ran on.
   const PetscInt n = host.csr.nrows;
-  if (o.view && dperm.p) perm.assign(dperm.p, dperm.p + n); // the view's envelope reads a vector
-  if (dperm.p) PetscCall(PgkCreatePermutationISFromArray(n, &dperm.p, irow, icol));
+  if (o.view && gset.is) perm.assign(gset.idx, gset.idx + n); // the view's envelope reads a vector
+  if (gset.is) PetscCall(PgkPermutationISAsBoth(&gset.is, irow, icol));
   else PetscCall(PgkCreatePermutationISes(perm, backend == BATCHRCM_SERIAL ? 1 : ropts.cpu.threads, irow, icol));
   PetscCall(PetscLogEventEnd(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));

@@ -25,13 +25,34 @@ void FillCopy(const std::vector<PetscInt> &perm, int threads, PetscInt *dst)
 
 } // namespace
 
-PetscErrorCode PgkCreatePermutationISFromArray(PetscInt n, PetscInt **perm, IS *irow, IS *icol)
+PetscErrorCode PgkPermutationISAsBoth(IS *set, IS *irow, IS *icol)
 {
   PetscFunctionBegin;
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, *perm, PETSC_OWN_POINTER, irow));
+  PetscCall(PetscObjectReference((PetscObject)*set));
+  *irow = *icol = *set;
+  *set          = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkCreatePermutationISFromArray(PetscInt n, PetscInt **perm, IS *irow, IS *icol)
+{
+  IS set;
+
+  PetscFunctionBegin;
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, *perm, PETSC_OWN_POINTER, &set));
   *perm = NULL;
-  PetscCall(PetscObjectReference((PetscObject)*irow));
-  *icol = *irow;
+  PetscCall(PgkPermutationISAsBoth(&set, irow, icol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PgkCreatePermutationISForFill(PetscInt n, PetscInt **array, IS *is)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a placeholder permutation needs n >= 1, got %" PetscInt_FMT, n);
+  std::memset(*array, 0, sizeof(PetscInt) * (std::size_t)n);
+  (*array)[n - 1] = n - 1;
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, *array, PETSC_OWN_POINTER, is));
+  *array = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

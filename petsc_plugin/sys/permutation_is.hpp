@@ -13,6 +13,20 @@
 // factorizations and MatPermute then see isrow == iscol. Not Collective.
 PetscErrorCode PgkCreatePermutationISFromArray(PetscInt n, PetscInt **perm, IS *irow, IS *icol);
 
+// *set returned as both *irow and *icol (referenced twice; *set = NULL), as above.
+PetscErrorCode PgkPermutationISAsBoth(IS *set, IS *irow, IS *icol);
+
+// A sequential index set of n >= 1 entries around *array (PetscMalloc1'd, n entries) that the
+// caller fills with a permutation of 0..n-1 afterwards (a download from the device): *array first
+// gets the bounds of every such permutation (zeros, then n - 1 last; the zero fill also faults
+// fresh pages in), so that the bounds PETSc records when it creates the set (ISCreateGeneral scans
+// the array once) hold for the permutation written later, and the scan can run while the device
+// still computes it. The set owns the array (*array = NULL on success). The caller must write the
+// permutation before anyone else sees the set, then call PetscObjectStateIncrease on it. -is_view
+// would show the placeholder: when that option is set, create the set after the fill instead.
+// Not Collective.
+PetscErrorCode PgkCreatePermutationISForFill(PetscInt n, PetscInt **array, IS *is);
+
 // As PgkCreatePermutationISFromArray, from a vector: copied into PETSc's memory first, on
 // `threads` threads when perm holds at least 2^22 entries (PETSc's PETSC_COPY_VALUES copies on
 // one thread into fresh pages; below about 2^22 entries, starting 16 threads costs more than the

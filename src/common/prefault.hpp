@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstddef>
-#include <thread>
 #include <vector>
 
 namespace pgk {
@@ -26,27 +25,5 @@ template <class T> std::vector<T> prefaulted_vector(std::size_t n, const T &valu
   v.assign(n, value);
   return v;
 }
-
-// Populates the pages of [p, p + bytes) on one helper thread while the caller goes on, for an
-// array that a later copy fills: a pageable device-to-host download into fresh memory stops on
-// every page it reaches first (about 0.3 s a GB on the GPU node, bench/NOTES.md), and the device
-// work before the download leaves the host idle long enough to fault them in beforehand. wait()
-// returns once the pages are in (the destructor waits too); changes no byte. Starts no thread for
-// ranges under 4 MiB, where the faults cost less than the thread, or where populating is not
-// supported.
-class BackgroundPrefault {
-public:
-  BackgroundPrefault(void *p, std::size_t bytes);
-  ~BackgroundPrefault() { wait(); }
-  BackgroundPrefault(const BackgroundPrefault &) = delete;
-  BackgroundPrefault &operator=(const BackgroundPrefault &) = delete;
-  void wait() {
-    if (thread_.joinable()) thread_.join();
-  }
-  bool started() const { return thread_.joinable(); }
-
-private:
-  std::thread thread_;
-};
 
 } // namespace pgk

@@ -285,25 +285,44 @@ TEST_F(GpuBatchRcmErrors, ColumnOutOfRange) {
   expect_throw<std::invalid_argument>("column index out of range", [&] { pgk::cuda::rcm_gpu(db.view, {}, nullptr); });
 }
 
-// rcm_gpu_into: the permutation lands in the caller's array; the hook runs once, before the
-// download (the array is still untouched then), and not at all when the input is refused.
-TEST_F(GpuBatchRcmErrors, IntoCallsTheHookOnceBeforeTheDownload) {
-  const std::vector<Index> expect = pgk::cuda::rcm_gpu(device->view, {}, nullptr);
+// rcm_gpu_into on g into the caller's array: the hook (while_ordering) runs once and before the
+// download (the array is still untouched then), and the array ends up holding rcm_gpu's result.
+void expect_hook_once_before_download(const pgk::CsrView &g) {
+  const std::vector<Index> expect = pgk::cuda::rcm_gpu(g, {}, nullptr);
   std::vector<Index> out(static_cast<std::size_t>(g.nrows), -1);
   int calls = 0;
   bool untouched = false;
-  pgk::cuda::rcm_gpu_into(device->view, {}, nullptr, out.data(), nullptr, nullptr, [&] {
+  pgk::cuda::rcm_gpu_into(g, {}, nullptr, out.data(), nullptr, nullptr, [&] {
     ++calls;
     untouched = std::all_of(out.begin(), out.end(), [](Index v) { return v == -1; });
   });
   EXPECT_EQ(calls, 1);
   EXPECT_TRUE(untouched) << "the hook ran after the download";
   EXPECT_TRUE(pgk::test::SameIndices(out, expect, "rcm_gpu_into permutation"));
+}
+
+// The hook with the batch kernel running (components with edges), and without it (singletons
+// only: called before the download instead); not at all when the input is refused, nor for n = 0.
+TEST_F(GpuBatchRcmErrors, IntoCallsTheHookOnceBeforeTheDownload) {
+  expect_hook_once_before_download(device->view);
+  Csr diagonal;
+  diagonal.nrows = diagonal.ncols = 5;
+  for (Index i = 0; i < 5; ++i) {
+    diagonal.colidx.push_back(i);
+    diagonal.rowptr.push_back(i + 1);
+  }
+  const pgk::test::DeviceCsr dd(diagonal, false);
+  expect_hook_once_before_download(dd.view);
+
+  int calls = 0;
+  const pgk::CsrView empty; // 0 x 0: returns before it reads anything
+  pgk::cuda::rcm_gpu_into(empty, {}, nullptr, nullptr, nullptr, nullptr, [&] { ++calls; });
+  EXPECT_EQ(calls, 0);
+  std::vector<Index> out(static_cast<std::size_t>(g.nrows), -1);
 
   Csr bad = g;
   bad.colidx[5] = 9999;
   const pgk::test::DeviceCsr db(bad, false);
-  calls = 0;
   expect_throw<std::invalid_argument>("column index out of range", [&] {
     pgk::cuda::rcm_gpu_into(db.view, {}, nullptr, out.data(), nullptr, nullptr, [&] { ++calls; });
   });

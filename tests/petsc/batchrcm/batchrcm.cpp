@@ -212,6 +212,13 @@ static PetscErrorCode Order(Mat A, MatOrderingType type, std::vector<PetscInt> &
     PetscCheck(cn == n && std::equal(idx, idx + n, cidx), PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetOrdering %s: the row and column permutations differ", type);
     PetscCall(ISRestoreIndices(c, &cidx));
   }
+  // The bounds PETSc recorded for the set are those of its entries (the gpu backend creates the
+  // set before the permutation is downloaded into it, around a placeholder with the same bounds).
+  PetscInt rmin, rmax;
+  PetscCall(ISGetMinMax(r, &rmin, &rmax));
+  if (n > 0)
+    PetscCheck(rmin == *std::min_element(idx, idx + n) && rmax == *std::max_element(idx, idx + n), PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetOrdering %s: the set's recorded bounds [%" PetscInt_FMT ", %" PetscInt_FMT "] are not those of its entries",
+               type, rmin, rmax);
   perm.assign(idx, idx + n);
   for (auto &p : perm) p -= rstart;
   PetscCall(ISRestoreIndices(r, &idx));

@@ -75,6 +75,9 @@ endforeach()
 # (from 4 MiB), on a device matrix and on an uploaded host one.
 pgk_test(gpu.batchrcm.large_permutation LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen lap2d5:n=1100 ${DEV} -mat_ordering_batchrcm_backend gpu -repeat 2)
 pgk_test(gpu.batchrcm.large_permutation_uploaded LABELS "gpu;petsc" ARGS --gpu ${SAME} -- ${T} -gen lap2d5:n=1100 -mat_ordering_batchrcm_backend gpu ${PGK_GPU_OPTS})
+# -is_view shows a set as PETSc creates it, so with it the set is made after the download (the
+# permutation, not the placeholder of zeros the device path otherwise creates the set around).
+pgk_test(gpu.batchrcm.is_view LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "^1 3$" --reject "^1 0$" -- ${T} -gen lap2d5:n=3 ${DEV} -mat_ordering_batchrcm_backend gpu -mat_ordering_batchrcm_min_parallel_nnz 0 -is_view)
 pgk_test(gpu.batchrcm.given_start LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen disconnected:n=20000,parts=13 ${DEV} -mat_ordering_batchrcm_backend gpu -mat_ordering_batchrcm_start 17 -repeat 2)
 pgk_test(gpu.batchrcm.auto_picks_gpu LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" -- ${T} -gen lap3d7:n=40 ${DEV} -mat_ordering_batchrcm_view)
 # gpu on a host matrix: its structure goes up in two logged copies (the program expects them), the

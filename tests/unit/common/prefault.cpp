@@ -1,6 +1,5 @@
-// pgk::prefault and pgk::BackgroundPrefault (src/common/prefault.hpp): populating pages changes
-// no byte, whatever the alignment of the range; the background form starts a thread only from
-// 4 MiB (on Linux), its wait() may be called more than once, and its destructor waits.
+// pgk::prefault (src/common/prefault.hpp): populating pages changes no byte, whatever the
+// alignment of the range, and prefaulted_vector holds its n copies.
 #include "src/common/prefault.hpp"
 
 #include "src/common/thread_pool.hpp"
@@ -9,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace pgk {
@@ -29,45 +27,12 @@ TEST(Prefault, PoolChangesNoByte) {
   EXPECT_EQ(v, expect);
 }
 
-TEST(BackgroundPrefault, ChangesNoByteAndWaitsTwice) {
-  std::vector<std::uint32_t> v = pattern((std::size_t(1) << 23) / 4 + 77); // 8 MiB and a bit
-  const std::vector<std::uint32_t> expect = v;
-  BackgroundPrefault pages(v.data() + 1, (v.size() - 1) * sizeof(std::uint32_t));
-#if defined(__linux__)
-  EXPECT_TRUE(pages.started()) << "8 MiB is past the 4 MiB threshold";
-#endif
-  pages.wait();
-  EXPECT_FALSE(pages.started());
-  pages.wait(); // a second wait returns at once
-  EXPECT_EQ(v, expect);
-}
-
-TEST(BackgroundPrefault, FreshArrayFilledAfterwards) {
-  // The use in MatGetOrdering: fresh memory, populated while the caller works, then written.
-  const std::size_t n = (std::size_t(1) << 24) / sizeof(std::int32_t);
-  std::unique_ptr<std::int32_t[]> a(new std::int32_t[n]);
-  {
-    BackgroundPrefault pages(a.get(), n * sizeof(std::int32_t));
-    pages.wait();
-    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<std::int32_t>(n - 1 - i);
-  }
-  EXPECT_EQ(a[0], static_cast<std::int32_t>(n - 1));
-  EXPECT_EQ(a[n - 1], 0);
-}
-
-TEST(BackgroundPrefault, SmallOrEmptyRangesStartNoThread) {
-  std::vector<char> small(std::size_t(1) << 20, 'x');
-  EXPECT_FALSE(BackgroundPrefault(small.data(), small.size()).started());
-  EXPECT_FALSE(BackgroundPrefault(nullptr, std::size_t(1) << 30).started());
-  EXPECT_FALSE(BackgroundPrefault(small.data(), 0).started());
-  for (char c : small) ASSERT_EQ(c, 'x');
-}
-
-TEST(BackgroundPrefault, DestructorWaits) {
-  std::vector<std::uint32_t> v = pattern((std::size_t(1) << 23) / 4);
-  const std::vector<std::uint32_t> expect = v;
-  { BackgroundPrefault pages(v.data(), v.size() * sizeof(std::uint32_t)); } // no wait(): the destructor joins
-  EXPECT_EQ(v, expect);
+TEST(Prefault, VectorHoldsItsValues) {
+  ThreadPool pool(2);
+  const std::size_t n = (std::size_t(1) << 24) / sizeof(double) + 5;
+  const std::vector<double> v = prefaulted_vector<double>(n, 2.5, pool);
+  ASSERT_EQ(v.size(), n);
+  for (double x : v) ASSERT_EQ(x, 2.5);
 }
 
 } // namespace
