@@ -63,6 +63,7 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsInt("-batch_nodes", "GPU batch size B (0: the default)", NULL, o->batch_nodes, &o->batch_nodes, NULL));
   PetscCall(PetscOptionsBool("-user_only", "only the MatGetOrdering rows, PETSc's rcm and the GPU kernel rows", NULL, o->user_only, &o->user_only, NULL));
   PetscCall(PetscOptionsBool("-gpu_only", "with -user_only: only the device rows (kernel, MatGetOrdering on the device matrix, flag set or not) and the index-set copies", NULL, o->gpu_only, &o->gpu_only, NULL));
+  PetscCall(PetscOptionsBool("-with_rcm", "with -gpu_only: PETSc's rcm as well (the baseline of the gpu-over-rcm target, in the same run)", NULL, o->with_rcm, &o->with_rcm, NULL));
   PetscCall(PetscOptionsString("-results", "folder for the JSON lines", NULL, o->results, o->results, sizeof o->results, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -242,7 +243,7 @@ static PetscErrorCode BenchMatrix(const std::string &spec, const Options &o, Pet
 #if defined(PGK_HAVE_CUDA)
   if (gpu) PetscCall(BenchGpu(p, o, res));
 #endif
-  if (!o.gpu_only) PetscCall(BenchPetscRcm(p, res));
+  if (!o.gpu_only || o.with_rcm) PetscCall(BenchPetscRcm(p, res));
   PetscCall(BenchUserCalls(p, o, gpu, res));
 #if defined(PGK_HAVE_CUDA) && !defined(PGK_INDEX_64)
   if (gpu && !o.user_only && p.nnz <= o.cusolver_max_nnz) PetscCall(BenchCusolver(p, res));

@@ -32,6 +32,7 @@ struct Options {
   PetscInt  runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000, batch_nodes = 0;
   PetscBool user_only = PETSC_FALSE;
   PetscBool gpu_only  = PETSC_FALSE; // with user_only: the device rows alone (the call-over-kernel ratios)
+  PetscBool with_rcm  = PETSC_FALSE; // with gpu_only: PETSc's rcm too (the gpu target's baseline, same run)
 };
 
 struct Row {
