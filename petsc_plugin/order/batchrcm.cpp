@@ -301,7 +301,8 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
    binary search per entry, in parallel) and build A + A^T only when it is not symmetric.
    Under MPI, `MatGetOrdering()` orders each rank's diagonal block. The row and column
    permutations are one index set, returned twice (as `MATORDERINGSPECTRAL` does): destroy
-   both as usual. gpu copies the permutation straight into that set's array.
+   both as usual. gpu creates that set while the device orders and copies the permutation
+   straight into its array (with -is_view, after the copy, so the view shows the permutation).
 
    Level: intermediate
 
