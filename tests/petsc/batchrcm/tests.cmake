@@ -71,8 +71,8 @@ foreach(spec lap3d7:n=30 lap3d27:n=16 elast3d:n=10 disconnected:n=20000,parts=13
   # asserts the exact count per ordering, ExpectedDeviceTransfers in batchrcm.cpp).
   pgk_test(gpu.batchrcm.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen ${spec} ${DEV} -mat_ordering_batchrcm_backend gpu -repeat 5)
 endforeach()
-# 1.2M rows: the index set's 4.8 MB are faulted in on a helper thread during the device ordering
-# (from 4 MiB), on a device matrix and on an uploaded host one.
+# 1.2M rows through the gpu backend, on a device matrix and on an uploaded host one: the index set
+# is created around its 4.8 MB array while the batch kernel runs, and the download fills it.
 pgk_test(gpu.batchrcm.large_permutation LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen lap2d5:n=1100 ${DEV} -mat_ordering_batchrcm_backend gpu -repeat 2)
 pgk_test(gpu.batchrcm.large_permutation_uploaded LABELS "gpu;petsc" ARGS --gpu ${SAME} -- ${T} -gen lap2d5:n=1100 -mat_ordering_batchrcm_backend gpu ${PGK_GPU_OPTS})
 # -is_view shows a set as PETSc creates it, so with it the set is made after the download (the
