@@ -51,7 +51,8 @@ enum Action : int { kRun, kNext, kExit };
 __device__ void dequeue(const ChainParams &P, Smem &sm, u64 *ctr) {
   Bcast &bc = sm.bc;
   bc.quit = 0;
-  bc.counted = bc.is_end = bc.forwarded = 0;
+  bc.counted = bc.is_end = bc.forwarded = bc.split = 0;
+  bc.gen_cut = 0;
   bc.gen_count = 0;
   bc.action = kExit;
   if (aborted(P)) return;
@@ -86,6 +87,35 @@ __device__ void dequeue(const ChainParams &P, Smem &sm, u64 *ctr) {
   bc.action = kRun;
 }
 
+// The Walker's generation (warp 0 cuts, the block reads weights back when they are not in cval).
+__device__ void walk_generation(const ChainParams &P, Smem &sm, bool weights_in_smem) {
+  const u32 t = threadIdx.x;
+  const u64 id = sm.bc.id;
+  const Index offset = sm.bc.out_offset;
+  const u32 k = sm.bc.sums.cnt;
+  Walker w;
+  if (t < 32) {
+    w.begin(sm.bc);
+    if (t == 0) __threadfence(); // the children are visible before any batch names them
+  }
+  if (weights_in_smem) {
+    if (t < 32) w.feed(P, id, sm.cval, k, offset);
+  } else {
+    for (u32 x0 = 0; x0 < k; x0 += kMaxT) {
+      const u32 len = k - x0 < static_cast<u32>(kMaxT) ? k - x0 : kMaxT;
+      for (u32 x = t; x < len; x += kBlock) {
+        const Index node = P.perm[offset + static_cast<Index>(x0 + x)];
+        const Index r = P.rowptr[node + 1] - P.rowptr[node];
+        sm.cval[x] = r > static_cast<Index>(P.T) ? P.T + 1 : r;
+      }
+      __syncthreads();
+      if (t < 32) w.feed(P, id, sm.cval, len, offset + static_cast<Index>(x0));
+      __syncthreads();
+    }
+  }
+  if (t < 32) w.finish(P, id, offset + static_cast<Index>(k));
+}
+
 // After the output is written: Completed, then the new batches. weights_in_smem: the
 // children's weights are in cval (normal path); otherwise they are read back in windows.
 __device__ void finish_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr, bool weights_in_smem) {
@@ -95,44 +125,31 @@ __device__ void finish_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr
     if (t == 0) ++ctr[kStatExecuted];
     return;
   }
+  // A node-cut remainder within this batch's own output is written now: the next batch may use
+  // it. One that reaches into the incoming overhang waits for the predecessor's Completed too.
+  if (t == 0 && sm.bc.split && sm.bc.split <= sm.bc.sums.cnt) send_monotone(P, sm, kCompleted, sent);
   // Completed guarantees that the overhangs chained into this batch are written: needed to pass
-  // it on (forwarded) or to put them into batches (gen_cn > 0), not otherwise.
+  // it on (forwarded or split) or to put them into batches (gen_cn > 0), not otherwise.
   if (t == 0 && (sm.bc.forwarded || (sm.bc.gen_count > 0 && sm.bc.gen_cn > 0))) {
     stress_pause(P, sm.bc.id, 6);
-    if (wait_signal(P, sm, kCompleted, 6) && sm.bc.forwarded) send_monotone(P, sm, kCompleted, sent);
+    if (wait_signal(P, sm, kCompleted, 6) && (sm.bc.forwarded || sm.bc.split))
+      send_monotone(P, sm, kCompleted, sent); // no-op if sent above
   }
   if (synced_quit(sm)) return;
   if (!sm.bc.forwarded && sm.bc.gen_count > 0) {
-    const u64 id = sm.bc.id;
-    const Index offset = sm.bc.out_offset;
-    const u32 k = sm.bc.sums.cnt;
-    Walker w;
-    if (t < 32) {
-      w.begin(sm.bc);
+    if (!sm.bc.gen_cut) {
+      walk_generation(P, sm, weights_in_smem);
+    } else if (t < 32) {
       if (t == 0) __threadfence(); // the children are visible before any batch names them
+      __syncwarp();
+      publish_node_cut(P, sm.bc, sm.bc.out_offset + static_cast<Index>(sm.bc.sums.cnt));
     }
-    if (weights_in_smem) {
-      if (t < 32) w.feed(P, id, sm.cval, k, offset);
-    } else {
-      for (u32 x0 = 0; x0 < k; x0 += kMaxT) {
-        const u32 len = k - x0 < static_cast<u32>(kMaxT) ? k - x0 : kMaxT;
-        for (u32 x = t; x < len; x += kBlock) {
-          const Index node = P.perm[offset + static_cast<Index>(x0 + x)];
-          const Index r = P.rowptr[node + 1] - P.rowptr[node];
-          sm.cval[x] = r > static_cast<Index>(P.T) ? P.T + 1 : r;
-        }
-        __syncthreads();
-        if (t < 32) w.feed(P, id, sm.cval, len, offset + static_cast<Index>(x0));
-        __syncthreads();
-      }
-    }
-    if (t < 32) w.finish(P, id, offset + static_cast<Index>(k));
   }
   __syncthreads();
   if (t == 0) {
     retire(P, sm.bc.id);
     ++ctr[kStatExecuted];
-    ctr[kStatForwarding] += sm.bc.forwarded ? 1 : 0;
+    ctr[kStatForwarding] += sm.bc.forwarded || sm.bc.split ? 1 : 0;
   }
 }
 
@@ -242,7 +259,7 @@ __global__ void init_first_batch_kernel(ChainParams P) {
   Slot &s = P.ring[0];
   s.offset = at + 1;
   s.followup = 1;
-  s.combine_nodes = s.combine_slots = s.combine_weight = 0;
+  s.combine_nodes = s.combine_slots = s.combine_weight = s.combine_smax = 0;
   s.in_begin = at;
   s.in_end = at + 1;
   s.skip = 0;
@@ -306,6 +323,7 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
   P.count_diagonal = count_diagonal;
   P.B = static_cast<u32>(opts.batch_nodes);
   P.T = static_cast<u32>(opts.batch_valence);
+  P.node_cut = opts.batch_cut == rcm::GpuBatchCut::Nodes;
   P.S = slots;
   P.ring = ring.data();
   P.mark = mark.data();

@@ -20,8 +20,8 @@ constexpr int kMaxDepth = 12;          // its recursion; each level narrows the 
 
 // Per-thread partial sums over a batch's children, combined with one block scan.
 struct Acc {
-  u32 cnt; // children
-  u32 pad;
+  u32 cnt;  // children
+  u32 smax; // the largest min(row length, T + 1): what a node-cut batch's scratch needs per parent
   u64 w;    // weight: sum of min(max(row length, 1), T), what the batch reservation counts
   u64 s;    // slots: sum of min(row length, T + 1), what the scratch of a batch holds
   u64 vsum; // valences, for the histogram's mean
@@ -29,7 +29,7 @@ struct Acc {
 };
 __device__ __forceinline__ Acc acc_zero() {
   Acc a;
-  a.cnt = a.pad = 0;
+  a.cnt = a.smax = 0;
   a.w = a.s = a.vsum = 0;
   a.vmin = max_of<Index>();
   a.vmax = -1;
@@ -39,7 +39,7 @@ struct AccOp {
   __device__ Acc operator()(const Acc &a, const Acc &b) const {
     Acc r;
     r.cnt = a.cnt + b.cnt;
-    r.pad = 0;
+    r.smax = a.smax > b.smax ? a.smax : b.smax;
     r.w = a.w + b.w;
     r.s = a.s + b.s;
     r.vsum = a.vsum + b.vsum;
@@ -52,7 +52,9 @@ __device__ __forceinline__ void acc_add(Acc &a, Index rowlen, Index valence, u32
   const u64 r = static_cast<u64>(rowlen);
   a.cnt += 1;
   a.w += r < 1 ? 1 : (r > T ? T : r);
-  a.s += r > T ? T + 1 : r;
+  const u64 slots = r > T ? T + 1 : r;
+  a.s += slots;
+  a.smax = slots > a.smax ? static_cast<u32>(slots) : a.smax;
   a.vsum += static_cast<u64>(valence);
   a.vmin = valence < a.vmin ? valence : a.vmin;
   a.vmax = valence > a.vmax ? valence : a.vmax;
@@ -80,12 +82,14 @@ struct Bcast {
   int quit;       // the batch was abandoned (abort, or it lies past the end)
   u32 early, mid; // signal received before / after discovery
   int counted, is_end, forwarded;
+  u32 split; // node cut: parents forwarded while the full batches are generated (batch_chain.cuh)
   Index out_offset;
   Acc sums; // over the exact children
   // Generation, fixed at Counted time.
   u64 gen_first, gen_count;
   Index gen_begin;
   u32 gen_cn, gen_cs;
+  u32 gen_cut; // node cut: every generated batch holds gen_cut parents (the last may hold fewer); 0: Walker
   // Large-row path.
   Index rb, rlen;
   int depth;
@@ -252,5 +256,17 @@ struct Walker {
     __syncwarp();
   }
 };
+
+// Node cut (see count_batch): the gen_count batches are consecutive runs of gen_cut parents from
+// gen_begin, the last one cut at `end` (this batch's output end). Warp 0, a batch a lane: the
+// boundaries need no walk, and nothing is reserved that stays empty.
+__device__ inline void publish_node_cut(const ChainParams &P, const Bcast &bc, Index end) {
+  for (u64 y = threadIdx.x & 31; y < bc.gen_count; y += 32) {
+    const Index begin = bc.gen_begin + static_cast<Index>(y * bc.gen_cut);
+    const Index stop = begin + static_cast<Index>(bc.gen_cut);
+    publish(P, bc.id, bc.gen_first + y, begin, stop < end ? stop : end, 0);
+  }
+  __syncwarp();
+}
 
 } // namespace pgk::cuda::rcm_detail

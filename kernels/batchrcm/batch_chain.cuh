@@ -75,9 +75,58 @@ __device__ inline bool seed_next_component(const ChainParams &P, Smem &sm, Index
   return publish(P, sm.bc.id, s, at, at + 1, 0);
 }
 
+// What a batch passes on, or generates from: the incoming overhang plus its own children.
+struct Pending {
+  u64 nodes, weight, slots; // weight and slots exact unless bound
+  u32 smax;                 // the largest min(row length, T + 1) among them
+  bool bound;               // weight / slots are upper bounds (they hold a node-cut remainder)
+};
+
+// The Counted payload of `next`: where its children go, its first generated id and the
+// overhang it receives.
+__device__ __forceinline__ void store_payload(Slot &next, Index offset, u64 followup, const Pending &o) {
+  store_relaxed(next.offset, offset);
+  store_relaxed(next.followup, static_cast<u32>(followup));
+  store_relaxed(next.combine_nodes, static_cast<u32>(o.nodes));
+  store_relaxed(next.combine_slots, static_cast<u32>(o.slots));
+  store_relaxed(next.combine_weight, static_cast<u32>(o.weight));
+  store_relaxed(next.combine_smax, o.smax | (o.bound ? kSlotsBound : 0u));
+}
+
+// Node cut (GpuBatchCut::Nodes): when no row among o is longer than T and none has more than
+// twice the mean slots, every generated batch holds exactly min(B, T / smax) parents, whatever
+// the children's order, so the count is exact at Counted time (no empty batches) and the
+// remainder of fewer parents can be forwarded while the full batches are generated. 0: the
+// Walker's rule applies (irregular rows, long rows, or the option off).
+__device__ __forceinline__ u64 node_cut_size(const ChainParams &P, const Pending &o) {
+  if (!P.node_cut || o.nodes == 0 || o.smax > P.T) return 0;
+  const u64 smax = o.smax ? o.smax : 1;
+  if (smax * o.nodes > 2 * o.slots) return 0;
+  const u64 cut = P.T / smax;
+  return cut < P.B ? cut : P.B;
+}
+
+// The generation's ids [followup, next_followup): checked against the ring and the id range.
+__device__ inline bool reserve_ids(const ChainParams &P, Bcast &bc, u64 next_followup) {
+  // Every id up to next_followup - 1 now exists; its slot's previous occupant must be older
+  // than this batch, or this batch could wait on a batch that waits on it.
+  if (next_followup - bc.id > P.S) {
+    raise_error(P, kQueueOverflow, bc.id, next_followup - bc.id, P.S);
+    bc.quit = 1;
+    return false;
+  }
+  if (next_followup + P.S >= static_cast<u64>(kNoId)) { // ids and free_for stay below 2^32 - 1
+    raise_error(P, kIdOverflow, bc.id, next_followup, 0);
+    bc.quit = 1;
+    return false;
+  }
+  return true;
+}
+
 // signalCount: runs once, as soon as the children are exact and the predecessor has counted.
-// Reads this batch's Counted payload and either forwards the output as an overhang (Counted)
-// or fixes the batches it will generate and lets the next batch go on (Completed).
+// Reads this batch's Counted payload and then either forwards everything as an overhang
+// (Counted), or generates its full batches and forwards the remainder (node cut; Counted now,
+// Completed once the remainder is written), or generates all of it (Completed).
 __device__ inline void count_batch(const ChainParams &P, Smem &sm, u32 &sent) {
   Bcast &bc = sm.bc;
   const Slot &me = slot_of(P, bc.id);
@@ -86,6 +135,7 @@ __device__ inline void count_batch(const ChainParams &P, Smem &sm, u32 &sent) {
   const u64 cn = load_relaxed(me.combine_nodes);
   const u64 cs = load_relaxed(me.combine_slots);
   const u64 cw = load_relaxed(me.combine_weight);
+  const u32 csmax = load_relaxed(me.combine_smax);
   bc.counted = 1;
   bc.out_offset = offset;
   const Index next_offset = offset + static_cast<Index>(bc.sums.cnt);
@@ -100,50 +150,65 @@ __device__ inline void count_batch(const ChainParams &P, Smem &sm, u32 &sent) {
     bc.quit = 1;
     return;
   }
-  const u64 nodes = cn + bc.sums.cnt, weight = cw + bc.sums.w, slots = cs + bc.sums.s;
+  Pending o;
+  o.nodes = cn + bc.sums.cnt;
+  o.weight = cw + bc.sums.w;
+  o.slots = cs + bc.sums.s;
+  o.smax = (csmax & ~kSlotsBound) > bc.sums.smax ? (csmax & ~kSlotsBound) : bc.sums.smax;
+  o.bound = (csmax & kSlotsBound) != 0;
   Slot &next = slot_of(P, bc.target);
-  if (nodes > 0 && 2 * nodes < P.B && 2 * weight < P.T && followup > bc.target) {
-    // Overhang: too little for a batch of its own; the next batch (which exists, being
-    // reserved) adds it to its first batch.
+  const bool can_forward = followup > bc.target; // the next batch exists (being reserved)
+  const u64 cut = node_cut_size(P, o);
+  u64 count = 0, rem = 0;
+  if (cut) {
+    count = o.nodes / cut;
+    rem = o.nodes % cut;
+    if (rem && !can_forward) { // no next batch to take it: the last batch holds fewer
+      ++count;
+      rem = 0;
+    }
+  } else if (o.nodes > 0 && 2 * o.nodes < P.B && 2 * o.weight < P.T && can_forward) {
+    count = 0; // too little for a batch of its own: forwarded whole, as the paper does
+  } else {
+    // A bound overhang may close the Walker's first batch early: one batch more (reserve_batches).
+    count = reserve_batches(o.nodes, o.weight, P.B, P.T) + (o.bound && o.nodes ? 1 : 0);
+    count = count < o.nodes ? count : o.nodes;
+  }
+  if (count == 0 && o.nodes > 0) {
+    // Overhang: the next batch adds it to its first batch.
     bc.forwarded = 1;
-    store_relaxed(next.offset, next_offset);
-    store_relaxed(next.followup, static_cast<u32>(followup));
-    store_relaxed(next.combine_nodes, static_cast<u32>(nodes));
-    store_relaxed(next.combine_slots, static_cast<u32>(slots));
-    store_relaxed(next.combine_weight, static_cast<u32>(weight));
+    store_payload(next, next_offset, followup, o);
     send_monotone(P, sm, kCounted, sent, false); // carries only thread 0's payload
     return;
   }
-  const u64 count = reserve_batches(nodes, weight, P.B, P.T);
   bc.gen_first = followup;
   bc.gen_count = count;
   bc.gen_begin = offset - static_cast<Index>(cn);
   bc.gen_cn = static_cast<u32>(cn);
   bc.gen_cs = static_cast<u32>(cs);
+  bc.gen_cut = static_cast<u32>(cut);
   const u64 next_followup = followup + count;
-  // Every id up to next_followup - 1 now exists; its slot's previous occupant must be older
-  // than this batch, or this batch could wait on a batch that waits on it.
-  if (next_followup - bc.id > P.S) {
-    raise_error(P, kQueueOverflow, bc.id, next_followup - bc.id, P.S);
-    bc.quit = 1;
+  if (!reserve_ids(P, bc, next_followup)) return;
+  if (rem) {
+    // The remainder (the last rem parents: this batch's last children, and the end of the
+    // incoming overhang if it has fewer children than that) goes on; its weight and slots are
+    // bounded by smax, the children's order being unknown before the sort.
+    bc.split = static_cast<u32>(rem);
+    const u64 w1 = o.smax ? o.smax : 1;
+    const Pending r{rem, rem * w1, rem * o.smax, o.smax, true};
+    store_payload(next, next_offset, next_followup, r);
+    send_monotone(P, sm, kCounted, sent, false); // Completed follows once it is written
     return;
   }
-  if (next_followup + P.S >= static_cast<u64>(kNoId)) { // ids and free_for stay below 2^32 - 1
-    raise_error(P, kIdOverflow, bc.id, next_followup, 0);
-    bc.quit = 1;
-    return;
-  }
-  store_relaxed(next.combine_nodes, 0u);
-  store_relaxed(next.combine_slots, 0u);
-  store_relaxed(next.combine_weight, 0u);
   if (next_followup == bc.target) {
+    const Pending none{0, 0, 0, 0, false};
+    store_payload(next, next_offset, next_followup, none); // seeding overwrites offset and followup
     if (!seed_next_component(P, sm, next_offset)) {
       bc.quit = 1;
       return;
     }
   } else {
-    store_relaxed(next.offset, next_offset);
-    store_relaxed(next.followup, static_cast<u32>(next_followup));
+    store_payload(next, next_offset, next_followup, Pending{0, 0, 0, 0, false});
   }
   // Nothing forwarded: the next batch needs none of this block's writes, only the payload that
   // thread 0 stored (seeding publishes with a fence of its own).

@@ -23,6 +23,7 @@
 namespace pgk::cuda::rcm_detail {
 
 constexpr u32 kNoId = ~0u;
+constexpr u32 kSlotsBound = 1u << 31; // flag in Slot::combine_smax
 
 // The signal from a batch to the next one in the chain, in increasing strength (Alg. 5).
 enum Signal : u32 {
@@ -39,7 +40,8 @@ struct alignas(16) Slot {
   u32 followup;                                     // Counted payload: queue id of the first batch this one generates
   u32 combine_nodes, combine_slots, combine_weight; // Counted payload: incoming overhang
   u32 skip;                                         // empty batches reserved right after this one
-  u32 pad;
+  u32 combine_smax;       // Counted payload: the overhang's largest min(row length, T + 1), | kSlotsBound
+                          // when combine_slots / combine_weight are upper bounds (a node-cut remainder)
   Index offset;           // Counted payload: where this batch's children go in the ordering
   Index in_begin, in_end; // parents: perm[in_begin, in_end)
 };
@@ -84,7 +86,8 @@ struct ChainParams {
   const Index *rowptr, *colidx, *valence;
   bool count_diagonal;
   u32 B, T;
-  u64 S; // ring slots
+  bool node_cut; // rcm::GpuBatchCut::Nodes (batch_chain.cuh)
+  u64 S;         // ring slots
   Slot *ring;
   u64 *mark; // slot_code of the smallest claim (see slot_code); ~0 unclaimed
   Index *perm;

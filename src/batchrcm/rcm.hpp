@@ -50,6 +50,15 @@ struct CpuTuning {
   std::uint64_t stress_seed = 0;
 };
 
+// How the device backend cuts a batch's children (and the overhang it received) into new
+// batches. The permutation is the same either way; only the number of batches differs.
+enum class GpuBatchCut {
+  Walker, // the paper's: a batch closes at B parents or T scratch entries, in output order; an
+          // output of less than half a batch is forwarded whole to the next batch
+  Nodes,  // rows of similar length: batches of exactly min(B, T / longest row) parents, the
+          // remainder forwarded; falls back to Walker per batch for long or irregular rows
+};
+
 // Tuning of the device backend (pgk::cuda::rcm_gpu*, kernels/batchrcm/rcm_gpu.hpp); the other
 // backends ignore it.
 struct GpuTuning {
@@ -58,6 +67,7 @@ struct GpuTuning {
   // slower (more, longer overhang chains), hence the default stays 256.
   int batch_nodes = 256;
   int batch_valence = 2048; // T: shared-memory scratch of a batch in row entries, 2..2048
+  GpuBatchCut batch_cut = GpuBatchCut::Nodes;
   // Ring of batch records (64 bytes each); 0 picks min(n + #components + 2, 2^20), which never
   // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).
   std::size_t queue_slots = 0;

@@ -45,7 +45,7 @@ set(PGK_SANITIZED
   "csr_check|pgk_gpu_common_tests|GpuCsrCheck.*"
   "symmetrize|pgk_gpu_common_tests|GpuSymmetrizePattern.*"
   "rcm_plan|pgk_gpu_batchrcm_tests|GpuBatchRcm.PlanMatchesReference"
-  "rcm_from_roots|pgk_gpu_batchrcm_tests|GpuBatchRcm.FromRootsDefaults:GpuBatchRcm.FromRootsTinyBatches"
+  "rcm_from_roots|pgk_gpu_batchrcm_tests|GpuBatchRcm.FromRootsDefaults:GpuBatchRcm.FromRootsTinyBatches:GpuBatchRcm.FromRootsWalkerCut"
   "rcm_end_to_end|pgk_gpu_batchrcm_tests|GpuBatchRcm.EndToEnd"
   "rcm_errors|pgk_gpu_batchrcm_tests|GpuBatchRcmErrors.*"
   "trilf_weights_factor|pgk_gpu_trilf_tests|Kinds/GpuTrilfWeights.*:Options/GpuTrilfFactor.*/abs"

@@ -6,12 +6,11 @@
 // Per graph (the corpus entry's variant picks the options, as the RCM suite always did): the
 // diagonal counts in the valence unless variant % 3 == 1; variant % 5 == 3 starts at a given
 // row. A structurally nonsymmetric matrix is ordered on pattern(A + A^T), built on the host.
-// Option sets: the paper's defaults; tiny batches and scratch (B = 4, T = 16: many batches,
-// overhangs, the large-row path with deep histograms) with a stress seed, repeated with other
-// seeds; single-parent batches (B = 1, T = 2); a small ring that wraps (64 slots, 3 blocks),
-// where a reported overflow is a correct outcome. Graphs up to 40000 rows. With --small:
-// max_blocks = 8 everywhere and no stress seeds (the sanitizer runs; tests/gpu/tests.cmake
-// filters the sets they skip).
+// Option sets: the defaults (node cut) and the paper's Walker cut; tiny batches and scratch (B = 4, T = 16: many
+// batches, overhangs, the large-row path with deep histograms) with a stress seed, repeated with other seeds;
+// single-parent batches (B = 1, T = 2); a small ring that wraps (64 slots, 3 blocks), where a reported overflow is a
+// correct outcome. Graphs up to 40000 rows. With --small: max_blocks = 8 everywhere and no stress seeds (the sanitizer
+// runs; tests/gpu/tests.cmake filters the sets they skip).
 #include "kernels/batchrcm/rcm_gpu.hpp"
 #include "src/batchrcm/batch.hpp"
 #include "src/batchrcm/rcm.hpp"
@@ -42,6 +41,7 @@ using pgk::test::CorpusEntry;
 
 std::string describe(const rcm::Options &o) {
   return "B=" + std::to_string(o.gpu.batch_nodes) + " T=" + std::to_string(o.gpu.batch_valence) +
+         (o.gpu.batch_cut == rcm::GpuBatchCut::Walker ? " cut=walker" : " cut=nodes") +
          " queue=" + std::to_string(o.gpu.queue_slots) + " blocks=" + std::to_string(o.gpu.max_blocks) +
          " stress=" + std::to_string(o.gpu.stress_seed) + " diag=" + (o.count_diagonal_in_valence ? "1" : "0") +
          " start=" + (o.start == rcm::StartNode::Given ? "given:" + std::to_string(o.given_start) : "peripheral");
@@ -171,6 +171,30 @@ TEST_F(GpuBatchRcm, FromRootsTinyBatchesStressRepeats) {
     }
   });
   tally.print("from_roots, B=4 T=16, stress repeats");
+}
+
+// The paper's cut (GpuBatchCut::Walker), which the default node cut falls back to per batch
+// for long or irregular rows: the defaults, and tiny batches with a stress seed.
+TEST_F(GpuBatchRcm, FromRootsWalkerCut) {
+  each_graph([&](const Graph &g) {
+    rcm::Options o = g.base;
+    o.gpu.batch_cut = rcm::GpuBatchCut::Walker;
+    from_roots(g, o);
+    o = tiny_batches(g);
+    o.gpu.batch_cut = rcm::GpuBatchCut::Walker;
+    from_roots(g, o);
+  });
+  tally.print("from_roots, Walker cut: defaults, B=4 T=16");
+}
+
+// The largest batches: two parents a thread (B = 512) in the full scratch.
+TEST_F(GpuBatchRcm, FromRootsLargestBatches) {
+  each_graph([&](const Graph &g) {
+    rcm::Options o = g.base;
+    o.gpu.batch_nodes = 512;
+    from_roots(g, o);
+  });
+  tally.print("from_roots, B=512");
 }
 
 TEST_F(GpuBatchRcm, FromRootsSingleParentBatches) {
