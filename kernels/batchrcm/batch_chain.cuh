@@ -106,6 +106,26 @@ __device__ __forceinline__ u64 node_cut_size(const ChainParams &P, const Pending
   return cut < P.B ? cut : P.B;
 }
 
+// How many batches o makes (0 with o.nodes > 0: forwarded whole), and the remainder a node cut
+// forwards. can_forward: the next batch exists (it is reserved), so it can take an overhang.
+__device__ __forceinline__ u64 batches_to_generate(const ChainParams &P, const Pending &o, u64 cut, bool can_forward,
+                                                   u64 &rem) {
+  rem = 0;
+  if (cut) {
+    rem = o.nodes % cut;
+    if (rem && !can_forward) { // no next batch to take it: the last batch holds fewer
+      rem = 0;
+      return o.nodes / cut + 1;
+    }
+    return o.nodes / cut;
+  }
+  if (o.nodes > 0 && 2 * o.nodes < P.B && 2 * o.weight < P.T && can_forward)
+    return 0; // too little for a batch of its own: forwarded whole, as the paper does
+  // A bound overhang may close the Walker's first batch early: one batch more (reserve_batches).
+  const u64 count = reserve_batches(o.nodes, o.weight, P.B, P.T) + (o.bound && o.nodes ? 1 : 0);
+  return count < o.nodes ? count : o.nodes;
+}
+
 // The generation's ids [followup, next_followup): checked against the ring and the id range.
 __device__ inline bool reserve_ids(const ChainParams &P, Bcast &bc, u64 next_followup) {
   // Every id up to next_followup - 1 now exists; its slot's previous occupant must be older
@@ -157,23 +177,9 @@ __device__ inline void count_batch(const ChainParams &P, Smem &sm, u32 &sent) {
   o.smax = (csmax & ~kSlotsBound) > bc.sums.smax ? (csmax & ~kSlotsBound) : bc.sums.smax;
   o.bound = (csmax & kSlotsBound) != 0;
   Slot &next = slot_of(P, bc.target);
-  const bool can_forward = followup > bc.target; // the next batch exists (being reserved)
   const u64 cut = node_cut_size(P, o);
-  u64 count = 0, rem = 0;
-  if (cut) {
-    count = o.nodes / cut;
-    rem = o.nodes % cut;
-    if (rem && !can_forward) { // no next batch to take it: the last batch holds fewer
-      ++count;
-      rem = 0;
-    }
-  } else if (o.nodes > 0 && 2 * o.nodes < P.B && 2 * o.weight < P.T && can_forward) {
-    count = 0; // too little for a batch of its own: forwarded whole, as the paper does
-  } else {
-    // A bound overhang may close the Walker's first batch early: one batch more (reserve_batches).
-    count = reserve_batches(o.nodes, o.weight, P.B, P.T) + (o.bound && o.nodes ? 1 : 0);
-    count = count < o.nodes ? count : o.nodes;
-  }
+  u64 rem = 0;
+  const u64 count = batches_to_generate(P, o, cut, followup > bc.target, rem);
   if (count == 0 && o.nodes > 0) {
     // Overhang: the next batch adds it to its first batch.
     bc.forwarded = 1;
