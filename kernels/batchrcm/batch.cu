@@ -11,7 +11,8 @@
 //                  every child an earlier batch owns (then the children are exact)
 //   sort           CUB block radix sort by (parent, valence), stable, so ties keep the row order
 //   rediscover     otherwise wait for Discovered, recheck the sorted children, trim on output
-//   count          signalCount (batch_chain.cuh): overhang or Completed with the batch count
+//   count          signalCount (batch_chain.cuh): the next batch's Counted payload (overhang,
+//                  batch count)
 //   write          the children to the ordering
 //   generate       cut overhang + children into the reserved batches and publish them
 //
@@ -24,6 +25,11 @@
 //  * Empty batches stay out of the signal chain: the last real batch of a generator signals the
 //    first batch after the empties (Slot::skip). They are still dequeued and retired.
 //  * A batch that generates nothing and received no overhang does not wait for Completed.
+//  * Counted is not a signal but a payload of self-tagged words (batch_ring.cuh): no fence and
+//    no second round trip on the chain's hop.
+//  * Node cut (the default, rcm::GpuBatchCut::Nodes): where rows are of similar length, batches
+//    of exactly min(B, T / longest row) parents, the remainder forwarded while the full batches
+//    are generated: fuller batches, so fewer hops, and no empty reservations (batch_chain.cuh).
 //  * Slot codes are slot + 1 (slot_code), so a seeded root, marked with its batch's bare id, is
 //    never taken for its own child on the large-row path, which rechecks ownership by equality.
 //  * B may go up to 512 (two parents per thread); the default stays the paper's 256.
@@ -51,7 +57,7 @@ enum Action : int { kRun, kNext, kExit };
 __device__ void dequeue(const ChainParams &P, Smem &sm, u64 *ctr) {
   Bcast &bc = sm.bc;
   bc.quit = 0;
-  bc.counted = bc.is_end = bc.forwarded = bc.split = 0;
+  bc.counted = bc.is_end = bc.forwarded = bc.split = bc.pred_completed = 0;
   bc.gen_cut = 0;
   bc.gen_count = 0;
   bc.action = kExit;
@@ -132,7 +138,7 @@ __device__ void finish_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr
   // it on (forwarded or split) or to put them into batches (gen_cn > 0), not otherwise.
   if (t == 0 && (sm.bc.forwarded || (sm.bc.gen_count > 0 && sm.bc.gen_cn > 0))) {
     stress_pause(P, sm.bc.id, 6);
-    if (wait_signal(P, sm, kCompleted, 6) && (sm.bc.forwarded || sm.bc.split))
+    if ((sm.bc.pred_completed || wait_signal(P, sm, kCompleted, 6)) && (sm.bc.forwarded || sm.bc.split))
       send_monotone(P, sm, kCompleted, sent); // no-op if sent above
   }
   if (synced_quit(sm)) return;
@@ -235,6 +241,7 @@ __global__ void init_ring_kernel(Slot *ring, u64 S) {
        i += static_cast<u64>(gridDim.x) * blockDim.x) {
     Slot s{};
     s.signal = ~0ull;
+    s.pay.followup = s.pay.offset_lo = s.pay.offset_hi = s.pay.combine = s.pay.weights = ~0ull; // tag kNoId
     s.published = kNoId;
     s.free_for = static_cast<u32>(i);
     ring[i] = s;
@@ -257,9 +264,11 @@ __global__ void init_first_batch_kernel(ChainParams P) {
   c.next_root = 1;
   for (int i = 0; i < kNumStats; ++i) c.stat[i] = 0;
   Slot &s = P.ring[0];
-  s.offset = at + 1;
-  s.followup = 1;
-  s.combine_nodes = s.combine_slots = s.combine_weight = s.combine_smax = 0;
+  s.pay.offset_lo = tagged(0, static_cast<u64>(at + 1));
+  s.pay.offset_hi = tagged(0, static_cast<u64>(at + 1) >> 32);
+  s.pay.followup = tagged(0, 1);
+  s.pay.weights = tagged(0, 0);
+  s.pay.combine = tagged(0, kPayCompleted);
   s.in_begin = at;
   s.in_end = at + 1;
   s.skip = 0;

@@ -252,7 +252,8 @@ __device__ inline void big_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 
     ++ctr[kStatPasses];
     sm.bc.sums = total;
     stress_pause(P, sm.bc.id, 2);
-    if (wait_signal(P, sm, kCounted, 2)) count_batch(P, sm, sent);
+    Payload in;
+    if (wait_counted(P, sm, in, 2)) count_batch(P, sm, in);
   }
   if (synced_quit(sm)) return;
 

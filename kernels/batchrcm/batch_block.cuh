@@ -82,7 +82,8 @@ struct Bcast {
   int quit;       // the batch was abandoned (abort, or it lies past the end)
   u32 early, mid; // signal received before / after discovery
   int counted, is_end, forwarded;
-  u32 split; // node cut: parents forwarded while the full batches are generated (batch_chain.cuh)
+  int pred_completed; // the Counted payload said the predecessor had nothing pending
+  u32 split;          // node cut: parents forwarded while the full batches are generated (batch_chain.cuh)
   Index out_offset;
   Acc sums; // over the exact children
   // Generation, fixed at Counted time.

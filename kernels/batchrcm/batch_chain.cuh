@@ -69,9 +69,11 @@ __device__ inline bool seed_next_component(const ChainParams &P, Smem &sm, Index
   store_relaxed(P.mark[root], s << 32);
   store_relaxed(P.perm[at], root);
   store_relaxed(P.comp_begin[j], at);
-  Slot &next = slot_of(P, s);
-  store_relaxed(next.offset, at + 1);
-  store_relaxed(next.followup, static_cast<u32>(s + 1));
+  Payload first{};
+  first.offset = at + 1;
+  first.followup = s + 1;
+  first.completed = true;
+  send_payload(P, s, first);
   return publish(P, sm.bc.id, s, at, at + 1, 0);
 }
 
@@ -82,15 +84,39 @@ struct Pending {
   bool bound;               // weight / slots are upper bounds (they hold a node-cut remainder)
 };
 
-// The Counted payload of `next`: where its children go, its first generated id and the
-// overhang it receives.
-__device__ __forceinline__ void store_payload(Slot &next, Index offset, u64 followup, const Pending &o) {
-  store_relaxed(next.offset, offset);
-  store_relaxed(next.followup, static_cast<u32>(followup));
-  store_relaxed(next.combine_nodes, static_cast<u32>(o.nodes));
-  store_relaxed(next.combine_slots, static_cast<u32>(o.slots));
-  store_relaxed(next.combine_weight, static_cast<u32>(o.weight));
-  store_relaxed(next.combine_smax, o.smax | (o.bound ? kSlotsBound : 0u));
+// Sends the next batch its Counted payload: where its children go, its first generated id and
+// the overhang o it receives (none: completed). False (an internal error) if o does not fit the
+// payload's bits, which the forwarding rules exclude (an overhang holds fewer than B vertices
+// and fewer than T slots).
+__device__ __forceinline__ bool send_counted(const ChainParams &P, Bcast &bc, Index offset, u64 followup,
+                                             const Pending &o, bool completed) {
+  if (o.nodes > 0x7ff || o.slots > 0xffff || o.weight > 0xffff || o.smax > 0x1fff) {
+    raise_error(P, kInternal, bc.id, 9, o.nodes);
+    bc.quit = 1;
+    return false;
+  }
+  Payload p;
+  p.offset = offset;
+  p.followup = followup;
+  p.cn = static_cast<u32>(o.nodes);
+  p.cs = static_cast<u32>(o.slots);
+  p.cw = static_cast<u32>(o.weight);
+  p.smax = o.smax;
+  p.bound = o.bound;
+  p.completed = completed;
+  send_payload(P, bc.target, p);
+  return true;
+}
+
+// Thread 0: waits for this batch's Counted payload. False: abandoned.
+__device__ inline bool wait_counted(const ChainParams &P, Smem &sm, Payload &in, int where) {
+  Spin spin;
+  while (!receive_payload(P, sm.bc.id, in))
+    if (!spin.again(P, sm.bc.id, where)) {
+      sm.bc.quit = 1;
+      return false;
+    }
+  return true;
 }
 
 // Node cut (GpuBatchCut::Nodes): when no row among o is longer than T and none has more than
@@ -144,19 +170,17 @@ __device__ inline bool reserve_ids(const ChainParams &P, Bcast &bc, u64 next_fol
 }
 
 // signalCount: runs once, as soon as the children are exact and the predecessor has counted.
-// Reads this batch's Counted payload and then either forwards everything as an overhang
-// (Counted), or generates its full batches and forwards the remainder (node cut; Counted now,
-// Completed once the remainder is written), or generates all of it (Completed).
-__device__ inline void count_batch(const ChainParams &P, Smem &sm, u32 &sent) {
+// Takes this batch's Counted payload `in` and then either forwards everything as an overhang,
+// or generates its full batches and forwards the remainder (node cut), or generates all of it
+// (the next batch's payload then says completed). The payload is sent in every case; Completed
+// follows on the signal word once an overhang passed on is written (finish_batch).
+__device__ inline void count_batch(const ChainParams &P, Smem &sm, const Payload &in) {
   Bcast &bc = sm.bc;
-  const Slot &me = slot_of(P, bc.id);
-  const Index offset = load_relaxed(me.offset);
-  const u64 followup = load_relaxed(me.followup);
-  const u64 cn = load_relaxed(me.combine_nodes);
-  const u64 cs = load_relaxed(me.combine_slots);
-  const u64 cw = load_relaxed(me.combine_weight);
-  const u32 csmax = load_relaxed(me.combine_smax);
+  const Index offset = in.offset;
+  const u64 followup = in.followup;
+  const u64 cn = in.cn, cs = in.cs, cw = in.cw;
   bc.counted = 1;
+  bc.pred_completed = in.completed;
   bc.out_offset = offset;
   const Index next_offset = offset + static_cast<Index>(bc.sums.cnt);
   if (next_offset == P.chain_end) {
@@ -174,17 +198,15 @@ __device__ inline void count_batch(const ChainParams &P, Smem &sm, u32 &sent) {
   o.nodes = cn + bc.sums.cnt;
   o.weight = cw + bc.sums.w;
   o.slots = cs + bc.sums.s;
-  o.smax = (csmax & ~kSlotsBound) > bc.sums.smax ? (csmax & ~kSlotsBound) : bc.sums.smax;
-  o.bound = (csmax & kSlotsBound) != 0;
-  Slot &next = slot_of(P, bc.target);
+  o.smax = in.smax > bc.sums.smax ? in.smax : bc.sums.smax;
+  o.bound = in.bound;
   const u64 cut = node_cut_size(P, o);
   u64 rem = 0;
   const u64 count = batches_to_generate(P, o, cut, followup > bc.target, rem);
   if (count == 0 && o.nodes > 0) {
     // Overhang: the next batch adds it to its first batch.
     bc.forwarded = 1;
-    store_payload(next, next_offset, followup, o);
-    send_monotone(P, sm, kCounted, sent, false); // carries only thread 0's payload
+    send_counted(P, bc, next_offset, followup, o, false);
     return;
   }
   bc.gen_first = followup;
@@ -202,23 +224,16 @@ __device__ inline void count_batch(const ChainParams &P, Smem &sm, u32 &sent) {
     bc.split = static_cast<u32>(rem);
     const u64 w1 = o.smax ? o.smax : 1;
     const Pending r{rem, rem * w1, rem * o.smax, o.smax, true};
-    store_payload(next, next_offset, next_followup, r);
-    send_monotone(P, sm, kCounted, sent, false); // Completed follows once it is written
+    send_counted(P, bc, next_offset, next_followup, r, false);
     return;
   }
+  // Nothing forwarded: the next batch needs none of this block's writes. Seeding sends the
+  // root's payload itself.
   if (next_followup == bc.target) {
-    const Pending none{0, 0, 0, 0, false};
-    store_payload(next, next_offset, next_followup, none); // seeding overwrites offset and followup
-    if (!seed_next_component(P, sm, next_offset)) {
-      bc.quit = 1;
-      return;
-    }
-  } else {
-    store_payload(next, next_offset, next_followup, Pending{0, 0, 0, 0, false});
+    if (!seed_next_component(P, sm, next_offset)) bc.quit = 1;
+    return;
   }
-  // Nothing forwarded: the next batch needs none of this block's writes, only the payload that
-  // thread 0 stored (seeding publishes with a fence of its own).
-  send_monotone(P, sm, kCompleted, sent, false);
+  send_counted(P, bc, next_offset, next_followup, Pending{0, 0, 0, 0, false}, true);
 }
 
 } // namespace pgk::cuda::rcm_detail

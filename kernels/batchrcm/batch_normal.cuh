@@ -103,7 +103,8 @@ __device__ __forceinline__ void rediscover(const ChainParams &P, Smem &sm, u32 &
   first_out = kept_before.cnt;
   if (t == 0) {
     sm.bc.sums = kept;
-    if (signal_of(P, sm.bc.id) >= kCounted) count_batch(P, sm, sent);
+    Payload in;
+    if (receive_payload(P, sm.bc.id, in)) count_batch(P, sm, in);
   }
 }
 
@@ -182,7 +183,8 @@ __device__ inline void normal_batch(const ChainParams &P, Smem &sm, u32 &sent, u
     sm.bc.sums = total;
     if (exact) {
       stress_pause(P, sm.bc.id, 2);
-      if (signal_of(P, sm.bc.id) >= kCounted) count_batch(P, sm, sent); // early count: before sorting
+      Payload in;
+      if (receive_payload(P, sm.bc.id, in)) count_batch(P, sm, in); // early count: before sorting
     }
   }
   if (synced_quit(sm)) return;
@@ -209,7 +211,8 @@ __device__ inline void normal_batch(const ChainParams &P, Smem &sm, u32 &sent, u
   }
   if (t == 0 && !sm.bc.counted) {
     stress_pause(P, sm.bc.id, 5);
-    if (wait_signal(P, sm, kCounted, 5)) count_batch(P, sm, sent);
+    Payload in;
+    if (wait_counted(P, sm, in, 5)) count_batch(P, sm, in);
   }
   if (synced_quit(sm)) return;
   write_children(P, sm, m, valid, first_out);

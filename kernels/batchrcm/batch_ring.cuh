@@ -23,26 +23,34 @@
 namespace pgk::cuda::rcm_detail {
 
 constexpr u32 kNoId = ~0u;
-constexpr u32 kSlotsBound = 1u << 31; // flag in Slot::combine_smax
-
-// The signal from a batch to the next one in the chain, in increasing strength (Alg. 5).
+// The signal word from a batch to the next one in the chain (Alg. 5). Counted travels apart,
+// as the tagged Counted payload below.
 enum Signal : u32 {
   kEmpty = 0,
   kDiscovered = 1, // every earlier batch has finished marking
-  kCounted = 2,    // offset, followup and incoming overhang are known
-  kCompleted = 3,  // besides, every overhang chained into this batch is written
+  kCompleted = 3,  // every overhang chained into this batch is written (and Discovered)
+};
+
+// The Counted payload (where the children go, the first id this batch generates, the incoming
+// overhang) in words that each carry, in their high half, the id they are meant for. The
+// receiver polls until every word names it, so the sender needs neither an order among the
+// words nor a fence before them: one hop of the chain costs the stores' way to L2 and one poll,
+// not a fence and a second round trip. Nothing else is read on the strength of Counted.
+//   followup: the id;  offset: its low and (64-bit Index) high half;
+//   combine:  nodes (bits 0-10), smax (11-23), kPayBound, kPayCompleted;  weights: slots | weight << 16
+constexpr u32 kPayBound = 1u << 24;     // the overhang's slots and weight are upper bounds
+constexpr u32 kPayCompleted = 1u << 25; // nothing pending: the sender counts as Completed
+struct PayloadWords {
+  u64 followup, offset_lo, offset_hi, combine, weights;
 };
 
 struct alignas(16) Slot {
-  u64 signal;                                       // (id << 2) | Signal
-  u32 published;                                    // id once in_begin / in_end / skip are written
-  u32 free_for;                                     // the id that may use this slot next
-  u32 followup;                                     // Counted payload: queue id of the first batch this one generates
-  u32 combine_nodes, combine_slots, combine_weight; // Counted payload: incoming overhang
-  u32 skip;                                         // empty batches reserved right after this one
-  u32 combine_smax;       // Counted payload: the overhang's largest min(row length, T + 1), | kSlotsBound
-                          // when combine_slots / combine_weight are upper bounds (a node-cut remainder)
-  Index offset;           // Counted payload: where this batch's children go in the ordering
+  u64 signal;       // (id << 2) | Signal
+  PayloadWords pay; // Counted payload, tagged
+  u32 published;    // id once in_begin / in_end / skip are written
+  u32 free_for;     // the id that may use this slot next
+  u32 skip;         // empty batches reserved right after this one
+  u32 pad;
   Index in_begin, in_end; // parents: perm[in_begin, in_end)
 };
 
@@ -146,6 +154,49 @@ struct Spin {
 __device__ __forceinline__ u32 signal_of(const ChainParams &P, u64 id) {
   const u64 v = load_acquire(slot_of(P, id).signal);
   return (v >> 2) == id ? static_cast<u32>(v & 3u) : kEmpty;
+}
+
+// The Counted payload as received.
+struct Payload {
+  Index offset;   // where the batch's children go in the ordering
+  u64 followup;   // queue id of the first batch it generates
+  u32 cn, cs, cw; // incoming overhang: vertices, slots, weight
+  u32 smax;       // the overhang's largest min(row length, T + 1)
+  bool bound;     // cs / cw are upper bounds (a node-cut remainder)
+  bool completed; // the sender had nothing pending: no wait for Completed
+};
+
+__device__ __forceinline__ u64 tagged(u64 id, u64 v) { return (id << 32) | (v & 0xffffffffull); }
+
+// Relaxed stores, no fence (see PayloadWords). Fields must fit their bits (count_batch checks).
+__device__ __forceinline__ void send_payload(const ChainParams &P, u64 to, const Payload &p) {
+  PayloadWords &w = slot_of(P, to).pay;
+  const u64 off = static_cast<u64>(p.offset);
+  store_relaxed(w.offset_lo, tagged(to, off));
+  if (sizeof(Index) > 4) store_relaxed(w.offset_hi, tagged(to, off >> 32));
+  store_relaxed(w.followup, tagged(to, p.followup));
+  store_relaxed(w.weights, tagged(to, p.cs | (static_cast<u64>(p.cw) << 16)));
+  store_relaxed(w.combine, tagged(to, p.cn | (static_cast<u64>(p.smax) << 11) | (p.bound ? kPayBound : 0u) |
+                                          (p.completed ? kPayCompleted : 0u)));
+}
+
+// False until every word of batch id's payload has arrived.
+__device__ __forceinline__ bool receive_payload(const ChainParams &P, u64 id, Payload &p) {
+  const PayloadWords &w = slot_of(P, id).pay;
+  const u64 lo = load_relaxed(w.offset_lo), fu = load_relaxed(w.followup);
+  const u64 we = load_relaxed(w.weights), co = load_relaxed(w.combine);
+  const u64 hi = sizeof(Index) > 4 ? load_relaxed(w.offset_hi) : id << 32;
+  if (((lo ^ fu) | (lo ^ we) | (lo ^ co) | (lo ^ hi)) >> 32 || (lo >> 32) != id) return false;
+  p.offset = static_cast<Index>((lo & 0xffffffffull) | (sizeof(Index) > 4 ? (hi & 0xffffffffull) << 32 : 0));
+  p.followup = fu & 0xffffffffull;
+  p.cs = static_cast<u32>(we & 0xffffu);
+  p.cw = static_cast<u32>((we >> 16) & 0xffffu);
+  const u32 c = static_cast<u32>(co);
+  p.cn = c & 0x7ffu;
+  p.smax = (c >> 11) & 0x1fffu;
+  p.bound = (c & kPayBound) != 0;
+  p.completed = (c & kPayCompleted) != 0;
+  return true;
 }
 
 // Everything this block wrote before the caller's __syncthreads becomes visible to whoever
