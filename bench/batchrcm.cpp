@@ -12,7 +12,7 @@ static const char help[] = "batchrcm benchmark: Reverse Cuthill-McKee on generat
                            "  -big_runs <k> (5, host baselines on matrices past 50M nonzeros; every record states its runs),\n"
                            "  cuSOLVER takes at most 3 runs (it is orders of magnitude slower).\n"
                            "  -threads <1,2,4,8,16>, -cusolver_max_nnz <n> (30000000), -batch_nodes <B> (GPU batch size,\n"
-                           "  default the paper's 256), -batch_cut walker|nodes (GPU batch cut, default nodes), -small_matrices <spec;...>,\n"
+                           "  default 0: automatic, 256 or 512), -batch_cut walker|nodes (GPU batch cut, default nodes), -small_matrices <spec;...>,\n"
                            "  -results <dir>\n";
 
 #include <petscgpukit.h>
@@ -181,7 +181,7 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
   const Stats ps = pgk::bench::summarize(plan_s), os = pgk::bench::summarize(order_s);
   res.add(p.spec, "gpu batch kernel: start node plan", "end_to_end_phase", p.n, p.nnz, ps, -1);
   res.add(p.spec, "gpu batch kernel: ordering + copy back", "end_to_end_phase", p.n, p.nnz, os, p.bw1);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d cut=%s end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty, %llu forwarding)\n", go.gpu.batch_nodes,
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d cut=%s end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty, %llu forwarding)\n", info.batch_nodes,
                         go.gpu.batch_cut == pgk::rcm::GpuBatchCut::Nodes ? "nodes" : "walker", 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks, (unsigned long long)st.batches_executed,
                         (unsigned long long)info.empty_batches, (unsigned long long)st.batches_forwarding_overhang));
   PetscCallCUDA(cudaFree(d_rowptr));

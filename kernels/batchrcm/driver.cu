@@ -17,8 +17,9 @@ void check_options(const rcm::Options &opts, bool uses_start) {
   if (uses_start && opts.start == rcm::StartNode::GeorgeLiu)
     throw std::invalid_argument("georgeliu start node: use the cpu or serial backend");
   const rcm::GpuTuning &o = opts.gpu;
-  if (o.batch_nodes < 1 || o.batch_nodes > 512)
-    throw std::invalid_argument("gpu rcm: batch_nodes must be in [1, 512], got " + std::to_string(o.batch_nodes));
+  if (o.batch_nodes < 0 || o.batch_nodes > 512)
+    throw std::invalid_argument("gpu rcm: batch_nodes must be in [1, 512] or 0 (automatic), got " +
+                                std::to_string(o.batch_nodes));
   if (o.batch_valence < 2 || o.batch_valence > 2048)
     throw std::invalid_argument("gpu rcm: batch_valence must be in [2, 2048], got " + std::to_string(o.batch_valence));
   if (o.max_blocks < 0) throw std::invalid_argument("gpu rcm: max_blocks must be >= 0");
@@ -31,6 +32,17 @@ void check_square(const CsrView &g) {
     throw std::invalid_argument("rcm: the matrix must be square (" + std::to_string(g.nrows) + " x " +
                                 std::to_string(g.ncols) + ")");
   if (g.nrows < 0) throw std::invalid_argument("rcm: negative dimension");
+}
+
+// GpuTuning::batch_nodes = 0: 512 when the search's BFS levels average 4096 vertices or more
+// (16 batches of 256 a level), else 256; 256 without a search (given roots or start).
+rcm::GpuTuning with_batch_nodes(const rcm::GpuTuning &o, Index n, int rounds, int bfs_levels) {
+  rcm::GpuTuning t = o;
+  if (t.batch_nodes == 0) {
+    const double width = bfs_levels > 0 ? static_cast<double>(n) * rounds / bfs_levels : 0.0;
+    t.batch_nodes = width >= 4096.0 ? 512 : 256;
+  }
+  return t;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -107,6 +119,7 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
   DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
   rcm_detail::ChainList chain = rcm_detail::split_singletons_device(plan, perm.data(), s);
   rcm_detail::ChainResult res;
+  const rcm::GpuTuning tuning = with_batch_nodes(opts.gpu, n, plan.rounds, plan.bfs_levels);
   if (chain.count > 0) {
     DeviceBuffer<Index> chain_begin(static_cast<std::size_t>(chain.count), s); // the plan knows them already
     rcm_detail::ChainRun run;
@@ -116,7 +129,7 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
     run.chain_end = chain.end;
     run.ring_slots = opts.gpu.queue_slots; // 0: sized by run_batch_chain_device
     run.while_running = &while_ordering;
-    res = rcm_detail::run_batch_chain_device(g, valence.data(), opts.count_diagonal_in_valence, opts.gpu, run,
+    res = rcm_detail::run_batch_chain_device(g, valence.data(), opts.count_diagonal_in_valence, tuning, run,
                                              perm.data(), chain_begin.data(), s);
   }
   rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
@@ -131,6 +144,7 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
     stats->ordering_seconds = order_seconds;
   }
   if (info) {
+    info->batch_nodes = tuning.batch_nodes;
     info->peripheral_rounds = plan.rounds;
     info->bfs_levels = plan.bfs_levels;
     info->plan_ms = plan_seconds * 1e3;
@@ -166,8 +180,9 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   run.nroots = nroots;
   run.chain_end = n;
   run.ring_slots = opts.gpu.queue_slots;
-  const rcm_detail::ChainResult res = rcm_detail::run_batch_chain_device(g, valence.data(), count_diagonal, opts.gpu,
-                                                                         run, perm.data(), comp_begin.data(), s);
+  const rcm::GpuTuning tuning = with_batch_nodes(opts.gpu, n, 0, 0);
+  const rcm_detail::ChainResult res = rcm_detail::run_batch_chain_device(g, valence.data(), count_diagonal, tuning, run,
+                                                                         perm.data(), comp_begin.data(), s);
   if (res.next_root != static_cast<std::uint64_t>(nroots))
     throw std::invalid_argument("rcm: root " + std::to_string(roots[static_cast<std::size_t>(res.next_root)]) +
                                 " lies in a component that is already ordered");
@@ -176,6 +191,7 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   std::vector<Index> result = download(out.data(), n, s);
 
   fill_stats(res, nroots, stats, info);
+  if (info) info->batch_nodes = tuning.batch_nodes;
   if (stats) stats->ordering_seconds = seconds_since(t0);
   if (info) info->order_ms = seconds_since(t0) * 1e3;
   return result;

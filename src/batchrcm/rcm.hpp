@@ -62,10 +62,13 @@ enum class GpuBatchCut {
 // Tuning of the device backend (pgk::cuda::rcm_gpu*, kernels/batchrcm/rcm_gpu.hpp); the other
 // backends ignore it.
 struct GpuTuning {
-  // B: parents per batch, 1..512 (the paper's 256). A batch is bounded by T as well, so B above
-  // 256 only matters for rows of fewer than 8 entries; measured on a 2D mesh (8M rows) it was
-  // slower (more, longer overhang chains), hence the default stays 256.
-  int batch_nodes = 256;
+  // B: parents per batch, 1..512 (the paper's 256), or 0: chosen from the start-node search,
+  // 512 where its BFS levels hold 4096 vertices or more on average, else 256 (256 when the roots
+  // are given). A batch is bounded by T as well, so B above 256 only matters for rows of fewer
+  // than 8 entries. Measured on an H200 with the node cut: 512 is 4-10% faster on 3D 7-point
+  // meshes (5.5k-20k vertices a level) and 12% slower on a 2D 5-point one (1.5k a level), whose
+  // chain then has too few batches a level to overlap their discovery.
+  int batch_nodes = 0;
   int batch_valence = 2048; // T: shared-memory scratch of a batch in row entries, 2..2048
   GpuBatchCut batch_cut = GpuBatchCut::Nodes;
   // Ring of batch records (64 bytes each); 0 picks min(n + #components + 2, 2^20), which never
