@@ -32,7 +32,8 @@
 //    are generated: fuller batches, so fewer hops, and no empty reservations (batch_chain.cuh).
 //  * Slot codes are slot + 1 (slot_code), so a seeded root, marked with its batch's bare id, is
 //    never taken for its own child on the large-row path, which rechecks ownership by equality.
-//  * B may go up to 512 (two parents per thread); the default stays the paper's 256.
+//  * B may go up to 512 (two parents per thread); by default 256 (the paper's) or 512 on wide BFS
+//    levels (driver.cu).
 //  * The large-row path (batch_big.cuh) does not speculate past marking.
 //  * Components: like the CPU backend, the batch that finds its component exhausted seeds the
 //    next root; rcm_gpu orders single-vertex components directly, outside the chain.

@@ -84,7 +84,7 @@ __device__ __forceinline__ void await_discovered(const ChainParams &P, Smem &sm,
 // Step 2: rechecks the m sorted children, which are trimmed on output (that keeps each parent's
 // run sorted). valid: this thread's kept ranks (bit q: rank t*kItems + q); first_out: its first
 // output position. Thread 0 stores the sums and counts the batch if the predecessor has.
-__device__ __forceinline__ void rediscover(const ChainParams &P, Smem &sm, u32 &sent, u64 code, u32 m, u32 &valid,
+__device__ __forceinline__ void rediscover(const ChainParams &P, Smem &sm, u64 code, u32 m, u32 &valid,
                                            u32 &first_out) {
   const u32 t = threadIdx.x;
   Acc again = acc_zero();
@@ -206,7 +206,7 @@ __device__ inline void normal_batch(const ChainParams &P, Smem &sm, u32 &sent, u
   if (!exact) {
     await_discovered(P, sm, sent);
     if (synced_quit(sm)) return;
-    rediscover(P, sm, sent, code, m, valid, first_out);
+    rediscover(P, sm, code, m, valid, first_out);
     if (synced_quit(sm)) return;
   }
   if (t == 0 && !sm.bc.counted) {
