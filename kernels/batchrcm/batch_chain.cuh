@@ -41,10 +41,9 @@ __device__ __forceinline__ bool synced_quit(Smem &sm) {
   return q;
 }
 
-__device__ __forceinline__ void send_monotone(const ChainParams &P, Smem &sm, u32 s, u32 &sent,
-                                              bool block_writes = true) {
+__device__ __forceinline__ void send_monotone(const ChainParams &P, Smem &sm, u32 s, u32 &sent) {
   if (s <= sent) return; // a weaker signal after a stronger one would undo it
-  send_signal(P, sm.bc.target, s, block_writes);
+  send_signal(P, sm.bc.target, s);
   sent = s;
 }
 

@@ -200,12 +200,11 @@ __device__ __forceinline__ bool receive_payload(const ChainParams &P, u64 id, Pa
 }
 
 // Everything this block wrote before the caller's __syncthreads becomes visible to whoever
-// acquires the signal: the fence makes thread 0's release cumulative over the block's writes.
-// Without block_writes the signal only carries what thread 0 itself stored before it (the
-// Counted payload), which the release alone orders; that saves a fence on the chain's
-// critical path.
-__device__ __forceinline__ void send_signal(const ChainParams &P, u64 to, u32 s, bool block_writes = true) {
-  if (block_writes) __threadfence();
+// acquires the signal: the fence makes thread 0's release cumulative over the block's writes
+// (Discovered: the marks; Completed: the overhang's entries). The Counted payload, which needs
+// no fence, travels apart (send_payload).
+__device__ __forceinline__ void send_signal(const ChainParams &P, u64 to, u32 s) {
+  __threadfence();
   store_release(slot_of(P, to).signal, (to << 2) | s);
 }
 

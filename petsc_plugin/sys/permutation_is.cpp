@@ -34,17 +34,6 @@ PetscErrorCode PgkPermutationISAsBoth(IS *set, IS *irow, IS *icol)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PgkCreatePermutationISFromArray(PetscInt n, PetscInt **perm, IS *irow, IS *icol)
-{
-  IS set;
-
-  PetscFunctionBegin;
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, *perm, PETSC_OWN_POINTER, &set));
-  *perm = NULL;
-  PetscCall(PgkPermutationISAsBoth(&set, irow, icol));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode PgkCreatePermutationISForFill(PetscInt n, PetscInt **array, IS *is)
 {
   PetscFunctionBegin;
@@ -60,6 +49,7 @@ PetscErrorCode PgkCreatePermutationISes(const std::vector<PetscInt> &perm, Petsc
 {
   const PetscInt n   = (PetscInt)perm.size();
   PetscInt      *idx = nullptr;
+  IS             set;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(n, &idx));
@@ -69,6 +59,7 @@ PetscErrorCode PgkCreatePermutationISes(const std::vector<PetscInt> &perm, Petsc
     PetscCall(PetscFree(idx));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
   }
-  PetscCall(PgkCreatePermutationISFromArray(n, &idx, irow, icol));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, idx, PETSC_OWN_POINTER, &set)); // owns idx from here
+  PetscCall(PgkPermutationISAsBoth(&set, irow, icol));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

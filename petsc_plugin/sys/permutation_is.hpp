@@ -5,15 +5,11 @@
 
 #include <vector>
 
-// *irow and *icol from perm (perm[new] = old, n entries allocated with PetscMalloc1): one
-// sequential index set that owns perm (PETSC_OWN_POINTER; *perm is set to NULL), returned as
-// both, referenced twice, as PETSc's own spectral ordering does. The caller destroys each as
-// usual. One set instead of two halves the cost PETSc adds to the ordering (ISCreateGeneral
-// scans every new set once for its bounds: about 15 ms at 14.7M rows on an H200 node), and
-// factorizations and MatPermute then see isrow == iscol. Not Collective.
-PetscErrorCode PgkCreatePermutationISFromArray(PetscInt n, PetscInt **perm, IS *irow, IS *icol);
-
-// *set returned as both *irow and *icol (referenced twice; *set = NULL), as above.
+// *set returned as both *irow and *icol: one sequential index set, referenced twice (*set =
+// NULL), as PETSc's own spectral ordering does. The caller destroys each as usual. One set
+// instead of two halves the cost PETSc adds to the ordering (ISCreateGeneral scans every new set
+// once for its bounds: about 15 ms at 14.7M rows on an H200 node), and factorizations and
+// MatPermute then see isrow == iscol. Not Collective.
 PetscErrorCode PgkPermutationISAsBoth(IS *set, IS *irow, IS *icol);
 
 // A sequential index set of n >= 1 entries around *array (PetscMalloc1'd, n entries) that the
@@ -27,8 +23,8 @@ PetscErrorCode PgkPermutationISAsBoth(IS *set, IS *irow, IS *icol);
 // Not Collective.
 PetscErrorCode PgkCreatePermutationISForFill(PetscInt n, PetscInt **array, IS *is);
 
-// As PgkCreatePermutationISFromArray, from a vector: copied into PETSc's memory first, on
-// `threads` threads when perm holds at least 2^22 entries (PETSc's PETSC_COPY_VALUES copies on
+// *irow and *icol (one set, as PgkPermutationISAsBoth) from perm[new] = old, copied into PETSc's
+// memory on `threads` threads when perm holds at least 2^22 entries (PETSc's PETSC_COPY_VALUES copies on
 // one thread into fresh pages; below about 2^22 entries, starting 16 threads costs more than the
 // copy saves, measured on an H200 node). The result does not depend on `threads` (<= 1: this
 // thread only). Not Collective.

@@ -71,7 +71,7 @@ struct GpuTuning {
   int batch_nodes = 0;
   int batch_valence = 2048; // T: shared-memory scratch of a batch in row entries, 2..2048
   GpuBatchCut batch_cut = GpuBatchCut::Nodes;
-  // Ring of batch records (64 bytes each); 0 picks min(n + #components + 2, 2^20), which never
+  // Ring of batch records (80 bytes each); 0 picks min(n + #components + 2, 2^20), which never
   // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).
   std::size_t queue_slots = 0;
   int max_blocks = 0;             // caps the persistent grids (batch kernel, BFS); 0: occupancy x multiprocessors
