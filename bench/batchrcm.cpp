@@ -12,7 +12,7 @@ static const char help[] = "batchrcm benchmark: Reverse Cuthill-McKee on generat
                            "  -big_runs <k> (5, host baselines on matrices past 50M nonzeros; every record states its runs),\n"
                            "  cuSOLVER takes at most 3 runs (it is orders of magnitude slower).\n"
                            "  -threads <1,2,4,8,16>, -cusolver_max_nnz <n> (30000000), -batch_nodes <B> (GPU batch size,\n"
-                           "  default 0: automatic, 256 or 512), -batch_cut walker|nodes (GPU batch cut, default nodes), -small_matrices <spec;...>,\n"
+                           "  default 0: automatic, 256 or 512), -batch_cut walker|nodes (GPU batch cut, default nodes), -batch_valence <T> (GPU batch scratch), -small_matrices <spec;...>,\n"
                            "  -results <dir>\n";
 
 #include <petscgpukit.h>
@@ -62,6 +62,7 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsInt("-big_runs", "timed runs of the host baselines past 50M nonzeros", NULL, o->big_runs, &o->big_runs, NULL));
   PetscCall(PetscOptionsInt("-cusolver_max_nnz", "largest matrix given to cuSOLVER", NULL, o->cusolver_max_nnz, &o->cusolver_max_nnz, NULL));
   PetscCall(PetscOptionsInt("-batch_nodes", "GPU batch size B (0: the default)", NULL, o->batch_nodes, &o->batch_nodes, NULL));
+  PetscCall(PetscOptionsInt("-batch_valence", "GPU batch scratch T in row entries (0: the default)", NULL, o->batch_valence, &o->batch_valence, NULL));
   PetscCall(PetscOptionsString("-batch_cut", "GPU batch cut of the kernel rows: walker or nodes (empty: the default)", NULL, o->batch_cut, o->batch_cut, sizeof o->batch_cut, NULL));
   PetscCall(PetscOptionsBool("-user_only", "only the MatGetOrdering rows, PETSc's rcm and the GPU kernel rows", NULL, o->user_only, &o->user_only, NULL));
   PetscCall(PetscOptionsBool("-gpu_only", "with -user_only: only the device rows (kernel, MatGetOrdering on the device matrix, flag set or not) and the index-set copies", NULL, o->gpu_only, &o->gpu_only, NULL));
@@ -135,6 +136,7 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
 
   PetscFunctionBegin;
   if (o.batch_nodes > 0) go.gpu.batch_nodes = (int)o.batch_nodes;
+  if (o.batch_valence > 0) go.gpu.batch_valence = (int)o.batch_valence;
   if (!strcmp(o.batch_cut, "walker")) go.gpu.batch_cut = pgk::rcm::GpuBatchCut::Walker;
   else if (!strcmp(o.batch_cut, "nodes")) go.gpu.batch_cut = pgk::rcm::GpuBatchCut::Nodes;
   else PetscCheck(!o.batch_cut[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-batch_cut %s: expected walker or nodes", o.batch_cut);
@@ -181,9 +183,9 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
   const Stats ps = pgk::bench::summarize(plan_s), os = pgk::bench::summarize(order_s);
   res.add(p.spec, "gpu batch kernel: start node plan", "end_to_end_phase", p.n, p.nnz, ps, -1);
   res.add(p.spec, "gpu batch kernel: ordering + copy back", "end_to_end_phase", p.n, p.nnz, os, p.bw1);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d cut=%s end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty, %llu forwarding)\n", info.batch_nodes,
-                        go.gpu.batch_cut == pgk::rcm::GpuBatchCut::Nodes ? "nodes" : "walker", 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks, (unsigned long long)st.batches_executed,
-                        (unsigned long long)info.empty_batches, (unsigned long long)st.batches_forwarding_overhang));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d T=%d cut=%s end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty, %llu forwarding)\n", info.batch_nodes,
+                        go.gpu.batch_valence, go.gpu.batch_cut == pgk::rcm::GpuBatchCut::Nodes ? "nodes" : "walker", 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks,
+                        (unsigned long long)st.batches_executed, (unsigned long long)info.empty_batches, (unsigned long long)st.batches_forwarding_overhang));
   PetscCallCUDA(cudaFree(d_rowptr));
   PetscCallCUDA(cudaFree(d_colidx));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -29,7 +29,7 @@ struct Options {
   char      small[1024]                 = "lap2d5:n=40;lap3d7:n=12;random:n=5000,deg=6;elast3d:n=6;powerlaw:n=20000";
   char      threads[256]                = "1,2,4,8,16";
   char      results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
-  PetscInt  runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000, batch_nodes = 0;
+  PetscInt  runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000, batch_nodes = 0, batch_valence = 0;
   PetscBool user_only     = PETSC_FALSE;
   PetscBool gpu_only      = PETSC_FALSE; // with user_only: the device rows alone (the call-over-kernel ratios)
   PetscBool with_rcm      = PETSC_FALSE; // with gpu_only: PETSc's rcm too (the gpu target's baseline, same run)

@@ -11,7 +11,7 @@
 namespace pgk::cuda::rcm_detail {
 
 constexpr int kBlock = 256;       // threads per worker block (paper: 256)
-constexpr int kMaxT = 2048;       // scratch entries: the largest batch_valence
+constexpr int kMaxT = 4096;       // scratch entries: the largest batch_valence
 constexpr int kMaxB = 2 * kBlock; // the largest batch_nodes: two parents per thread
 constexpr int kParentsPerThread = kMaxB / kBlock;
 constexpr int kItems = kMaxT / kBlock; // scratch entries per thread
@@ -116,6 +116,7 @@ struct Smem {
     typename Sorter<2>::TempStorage s2;
     typename Sorter<4>::TempStorage s4;
     typename Sorter<8>::TempStorage s8;
+    typename Sorter<16>::TempStorage s16;
     typename AccScan::TempStorage acc;
     typename CountScan::TempStorage cnt;
   } tmp;
@@ -161,7 +162,8 @@ __device__ inline void sort_children(Smem &sm, u32 m, bool use_parent, Index vba
   if (m <= kBlock) sort_to_order<1>(sm, m, use_parent, vbase, vbits, pbits);
   else if (m <= 2 * kBlock) sort_to_order<2>(sm, m, use_parent, vbase, vbits, pbits);
   else if (m <= 4 * kBlock) sort_to_order<4>(sm, m, use_parent, vbase, vbits, pbits);
-  else sort_to_order<8>(sm, m, use_parent, vbase, vbits, pbits);
+  else if (m <= 8 * kBlock) sort_to_order<8>(sm, m, use_parent, vbase, vbits, pbits);
+  else sort_to_order<16>(sm, m, use_parent, vbase, vbits, pbits);
 }
 
 __device__ __forceinline__ u64 warp_inclusive_sum(u64 x) {

@@ -20,8 +20,8 @@ void check_options(const rcm::Options &opts, bool uses_start) {
   if (o.batch_nodes < 0 || o.batch_nodes > 512)
     throw std::invalid_argument("gpu rcm: batch_nodes must be in [1, 512] or 0 (automatic), got " +
                                 std::to_string(o.batch_nodes));
-  if (o.batch_valence < 2 || o.batch_valence > 2048)
-    throw std::invalid_argument("gpu rcm: batch_valence must be in [2, 2048], got " + std::to_string(o.batch_valence));
+  if (o.batch_valence < 2 || o.batch_valence > 4096)
+    throw std::invalid_argument("gpu rcm: batch_valence must be in [2, 4096], got " + std::to_string(o.batch_valence));
   if (o.max_blocks < 0) throw std::invalid_argument("gpu rcm: max_blocks must be >= 0");
   if (!(o.watchdog_seconds > 0)) throw std::invalid_argument("gpu rcm: watchdog_seconds must be > 0");
   if (o.queue_slots == 1) throw std::invalid_argument("gpu rcm: queue_slots must be 0 (automatic) or >= 2");

@@ -69,7 +69,7 @@ struct GpuTuning {
   // meshes (5.5k-20k vertices a level) and 12% slower on a 2D 5-point one (1.5k a level), whose
   // chain then has too few batches a level to overlap their discovery.
   int batch_nodes = 0;
-  int batch_valence = 2048; // T: shared-memory scratch of a batch in row entries, 2..2048
+  int batch_valence = 4096; // T: shared-memory scratch of a batch in row entries, 2..4096
   GpuBatchCut batch_cut = GpuBatchCut::Nodes;
   // Ring of batch records (80 bytes each); 0 picks min(n + #components + 2, 2^20), which never
   // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).
