@@ -184,7 +184,7 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
   res.add(p.spec, "gpu batch kernel: start node plan", "end_to_end_phase", p.n, p.nnz, ps, -1);
   res.add(p.spec, "gpu batch kernel: ordering + copy back", "end_to_end_phase", p.n, p.nnz, os, p.bw1);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d T=%d cut=%s end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty, %llu forwarding)\n", info.batch_nodes,
-                        go.gpu.batch_valence, go.gpu.batch_cut == pgk::rcm::GpuBatchCut::Nodes ? "nodes" : "walker", 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks,
+                        info.batch_valence, go.gpu.batch_cut == pgk::rcm::GpuBatchCut::Nodes ? "nodes" : "walker", 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks,
                         (unsigned long long)st.batches_executed, (unsigned long long)info.empty_batches, (unsigned long long)st.batches_forwarding_overhang));
   PetscCallCUDA(cudaFree(d_rowptr));
   PetscCallCUDA(cudaFree(d_colidx));

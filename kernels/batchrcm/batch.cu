@@ -34,6 +34,8 @@
 //    never taken for its own child on the large-row path, which rechecks ownership by equality.
 //  * B may go up to 512 (two parents per thread); by default 256 (the paper's) or 512 on wide BFS
 //    levels (driver.cu).
+//  * T, the scratch, may go up to 4096 entries (kernel template BlockSmem<4096>, 16 entries a
+//    thread); by default 2048, or 4096 on wider BFS levels (driver.cu).
 //  * The large-row path (batch_big.cuh) does not speculate past marking.
 //  * Components: like the CPU backend, the batch that finds its component exhausted seeds the
 //    next root; rcm_gpu orders single-vertex components directly, outside the chain.
@@ -55,7 +57,7 @@ enum Action : int { kRun, kNext, kExit };
 
 // Thread 0: takes the next ticket and waits until its batch is published and the slot it will
 // signal is free.
-__device__ void dequeue(const ChainParams &P, Smem &sm, u64 *ctr) {
+template <class Smem> __device__ void dequeue(const ChainParams &P, Smem &sm, u64 *ctr) {
   Bcast &bc = sm.bc;
   bc.quit = 0;
   bc.counted = bc.is_end = bc.forwarded = bc.split = bc.pred_completed = 0;
@@ -95,7 +97,7 @@ __device__ void dequeue(const ChainParams &P, Smem &sm, u64 *ctr) {
 }
 
 // The Walker's generation (warp 0 cuts, the block reads weights back when they are not in cval).
-__device__ void walk_generation(const ChainParams &P, Smem &sm, bool weights_in_smem) {
+template <class Smem> __device__ void walk_generation(const ChainParams &P, Smem &sm, bool weights_in_smem) {
   const u32 t = threadIdx.x;
   const u64 id = sm.bc.id;
   const Index offset = sm.bc.out_offset;
@@ -108,8 +110,8 @@ __device__ void walk_generation(const ChainParams &P, Smem &sm, bool weights_in_
   if (weights_in_smem) {
     if (t < 32) w.feed(P, id, sm.cval, k, offset);
   } else {
-    for (u32 x0 = 0; x0 < k; x0 += kMaxT) {
-      const u32 len = k - x0 < static_cast<u32>(kMaxT) ? k - x0 : kMaxT;
+    for (u32 x0 = 0; x0 < k; x0 += Smem::kT) {
+      const u32 len = k - x0 < static_cast<u32>(Smem::kT) ? k - x0 : Smem::kT;
       for (u32 x = t; x < len; x += kBlock) {
         const Index node = P.perm[offset + static_cast<Index>(x0 + x)];
         const Index r = P.rowptr[node + 1] - P.rowptr[node];
@@ -125,6 +127,7 @@ __device__ void walk_generation(const ChainParams &P, Smem &sm, bool weights_in_
 
 // After the output is written: Completed, then the new batches. weights_in_smem: the
 // children's weights are in cval (normal path); otherwise they are read back in windows.
+template <class Smem>
 __device__ void finish_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr, bool weights_in_smem) {
   const u32 t = threadIdx.x;
   if (synced_quit(sm)) return;
@@ -160,7 +163,7 @@ __device__ void finish_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr
   }
 }
 
-__device__ void run_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr) {
+template <class Smem> __device__ void run_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr) {
   const u32 t = threadIdx.x;
   const Index np = sm.bc.in_end - sm.bc.in_begin;
   if (np < 1 || np > static_cast<Index>(P.B)) { // generation never makes such a batch
@@ -215,7 +218,9 @@ __device__ void run_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr) {
   finish_batch(P, sm, sent, ctr, true);
 }
 
-__global__ void __launch_bounds__(kBlock, 2) batch_rcm_kernel(ChainParams P) {
+// Cap: the scratch entries (kScratchSmallEntries or kScratchLargeEntries), at least P.T.
+template <int Cap> __global__ void __launch_bounds__(kBlock, 2) batch_rcm_kernel(ChainParams P) {
+  using Smem = BlockSmem<Cap>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   Smem &sm = *reinterpret_cast<Smem *>(smem_raw);
   u64 ctr[kNumStats];
@@ -352,8 +357,10 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
   init_first_batch_kernel<<<1, 1, 0, s>>>(P);
   PGK_CUDA_CHECK_LAUNCH();
 
-  const std::size_t smem = sizeof(Smem);
-  const void *kernel = reinterpret_cast<const void *>(&batch_rcm_kernel);
+  const bool large = P.T > static_cast<u32>(kScratchSmallEntries);
+  const std::size_t smem = large ? sizeof(BlockSmem<kScratchLargeEntries>) : sizeof(BlockSmem<kScratchSmallEntries>);
+  const void *kernel = large ? reinterpret_cast<const void *>(&batch_rcm_kernel<kScratchLargeEntries>)
+                             : reinterpret_cast<const void *>(&batch_rcm_kernel<kScratchSmallEntries>);
   PGK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   ChainResult res;
   res.blocks = cooperative_grid(kernel, kBlock, smem, opts.max_blocks);

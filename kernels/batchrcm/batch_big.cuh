@@ -27,10 +27,10 @@ struct RowView {
   __device__ Index valence(Index c) const { return P.count_diagonal ? P.rowptr[c + 1] - P.rowptr[c] : P.valence[c]; }
   // Edges of this thread in tile i0 (blocked: consecutive edges per thread, so the order of
   // (thread, item) is the order in the row). own[q] false for edges owned by other batches.
-  __device__ void load(Index i0, Index (&c)[kItems], bool (&own)[kItems], Index (&v)[kItems]) const {
-    const Index t0 = i0 + static_cast<Index>(threadIdx.x) * kItems;
+  __device__ void load(Index i0, Index (&c)[kRowItems], bool (&own)[kRowItems], Index (&v)[kRowItems]) const {
+    const Index t0 = i0 + static_cast<Index>(threadIdx.x) * kRowItems;
 #pragma unroll
-    for (int q = 0; q < kItems; ++q) {
+    for (int q = 0; q < kRowItems; ++q) {
       const Index i = t0 + q;
       own[q] = false;
       v[q] = 0;
@@ -41,34 +41,35 @@ struct RowView {
       }
     }
 #pragma unroll
-    for (int q = 0; q < kItems; ++q)
+    for (int q = 0; q < kRowItems; ++q)
       if (own[q]) v[q] = valence(c[q]);
   }
 };
 
 // Ordered compaction of the owned children with valence in [lo, hi]: to the scratch (cnode,
 // cval), or straight into the ordering at perm[out ...]. Returns the count.
+template <class Smem>
 __device__ inline u32 gather_range(const RowView &row, Smem &sm, Index lo, Index hi, bool to_scratch, Index out) {
   const ChainParams &P = row.P;
   u64 written = 0;
-  for (Index i0 = 0; i0 < row.r; i0 += static_cast<Index>(kBlock) * kItems) {
-    Index c[kItems], v[kItems];
-    bool own[kItems];
+  for (Index i0 = 0; i0 < row.r; i0 += static_cast<Index>(kBlock) * kRowItems) {
+    Index c[kRowItems], v[kRowItems];
+    bool own[kRowItems];
     row.load(i0, c, own, v);
     u32 mine = 0;
 #pragma unroll
-    for (int q = 0; q < kItems; ++q) {
+    for (int q = 0; q < kRowItems; ++q) {
       own[q] = own[q] && v[q] >= lo && v[q] <= hi;
       mine += own[q];
     }
     u32 pos, total;
     CountScan(sm.tmp.cnt).ExclusiveSum(mine, pos, total);
 #pragma unroll
-    for (int q = 0; q < kItems; ++q) {
+    for (int q = 0; q < kRowItems; ++q) {
       if (!own[q]) continue;
       const u64 at = written + pos++;
       if (to_scratch) {
-        if (at < kMaxT) {
+        if (at < Smem::kT) {
           sm.cnode[at] = c[q];
           sm.cval[at] = v[q];
         }
@@ -83,6 +84,7 @@ __device__ inline u32 gather_range(const RowView &row, Smem &sm, Index lo, Index
 }
 
 // Children with valence in [lo, hi] (at most T of them) into perm[out ...], sorted.
+template <class Smem>
 __device__ inline void chunk_to_ordering(const RowView &row, Smem &sm, Index lo, Index hi, Index out) {
   const u32 m = gather_range(row, sm, lo, hi, true, 0);
   if (m > row.P.T) { // the histogram counted fewer: impossible unless marks changed
@@ -116,6 +118,7 @@ struct Bins {
 };
 
 // Thread 0 sets up level lv[depth]; then the whole block counts its bins.
+template <class Smem>
 __device__ inline void push_level(const RowView &row, Smem &sm, Index lo, Index hi, Index split, Index out) {
   if (threadIdx.x == 0) {
     Level &L = sm.u.lv[sm.bc.depth];
@@ -130,12 +133,12 @@ __device__ inline void push_level(const RowView &row, Smem &sm, Index lo, Index 
   for (int j = threadIdx.x; j < kBins; j += kBlock) L.cnt[j] = 0;
   __syncthreads();
   const Bins bins(L);
-  for (Index i0 = 0; i0 < row.r; i0 += static_cast<Index>(kBlock) * kItems) {
-    Index c[kItems], v[kItems];
-    bool own[kItems];
+  for (Index i0 = 0; i0 < row.r; i0 += static_cast<Index>(kBlock) * kRowItems) {
+    Index c[kRowItems], v[kRowItems];
+    bool own[kRowItems];
     row.load(i0, c, own, v);
 #pragma unroll
-    for (int q = 0; q < kItems; ++q)
+    for (int q = 0; q < kRowItems; ++q)
       if (own[q] && v[q] >= lo && v[q] <= hi) atomicAdd(&L.cnt[bins.bin(v[q])], 1u);
   }
   __syncthreads();
@@ -146,6 +149,7 @@ __device__ inline void push_level(const RowView &row, Smem &sm, Index lo, Index 
 enum Task : int { kTaskNone, kTaskChunk, kTaskCopy, kTaskPush };
 
 // Writes the m > T owned children, valences in [vmin, vmax] with sum vsum, to perm[out ...].
+template <class Smem>
 __device__ inline void histogram_sort(const RowView &row, Smem &sm, Index vmin, Index vmax, u64 vsum, u64 m, Index out,
                                       u64 &passes) {
   const ChainParams &P = row.P;
@@ -213,7 +217,7 @@ __device__ inline void histogram_sort(const RowView &row, Smem &sm, Index vmin, 
 // Discovery, count and output of a large-row batch. The signalling is the paper's, without
 // speculation past the marking: the children are only rechecked once Discovered has arrived.
 // Leaves sums in bc and the ordered children at perm[out_offset ...].
-__device__ inline void big_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr) {
+template <class Smem> __device__ inline void big_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr) {
   const RowView row{P, sm.bc.rb, sm.bc.rlen, sm.bc.id << 32};
   if (static_cast<long long>(row.r) >= 0xffffffffll) { // slot + 1 must fit the low half of the mark
     if (threadIdx.x == 0) {
@@ -238,12 +242,12 @@ __device__ inline void big_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 
 
   // Count pass: the exact children and their sums.
   Acc mine = acc_zero();
-  for (Index i0 = 0; i0 < row.r; i0 += static_cast<Index>(kBlock) * kItems) {
-    Index c[kItems], v[kItems];
-    bool own[kItems];
+  for (Index i0 = 0; i0 < row.r; i0 += static_cast<Index>(kBlock) * kRowItems) {
+    Index c[kRowItems], v[kRowItems];
+    bool own[kRowItems];
     row.load(i0, c, own, v);
 #pragma unroll
-    for (int q = 0; q < kItems; ++q)
+    for (int q = 0; q < kRowItems; ++q)
       if (own[q]) acc_add(mine, P.rowptr[c[q] + 1] - P.rowptr[c[q]], v[q], P.T);
   }
   Acc ignored, total;

@@ -10,13 +10,16 @@
 
 namespace pgk::cuda::rcm_detail {
 
-constexpr int kBlock = 256;       // threads per worker block (paper: 256)
-constexpr int kMaxT = 4096;       // scratch entries: the largest batch_valence
+constexpr int kBlock = 256; // threads per worker block (paper: 256)
+// Scratch entries of the two kernels (kScratchSmallEntries, kScratchLargeEntries; internal.cuh).
+// The large scratch makes fewer, fuller batches where rows bound a batch (T / row length < B),
+// but its 16 entries a thread cost each batch more latency (more spilled to local memory), so it
+// only pays on wide BFS levels (driver.cu picks it; measured in bench/NOTES.md).
 constexpr int kMaxB = 2 * kBlock; // the largest batch_nodes: two parents per thread
 constexpr int kParentsPerThread = kMaxB / kBlock;
-constexpr int kItems = kMaxT / kBlock; // scratch entries per thread
-constexpr int kBins = 128;             // valence histogram of the large-row path (paper: 128)
-constexpr int kMaxDepth = 12;          // its recursion; each level narrows the range >= 64x
+constexpr int kRowItems = 8;  // row entries per thread in a tile of the large-row path
+constexpr int kBins = 128;    // valence histogram of the large-row path (paper: 128)
+constexpr int kMaxDepth = 12; // its recursion; each level narrows the range >= 64x
 
 // Per-thread partial sums over a batch's children, combined with one block scan.
 struct Acc {
@@ -98,7 +101,10 @@ struct Bcast {
   Index t_lo, t_hi, t_out;
 };
 
-struct Smem {
+// Shared memory of a worker block with a scratch of Cap entries (kItems per thread).
+template <int Cap> struct BlockSmem {
+  static constexpr int kT = Cap;
+  static constexpr int kItems = Cap / kBlock;
   union {
     struct {
       Index rb[kMaxB];    // rowptr[p] of each parent
@@ -106,17 +112,17 @@ struct Smem {
     } par;
     Level lv[kMaxDepth]; // large-row path
   } u;
-  Index cnode[kMaxT]; // candidate vertex (by slot while discovering, then compacted)
-  Index cval[kMaxT];  // its valence; after the output is written: its weight, in output order
-  u16 cw[kMaxT];      // min(row length, T + 1)
-  u16 cpar[kMaxT];    // local parent; after sorting: order[rank] = compact index
-  u16 cslot[kMaxT];   // slot, which is the low half of the batch's mark code
+  Index cnode[Cap]; // candidate vertex (by slot while discovering, then compacted)
+  Index cval[Cap];  // its valence; after the output is written: its weight, in output order
+  u16 cw[Cap];      // min(row length, T + 1)
+  u16 cpar[Cap];    // local parent; after sorting: order[rank] = compact index
+  u16 cslot[Cap];   // slot, which is the low half of the batch's mark code
   union {
     typename Sorter<1>::TempStorage s1;
     typename Sorter<2>::TempStorage s2;
     typename Sorter<4>::TempStorage s4;
     typename Sorter<8>::TempStorage s8;
-    typename Sorter<16>::TempStorage s16;
+    typename Sorter<kItems>::TempStorage s_all; // s8 again in the small kernel
     typename AccScan::TempStorage acc;
     typename CountScan::TempStorage cnt;
   } tmp;
@@ -129,7 +135,8 @@ __device__ __forceinline__ int bit_width(u64 x) { return x ? 64 - __clzll(static
 // (valence - vbase) alone: ties keep compact order, which is slot order, which is the position in
 // the parent's row (the tie rule). Leaves order[rank] = compact index in cpar. The common case of
 // children already in order (meshes: equal valences) skips the sort.
-template <int IPT> __device__ void sort_to_order(Smem &sm, u32 m, bool use_parent, Index vbase, int vbits, int pbits) {
+template <int IPT, class Smem>
+__device__ void sort_to_order(Smem &sm, u32 m, bool use_parent, Index vbase, int vbits, int pbits) {
   const u32 t = threadIdx.x;
   auto key_of = [&](u32 i) -> u64 {
     const u64 v = static_cast<u64>(sm.cval[i] - vbase);
@@ -157,13 +164,18 @@ template <int IPT> __device__ void sort_to_order(Smem &sm, u32 m, bool use_paren
   __syncthreads();
 }
 
+template <class Smem>
 __device__ inline void sort_children(Smem &sm, u32 m, bool use_parent, Index vbase, int vbits, int pbits) {
   if (m == 0) return;
   if (m <= kBlock) sort_to_order<1>(sm, m, use_parent, vbase, vbits, pbits);
   else if (m <= 2 * kBlock) sort_to_order<2>(sm, m, use_parent, vbase, vbits, pbits);
   else if (m <= 4 * kBlock) sort_to_order<4>(sm, m, use_parent, vbase, vbits, pbits);
-  else if (m <= 8 * kBlock) sort_to_order<8>(sm, m, use_parent, vbase, vbits, pbits);
-  else sort_to_order<16>(sm, m, use_parent, vbase, vbits, pbits);
+  else if constexpr (Smem::kItems > 8) {
+    if (m <= 8 * kBlock) sort_to_order<8>(sm, m, use_parent, vbase, vbits, pbits);
+    else sort_to_order<Smem::kItems>(sm, m, use_parent, vbase, vbits, pbits);
+  } else {
+    sort_to_order<8>(sm, m, use_parent, vbase, vbits, pbits);
+  }
 }
 
 __device__ __forceinline__ u64 warp_inclusive_sum(u64 x) {

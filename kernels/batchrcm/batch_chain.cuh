@@ -21,7 +21,7 @@ __device__ __forceinline__ u64 reserve_batches(u64 nodes, u64 weight, u64 B, u64
 }
 
 // Thread 0: waits until this batch has received at least signal `s`. False: abandoned.
-__device__ inline bool wait_signal(const ChainParams &P, Smem &sm, u32 s, int where) {
+template <class Smem> __device__ inline bool wait_signal(const ChainParams &P, Smem &sm, u32 s, int where) {
   Spin spin;
   while (signal_of(P, sm.bc.id) < s)
     if (!spin.again(P, sm.bc.id, where)) {
@@ -34,14 +34,14 @@ __device__ inline bool wait_signal(const ChainParams &P, Smem &sm, u32 s, int wh
 // The block's view of `quit`, which thread 0 may set at any of its waits. The second barrier
 // keeps thread 0 from setting it again before every thread has read it: a thread that read a
 // later value would leave the block's barriers out of step.
-__device__ __forceinline__ bool synced_quit(Smem &sm) {
+template <class Smem> __device__ __forceinline__ bool synced_quit(Smem &sm) {
   __syncthreads();
   const bool q = sm.bc.quit != 0;
   __syncthreads();
   return q;
 }
 
-__device__ __forceinline__ void send_monotone(const ChainParams &P, Smem &sm, u32 s, u32 &sent) {
+template <class Smem> __device__ __forceinline__ void send_monotone(const ChainParams &P, Smem &sm, u32 s, u32 &sent) {
   if (s <= sent) return; // a weaker signal after a stronger one would undo it
   send_signal(P, sm.bc.target, s);
   sent = s;
@@ -49,7 +49,7 @@ __device__ __forceinline__ void send_monotone(const ChainParams &P, Smem &sm, u3
 
 // This batch's component is exhausted (no output, nothing reserved after it): the next root
 // becomes batch `target`, set up like batch 0 (its parent range is the root alone).
-__device__ inline bool seed_next_component(const ChainParams &P, Smem &sm, Index offset) {
+template <class Smem> __device__ inline bool seed_next_component(const ChainParams &P, Smem &sm, Index offset) {
   const u64 j = load_relaxed(P.ctl->next_root);
   if (j >= P.nroots) {
     raise_error(P, kRootsShort, static_cast<u64>(offset), 0, 0);
@@ -108,7 +108,7 @@ __device__ __forceinline__ bool send_counted(const ChainParams &P, Bcast &bc, In
 }
 
 // Thread 0: waits for this batch's Counted payload. False: abandoned.
-__device__ inline bool wait_counted(const ChainParams &P, Smem &sm, Payload &in, int where) {
+template <class Smem> __device__ inline bool wait_counted(const ChainParams &P, Smem &sm, Payload &in, int where) {
   Spin spin;
   while (!receive_payload(P, sm.bc.id, in))
     if (!spin.again(P, sm.bc.id, where)) {
@@ -173,7 +173,7 @@ __device__ inline bool reserve_ids(const ChainParams &P, Bcast &bc, u64 next_fol
 // or generates its full batches and forwards the remainder (node cut), or generates all of it
 // (the next batch's payload then says completed). The payload is sent in every case; Completed
 // follows on the signal word once an overhang passed on is written (finish_batch).
-__device__ inline void count_batch(const ChainParams &P, Smem &sm, const Payload &in) {
+template <class Smem> __device__ inline void count_batch(const ChainParams &P, Smem &sm, const Payload &in) {
   Bcast &bc = sm.bc;
   const Index offset = in.offset;
   const u64 followup = in.followup;

@@ -12,7 +12,7 @@
 namespace pgk::cuda::rcm_detail {
 
 // Parent j owning slot i: the last j with off[j] <= i.
-__device__ __forceinline__ u32 find_parent(const Smem &sm, u32 np, u32 i) {
+template <class Smem> __device__ __forceinline__ u32 find_parent(const Smem &sm, u32 np, u32 i) {
   u32 lo = 0, hi = np - 1;
   while (lo < hi) {
     const u32 mid = (lo + hi + 1) / 2;
@@ -26,8 +26,10 @@ __device__ __forceinline__ u32 find_parent(const Smem &sm, u32 np, u32 i) {
 // neighbouring entries of a row); the candidates go to the scratch in slot order. Then thread 0
 // learns whether the predecessor had signalled Discovered (sm.bc.mid; then the children are
 // exact) and passes Discovered on if so.
+template <class Smem>
 __device__ __forceinline__ void discover(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr, u64 code, u32 np,
                                          u32 nslots) {
+  constexpr int kItems = Smem::kItems;
   const u32 t = threadIdx.x;
   Index c[kItems];
   bool cand[kItems];
@@ -74,7 +76,7 @@ __device__ __forceinline__ void discover(const ChainParams &P, Smem &sm, u32 &se
 
 // Late rediscovery (children not exact yet), step 1: thread 0 waits for Discovered and passes
 // it on.
-__device__ __forceinline__ void await_discovered(const ChainParams &P, Smem &sm, u32 &sent) {
+template <class Smem> __device__ __forceinline__ void await_discovered(const ChainParams &P, Smem &sm, u32 &sent) {
   if (threadIdx.x == 0) {
     stress_pause(P, sm.bc.id, 3);
     if (wait_signal(P, sm, kDiscovered, 4)) send_monotone(P, sm, kDiscovered, sent);
@@ -84,8 +86,10 @@ __device__ __forceinline__ void await_discovered(const ChainParams &P, Smem &sm,
 // Step 2: rechecks the m sorted children, which are trimmed on output (that keeps each parent's
 // run sorted). valid: this thread's kept ranks (bit q: rank t*kItems + q); first_out: its first
 // output position. Thread 0 stores the sums and counts the batch if the predecessor has.
+template <class Smem>
 __device__ __forceinline__ void rediscover(const ChainParams &P, Smem &sm, u64 code, u32 m, u32 &valid,
                                            u32 &first_out) {
+  constexpr int kItems = Smem::kItems;
   const u32 t = threadIdx.x;
   Acc again = acc_zero();
   valid = 0;
@@ -110,7 +114,9 @@ __device__ __forceinline__ void rediscover(const ChainParams &P, Smem &sm, u64 c
 
 // Writes the valid children of the m sorted ones to the ordering from first_out on, and keeps
 // their weights, in output order, in cval for generation.
+template <class Smem>
 __device__ __forceinline__ void write_children(const ChainParams &P, Smem &sm, u32 m, u32 valid, u32 first_out) {
+  constexpr int kItems = Smem::kItems;
   const u32 t = threadIdx.x;
   const Index offset = sm.bc.out_offset;
   Index wv[kItems];
@@ -137,6 +143,7 @@ __device__ __forceinline__ void write_children(const ChainParams &P, Smem &sm, u
 
 // A batch whose parents' rows fit the scratch: discover, recheck, sort, rediscover if needed,
 // count, write. Leaves the children's weights in output order in cval.
+template <class Smem, int kItems = Smem::kItems>
 __device__ inline void normal_batch(const ChainParams &P, Smem &sm, u32 &sent, u64 *ctr, u32 np, u32 nslots) {
   const u32 t = threadIdx.x;
   const u64 code = sm.bc.id << 32;

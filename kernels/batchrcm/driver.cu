@@ -20,8 +20,10 @@ void check_options(const rcm::Options &opts, bool uses_start) {
   if (o.batch_nodes < 0 || o.batch_nodes > 512)
     throw std::invalid_argument("gpu rcm: batch_nodes must be in [1, 512] or 0 (automatic), got " +
                                 std::to_string(o.batch_nodes));
-  if (o.batch_valence < 2 || o.batch_valence > 4096)
-    throw std::invalid_argument("gpu rcm: batch_valence must be in [2, 4096], got " + std::to_string(o.batch_valence));
+  if (o.batch_valence != 0 && (o.batch_valence < 2 || o.batch_valence > rcm_detail::kScratchLargeEntries))
+    throw std::invalid_argument("gpu rcm: batch_valence must be in [2, " +
+                                std::to_string(rcm_detail::kScratchLargeEntries) + "] or 0 (automatic), got " +
+                                std::to_string(o.batch_valence));
   if (o.max_blocks < 0) throw std::invalid_argument("gpu rcm: max_blocks must be >= 0");
   if (!(o.watchdog_seconds > 0)) throw std::invalid_argument("gpu rcm: watchdog_seconds must be > 0");
   if (o.queue_slots == 1) throw std::invalid_argument("gpu rcm: queue_slots must be 0 (automatic) or >= 2");
@@ -34,14 +36,17 @@ void check_square(const CsrView &g) {
   if (g.nrows < 0) throw std::invalid_argument("rcm: negative dimension");
 }
 
-// GpuTuning::batch_nodes = 0: 512 when the search's BFS levels average 4096 vertices or more
-// (16 batches of 256 a level), else 256; 256 without a search (given roots or start).
-rcm::GpuTuning with_batch_nodes(const rcm::GpuTuning &o, Index n, int rounds, int bfs_levels) {
+// The automatic batch sizes, from the mean width of the search's BFS levels (0 without a search:
+// given roots or start). GpuTuning::batch_nodes = 0: 512 from 4096 vertices a level (16 batches of
+// 256), else 256. batch_valence = 0: the large scratch from 8192 vertices a level with 32-bit
+// indices, else the small one (rcm.hpp says what was measured).
+rcm::GpuTuning with_batch_sizes(const rcm::GpuTuning &o, Index n, int rounds, int bfs_levels) {
   rcm::GpuTuning t = o;
-  if (t.batch_nodes == 0) {
-    const double width = bfs_levels > 0 ? static_cast<double>(n) * rounds / bfs_levels : 0.0;
-    t.batch_nodes = width >= 4096.0 ? 512 : 256;
-  }
+  const double width = bfs_levels > 0 ? static_cast<double>(n) * rounds / bfs_levels : 0.0;
+  if (t.batch_nodes == 0) t.batch_nodes = width >= 4096.0 ? 512 : 256;
+  if (t.batch_valence == 0)
+    t.batch_valence =
+        width >= 8192.0 && sizeof(Index) == 4 ? rcm_detail::kScratchLargeEntries : rcm_detail::kScratchSmallEntries;
   return t;
 }
 
@@ -119,7 +124,7 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
   DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
   rcm_detail::ChainList chain = rcm_detail::split_singletons_device(plan, perm.data(), s);
   rcm_detail::ChainResult res;
-  const rcm::GpuTuning tuning = with_batch_nodes(opts.gpu, n, plan.rounds, plan.bfs_levels);
+  const rcm::GpuTuning tuning = with_batch_sizes(opts.gpu, n, plan.rounds, plan.bfs_levels);
   if (chain.count > 0) {
     DeviceBuffer<Index> chain_begin(static_cast<std::size_t>(chain.count), s); // the plan knows them already
     rcm_detail::ChainRun run;
@@ -145,6 +150,7 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
   }
   if (info) {
     info->batch_nodes = tuning.batch_nodes;
+    info->batch_valence = tuning.batch_valence;
     info->peripheral_rounds = plan.rounds;
     info->bfs_levels = plan.bfs_levels;
     info->plan_ms = plan_seconds * 1e3;
@@ -180,7 +186,7 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   run.nroots = nroots;
   run.chain_end = n;
   run.ring_slots = opts.gpu.queue_slots;
-  const rcm::GpuTuning tuning = with_batch_nodes(opts.gpu, n, 0, 0);
+  const rcm::GpuTuning tuning = with_batch_sizes(opts.gpu, n, 0, 0);
   const rcm_detail::ChainResult res = rcm_detail::run_batch_chain_device(g, valence.data(), count_diagonal, tuning, run,
                                                                          perm.data(), comp_begin.data(), s);
   if (res.next_root != static_cast<std::uint64_t>(nroots))
@@ -191,7 +197,10 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   std::vector<Index> result = download(out.data(), n, s);
 
   fill_stats(res, nroots, stats, info);
-  if (info) info->batch_nodes = tuning.batch_nodes;
+  if (info) {
+    info->batch_nodes = tuning.batch_nodes;
+    info->batch_valence = tuning.batch_valence;
+  }
   if (stats) stats->ordering_seconds = seconds_since(t0);
   if (info) info->order_ms = seconds_since(t0) * 1e3;
   return result;

@@ -21,6 +21,11 @@ using u16 = unsigned short;
 using u32 = unsigned int;
 using u64 = unsigned long long;
 
+// The batch kernel's two shared-memory scratch sizes, in row entries (GpuTuning::batch_valence up
+// to the small one runs the small-scratch kernel, up to the large one the other; batch_block.cuh).
+constexpr int kScratchSmallEntries = 2048;
+constexpr int kScratchLargeEntries = 4096;
+
 // Throws std::invalid_argument with the host reference's messages unless g is a square CSR
 // graph with a well-formed row pointer and every column index in [0, n).
 void validate_graph_device(const CsrView &g, cudaStream_t s);

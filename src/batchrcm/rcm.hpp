@@ -69,7 +69,15 @@ struct GpuTuning {
   // meshes (5.5k-20k vertices a level) and 12% slower on a 2D 5-point one (1.5k a level), whose
   // chain then has too few batches a level to overlap their discovery.
   int batch_nodes = 0;
-  int batch_valence = 4096; // T: shared-memory scratch of a batch in row entries, 2..4096
+  // T: a batch's shared-memory scratch in row entries, 2..4096, or 0: chosen from the start-node
+  // search, 4096 where its BFS levels hold 8192 vertices or more on average and indices are
+  // 32-bit, else 2048 (2048 when the roots are given). Up to 2048 runs the small-scratch kernel,
+  // above it the large one (twice the shared memory, one block a multiprocessor with 64-bit
+  // indices). Measured on an H200 (bench/NOTES.md): the large scratch makes batches of rows of 7
+  // or 27 entries 1.75-2x fuller (T / row length parents instead of 292 or 75), and took the
+  // ordering phase 1.4x down on lap3d27:n=100 and 1.1x on lap3d7:n=245, but its batches take
+  // longer, which costs 1.3x on lap3d7:n=128 (5.5k vertices a level) and 1.5x on a 2D mesh.
+  int batch_valence = 0;
   GpuBatchCut batch_cut = GpuBatchCut::Nodes;
   // Ring of batch records (80 bytes each); 0 picks min(n + #components + 2, 2^20), which never
   // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).

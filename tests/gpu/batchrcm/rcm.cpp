@@ -9,14 +9,16 @@
 // Option sets: the defaults (node cut) and the paper's Walker cut; tiny batches and scratch (B = 4, T = 16: many
 // batches, overhangs, the large-row path with deep histograms) with a stress seed, repeated with other seeds;
 // single-parent batches (B = 1, T = 2); a small ring that wraps (64 slots, 3 blocks), where a reported overflow is a
-// correct outcome. Graphs up to 40000 rows. With --small: max_blocks = 8 everywhere and no stress seeds (the sanitizer
-// runs; tests/gpu/tests.cmake filters the sets they skip).
+// correct outcome; the large-scratch kernel (T above 2048) and the automatic choice of the scratch. Graphs up to 40000
+// rows. With --small: max_blocks = 8 everywhere and no stress seeds (the sanitizer runs; tests/gpu/tests.cmake filters
+// the sets they skip).
 #include "kernels/batchrcm/rcm_gpu.hpp"
 #include "src/batchrcm/batch.hpp"
 #include "src/batchrcm/rcm.hpp"
 #include "src/batchrcm/serial.hpp"
 #include "src/batchrcm/start_node.hpp"
 #include "src/batchrcm/symmetrize.hpp"
+#include "src/matgen/generators.hpp"
 #include "tests/support/compare.hpp"
 #include "tests/support/corpus.hpp"
 #include "tests/support/corpus_graphs.hpp"
@@ -195,6 +197,52 @@ TEST_F(GpuBatchRcm, FromRootsLargestBatches) {
     from_roots(g, o);
   });
   tally.print("from_roots, B=512");
+}
+
+// The large-scratch kernel (T above 2048, kernels/batchrcm/batch_block.cuh): T = 4096 with B = 512,
+// which rows of up to 8 entries fill (its 16 entries a thread, batches of up to 4096 children),
+// in both cuts; and T = 2049, its smallest, with tiny batches (the large-row path from 2050 entries
+// on, stress seeds but with --small).
+TEST_F(GpuBatchRcm, FromRootsLargeScratch) {
+  each_graph([&](const Graph &g) {
+    rcm::Options o = g.base;
+    o.gpu.batch_nodes = 512;
+    o.gpu.batch_valence = 4096;
+    from_roots(g, o);
+    if (!pgk::test::small_corpus()) {
+      o.gpu.batch_cut = rcm::GpuBatchCut::Walker;
+      from_roots(g, o);
+    }
+    o = tiny_batches(g);
+    o.gpu.batch_valence = 2049;
+    from_roots(g, o);
+  });
+  tally.print("from_roots, large scratch: B=512 T=4096 (both cuts), B=4 T=2049");
+}
+
+// The automatic scratch (GpuTuning::batch_valence = 0): the large one on BFS levels of 8192
+// vertices or more on average with 32-bit indices (a random graph of 200k vertices: a handful of
+// levels), the small one on a mesh's narrow levels; the reference's permutation either way.
+TEST_F(GpuBatchRcm, EndToEndPicksTheScratchByLevelWidth) {
+  struct Case {
+    const char *spec;
+    int scratch;
+  };
+  const bool wide_ok = sizeof(Index) == 4;
+  for (const Case c : {Case{"random:n=200000,deg=8", wide_ok ? 4096 : 2048}, Case{"lap3d7:n=30", 2048}}) {
+    SCOPED_TRACE(c.spec);
+    const Csr a = pgk::gen::generate(pgk::gen::parse_spec(c.spec));
+    const Csr g = rcm::symmetrize_pattern(pgk::view_of(a));
+    const pgk::CsrView hv = pgk::view_of(g);
+    const rcm::Options o;
+    const std::vector<Index> ref = rcm::serial_rcm_from_roots(hv, rcm::plan_components(hv, o).roots, o);
+    const pgk::test::DeviceCsr d(g, false);
+    pgk::cuda::RcmGpuInfo info;
+    const std::vector<Index> got = pgk::cuda::rcm_gpu(d.view, o, nullptr, nullptr, &info);
+    EXPECT_EQ(info.batch_valence, c.scratch)
+        << info.bfs_levels << " BFS levels in " << info.peripheral_rounds << " rounds";
+    EXPECT_TRUE(pgk::test::SameIndices(got, ref, "rcm_gpu permutation"));
+  }
 }
 
 TEST_F(GpuBatchRcm, FromRootsSingleParentBatches) {
