@@ -202,7 +202,7 @@ TEST_F(GpuBatchRcm, FromRootsLargestBatches) {
 // The large-scratch kernel (T above 2048, kernels/batchrcm/batch_block.cuh): T = 4096 with B = 512,
 // which rows of up to 8 entries fill (its 16 entries a thread, batches of up to 4096 children),
 // in both cuts; and T = 2049, its smallest, with tiny batches (the large-row path from 2050 entries
-// on, stress seeds but with --small).
+// on; stress seeds, none with --small).
 TEST_F(GpuBatchRcm, FromRootsLargeScratch) {
   each_graph([&](const Graph &g) {
     rcm::Options o = g.base;
