@@ -89,7 +89,7 @@ struct Pending {
 // and fewer than T slots).
 __device__ __forceinline__ bool send_counted(const ChainParams &P, Bcast &bc, Index offset, u64 followup,
                                              const Pending &o, bool completed) {
-  if (o.nodes > 0x7ff || o.slots > 0xffff || o.weight > 0xffff || o.smax > 0x1fff) {
+  if (o.nodes > kPayMaxNodes || o.slots > kPayMaxSlots || o.weight > kPayMaxWeight || o.smax > kPayMaxSmax) {
     raise_error(P, kInternal, bc.id, 9, o.nodes);
     bc.quit = 1;
     return false;

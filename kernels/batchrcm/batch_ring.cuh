@@ -166,9 +166,12 @@ struct Payload {
   bool completed; // the sender had nothing pending: no wait for Completed
 };
 
+// The largest overhang fields the words hold (PayloadWords: combine's and weights' bit fields).
+constexpr u32 kPayMaxNodes = 0x7ff, kPayMaxSmax = 0x1fff, kPayMaxSlots = 0xffff, kPayMaxWeight = 0xffff;
+
 __device__ __forceinline__ u64 tagged(u64 id, u64 v) { return (id << 32) | (v & 0xffffffffull); }
 
-// Relaxed stores, no fence (see PayloadWords). Fields must fit their bits (count_batch checks).
+// Relaxed stores, no fence (see PayloadWords). Fields must fit their bits (send_counted checks).
 __device__ __forceinline__ void send_payload(const ChainParams &P, u64 to, const Payload &p) {
   PayloadWords &w = slot_of(P, to).pay;
   const u64 off = static_cast<u64>(p.offset);
@@ -189,11 +192,11 @@ __device__ __forceinline__ bool receive_payload(const ChainParams &P, u64 id, Pa
   if (((lo ^ fu) | (lo ^ we) | (lo ^ co) | (lo ^ hi)) >> 32 || (lo >> 32) != id) return false;
   p.offset = static_cast<Index>((lo & 0xffffffffull) | (sizeof(Index) > 4 ? (hi & 0xffffffffull) << 32 : 0));
   p.followup = fu & 0xffffffffull;
-  p.cs = static_cast<u32>(we & 0xffffu);
-  p.cw = static_cast<u32>((we >> 16) & 0xffffu);
+  p.cs = static_cast<u32>(we & kPayMaxSlots);
+  p.cw = static_cast<u32>((we >> 16) & kPayMaxWeight);
   const u32 c = static_cast<u32>(co);
-  p.cn = c & 0x7ffu;
-  p.smax = (c >> 11) & 0x1fffu;
+  p.cn = c & kPayMaxNodes;
+  p.smax = (c >> 11) & kPayMaxSmax;
   p.bound = (c & kPayBound) != 0;
   p.completed = (c & kPayCompleted) != 0;
   return true;
