@@ -63,6 +63,8 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsInt("-cusolver_max_nnz", "largest matrix given to cuSOLVER", NULL, o->cusolver_max_nnz, &o->cusolver_max_nnz, NULL));
   PetscCall(PetscOptionsInt("-batch_nodes", "GPU batch size B (0: the default)", NULL, o->batch_nodes, &o->batch_nodes, NULL));
   PetscCall(PetscOptionsInt("-batch_valence", "GPU batch scratch T in row entries (0: the default)", NULL, o->batch_valence, &o->batch_valence, NULL));
+  PetscCall(PetscOptionsString("-gpu_algorithm", "GPU algorithm of the kernel rows: batch or levels (empty: the default)", NULL, o->gpu_algorithm, o->gpu_algorithm, sizeof o->gpu_algorithm, NULL));
+  PetscCall(PetscOptionsInt("-levels_blocks", "levels: blocks of its grid (0: all resident)", NULL, o->levels_blocks, &o->levels_blocks, NULL));
   PetscCall(PetscOptionsString("-batch_cut", "GPU batch cut of the kernel rows: walker or nodes (empty: the default)", NULL, o->batch_cut, o->batch_cut, sizeof o->batch_cut, NULL));
   PetscCall(PetscOptionsBool("-user_only", "only the MatGetOrdering rows, PETSc's rcm and the GPU kernel rows", NULL, o->user_only, &o->user_only, NULL));
   PetscCall(PetscOptionsBool("-gpu_only", "with -user_only: only the device rows (kernel, MatGetOrdering on the device matrix, flag set or not) and the index-set copies", NULL, o->gpu_only, &o->gpu_only, NULL));
@@ -137,6 +139,10 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
   PetscFunctionBegin;
   if (o.batch_nodes > 0) go.gpu.batch_nodes = (int)o.batch_nodes;
   if (o.batch_valence > 0) go.gpu.batch_valence = (int)o.batch_valence;
+  if (!strcmp(o.gpu_algorithm, "levels")) go.gpu.algorithm = pgk::rcm::GpuAlgorithm::Levels;
+  else if (!strcmp(o.gpu_algorithm, "batch")) go.gpu.algorithm = pgk::rcm::GpuAlgorithm::Batch;
+  else PetscCheck(!o.gpu_algorithm[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-gpu_algorithm %s: expected batch or levels", o.gpu_algorithm);
+  go.gpu.levels_blocks = (int)o.levels_blocks;
   if (!strcmp(o.batch_cut, "walker")) go.gpu.batch_cut = pgk::rcm::GpuBatchCut::Walker;
   else if (!strcmp(o.batch_cut, "nodes")) go.gpu.batch_cut = pgk::rcm::GpuBatchCut::Nodes;
   else PetscCheck(!o.batch_cut[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-batch_cut %s: expected walker or nodes", o.batch_cut);
@@ -183,9 +189,9 @@ static PetscErrorCode BenchGpu(const Problem &p, const Options &o, Results &res)
   const Stats ps = pgk::bench::summarize(plan_s), os = pgk::bench::summarize(order_s);
   res.add(p.spec, "gpu batch kernel: start node plan", "end_to_end_phase", p.n, p.nnz, ps, -1);
   res.add(p.spec, "gpu batch kernel: ordering + copy back", "end_to_end_phase", p.n, p.nnz, os, p.bw1);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu batch B=%d T=%d cut=%s end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty, %llu forwarding)\n", info.batch_nodes,
-                        info.batch_valence, go.gpu.batch_cut == pgk::rcm::GpuBatchCut::Nodes ? "nodes" : "walker", 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels, 1e3 * os.median, info.blocks,
-                        (unsigned long long)st.batches_executed, (unsigned long long)info.empty_batches, (unsigned long long)st.batches_forwarding_overhang));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  gpu %s B=%d T=%d cut=%s end to end %.3f ms = kernel phases: plan %.3f ms (%d rounds, %d BFS levels) + ordering %.3f ms (%d blocks, %llu batches, %llu empty, %llu forwarding)\n",
+                        info.levels ? "levels" : "batch", info.batch_nodes, info.batch_valence, go.gpu.batch_cut == pgk::rcm::GpuBatchCut::Nodes ? "nodes" : "walker", 1e3 * e.median, 1e3 * ps.median, info.peripheral_rounds, info.bfs_levels,
+                        1e3 * os.median, info.blocks, (unsigned long long)st.batches_executed, (unsigned long long)info.empty_batches, (unsigned long long)st.batches_forwarding_overhang));
   PetscCallCUDA(cudaFree(d_rowptr));
   PetscCallCUDA(cudaFree(d_colidx));
   PetscFunctionReturn(PETSC_SUCCESS);

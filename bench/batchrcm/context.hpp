@@ -30,10 +30,12 @@ struct Options {
   char      threads[256]                = "1,2,4,8,16";
   char      results[PETSC_MAX_PATH_LEN] = PGK_BENCH_RESULTS_DIR;
   PetscInt  runs = 10, slow_runs = 10, big_runs = 5, cusolver_max_nnz = 30000000, batch_nodes = 0, batch_valence = 0;
-  PetscBool user_only     = PETSC_FALSE;
-  PetscBool gpu_only      = PETSC_FALSE; // with user_only: the device rows alone (the call-over-kernel ratios)
-  PetscBool with_rcm      = PETSC_FALSE; // with gpu_only: PETSc's rcm too (the gpu target's baseline, same run)
-  char      batch_cut[16] = "";          // GPU batch cut of the kernel rows: walker or nodes ("": the default)
+  PetscBool user_only         = PETSC_FALSE;
+  PetscBool gpu_only          = PETSC_FALSE; // with user_only: the device rows alone (the call-over-kernel ratios)
+  PetscBool with_rcm          = PETSC_FALSE; // with gpu_only: PETSc's rcm too (the gpu target's baseline, same run)
+  char      gpu_algorithm[16] = "";          // batch or levels ("": the default)
+  PetscInt  levels_blocks     = 0;
+  char      batch_cut[16]     = ""; // GPU batch cut of the kernel rows: walker or nodes ("": the default)
 };
 
 struct Row {

@@ -25,6 +25,7 @@ void check_options(const rcm::Options &opts, bool uses_start) {
                                 std::to_string(rcm_detail::kScratchLargeEntries) + "] or 0 (automatic), got " +
                                 std::to_string(o.batch_valence));
   if (o.max_blocks < 0) throw std::invalid_argument("gpu rcm: max_blocks must be >= 0");
+  if (o.levels_blocks < 0) throw std::invalid_argument("gpu rcm: levels_blocks must be >= 0");
   if (!(o.watchdog_seconds > 0)) throw std::invalid_argument("gpu rcm: watchdog_seconds must be > 0");
   if (o.queue_slots == 1) throw std::invalid_argument("gpu rcm: queue_slots must be 0 (automatic) or >= 2");
 }
@@ -48,6 +49,32 @@ rcm::GpuTuning with_batch_sizes(const rcm::GpuTuning &o, Index n, int rounds, in
     t.batch_valence =
         width >= 8192.0 && sizeof(Index) == 4 ? rcm_detail::kScratchLargeEntries : rcm_detail::kScratchSmallEntries;
   return t;
+}
+
+struct LevelsUsed {
+  bool used = false;
+  int lanes = 0;
+};
+
+// The chain on the tuning's algorithm: Levels where every row fits it, else Batch.
+rcm_detail::ChainResult run_chain(const CsrView &g, const Index *valence, bool count_diagonal,
+                                  const rcm::GpuTuning &tuning, const rcm_detail::ChainRun &run, Index *perm,
+                                  Index *comp_begin, cudaStream_t s, LevelsUsed &levels) {
+  if (tuning.algorithm == rcm::GpuAlgorithm::Levels) {
+    const Index max_row = rcm_detail::max_row_length_device(g, s);
+    if (max_row <= rcm_detail::kLevelsMaxRow) {
+      const int blocks = tuning.levels_blocks > 0 ? tuning.levels_blocks : tuning.max_blocks;
+      const rcm_detail::LevelsResult lr =
+          rcm_detail::run_levels_chain_device(g, valence, max_row, run, perm, comp_begin, blocks, s);
+      levels.used = true;
+      levels.lanes = lr.lanes;
+      rcm_detail::ChainResult res;
+      res.blocks = lr.blocks;
+      res.next_root = static_cast<std::uint64_t>(run.nroots);
+      return res;
+    }
+  }
+  return rcm_detail::run_batch_chain_device(g, valence, count_diagonal, tuning, run, perm, comp_begin, s);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -124,6 +151,7 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
   DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
   rcm_detail::ChainList chain = rcm_detail::split_singletons_device(plan, perm.data(), s);
   rcm_detail::ChainResult res;
+  LevelsUsed levels;
   const rcm::GpuTuning tuning = with_batch_sizes(opts.gpu, n, plan.rounds, plan.bfs_levels);
   if (chain.count > 0) {
     DeviceBuffer<Index> chain_begin(static_cast<std::size_t>(chain.count), s); // the plan knows them already
@@ -134,8 +162,8 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
     run.chain_end = chain.end;
     run.ring_slots = opts.gpu.queue_slots; // 0: sized by run_batch_chain_device
     run.while_running = &while_ordering;
-    res = rcm_detail::run_batch_chain_device(g, valence.data(), opts.count_diagonal_in_valence, tuning, run,
-                                             perm.data(), chain_begin.data(), s);
+    res = run_chain(g, valence.data(), opts.count_diagonal_in_valence, tuning, run, perm.data(), chain_begin.data(), s,
+                    levels);
   }
   rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
   if (chain.count == 0 && while_ordering) while_ordering(); // no batch kernel ran to overlap it with
@@ -151,6 +179,8 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
   if (info) {
     info->batch_nodes = tuning.batch_nodes;
     info->batch_valence = tuning.batch_valence;
+    info->levels = levels.used;
+    info->levels_lanes = levels.lanes;
     info->peripheral_rounds = plan.rounds;
     info->bfs_levels = plan.bfs_levels;
     info->plan_ms = plan_seconds * 1e3;
@@ -187,8 +217,9 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   run.chain_end = n;
   run.ring_slots = opts.gpu.queue_slots;
   const rcm::GpuTuning tuning = with_batch_sizes(opts.gpu, n, 0, 0);
-  const rcm_detail::ChainResult res = rcm_detail::run_batch_chain_device(g, valence.data(), count_diagonal, tuning, run,
-                                                                         perm.data(), comp_begin.data(), s);
+  LevelsUsed levels;
+  const rcm_detail::ChainResult res =
+      run_chain(g, valence.data(), count_diagonal, tuning, run, perm.data(), comp_begin.data(), s, levels);
   if (res.next_root != static_cast<std::uint64_t>(nroots))
     throw std::invalid_argument("rcm: root " + std::to_string(roots[static_cast<std::size_t>(res.next_root)]) +
                                 " lies in a component that is already ordered");
@@ -200,6 +231,8 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   if (info) {
     info->batch_nodes = tuning.batch_nodes;
     info->batch_valence = tuning.batch_valence;
+    info->levels = levels.used;
+    info->levels_lanes = levels.lanes;
   }
   if (stats) stats->ordering_seconds = seconds_since(t0);
   if (info) info->order_ms = seconds_since(t0) * 1e3;

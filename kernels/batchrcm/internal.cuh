@@ -84,6 +84,17 @@ ChainResult run_batch_chain_device(const CsrView &g, const Index *valence, bool 
                                    const rcm::GpuTuning &opts, const ChainRun &run, Index *perm, Index *comp_begin,
                                    cudaStream_t s);
 
+// Level-synchronous Cuthill-McKee over the same chain (levels.cu, GpuAlgorithm::Levels), for
+// graphs whose rows hold at most kLevelsMaxRow entries (max_row: the longest). max_blocks caps the
+// grid (1: one block, block barriers only). Throws like the batch kernel on bad roots.
+constexpr Index kLevelsMaxRow = 128;
+struct LevelsResult {
+  int blocks = 0, lanes = 0;
+};
+Index max_row_length_device(const CsrView &g, cudaStream_t s);
+LevelsResult run_levels_chain_device(const CsrView &g, const Index *valence, Index max_row, const ChainRun &run,
+                                     Index *perm, Index *comp_begin, int max_blocks, cudaStream_t s);
+
 // Persistent kernels need every block resident at once: the grid for a cooperative launch.
 int cooperative_grid(const void *kernel, int block, std::size_t smem, int max_blocks);
 

@@ -59,6 +59,13 @@ enum class GpuBatchCut {
           // remainder forwarded; falls back to Walker per batch for long or irregular rows
 };
 
+// The device backend's algorithm. Both give the serial reference's permutation.
+enum class GpuAlgorithm {
+  Batch,  // the paper's speculative batches in a persistent kernel (kernels/batchrcm/batch.cu)
+  Levels, // level-synchronous Cuthill-McKee, three grid barriers a level (levels.cu); rows of up
+          // to 128 entries, else Batch
+};
+
 // Tuning of the device backend (pgk::cuda::rcm_gpu*, kernels/batchrcm/rcm_gpu.hpp); the other
 // backends ignore it.
 struct GpuTuning {
@@ -79,6 +86,8 @@ struct GpuTuning {
   // longer, which costs 1.3x on lap3d7:n=128 (5.5k vertices a level) and 1.5x on a 2D mesh.
   int batch_valence = 0;
   GpuBatchCut batch_cut = GpuBatchCut::Nodes;
+  GpuAlgorithm algorithm = GpuAlgorithm::Batch;
+  int levels_blocks = 0; // Levels: blocks of its grid (1: one block, block barriers only); 0: max_blocks
   // Ring of batch records (80 bytes each); 0 picks min(n + #components + 2, 2^20), which never
   // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).
   std::size_t queue_slots = 0;

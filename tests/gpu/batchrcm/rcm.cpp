@@ -245,6 +245,26 @@ TEST_F(GpuBatchRcm, EndToEndPicksTheScratchByLevelWidth) {
   }
 }
 
+// The level-synchronous algorithm (GpuAlgorithm::Levels) from the reference roots on the whole
+// grid and on one block, and end to end; graphs with rows over 128 entries run the batch kernel.
+TEST_F(GpuBatchRcm, LevelsMatchesReference) {
+  int levels_runs = 0;
+  each_graph([&](const Graph &g) {
+    rcm::Options o = g.base;
+    o.gpu.algorithm = rcm::GpuAlgorithm::Levels;
+    from_roots(g, o);
+    o.gpu.levels_blocks = 1;
+    from_roots(g, o);
+    o.gpu.levels_blocks = 0;
+    pgk::cuda::RcmGpuInfo info;
+    const std::vector<Index> got = pgk::cuda::rcm_gpu(g.view(), o, nullptr, nullptr, &info);
+    EXPECT_TRUE(pgk::test::SameIndices(got, g.ref, "rcm_gpu levels permutation (" + describe(o) + ")"));
+    levels_runs += info.levels ? 1 : 0;
+  });
+  EXPECT_GT(levels_runs, 0);
+  std::printf("levels: %d of %d graphs ran the level-synchronous kernel\n", levels_runs, tally.graphs);
+}
+
 TEST_F(GpuBatchRcm, FromRootsSingleParentBatches) {
   each_graph([&](const Graph &g) {
     rcm::Options o = g.base;
@@ -328,6 +348,20 @@ TEST_F(GpuBatchRcmErrors, RootInAnOrderedComponent) {
     std::vector<Index> r = plan.roots;
     r.push_back(plan.roots[0]);
     pgk::cuda::rcm_gpu_from_roots(device->view, r, {}, nullptr);
+  });
+}
+
+TEST_F(GpuBatchRcmErrors, LevelsReportsBadRootsLikeTheBatchKernel) {
+  rcm::Options o;
+  o.gpu.algorithm = rcm::GpuAlgorithm::Levels;
+  expect_throw<std::invalid_argument>("the roots reach", [&] {
+    std::vector<Index> r(plan.roots.begin(), plan.roots.end() - 1);
+    pgk::cuda::rcm_gpu_from_roots(device->view, r, o, nullptr);
+  });
+  expect_throw<std::invalid_argument>("already ordered", [&] {
+    std::vector<Index> r = plan.roots;
+    r.push_back(plan.roots[0]);
+    pgk::cuda::rcm_gpu_from_roots(device->view, r, o, nullptr);
   });
 }
 
