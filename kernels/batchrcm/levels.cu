@@ -5,9 +5,11 @@
 // Why it is exact (level_rcm.hpp): a vertex of level L+1 is the child of its neighbour in level L
 // that comes first in the order, and a parent's children follow by ascending valence, ties in
 // row order. So each level is fixed by the one before: every neighbour of a parent at position p
-// is offered the key p + 1 (an atomic minimum; the roots hold 0 and vertices of earlier levels
-// smaller keys, so they keep theirs), a parent owns the neighbours that hold its key, and the new
-// level lists the parents' owned children parent by parent, each parent's by (valence, offset).
+// is offered the key (p + 1, the entry's offset in p's row) (an atomic minimum; the roots hold 0
+// and vertices of earlier levels smaller keys, so they keep theirs), a parent owns the neighbours
+// that hold one of its keys, and the new level lists the parents' owned children parent by parent,
+// each parent's by (valence, offset). The offset in the key makes the owner one entry even where a
+// row stores a neighbour twice (duplicate entries): its first, as in the reference.
 //
 // One level, three phases, each ended by a grid barrier (or __syncthreads() when the grid is one
 // block, which narrow levels favour: thousands of 2D-mesh levels with a few thousand entries):
@@ -37,12 +39,19 @@ namespace {
 constexpr int kLevelThreads = 1024;
 constexpr int kLaneItems = kLevelsMaxRow / 32;
 
+// A claim: the parent's position + 1 above the entry's offset in its row (< kLevelsMaxRow), so
+// a smaller key is an earlier parent, or the same parent's earlier entry. 64 bits for any n.
+using Key = long long;
+constexpr int kSlotBits = 7;
+static_assert(kLevelsMaxRow <= (1 << kSlotBits), "a row's offsets fit the key's low bits");
+__device__ __forceinline__ Key claim_key(Index p, int slot) { return (static_cast<Key>(p + 1) << kSlotBits) | slot; }
+
 struct LevelsParams {
   const Index *rowptr, *colidx, *valence;
   const Index *roots, *root_offset; // root_offset null: each component right after the last
   Index nroots, chain_end;
   Index *perm, *comp_begin;
-  Index *mark;        // key of the claiming parent: its position + 1; 0: a root; max: unclaimed
+  Key *mark;          // claim_key of the claiming entry; 0: a root; max: unclaimed
   Index *child_off;   // by parent position: its children's offset in its block's run
   Index *block_total; // by block: its run's children
   int G;              // lanes per parent
@@ -85,16 +94,18 @@ struct LaneRow {
       w[k] = k < L.K && e < ee ? L.colidx[e] : Index(-1);
     }
   }
-  __device__ void offer(const LevelsParams &L, Index p) const {
+  __device__ void offer(const LevelsParams &L, Index p, int lane) const {
 #pragma unroll
-    for (int k = 0; k < kLaneItems; ++k)
-      if (w[k] >= 0 && load_relaxed(L.mark[w[k]]) > p + 1) atomic_min_t(&L.mark[w[k]], p + 1);
+    for (int k = 0; k < kLaneItems; ++k) {
+      const Key key = claim_key(p, lane + k * L.G);
+      if (w[k] >= 0 && load_relaxed(L.mark[w[k]]) > key) atomic_min_t(&L.mark[w[k]], key);
+    }
   }
-  __device__ void check(const LevelsParams &L, Index p) {
+  __device__ void check(const LevelsParams &L, Index p, int lane) {
     owned = 0;
 #pragma unroll
     for (int k = 0; k < kLaneItems; ++k) {
-      own[k] = w[k] >= 0 && load_relaxed(L.mark[w[k]]) == p + 1;
+      own[k] = w[k] >= 0 && load_relaxed(L.mark[w[k]]) == claim_key(p, lane + k * L.G);
       val[k] = own[k] ? L.valence[w[k]] : max_of<Index>();
       owned += own[k] ? 1 : 0;
     }
@@ -147,7 +158,7 @@ __device__ void claim_wide(const LevelsParams &L, Index lb, Index le) {
        p += parents_per_pass) {
     LaneRow r;
     r.load_row(L, p, true, lane);
-    r.offer(L, p);
+    r.offer(L, p, lane);
   }
 }
 
@@ -161,7 +172,7 @@ __device__ void count_wide(const LevelsParams &L, Index lb, Index le, Scan::Temp
     const Index p = t0 + threadIdx.x / L.G;
     LaneRow r;
     r.load_row(L, p, p < re, lane);
-    r.check(L, p);
+    r.check(L, p, lane);
     Index tile_total;
     const Index before = tile_offsets(r, p < re, lane, scan, tile_total, L.G);
     if (lane == 0 && p < re) L.child_off[p] = running + before;
@@ -181,7 +192,7 @@ __device__ void write_wide(const LevelsParams &L, Index lb, Index le, Index out_
     const Index p = t0 + threadIdx.x / L.G;
     LaneRow r;
     r.load_row(L, p, p < re, lane);
-    r.check(L, p);
+    r.check(L, p, lane);
     r.write(L, p < re ? out_base + load_relaxed(L.child_off[p]) : 0, lane);
   }
 }
@@ -222,9 +233,9 @@ __device__ Index narrow_level(const LevelsParams &L, Index lb, Index le, Scan::T
   const bool active = p < re;
   LaneRow r;
   r.load_row(L, p, active, lane);
-  r.offer(L, p);
+  r.offer(L, p, lane);
   barrier(grid);
-  r.check(L, p);
+  r.check(L, p, lane);
   Index tile_total;
   const Index before = tile_offsets(r, active, lane, scan, tile_total, L.G);
   if (threadIdx.x == 0) store_relaxed(L.block_total[blockIdx.x], tile_total);
@@ -237,8 +248,7 @@ __device__ Index narrow_level(const LevelsParams &L, Index lb, Index le, Scan::T
 }
 
 // Any level: claim, count and write, the rows read again in each phase. The new level's size.
-__device__ Index wide_level(const LevelsParams &L, Index lb, Index le, Scan::TempStorage &scan,
-                            cg::grid_group &grid) {
+__device__ Index wide_level(const LevelsParams &L, Index lb, Index le, Scan::TempStorage &scan, cg::grid_group &grid) {
   claim_wide(L, lb, le);
   barrier(grid);
   count_wide(L, lb, le, scan);
@@ -250,7 +260,7 @@ __device__ Index wide_level(const LevelsParams &L, Index lb, Index le, Scan::Tem
   return total;
 }
 
-__global__ void fill_kernel(Index n, Index v, Index *out) {
+__global__ void fill_kernel(Index n, Key v, Key *out) {
   for (Index i = global_thread(); i < n; i += global_threads()) out[i] = v;
 }
 
@@ -278,7 +288,7 @@ __global__ void __launch_bounds__(kLevelThreads, 1) levels_kernel(LevelsParams L
   for (Index j = 0; j < L.nroots; ++j) {
     const Index root = L.roots[j];
     if (L.root_offset) start = L.root_offset[j];
-    const bool taken = load_relaxed(L.mark[root]) != max_of<Index>(); // read before anyone writes it
+    const bool taken = load_relaxed(L.mark[root]) != max_of<Key>(); // read before anyone writes it
     barrier(grid);
     if (taken) {
       if (blockIdx.x == 0 && threadIdx.x == 0) report(L, kRootOrdered, root);
@@ -286,7 +296,7 @@ __global__ void __launch_bounds__(kLevelThreads, 1) levels_kernel(LevelsParams L
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
       store_relaxed(L.perm[start], root);
-      store_relaxed(L.mark[root], Index(0));
+      store_relaxed(L.mark[root], Key(0));
       L.comp_begin[j] = start;
     }
     barrier(grid);
@@ -321,9 +331,10 @@ LevelsResult run_levels_chain_device(const CsrView &g, const Index *valence, Ind
     throw std::invalid_argument("gpu rcm levels: rows of up to " + std::to_string(kLevelsMaxRow) + " entries, got " +
                                 std::to_string(max_row));
   const Index n = g.nrows;
-  DeviceBuffer<Index> mark(static_cast<std::size_t>(n), s), child_off(static_cast<std::size_t>(n), s);
+  DeviceBuffer<Key> mark(static_cast<std::size_t>(n), s);
+  DeviceBuffer<Index> child_off(static_cast<std::size_t>(n), s);
   if (n > 0) {
-    fill_kernel<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, max_of<Index>(), mark.data());
+    fill_kernel<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, max_of<Key>(), mark.data());
     PGK_CUDA_CHECK_LAUNCH();
   }
   LevelsResult res;

@@ -48,6 +48,7 @@ set(PGK_SANITIZED
   "rcm_from_roots|pgk_gpu_batchrcm_tests|GpuBatchRcm.FromRootsDefaults:GpuBatchRcm.FromRootsTinyBatches:GpuBatchRcm.FromRootsWalkerCut"
   "rcm_end_to_end|pgk_gpu_batchrcm_tests|GpuBatchRcm.EndToEnd"
   "rcm_large_scratch|pgk_gpu_batchrcm_tests|GpuBatchRcm.FromRootsLargeScratch"
+  "rcm_levels|pgk_gpu_batchrcm_tests|GpuBatchRcm.LevelsMatchesReference"
   "rcm_errors|pgk_gpu_batchrcm_tests|GpuBatchRcmErrors.*"
   "trilf_weights_factor|pgk_gpu_trilf_tests|Kinds/GpuTrilfWeights.*:Options/GpuTrilfFactor.*/abs"
   "trilf_pipeline|pgk_gpu_trilf_tests|Sets/GpuTrilfPipeline.*/default:Sets/GpuTrilfPipeline.*/scaled:GpuTrilfPipelinePattern.*"
