@@ -74,6 +74,7 @@ rcm_detail::ChainResult run_chain(const CsrView &g, const Index *valence, bool c
       return res;
     }
   }
+  levels.used = false;
   return rcm_detail::run_batch_chain_device(g, valence, count_diagonal, tuning, run, perm, comp_begin, s);
 }
 
@@ -151,8 +152,9 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
   DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
   rcm_detail::ChainList chain = rcm_detail::split_singletons_device(plan, perm.data(), s);
   rcm_detail::ChainResult res;
-  LevelsUsed levels;
   const rcm::GpuTuning tuning = with_batch_sizes(opts.gpu, n, plan.rounds, plan.bfs_levels);
+  LevelsUsed levels;
+  levels.used = tuning.algorithm == rcm::GpuAlgorithm::Levels; // stays so when no chain needs a kernel
   if (chain.count > 0) {
     DeviceBuffer<Index> chain_begin(static_cast<std::size_t>(chain.count), s); // the plan knows them already
     rcm_detail::ChainRun run;

@@ -30,7 +30,8 @@ struct RcmGpuInfo {
   int blocks = 0;                     // persistent worker blocks of the batch kernel
   int batch_nodes = 0;                // B the batch kernel ran with (GpuTuning::batch_nodes, or the automatic one)
   int batch_valence = 0;              // T it ran with (GpuTuning::batch_valence, or the automatic one)
-  bool levels = false;                // the level-synchronous algorithm ran (GpuAlgorithm::Levels)
+  bool levels = false;                // GpuAlgorithm::Levels ordered (false: the batch kernel did, when asked
+                                      // or for a row over 128 entries; true too when only singletons)
   int levels_lanes = 0;               // its lanes per parent
   std::uint64_t empty_batches = 0;    // reserved at Counted time but not needed (paper Sec. V-B)
   std::uint64_t big_batches = 0;      // single parents whose row exceeds the scratch

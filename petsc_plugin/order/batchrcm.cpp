@@ -4,7 +4,9 @@
 //            src/batchrcm/serial.cpp (host algorithm paper: the reference, Alg. 1 of Mlakar et al.)
 //   cpu    - src/batchrcm/level_rcm.cpp on all cores (levels), or src/batchrcm/batch.cpp
 //            (paper: speculative batch RCM, Alg. 4/5)
-//   gpu    - kernels/batchrcm/ (speculative batch RCM with persistent thread blocks)
+//   gpu    - kernels/batchrcm/: levels.cu (level-synchronous, one cooperative kernel; gpu
+//            algorithm levels, the default, for rows of up to 128 entries) or batch.cu
+//            (speculative batch RCM with persistent thread blocks; gpu algorithm paper)
 // All take the same pgk::rcm::Options. levels fuses the start-node search with the ordering (the
 // last BFS of the search is the ordering pass); George-Liu's finder and graphs too large for its
 // packed claims take the paper's path.
@@ -30,19 +32,20 @@ PetscLogEvent PGK_EVENT_RcmOrdering;
 
 typedef enum { BATCHRCM_AUTO, BATCHRCM_SERIAL, BATCHRCM_CPU, BATCHRCM_GPU } BatchRCMBackend;
 static const char *const BatchRCMBackends[] = {"auto", "serial", "cpu", "gpu", "BatchRCMBackend", "BATCHRCM_", NULL};
-typedef enum { BATCHRCM_LEVELS, BATCHRCM_PAPER } BatchRCMHostAlgorithm;
-static const char *const BatchRCMHostAlgorithms[] = {"levels", "paper", "BatchRCMHostAlgorithm", "BATCHRCM_", NULL};
+typedef enum { BATCHRCM_LEVELS, BATCHRCM_PAPER } BatchRCMAlgorithm;
+static const char *const BatchRCMAlgorithms[] = {"levels", "paper", "BatchRCMAlgorithm", "BATCHRCM_", NULL};
 
 struct BatchRCMOptions {
-  BatchRCMBackend       backend             = BATCHRCM_AUTO;
-  BatchRCMHostAlgorithm host_algorithm      = BATCHRCM_LEVELS;
-  PetscInt              threads             = 0; // 0: the cores of this node shared among its ranks
-  PetscInt              min_parallel_nnz    = 200000;
-  PetscInt              min_cpu_nnz         = 2500000; // host data: below it one thread wins (bench/NOTES.md)
-  PetscBool             diagonal_in_valence = PETSC_TRUE;
-  PetscBool             view                = PETSC_FALSE;
-  pgk::rcm::StartNode   start               = pgk::rcm::StartNode::Peripheral;
-  PetscInt              given_start         = 0;
+  BatchRCMBackend     backend             = BATCHRCM_AUTO;
+  BatchRCMAlgorithm   host_algorithm      = BATCHRCM_LEVELS;
+  BatchRCMAlgorithm   gpu_algorithm       = BATCHRCM_LEVELS;
+  PetscInt            threads             = 0; // 0: the cores of this node shared among its ranks
+  PetscInt            min_parallel_nnz    = 200000;
+  PetscInt            min_cpu_nnz         = 2500000; // host data: below it one thread wins (bench/NOTES.md)
+  PetscBool           diagonal_in_valence = PETSC_TRUE;
+  PetscBool           view                = PETSC_FALSE;
+  pgk::rcm::StartNode start               = pgk::rcm::StartNode::Peripheral;
+  PetscInt            given_start         = 0;
 };
 
 static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
@@ -55,7 +58,9 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
   PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_backend", "Where to compute the ordering: auto (serial below min_parallel_nnz, else gpu for device data, else cpu from min_cpu_nnz)", "MATORDERINGBATCHRCM", BatchRCMBackends, (PetscEnum)o->backend,
                              (PetscEnum *)&o->backend, NULL));
   PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_host_algorithm", "serial and cpu backends: levels (level-synchronous, start-node search fused with the ordering) or paper (serial: Alg. 1, the reference; cpu: speculative batches, Alg. 4/5)",
-                             "MATORDERINGBATCHRCM", BatchRCMHostAlgorithms, (PetscEnum)o->host_algorithm, (PetscEnum *)&o->host_algorithm, NULL));
+                             "MATORDERINGBATCHRCM", BatchRCMAlgorithms, (PetscEnum)o->host_algorithm, (PetscEnum *)&o->host_algorithm, NULL));
+  PetscCall(PetscOptionsEnum("-mat_ordering_batchrcm_gpu_algorithm", "gpu backend: levels (level-synchronous, one cooperative kernel; rows of up to 128 entries, else paper) or paper (speculative batches, persistent blocks)", "MATORDERINGBATCHRCM",
+                             BatchRCMAlgorithms, (PetscEnum)o->gpu_algorithm, (PetscEnum *)&o->gpu_algorithm, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_threads", "Threads of the cpu backend (0: cores of this node divided among its ranks, at most those it is bound to)", "MATORDERINGBATCHRCM", o->threads, &o->threads, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_parallel_nnz", "auto: below this many nonzeros (local) use the serial backend", "MATORDERINGBATCHRCM", o->min_parallel_nnz, &o->min_parallel_nnz, NULL));
   PetscCall(PetscOptionsInt("-mat_ordering_batchrcm_min_cpu_nnz", "auto, host data: below this many nonzeros (local) use the serial backend, from it the cpu backend", "MATORDERINGBATCHRCM", o->min_cpu_nnz, &o->min_cpu_nnz, NULL));
@@ -90,6 +95,7 @@ static PetscErrorCode BatchRCMView(const char *backend, PetscBool levels, const 
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatOrdering batchrcm: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, backend %s", host_graph.nrows, host_graph.nnz_host(), backend));
   if (threads > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%" PetscInt_FMT " threads)", threads));
   if (std::strcmp(backend, "gpu")) PetscCall(PetscPrintf(PETSC_COMM_SELF, ", host algorithm %s", levels ? "levels" : "paper"));
+  else PetscCall(PetscPrintf(PETSC_COMM_SELF, ", gpu algorithm %s", levels ? "levels" : o.gpu_algorithm == BATCHRCM_LEVELS ? "paper (a row over 128 entries)" : "paper"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, ", start node %s, %" PetscInt_FMT " components\n", start, (PetscInt)st.components));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bandwidth %" PetscInt_FMT " -> %" PetscInt_FMT ", profile %lld -> %lld\n", (PetscInt)before.bandwidth, (PetscInt)after.bandwidth, (long long)before.profile, (long long)after.profile));
   // Host backends only: the device path decides symmetry on the device and does not say.
@@ -138,7 +144,7 @@ struct OwnedIndices {
 // while the device orders (its while_ordering hook): the array's pages are faulted in, and PETSc's
 // bounds scan of a new set runs, during the batch kernel instead of after the download (40 and
 // 16 ms at 14.7M rows on an H200 node, bench/NOTES.md). The download then fills the set's array.
-static PetscErrorCode GpuOrderIntoSet(const pgk::CsrView &dev, const pgk::rcm::Options &ropts, void *stream, pgk::rcm::Stats *st, GpuPermutationSet *set)
+static PetscErrorCode GpuOrderIntoSet(const pgk::CsrView &dev, const pgk::rcm::Options &ropts, void *stream, pgk::rcm::Stats *st, pgk::cuda::RcmGpuInfo *info, GpuPermutationSet *set)
 {
   const PetscInt n = dev.nrows;
   OwnedIndices   array;
@@ -151,7 +157,7 @@ static PetscErrorCode GpuOrderIntoSet(const pgk::CsrView &dev, const pgk::rcm::O
   set->idx = array.p;
   std::function<void()> while_ordering;
   if (!is_view) while_ordering = [&] { made = PgkCreatePermutationISForFill(n, &array.p, &set->is); };
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::rcm_gpu_into(dev, ropts, stream, set->idx, st, nullptr, while_ordering));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::rcm_gpu_into(dev, ropts, stream, set->idx, st, info, while_ordering));
   PetscCall(made);
   if (set->is) PetscCall(PetscObjectStateIncrease((PetscObject)set->is)); // the permutation replaced the placeholder
   else {                                                                  // n = 0 (no ordering ran) or -is_view
@@ -162,7 +168,7 @@ static PetscErrorCode GpuOrderIntoSet(const pgk::CsrView &dev, const pgk::rcm::O
 }
 
 // The host structure uploaded (two logged copies) and ordered on the device into the set.
-static PetscErrorCode UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::Options &ropts, void *stream, pgk::rcm::Stats *st, GpuPermutationSet *set)
+static PetscErrorCode UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::Options &ropts, void *stream, pgk::rcm::Stats *st, pgk::cuda::RcmGpuInfo *info, GpuPermutationSet *set)
 {
   pgk::cuda::DeviceBuffer<pgk::Index> rowptr, colidx;
   const std::size_t                   nnz = (std::size_t)host.nnz_host();
@@ -178,7 +184,7 @@ static PetscErrorCode UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::O
   dev.rowptr = rowptr.data();
   dev.colidx = colidx.data();
   dev.values = nullptr;
-  PetscCall(GpuOrderIntoSet(dev, ropts, stream, st, set));
+  PetscCall(GpuOrderIntoSet(dev, ropts, stream, st, info, set));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -188,10 +194,12 @@ static PetscErrorCode UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::O
 // to the matrix, and copies the permutation straight into the array of the index set `gset`
 // (GpuOrderIntoSet): what comes back to the host is the permutation and the scalars
 // kernels/batchrcm reads (all logged, see tests/petsc/batchrcm/batchrcm.cpp). gpu on a host
-// matrix uploads its structure first (logged), as asked, rather than refusing.
-static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBool levels, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, GpuPermutationSet &gset, pgk::rcm::Stats &st)
+// matrix uploads its structure first (logged), as asked, rather than refusing. `levels`: the host
+// backends' algorithm in; for gpu, the algorithm that ran out (levels, or paper for long rows).
+static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBool *levels, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, GpuPermutationSet &gset, pgk::rcm::Stats &st)
 {
-  PetscBool device_type;
+  PetscBool             device_type;
+  pgk::cuda::RcmGpuInfo info;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)host.block, MATSEQAIJCUSPARSE, &device_type));
@@ -200,16 +208,16 @@ static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBoo
     PetscCheck(PgkDeviceAvailable(), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatOrdering batchrcm: -mat_ordering_batchrcm_backend gpu needs a usable CUDA device to upload the %s matrix to, and this run has none; use -mat_ordering_batchrcm_backend cpu",
                ((PetscObject)host.block)->type_name);
     PetscCall(PgkGetDeviceStream(&stream));
-    PetscCall(UploadAndOrder(host.csr, ropts, stream, &st, &gset));
+    PetscCall(UploadAndOrder(host.csr, ropts, stream, &st, &info, &gset));
   } else if (backend == BATCHRCM_GPU) {
     PgkMatCSR dev;
     void     *stream;
     PetscCall(PgkMatGetCSR(mat, PGK_MEM_DEVICE, &dev));
     PetscCall(PgkGetDeviceStream(&stream));
     // A nonsymmetric pattern is replaced by pattern(A + A^T) on the device (input_is_symmetric).
-    PetscCall(GpuOrderIntoSet(dev.csr, ropts, stream, &st, &gset));
+    PetscCall(GpuOrderIntoSet(dev.csr, ropts, stream, &st, &info, &gset));
     PetscCall(PgkMatRestoreCSR(mat, &dev));
-  } else if (levels) {
+  } else if (*levels) {
     const int threads = backend == BATCHRCM_CPU ? ropts.cpu.threads : 1;
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::level_rcm(host.csr, ropts, threads, &st));
   } else if (backend == BATCHRCM_CPU) {
@@ -217,6 +225,7 @@ static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBoo
   } else {
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::serial_rcm(host.csr, ropts, &st));
   }
+  if (backend == BATCHRCM_GPU) *levels = info.levels ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -249,13 +258,14 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   ropts.given_start               = o.given_start;
   ropts.count_diagonal_in_valence = o.diagonal_in_valence ? true : false;
   ropts.input_is_symmetric        = sym_set && sym ? true : false;
+  ropts.gpu.algorithm             = o.gpu_algorithm == BATCHRCM_LEVELS ? pgk::rcm::GpuAlgorithm::Levels : pgk::rcm::GpuAlgorithm::Batch;
   // cpu: the node's share of cores, known since package initialization: no collective call
   // here, where only the ranks whose block is large enough arrive.
   ropts.cpu.threads = (int)(backend != BATCHRCM_CPU ? 0 : o.threads > 0 ? o.threads : PgkNodeThreadShare());
   // levels where it applies (not George-Liu, claims that fit 64 bits); the view says which ran.
   PetscBool levels = PETSC_FALSE;
   if (backend != BATCHRCM_GPU && o.host_algorithm == BATCHRCM_LEVELS) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, levels = pgk::rcm::level_rcm_supports(host.csr, ropts) ? PETSC_TRUE : PETSC_FALSE);
-  PetscCall(BatchRCMCompute(mat, backend, levels, host, ropts, perm, gset, st));
+  PetscCall(BatchRCMCompute(mat, backend, &levels, host, ropts, perm, gset, st));
   // One index set for rows and columns: gpu's holds the downloaded array; the host backends'
   // vector is copied on the threads the ordering ran on.
   const PetscInt n = host.csr.nrows;
@@ -272,7 +282,8 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
 
 /*MC
    MATORDERINGBATCHRCM - "batchrcm": Reverse Cuthill-McKee computed where the matrix lives, on
-   the GPU (persistent-block speculative batch RCM) or on all CPU cores (multicore batch RCM),
+   the GPU (level-synchronous in one cooperative kernel, or the paper's speculative batches) or on
+   all CPU cores (level-synchronous, or multicore batch RCM),
    giving exactly the ordering of the serial reference for the same start node.
 
    Options Database Keys:
@@ -283,6 +294,9 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
      children claimed by atomic minimum and sorted by parent position, valence and row position, the start-node search's last BFS
      serving as the ordering pass) or paper (serial: Alg. 1, the reference; cpu: speculative batches, Alg. 4/5). George-Liu's
      finder always takes paper
+.  -mat_ordering_batchrcm_gpu_algorithm <levels,paper> - gpu backend: levels (default; the same level-synchronous algorithm in one
+     cooperative kernel, three grid barriers a level; graphs with a row over 128 entries take paper) or paper (speculative batches
+     in persistent thread blocks, Mlakar et al.)
 .  -mat_ordering_batchrcm_threads <n> - threads of the cpu backend (default: the node's cores divided among its ranks, at most
      the cores the rank is bound to)
 .  -mat_ordering_batchrcm_min_parallel_nnz <n> - auto: serial below this many local nonzeros (default 200000)

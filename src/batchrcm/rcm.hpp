@@ -61,9 +61,12 @@ enum class GpuBatchCut {
 
 // The device backend's algorithm. Both give the serial reference's permutation.
 enum class GpuAlgorithm {
+  Levels, // level-synchronous Cuthill-McKee in one cooperative kernel, three grid barriers a
+          // level (kernels/batchrcm/levels.cu); graphs with a row over 128 entries run Batch.
+          // The default: on an H200 its ordering phase took 3.8x less than Batch's on
+          // lap3d7:n=128, 5.7x on lap3d27:n=100, 3.1x on lap2d5:n=3000, 5.2x on lap3d7:n=245 and
+          // 1.8x on a path of 100k vertices (bench/NOTES.md, twentieth session).
   Batch,  // the paper's speculative batches in a persistent kernel (kernels/batchrcm/batch.cu)
-  Levels, // level-synchronous Cuthill-McKee, three grid barriers a level (levels.cu); rows of up
-          // to 128 entries, else Batch
 };
 
 // Tuning of the device backend (pgk::cuda::rcm_gpu*, kernels/batchrcm/rcm_gpu.hpp); the other
@@ -86,7 +89,7 @@ struct GpuTuning {
   // longer, which costs 1.3x on lap3d7:n=128 (5.5k vertices a level) and 1.5x on a 2D mesh.
   int batch_valence = 0;
   GpuBatchCut batch_cut = GpuBatchCut::Nodes;
-  GpuAlgorithm algorithm = GpuAlgorithm::Batch;
+  GpuAlgorithm algorithm = GpuAlgorithm::Levels;
   int levels_blocks = 0; // Levels: blocks of its grid (1: one block, block barriers only); 0: max_blocks
   // Ring of batch records (80 bytes each); 0 picks min(n + #components + 2, 2^20), which never
   // wraps below a million vertices. Too small a ring is reported (BatchQueueOverflow).

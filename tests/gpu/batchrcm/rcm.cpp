@@ -66,8 +66,9 @@ struct Graph {
     g.values.clear();
     const bool small = pgk::test::small_corpus();
     base.count_diagonal_in_valence = variant % 3 != 1;
-    base.gpu.watchdog_seconds = small ? 60 : 10; // small graphs finish in milliseconds; a hang fails fast
-    if (small) base.gpu.max_blocks = 8;          // sanitizers: few resident blocks, still concurrent
+    base.gpu.algorithm = rcm::GpuAlgorithm::Batch; // the batch kernel's tests; LevelsMatchesReference sets Levels
+    base.gpu.watchdog_seconds = small ? 60 : 10;   // small graphs finish in milliseconds; a hang fails fast
+    if (small) base.gpu.max_blocks = 8;            // sanitizers: few resident blocks, still concurrent
     if (variant % 5 == 3 && g.nrows > 0) {
       base.start = rcm::StartNode::Given;
       base.given_start = static_cast<Index>((variant * 2654435761u) % static_cast<unsigned>(g.nrows));
@@ -234,11 +235,13 @@ TEST_F(GpuBatchRcm, EndToEndPicksTheScratchByLevelWidth) {
     const Csr a = pgk::gen::generate(pgk::gen::parse_spec(c.spec));
     const Csr g = rcm::symmetrize_pattern(pgk::view_of(a));
     const pgk::CsrView hv = pgk::view_of(g);
-    const rcm::Options o;
+    rcm::Options o;
+    o.gpu.algorithm = rcm::GpuAlgorithm::Batch;
     const std::vector<Index> ref = rcm::serial_rcm_from_roots(hv, rcm::plan_components(hv, o).roots, o);
     const pgk::test::DeviceCsr d(g, false);
     pgk::cuda::RcmGpuInfo info;
     const std::vector<Index> got = pgk::cuda::rcm_gpu(d.view, o, nullptr, nullptr, &info);
+    EXPECT_FALSE(info.levels);
     EXPECT_EQ(info.batch_valence, c.scratch)
         << info.bfs_levels << " BFS levels in " << info.peripheral_rounds << " rounds";
     EXPECT_TRUE(pgk::test::SameIndices(got, ref, "rcm_gpu permutation"));
@@ -263,6 +266,29 @@ TEST_F(GpuBatchRcm, LevelsMatchesReference) {
   });
   EXPECT_GT(levels_runs, 0);
   std::printf("levels: %d of %d graphs ran the level-synchronous kernel\n", levels_runs, tally.graphs);
+}
+
+// The library's default is Levels; a row over 128 entries (a hub) sends the graph to the batch
+// kernel. The reference's permutation either way.
+TEST_F(GpuBatchRcm, DefaultIsLevelsUnlessARowIsLonger) {
+  struct Case {
+    const char *spec;
+    bool levels;
+  };
+  for (const Case c : {Case{"lap3d7:n=30", true}, Case{"hubrow:n=20000,hubdeg=5000", false}}) {
+    SCOPED_TRACE(c.spec);
+    const Csr a = pgk::gen::generate(pgk::gen::parse_spec(c.spec));
+    const Csr g = rcm::symmetrize_pattern(pgk::view_of(a));
+    const pgk::CsrView hv = pgk::view_of(g);
+    const rcm::Options o;
+    EXPECT_EQ(o.gpu.algorithm, rcm::GpuAlgorithm::Levels);
+    const std::vector<Index> ref = rcm::serial_rcm_from_roots(hv, rcm::plan_components(hv, o).roots, o);
+    const pgk::test::DeviceCsr d(g, false);
+    pgk::cuda::RcmGpuInfo info;
+    const std::vector<Index> got = pgk::cuda::rcm_gpu(d.view, o, nullptr, nullptr, &info);
+    EXPECT_EQ(info.levels, c.levels);
+    EXPECT_TRUE(pgk::test::SameIndices(got, ref, "rcm_gpu permutation"));
+  }
 }
 
 TEST_F(GpuBatchRcm, FromRootsSingleParentBatches) {
@@ -335,34 +361,31 @@ TEST_F(GpuBatchRcmErrors, RootOutOfRange) {
   });
 }
 
+// Bad roots are reported alike by both algorithms.
+constexpr rcm::GpuAlgorithm kAlgorithms[] = {rcm::GpuAlgorithm::Levels, rcm::GpuAlgorithm::Batch};
+
 TEST_F(GpuBatchRcmErrors, TooFewRoots) {
   ASSERT_GT(plan.roots.size(), 1u) << "the error graph must have several components";
-  expect_throw<std::invalid_argument>("the roots reach", [&] {
-    std::vector<Index> r(plan.roots.begin(), plan.roots.end() - 1);
-    pgk::cuda::rcm_gpu_from_roots(device->view, r, {}, nullptr);
-  });
+  for (const rcm::GpuAlgorithm a : kAlgorithms) {
+    rcm::Options o;
+    o.gpu.algorithm = a;
+    expect_throw<std::invalid_argument>("the roots reach", [&] {
+      std::vector<Index> r(plan.roots.begin(), plan.roots.end() - 1);
+      pgk::cuda::rcm_gpu_from_roots(device->view, r, o, nullptr);
+    });
+  }
 }
 
 TEST_F(GpuBatchRcmErrors, RootInAnOrderedComponent) {
-  expect_throw<std::invalid_argument>("already ordered", [&] {
-    std::vector<Index> r = plan.roots;
-    r.push_back(plan.roots[0]);
-    pgk::cuda::rcm_gpu_from_roots(device->view, r, {}, nullptr);
-  });
-}
-
-TEST_F(GpuBatchRcmErrors, LevelsReportsBadRootsLikeTheBatchKernel) {
-  rcm::Options o;
-  o.gpu.algorithm = rcm::GpuAlgorithm::Levels;
-  expect_throw<std::invalid_argument>("the roots reach", [&] {
-    std::vector<Index> r(plan.roots.begin(), plan.roots.end() - 1);
-    pgk::cuda::rcm_gpu_from_roots(device->view, r, o, nullptr);
-  });
-  expect_throw<std::invalid_argument>("already ordered", [&] {
-    std::vector<Index> r = plan.roots;
-    r.push_back(plan.roots[0]);
-    pgk::cuda::rcm_gpu_from_roots(device->view, r, o, nullptr);
-  });
+  for (const rcm::GpuAlgorithm a : kAlgorithms) {
+    rcm::Options o;
+    o.gpu.algorithm = a;
+    expect_throw<std::invalid_argument>("already ordered", [&] {
+      std::vector<Index> r = plan.roots;
+      r.push_back(plan.roots[0]);
+      pgk::cuda::rcm_gpu_from_roots(device->view, r, o, nullptr);
+    });
+  }
 }
 
 TEST_F(GpuBatchRcmErrors, GeorgeLiuStartRefused) {
@@ -378,6 +401,7 @@ TEST_F(GpuBatchRcmErrors, QueueOverflowReported) {
   const pgk::test::DeviceCsr ds(star, false);
   expect_throw<rcm::BatchQueueOverflow>("queue_slots", [&] {
     rcm::Options o;
+    o.gpu.algorithm = rcm::GpuAlgorithm::Batch; // its ring
     o.gpu.batch_nodes = 2;
     o.gpu.queue_slots = 16;
     pgk::cuda::rcm_gpu_from_roots(ds.view, {0}, o, nullptr);

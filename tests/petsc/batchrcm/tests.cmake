@@ -79,7 +79,15 @@ pgk_test(gpu.batchrcm.large_permutation_uploaded LABELS "gpu;petsc" ARGS --gpu $
 # permutation, not the placeholder of zeros the device path otherwise creates the set around).
 pgk_test(gpu.batchrcm.is_view LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "^1 3$" --reject "^1 0$" -- ${T} -gen lap2d5:n=3 ${DEV} -mat_ordering_batchrcm_backend gpu -mat_ordering_batchrcm_min_parallel_nnz 0 -is_view)
 pgk_test(gpu.batchrcm.given_start LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen disconnected:n=20000,parts=13 ${DEV} -mat_ordering_batchrcm_backend gpu -mat_ordering_batchrcm_start 17 -repeat 2)
-pgk_test(gpu.batchrcm.auto_picks_gpu LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" -- ${T} -gen lap3d7:n=40 ${DEV} -mat_ordering_batchrcm_view)
+pgk_test(gpu.batchrcm.auto_picks_gpu LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu, gpu algorithm levels" -- ${T} -gen lap3d7:n=40 ${DEV} -mat_ordering_batchrcm_view)
+# The gpu algorithms: paper (the speculative batch kernel) on request, and on its own for a row
+# over 128 entries (levels' limit), which the view says; the exact transfers of each.
+foreach(spec lap3d7:n=30 disconnected:n=20000,parts=13 convdiff3d:n=20)
+  string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+  pgk_test(gpu.batchrcm.paper.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen ${spec} ${DEV} -mat_ordering_batchrcm_backend gpu -mat_ordering_batchrcm_gpu_algorithm paper -repeat 3)
+endforeach()
+pgk_test(gpu.batchrcm.view_paper LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu, gpu algorithm paper," -- ${T} -gen lap3d7:n=30 ${DEV} -mat_ordering_batchrcm_backend gpu -mat_ordering_batchrcm_gpu_algorithm paper -mat_ordering_batchrcm_view)
+pgk_test(gpu.batchrcm.view_long_row LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "gpu algorithm paper \\(a row over 128 entries\\)" -- ${T} -gen hubrow:n=20000 ${DEV} -mat_ordering_batchrcm_backend gpu -mat_ordering_batchrcm_view)
 # gpu on a host matrix: its structure goes up in two logged copies (the program expects them), the
 # permutation and the listed scalars come back.
 pgk_test(gpu.batchrcm.host_matrix_uploaded LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "transfers ctog=6\\.? gtoc=[1-9][0-9]*\\.? as listed" -- ${T} -gen lap3d7:n=30 -mat_ordering_batchrcm_backend gpu -repeat 3 ${PGK_GPU_OPTS})
