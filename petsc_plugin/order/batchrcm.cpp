@@ -156,7 +156,11 @@ static PetscErrorCode GpuOrderIntoSet(const pgk::CsrView &dev, const pgk::rcm::O
   PetscCall(PetscMalloc1(n, &array.p));
   set->idx = array.p;
   std::function<void()> while_ordering;
-  if (!is_view) while_ordering = [&] { made = PgkCreatePermutationISForFill(n, &array.p, &set->is); };
+  // The array's zero fill on other threads from here, through the start-node search (the hook
+  // waits for it): left to the hook, it outlasted the level-synchronous ordering at 14.7M rows.
+  // Not with -is_view: the download would then race the fill (no hook waits for it).
+  PgkZeroFill fill(array.p, is_view ? 0 : n, PgkNodeThreadShare());
+  if (!is_view) while_ordering = [&] { made = PgkCreatePermutationISForFill(n, &array.p, &set->is, fill.wait() ? PETSC_TRUE : PETSC_FALSE); };
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::rcm_gpu_into(dev, ropts, stream, set->idx, st, info, while_ordering));
   PetscCall(made);
   if (set->is) PetscCall(PetscObjectStateIncrease((PetscObject)set->is)); // the permutation replaced the placeholder

@@ -34,11 +34,11 @@ PetscErrorCode PgkPermutationISAsBoth(IS *set, IS *irow, IS *icol)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PgkCreatePermutationISForFill(PetscInt n, PetscInt **array, IS *is)
+PetscErrorCode PgkCreatePermutationISForFill(PetscInt n, PetscInt **array, IS *is, PetscBool zeroed)
 {
   PetscFunctionBegin;
   PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a placeholder permutation needs n >= 1, got %" PetscInt_FMT, n);
-  std::memset(*array, 0, sizeof(PetscInt) * (std::size_t)n);
+  if (!zeroed) std::memset(*array, 0, sizeof(PetscInt) * (std::size_t)n);
   (*array)[n - 1] = n - 1;
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, *array, PETSC_OWN_POINTER, is));
   *array = NULL;
@@ -62,4 +62,31 @@ PetscErrorCode PgkCreatePermutationISes(const std::vector<PetscInt> &perm, Petsc
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, idx, PETSC_OWN_POINTER, &set)); // owns idx from here
   PetscCall(PgkPermutationISAsBoth(&set, irow, icol));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PgkZeroFill::PgkZeroFill(PetscInt *array, PetscInt n, PetscInt threads)
+{
+  if (threads <= 1 || n < kParallelEntries) return;
+  try {
+    worker_ = std::thread([this, array, n, threads] {
+      try {
+        pgk::ThreadPool pool((int)threads);
+        pgk::for_slices(&pool, 0, (std::int64_t)n, kParallelEntries / 8, [&](int, std::int64_t lo, std::int64_t hi) { std::memset(array + lo, 0, (std::size_t)(hi - lo) * sizeof(PetscInt)); });
+        zeroed_ = true;                  // read after the join
+      } catch (const std::exception &) { // no pool: the caller zeroes
+      }
+    });
+  } catch (const std::exception &) { // no thread: the caller zeroes
+  }
+}
+
+bool PgkZeroFill::wait()
+{
+  if (worker_.joinable()) worker_.join();
+  return zeroed_;
+}
+
+PgkZeroFill::~PgkZeroFill()
+{
+  (void)wait();
 }

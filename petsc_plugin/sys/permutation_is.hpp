@@ -3,6 +3,7 @@
 
 #include "petsc_plugin/sys/pgk_petsc.hpp"
 
+#include <thread>
 #include <vector>
 
 // *set returned as both *irow and *icol: one sequential index set, referenced twice (*set =
@@ -21,7 +22,27 @@ PetscErrorCode PgkPermutationISAsBoth(IS *set, IS *irow, IS *icol);
 // permutation before anyone else sees the set, then call PetscObjectStateIncrease on it. -is_view
 // would show the placeholder: when that option is set, create the set after the fill instead.
 // Not Collective.
-PetscErrorCode PgkCreatePermutationISForFill(PetscInt n, PetscInt **array, IS *is);
+// zeroed: *array already holds zeros (PgkZeroFill), so only n - 1 is written before the scan.
+PetscErrorCode PgkCreatePermutationISForFill(PetscInt n, PetscInt **array, IS *is, PetscBool zeroed = PETSC_FALSE);
+
+// Zeros a fresh array of n entries on `threads` other threads while the caller goes on (the
+// device ordering into it meanwhile): the page faults and the fill, 39-47 ms of the caller's time
+// at 14.7M rows on one thread, once the device's level-synchronous ordering took 13.7 ms of it
+// (bench/NOTES.md). Starts only from 2^22 entries and more than one thread (else wait() says
+// false and the caller zeroes as before). wait() joins and says whether the array is zero; the
+// destructor joins too. The caller must not write the array before wait(). No PETSc call.
+class PgkZeroFill {
+public:
+  PgkZeroFill(PetscInt *array, PetscInt n, PetscInt threads);
+  ~PgkZeroFill();
+  PgkZeroFill(const PgkZeroFill &)            = delete;
+  PgkZeroFill &operator=(const PgkZeroFill &) = delete;
+  bool         wait();
+
+private:
+  std::thread worker_;
+  bool        zeroed_ = false;
+};
 
 // *irow and *icol (one set, as PgkPermutationISAsBoth) from perm[new] = old, copied into PETSc's
 // memory on `threads` threads when perm holds at least 2^22 entries (PETSc's PETSC_COPY_VALUES copies on

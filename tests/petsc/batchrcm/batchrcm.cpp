@@ -3,7 +3,7 @@ static const char help[] = "MatOrdering batchrcm through MatGetOrdering(): the p
                            "rank's diagonal block; prints bandwidth next to PETSc's rcm.\n"
                            "  -gen <spec> | -f <file>   the matrix (default lap3d7:n=12)\n"
                            "  -repeat <k>               order k times, every result must be identical\n"
-                           "  -case ok|unassembled|nonsquare\n"
+                           "  -case ok|unassembled|nonsquare|zero_fill (the last: PgkZeroFill and the placeholder set alone)\n"
                            "  (all -mat_ordering_batchrcm_* options apply)\n";
 
 #include <petscgpukit.h>
@@ -14,6 +14,7 @@ static const char help[] = "MatOrdering batchrcm through MatGetOrdering(): the p
 #include <vector>
 
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "petsc_plugin/sys/permutation_is.hpp"
 #include "src/common/envelope.hpp"
 #include "src/batchrcm/rcm.hpp"
 #include "src/batchrcm/serial.hpp"
@@ -176,6 +177,40 @@ static PetscErrorCode ExpectedDeviceTransfers(Mat A, PetscLogDouble *gtoc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The gpu backend's index set around a fresh array: zeroed on other threads (PgkZeroFill, from
+// 2^22 entries; below, or on one thread, it declines and the set's creation zeroes), then the set's
+// bounds are those of every permutation of n rows. The array starts as garbage (not zero pages).
+static PetscErrorCode CheckZeroFill(void)
+{
+  const PetscInt sizes[] = {(PetscInt)1 << 22, ((PetscInt)1 << 22) + 77, 1000};
+
+  PetscFunctionBegin;
+  for (const PetscInt n : sizes) {
+    for (const PetscInt threads : {1, 4}) {
+      PetscInt *array;
+      IS        is;
+      PetscInt  min, max;
+      PetscCall(PetscMalloc1(n, &array));
+      for (PetscInt i = 0; i < n; ++i) array[i] = 7 + i % 5;
+      bool zeroed;
+      {
+        PgkZeroFill fill(array, n, threads);
+        zeroed = fill.wait();
+      }
+      const bool expect = threads > 1 && n >= ((PetscInt)1 << 22);
+      PetscCheck(zeroed == expect, PETSC_COMM_SELF, PETSC_ERR_PLIB, "zero fill of %" PetscInt_FMT " entries on %" PetscInt_FMT " threads: %s", n, threads, zeroed ? "ran, expected to decline" : "declined, expected to run");
+      if (zeroed)
+        for (PetscInt i = 0; i < n; ++i) PetscCheck(array[i] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "zero fill left %" PetscInt_FMT " at %" PetscInt_FMT, array[i], i);
+      PetscCall(PgkCreatePermutationISForFill(n, &array, &is, zeroed ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(ISGetMinMax(is, &min, &max));
+      PetscCheck(min == 0 && max == n - 1 && array == NULL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "placeholder set of %" PetscInt_FMT " rows: bounds %" PetscInt_FMT "..%" PetscInt_FMT, n, min, max);
+      PetscCall(ISDestroy(&is));
+    }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "zero fill: all checks passed\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Bandwidth(Mat A, const std::vector<PetscInt> &perm, PetscInt *bw)
 {
   PgkMatCSR csr;
@@ -244,8 +279,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-gen", "generator spec", NULL, spec, spec, sizeof spec, NULL));
   PetscCall(PetscOptionsString("-f", "matrix file", NULL, file, file, sizeof file, &has_file));
   PetscCall(PetscOptionsInt("-repeat", "repetitions", NULL, repeat, &repeat, NULL));
-  PetscCall(PetscOptionsString("-case", "ok|unassembled|nonsquare", NULL, which, which, sizeof which, NULL));
+  PetscCall(PetscOptionsString("-case", "ok|unassembled|nonsquare|zero_fill", NULL, which, which, sizeof which, NULL));
   PetscOptionsEnd();
+  if (!std::strcmp(which, "zero_fill")) {
+    PetscCall(CheckZeroFill());
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   if (!std::strcmp(which, "unassembled") || !std::strcmp(which, "nonsquare")) {
     const PetscBool nonsquare = std::strcmp(which, "nonsquare") ? PETSC_FALSE : PETSC_TRUE;
     PetscCall(MatCreate(PETSC_COMM_WORLD, &A));

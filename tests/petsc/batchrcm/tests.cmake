@@ -15,6 +15,8 @@ foreach(backend serial cpu)
     pgk_test(petsc.batchrcm.${backend}_paper.${tag} LABELS petsc ARGS ${SAME} -- ${T} -gen ${spec} -mat_ordering_batchrcm_backend ${backend} -mat_ordering_batchrcm_host_algorithm paper -mat_ordering_batchrcm_min_parallel_nnz 0 -repeat 2)
   endforeach()
 endforeach()
+# The gpu backend's placeholder set: its array zeroed on other threads from 2^22 entries.
+pgk_test(petsc.batchrcm.zero_fill LABELS petsc ARGS --expect "zero fill: all checks passed" -- ${T} -case zero_fill)
 # A permutation of 2^22 rows or more is copied into its index set on the cpu backend's threads.
 pgk_test(petsc.batchrcm.cpu.large_permutation LABELS petsc ARGS ${SAME} -- ${T} -gen lap2d5:n=2050 -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_threads 4)
 # auto on host data: serial between min_parallel_nnz and min_cpu_nnz, cpu from min_cpu_nnz.
@@ -74,6 +76,8 @@ endforeach()
 # 1.2M rows through the gpu backend, on a device matrix and on an uploaded host one: the index set
 # is created around its 4.8 MB array while the batch kernel runs, and the download fills it.
 pgk_test(gpu.batchrcm.large_permutation LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen lap2d5:n=1100 ${DEV} -mat_ordering_batchrcm_backend gpu -repeat 2)
+# 4.4M rows (2^22 and more): the set's array is zeroed on other threads while the device orders.
+pgk_test(gpu.batchrcm.large_permutation_threads LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen lap2d5:n=2100 ${DEV} -mat_ordering_batchrcm_backend gpu -repeat 2)
 pgk_test(gpu.batchrcm.large_permutation_uploaded LABELS "gpu;petsc" ARGS --gpu ${SAME} -- ${T} -gen lap2d5:n=1100 -mat_ordering_batchrcm_backend gpu ${PGK_GPU_OPTS})
 # -is_view shows a set as PETSc creates it, so with it the set is made after the download (the
 # permutation, not the placeholder of zeros the device path otherwise creates the set around).
