@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-# An emulation of bench/diag/batchrcm_levels.patch's kernel logic (levels.cu: the blocks' runs of parents,
+# An emulation of kernels/batchrcm/levels.cu's kernel logic (first written for the patch it came from: the blocks' runs of parents,
 # tiles, G lanes of K entries, the block scans, the block prefix and the shuffle ranks), run level by level
 # in Python against a serial Cuthill-McKee with the reference's tie rules, on grids and random graphs, one
 # to seven blocks and tiles of 32 to 1024 threads (the narrow and the wide path). It checks the index
-# arithmetic, not CUDA's semantics (barriers, shuffles, atomics). All OK on 2026-11-30. Run: python3 bench/diag/batchrcm_levels_sim.py (about a minute)
+# arithmetic, not CUDA's semantics (barriers, shuffles, atomics), and it claims with the parent's key
+# alone: graphs with a neighbour stored twice need the kernel's (parent, row offset) keys, which it
+# gained after its first device run (the emulation's graphs have no duplicate entries). All OK on 2026-11-30. Run: python3 bench/diag/batchrcm_levels_sim.py (about a minute)
 import random, sys
 def serial_cm(n, rp, ci, val, roots):
     vis=[False]*n; out=[]
