@@ -269,12 +269,14 @@ __global__ void init_first_batch_kernel(ChainParams P) {
   c.err_a = c.err_b = c.err_c = 0;
   c.next_root = 1;
   for (int i = 0; i < kNumStats; ++i) c.stat[i] = 0;
+  // Batch 0's Counted payload, encoded as every batch's is: its children from at + 1 on, batch 1
+  // the first it generates, no overhang, nothing pending before it.
+  Payload first{};
+  first.offset = at + 1;
+  first.followup = 1;
+  first.completed = true;
+  send_payload(P, 0, first);
   Slot &s = P.ring[0];
-  s.pay.offset_lo = tagged(0, static_cast<u64>(at + 1));
-  s.pay.offset_hi = tagged(0, static_cast<u64>(at + 1) >> 32);
-  s.pay.followup = tagged(0, 1);
-  s.pay.weights = tagged(0, 0);
-  s.pay.combine = tagged(0, kPayCompleted);
   s.in_begin = at;
   s.in_end = at + 1;
   s.skip = 0;

@@ -56,12 +56,12 @@ struct LevelsUsed {
   int lanes = 0;
 };
 
-// The chain on the tuning's algorithm: Levels where every row fits it, else Batch.
-rcm_detail::ChainResult run_chain(const CsrView &g, const Index *valence, bool count_diagonal,
+// The chain on the tuning's algorithm: Levels where every row fits it (max_row: the longest, from
+// validate_graph_device), else Batch.
+rcm_detail::ChainResult run_chain(const CsrView &g, Index max_row, const Index *valence, bool count_diagonal,
                                   const rcm::GpuTuning &tuning, const rcm_detail::ChainRun &run, Index *perm,
                                   Index *comp_begin, cudaStream_t s, LevelsUsed &levels) {
   if (tuning.algorithm == rcm::GpuAlgorithm::Levels) {
-    const Index max_row = rcm_detail::max_row_length_device(g, s);
     if (max_row <= rcm_detail::kLevelsMaxRow) {
       const int blocks = tuning.levels_blocks > 0 ? tuning.levels_blocks : tuning.max_blocks;
       const rcm_detail::LevelsResult lr =
@@ -141,7 +141,7 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
   const double symmetrize_seconds = opts.input_is_symmetric ? 0.0 : seconds_since(ts);
 
   const auto t0 = clock::now();
-  rcm_detail::validate_graph_device(g, s);
+  const Index max_row = rcm_detail::validate_graph_device(g, s);
   DeviceBuffer<Index> valence(static_cast<std::size_t>(n), s);
   rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.data(), s);
   rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.data(), opts, s);
@@ -164,8 +164,8 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
     run.chain_end = chain.end;
     run.ring_slots = opts.gpu.queue_slots; // 0: sized by run_batch_chain_device
     run.while_running = &while_ordering;
-    res = run_chain(g, valence.data(), opts.count_diagonal_in_valence, tuning, run, perm.data(), chain_begin.data(), s,
-                    levels);
+    res = run_chain(g, max_row, valence.data(), opts.count_diagonal_in_valence, tuning, run, perm.data(),
+                    chain_begin.data(), s, levels);
   }
   rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
   if (chain.count == 0 && while_ordering) while_ordering(); // no batch kernel ran to overlap it with
@@ -205,7 +205,7 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   cudaStream_t s = static_cast<cudaStream_t>(stream);
 
   const auto t0 = std::chrono::steady_clock::now();
-  rcm_detail::validate_graph_device(g, s);
+  const Index max_row = rcm_detail::validate_graph_device(g, s);
   const Index nroots = static_cast<Index>(roots.size());
   DeviceBuffer<Index> valence(static_cast<std::size_t>(n), s), d_roots(roots.size(), s);
   DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
@@ -221,7 +221,7 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   const rcm::GpuTuning tuning = with_batch_sizes(opts.gpu, n, 0, 0);
   LevelsUsed levels;
   const rcm_detail::ChainResult res =
-      run_chain(g, valence.data(), count_diagonal, tuning, run, perm.data(), comp_begin.data(), s, levels);
+      run_chain(g, max_row, valence.data(), count_diagonal, tuning, run, perm.data(), comp_begin.data(), s, levels);
   if (res.next_root != static_cast<std::uint64_t>(nroots))
     throw std::invalid_argument("rcm: root " + std::to_string(roots[static_cast<std::size_t>(res.next_root)]) +
                                 " lies in a component that is already ordered");

@@ -27,8 +27,8 @@ constexpr int kScratchSmallEntries = 2048;
 constexpr int kScratchLargeEntries = 4096;
 
 // Throws std::invalid_argument with the host reference's messages unless g is a square CSR
-// graph with a well-formed row pointer and every column index in [0, n).
-void validate_graph_device(const CsrView &g, cudaStream_t s);
+// graph with a well-formed row pointer and every column index in [0, n). Returns the longest row.
+Index validate_graph_device(const CsrView &g, cudaStream_t s);
 
 // valence[v] = entries of row v, less the diagonal ones unless count_diagonal.
 void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valence, cudaStream_t s);
@@ -91,7 +91,6 @@ constexpr Index kLevelsMaxRow = 128;
 struct LevelsResult {
   int blocks = 0, lanes = 0;
 };
-Index max_row_length_device(const CsrView &g, cudaStream_t s);
 LevelsResult run_levels_chain_device(const CsrView &g, const Index *valence, Index max_row, const ChainRun &run,
                                      Index *perm, Index *comp_begin, int max_blocks, cudaStream_t s);
 

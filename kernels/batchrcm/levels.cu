@@ -40,8 +40,10 @@ constexpr int kLevelThreads = 1024;
 constexpr int kLaneItems = kLevelsMaxRow / 32;
 
 // A claim: the parent's position + 1 above the entry's offset in its row (< kLevelsMaxRow), so
-// a smaller key is an earlier parent, or the same parent's earlier entry. 64 bits for any n.
-using Key = long long;
+// a smaller key is an earlier parent, or the same parent's earlier entry. 64 bits for any n;
+// unsigned, unclaimed = all ones (one cudaMemset), as the batch kernel's marks (batch.cu).
+using Key = u64;
+constexpr Key kUnclaimed = ~Key(0);
 constexpr int kSlotBits = 7;
 static_assert(kLevelsMaxRow <= (1 << kSlotBits), "a row's offsets fit the key's low bits");
 __device__ __forceinline__ Key claim_key(Index p, int slot) { return (static_cast<Key>(p + 1) << kSlotBits) | slot; }
@@ -51,7 +53,7 @@ struct LevelsParams {
   const Index *roots, *root_offset; // root_offset null: each component right after the last
   Index nroots, chain_end;
   Index *perm, *comp_begin;
-  Key *mark;          // claim_key of the claiming entry; 0: a root; max: unclaimed
+  Key *mark;          // claim_key of the claiming entry; 0: a root; kUnclaimed
   Index *child_off;   // by parent position: its children's offset in its block's run
   Index *block_total; // by block: its run's children
   int G;              // lanes per parent
@@ -98,7 +100,7 @@ struct LaneRow {
 #pragma unroll
     for (int k = 0; k < kLaneItems; ++k) {
       const Key key = claim_key(p, lane + k * L.G);
-      if (w[k] >= 0 && load_relaxed(L.mark[w[k]]) > key) atomic_min_t(&L.mark[w[k]], key);
+      if (w[k] >= 0 && load_relaxed(L.mark[w[k]]) > key) atomicMin(&L.mark[w[k]], key);
     }
   }
   __device__ void check(const LevelsParams &L, Index p, int lane) {
@@ -260,23 +262,6 @@ __device__ Index wide_level(const LevelsParams &L, Index lb, Index le, Scan::Tem
   return total;
 }
 
-__global__ void fill_kernel(Index n, Key v, Key *out) {
-  for (Index i = global_thread(); i < n; i += global_threads()) out[i] = v;
-}
-
-__global__ void max_row_kernel(Index n, const Index *rowptr, Index *out) {
-  Index m = 0;
-  for (Index i = global_thread(); i < n; i += global_threads()) {
-    const Index r = rowptr[i + 1] - rowptr[i];
-    m = r > m ? r : m;
-  }
-  for (int d = 16; d > 0; d /= 2) {
-    const Index o = __shfl_xor_sync(~0u, m, d);
-    m = o > m ? o : m;
-  }
-  if ((threadIdx.x & 31) == 0 && m > 0) atomic_max_t(out, m);
-}
-
 __device__ void report(const LevelsParams &L, int code, Index value) {
   if (atomicCAS(L.error, kOk, code) == kOk) *L.err_value = value;
 }
@@ -288,7 +273,7 @@ __global__ void __launch_bounds__(kLevelThreads, 1) levels_kernel(LevelsParams L
   for (Index j = 0; j < L.nroots; ++j) {
     const Index root = L.roots[j];
     if (L.root_offset) start = L.root_offset[j];
-    const bool taken = load_relaxed(L.mark[root]) != max_of<Key>(); // read before anyone writes it
+    const bool taken = load_relaxed(L.mark[root]) != kUnclaimed; // read before anyone writes it
     barrier(grid);
     if (taken) {
       if (blockIdx.x == 0 && threadIdx.x == 0) report(L, kRootOrdered, root);
@@ -315,16 +300,6 @@ __global__ void __launch_bounds__(kLevelThreads, 1) levels_kernel(LevelsParams L
 
 } // namespace
 
-Index max_row_length_device(const CsrView &g, cudaStream_t s) {
-  DeviceBuffer<Index> out(1, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, sizeof(Index), s));
-  if (g.nrows > 0) {
-    max_row_kernel<<<grid_for(g.nrows, kThreads, kMaxBlocks), kThreads, 0, s>>>(g.nrows, g.rowptr, out.data());
-    PGK_CUDA_CHECK_LAUNCH();
-  }
-  return out.get(0, s);
-}
-
 LevelsResult run_levels_chain_device(const CsrView &g, const Index *valence, Index max_row, const ChainRun &run,
                                      Index *perm, Index *comp_begin, int max_blocks, cudaStream_t s) {
   if (max_row > kLevelsMaxRow)
@@ -333,10 +308,7 @@ LevelsResult run_levels_chain_device(const CsrView &g, const Index *valence, Ind
   const Index n = g.nrows;
   DeviceBuffer<Key> mark(static_cast<std::size_t>(n), s);
   DeviceBuffer<Index> child_off(static_cast<std::size_t>(n), s);
-  if (n > 0) {
-    fill_kernel<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, max_of<Key>(), mark.data());
-    PGK_CUDA_CHECK_LAUNCH();
-  }
+  PGK_CUDA_CHECK(cudaMemsetAsync(mark.data(), 0xff, static_cast<std::size_t>(n) * sizeof(Key), s));
   LevelsResult res;
   // Lanes per parent: the fewest that hold the longest row in kLaneItems entries a lane, but at
   // least the row itself up to 8 (short rows: all their entries in flight at once).

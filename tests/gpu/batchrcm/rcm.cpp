@@ -221,6 +221,20 @@ TEST_F(GpuBatchRcm, FromRootsLargeScratch) {
   tally.print("from_roots, large scratch: B=512 T=4096 (both cuts), B=4 T=2049");
 }
 
+// rcm_gpu under o on the pattern of a generated matrix, symmetrized, checked against the serial
+// reference; what ran, for the caller's checks.
+pgk::cuda::RcmGpuInfo expect_reference_end_to_end(const char *spec, const rcm::Options &o) {
+  const Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
+  const Csr g = rcm::symmetrize_pattern(pgk::view_of(a));
+  const pgk::CsrView hv = pgk::view_of(g);
+  const std::vector<Index> ref = rcm::serial_rcm_from_roots(hv, rcm::plan_components(hv, o).roots, o);
+  const pgk::test::DeviceCsr d(g, false);
+  pgk::cuda::RcmGpuInfo info;
+  const std::vector<Index> got = pgk::cuda::rcm_gpu(d.view, o, nullptr, nullptr, &info);
+  EXPECT_TRUE(pgk::test::SameIndices(got, ref, "rcm_gpu permutation"));
+  return info;
+}
+
 // The automatic scratch (GpuTuning::batch_valence = 0): the large one on BFS levels of 8192
 // vertices or more on average with 32-bit indices (a random graph of 200k vertices: a handful of
 // levels), the small one on a mesh's narrow levels; the reference's permutation either way.
@@ -232,19 +246,12 @@ TEST_F(GpuBatchRcm, EndToEndPicksTheScratchByLevelWidth) {
   const bool wide_ok = sizeof(Index) == 4;
   for (const Case c : {Case{"random:n=200000,deg=8", wide_ok ? 4096 : 2048}, Case{"lap3d7:n=30", 2048}}) {
     SCOPED_TRACE(c.spec);
-    const Csr a = pgk::gen::generate(pgk::gen::parse_spec(c.spec));
-    const Csr g = rcm::symmetrize_pattern(pgk::view_of(a));
-    const pgk::CsrView hv = pgk::view_of(g);
     rcm::Options o;
     o.gpu.algorithm = rcm::GpuAlgorithm::Batch;
-    const std::vector<Index> ref = rcm::serial_rcm_from_roots(hv, rcm::plan_components(hv, o).roots, o);
-    const pgk::test::DeviceCsr d(g, false);
-    pgk::cuda::RcmGpuInfo info;
-    const std::vector<Index> got = pgk::cuda::rcm_gpu(d.view, o, nullptr, nullptr, &info);
+    const pgk::cuda::RcmGpuInfo info = expect_reference_end_to_end(c.spec, o);
     EXPECT_FALSE(info.levels);
     EXPECT_EQ(info.batch_valence, c.scratch)
         << info.bfs_levels << " BFS levels in " << info.peripheral_rounds << " rounds";
-    EXPECT_TRUE(pgk::test::SameIndices(got, ref, "rcm_gpu permutation"));
   }
 }
 
@@ -277,17 +284,9 @@ TEST_F(GpuBatchRcm, DefaultIsLevelsUnlessARowIsLonger) {
   };
   for (const Case c : {Case{"lap3d7:n=30", true}, Case{"hubrow:n=20000,hubdeg=5000", false}}) {
     SCOPED_TRACE(c.spec);
-    const Csr a = pgk::gen::generate(pgk::gen::parse_spec(c.spec));
-    const Csr g = rcm::symmetrize_pattern(pgk::view_of(a));
-    const pgk::CsrView hv = pgk::view_of(g);
     const rcm::Options o;
     EXPECT_EQ(o.gpu.algorithm, rcm::GpuAlgorithm::Levels);
-    const std::vector<Index> ref = rcm::serial_rcm_from_roots(hv, rcm::plan_components(hv, o).roots, o);
-    const pgk::test::DeviceCsr d(g, false);
-    pgk::cuda::RcmGpuInfo info;
-    const std::vector<Index> got = pgk::cuda::rcm_gpu(d.view, o, nullptr, nullptr, &info);
-    EXPECT_EQ(info.levels, c.levels);
-    EXPECT_TRUE(pgk::test::SameIndices(got, ref, "rcm_gpu permutation"));
+    EXPECT_EQ(expect_reference_end_to_end(c.spec, o).levels, c.levels);
   }
 }
 

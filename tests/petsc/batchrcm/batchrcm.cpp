@@ -131,24 +131,22 @@ static PetscErrorCode OrdersOnDevice(Mat A, PetscBool *device)
 //     + 1 (searching components after search_init_kernel) + R + 1 when R > 0 (one count per
 //     BFS round, then levels_total), R = PeripheralRounds;
 //   split_singletons_device (start_node.cu): 1 (ChainSummary);
-//   when a component has 2+ vertices, with -mat_ordering_batchrcm_gpu_algorithm levels (the
-//     default): 1 (max_row_length_device, kernels/batchrcm/levels.cu) + 1 (the levels kernel's
-//     error word, or the batch kernel's Control block for a row over 128 entries); with paper:
-//     run_batch_chain_device (kernels/batchrcm/batch.cu): 1 (the Control block);
+//   when a component has 2+ vertices: 1, the levels kernel's error word (levels.cu; gpu
+//     algorithm levels, the default) or the batch kernel's Control block (batch.cu; paper, or a
+//     row over 128 entries); the longest row, which picks between them, comes in CheckResult;
 //   the permutation (kernels/batchrcm/driver.cu): 1, n PetscInts.
 // Nothing goes to the device (CpuToGpu 0): the matrix is read where it is, and the counters
 // are set by kernels and cudaMemsetAsync. n = 0 moves nothing.
 static PetscErrorCode ExpectedDeviceTransfers(Mat A, PetscLogDouble *gtoc)
 {
   PgkMatCSR csr;
-  char      start[64] = "peripheral", algorithm[16] = "levels";
-  PetscBool diag  = PETSC_TRUE, sym_set, sym;
-  PetscInt  given = -1;
+  char      start[64] = "peripheral";
+  PetscBool diag      = PETSC_TRUE, sym_set, sym;
+  PetscInt  given     = -1;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ordering_batchrcm_start", start, sizeof start, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_ordering_batchrcm_diagonal_in_valence", &diag, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ordering_batchrcm_gpu_algorithm", algorithm, sizeof algorithm, NULL));
   if (std::strcmp(start, "peripheral") && std::strcmp(start, "auto")) given = (PetscInt)std::atol(start);
   PetscCall(PgkMatGetCSRStructureHost(A, &csr));
   PetscCall(MatIsStructurallySymmetricKnown(csr.block, &sym_set, &sym)); // the plugin's test, in its order
@@ -171,8 +169,7 @@ static PetscErrorCode ExpectedDeviceTransfers(Mat A, PetscLogDouble *gtoc)
   bool chained = false; // a component of two or more vertices
   for (PetscInt i = 0; i < n && !chained; ++i)
     for (PetscInt e = g.rowptr[i]; e < g.rowptr[i + 1]; ++e) chained |= g.colidx[e] != i;
-  const int chain_reads = !chained ? 0 : std::strcmp(algorithm, "paper") ? 2 : 1;
-  *gtoc                 = n == 0 ? 0 : (known_symmetric ? 0 : 2) + 2 + (g.nnz_host() > 0 ? 1 : 0) + 3 + (R > 0 ? R + 1 : 0) + 1 + chain_reads + 1;
+  *gtoc = n == 0 ? 0 : (known_symmetric ? 0 : 2) + 2 + (g.nnz_host() > 0 ? 1 : 0) + 3 + (R > 0 ? R + 1 : 0) + 1 + (chained ? 1 : 0) + 1;
   PetscCall(PgkMatRestoreCSR(A, &csr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
