@@ -4,6 +4,7 @@
 #include "kernels/batchrcm/internal.cuh"
 
 #include "kernels/common/device_csr.hpp"
+#include "kernels/common/event_timer.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -58,11 +59,15 @@ struct LevelsUsed {
 
 // The chain on the tuning's algorithm: Levels where every row fits it (max_row: the longest, from
 // validate_graph_device), else Batch.
+bool levels_fit(const rcm::GpuTuning &tuning, Index max_row) {
+  return tuning.algorithm == rcm::GpuAlgorithm::Levels && max_row <= rcm_detail::kLevelsMaxRow;
+}
+
 rcm_detail::ChainResult run_chain(const CsrView &g, Index max_row, const Index *valence, bool count_diagonal,
                                   const rcm::GpuTuning &tuning, const rcm_detail::ChainRun &run, Index *perm,
                                   Index *comp_begin, cudaStream_t s, LevelsUsed &levels) {
   if (tuning.algorithm == rcm::GpuAlgorithm::Levels) {
-    if (max_row <= rcm_detail::kLevelsMaxRow) {
+    if (levels_fit(tuning, max_row)) {
       const int blocks = tuning.levels_blocks > 0 ? tuning.levels_blocks : tuning.max_blocks;
       const rcm_detail::LevelsResult lr =
           rcm_detail::run_levels_chain_device(g, valence, max_row, run, perm, comp_begin, blocks, s);
@@ -101,6 +106,18 @@ void fill_stats(const rcm_detail::ChainResult &r, Index components, rcm::Stats *
   }
 }
 
+void fill_plan_info(const rcm::GpuTuning &tuning, const LevelsUsed &levels, const rcm_detail::DevicePlan &plan,
+                    double plan_seconds, double order_seconds, RcmGpuInfo *info) {
+  info->batch_nodes = tuning.batch_nodes;
+  info->batch_valence = tuning.batch_valence;
+  info->levels = levels.used;
+  info->levels_lanes = levels.lanes;
+  info->peripheral_rounds = plan.rounds;
+  info->bfs_levels = plan.bfs_levels;
+  info->plan_ms = plan_seconds * 1e3;
+  info->order_ms = order_seconds * 1e3;
+}
+
 // n entries of d, in one logged copy (synchronous).
 std::vector<Index> download(const Index *d, Index n, cudaStream_t s) {
   std::vector<Index> h(static_cast<std::size_t>(n));
@@ -117,6 +134,25 @@ std::vector<Index> rcm_gpu(const CsrView &input, const rcm::Options &opts, void 
   return result;
 }
 
+namespace {
+
+// The input checked, with the missing transposes counted in the same pass when the symmetry is
+// unknown; only when some are missing is pattern(A + A^T) built (into `symmetric`) and checked.
+// Returns the graph to order and its facts; *build_seconds: the build's time.
+CsrView checked_graph(const CsrView &input, bool known_symmetric, DeviceCsrPattern &symmetric,
+                      rcm_detail::GraphFacts &facts, double *build_seconds, cudaStream_t s) {
+  facts = rcm_detail::validate_graph_device(input, !known_symmetric, s);
+  *build_seconds = 0;
+  if (facts.missing == 0) return input;
+  const auto tb = std::chrono::steady_clock::now();
+  symmetrize_pattern(input, symmetric, s);
+  facts = rcm_detail::validate_graph_device(symmetric.view(), false, s); // its longest row
+  *build_seconds = seconds_since(tb);
+  return symmetric.view();
+}
+
+} // namespace
+
 void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, Index *out_host, rcm::Stats *stats,
                   RcmGpuInfo *info, const std::function<void()> &while_ordering) {
   using clock = std::chrono::steady_clock;
@@ -132,30 +168,34 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
                                 " is not a vertex of a graph with " + std::to_string(n) + " vertices");
   cudaStream_t s = static_cast<cudaStream_t>(stream);
 
-  // Not known to be symmetric: order pattern(A + A^T), built here (left empty, and A used as it
-  // is, when the check finds A symmetric after all).
-  const auto ts = clock::now();
-  DeviceCsrPattern symmetric;
-  if (!opts.input_is_symmetric) symmetrize_pattern(input, symmetric, stream);
-  const CsrView g = symmetric.empty() ? input : symmetric.view();
-  const double symmetrize_seconds = opts.input_is_symmetric ? 0.0 : seconds_since(ts);
-
+  // Marks: 0 the start, 1 the end of the start-node search (in stream order: the host does not
+  // wait for the search, so the plan's time is the device's).
   const auto t0 = clock::now();
-  const Index max_row = rcm_detail::validate_graph_device(g, s);
+  EventTimer marks(2);
+  marks.record(0, s);
+  DeviceCsrPattern symmetric;
+  rcm_detail::GraphFacts facts;
+  double symmetrize_seconds = 0;
+  const CsrView g = checked_graph(input, opts.input_is_symmetric, symmetric, facts, &symmetrize_seconds, s);
   DeviceBuffer<Index> valence(static_cast<std::size_t>(n), s);
   rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.data(), s);
-  rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.data(), opts, s);
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
-  const double plan_seconds = seconds_since(t0);
-
-  const auto t1 = clock::now();
   DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
-  rcm_detail::ChainList chain = rcm_detail::split_singletons_device(plan, perm.data(), s);
+  rcm_detail::ChainList chain;
+  // The chain list's one read comes before the search is queued, so nothing waits for the search
+  // until the ordering behind it is queued too.
+  rcm_detail::DevicePlan plan =
+      rcm_detail::plan_components_device(g, valence.data(), opts, s, [&](const rcm_detail::DevicePlan &p) {
+        chain = rcm_detail::split_singletons_device(p, perm.data(), s);
+      });
+  marks.record(1, s);
+  rcm_detail::fill_chain_roots_device(plan, chain, s);
+
   rcm_detail::ChainResult res;
-  const rcm::GpuTuning tuning = with_batch_sizes(opts.gpu, n, plan.rounds, plan.bfs_levels);
   LevelsUsed levels;
-  levels.used = tuning.algorithm == rcm::GpuAlgorithm::Levels; // stays so when no chain needs a kernel
+  levels.used = opts.gpu.algorithm == rcm::GpuAlgorithm::Levels; // stays so when no chain needs a kernel
   if (chain.count > 0) {
+    // The batch kernel sizes its batches by the search's level widths: it waits for the search.
+    if (!levels_fit(opts.gpu, facts.max_row)) rcm_detail::read_search_totals(plan, s);
     DeviceBuffer<Index> chain_begin(static_cast<std::size_t>(chain.count), s); // the plan knows them already
     rcm_detail::ChainRun run;
     run.roots = chain.root.data();
@@ -164,13 +204,17 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
     run.chain_end = chain.end;
     run.ring_slots = opts.gpu.queue_slots; // 0: sized by run_batch_chain_device
     run.while_running = &while_ordering;
-    res = run_chain(g, max_row, valence.data(), opts.count_diagonal_in_valence, tuning, run, perm.data(),
-                    chain_begin.data(), s, levels);
+    res = run_chain(g, facts.max_row, valence.data(), opts.count_diagonal_in_valence,
+                    with_batch_sizes(opts.gpu, n, plan.rounds, plan.bfs_levels), run, perm.data(), chain_begin.data(),
+                    s, levels);
   }
   rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
   if (chain.count == 0 && while_ordering) while_ordering(); // no batch kernel ran to overlap it with
+  if (plan.rounds == 0) rcm_detail::read_search_totals(plan, s);
   copy_to_host(out_host, out.data(), static_cast<std::size_t>(n) * sizeof(Index), s); // one logged copy
-  const double order_seconds = seconds_since(t1);
+  const double total_seconds = seconds_since(t0) - symmetrize_seconds;
+  const double plan_seconds = std::min(total_seconds, std::max(0.0, marks.ms(0, 1) * 1e-3 - symmetrize_seconds));
+  const double order_seconds = total_seconds - plan_seconds;
 
   fill_stats(res, plan.ncomp, stats, info);
   if (stats) {
@@ -178,16 +222,9 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
     stats->start_node_seconds = plan_seconds;
     stats->ordering_seconds = order_seconds;
   }
-  if (info) {
-    info->batch_nodes = tuning.batch_nodes;
-    info->batch_valence = tuning.batch_valence;
-    info->levels = levels.used;
-    info->levels_lanes = levels.lanes;
-    info->peripheral_rounds = plan.rounds;
-    info->bfs_levels = plan.bfs_levels;
-    info->plan_ms = plan_seconds * 1e3;
-    info->order_ms = order_seconds * 1e3;
-  }
+  if (info)
+    fill_plan_info(with_batch_sizes(opts.gpu, n, plan.rounds, plan.bfs_levels), levels, plan, plan_seconds,
+                   order_seconds, info);
 }
 
 std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index> &roots, const rcm::Options &opts,
@@ -205,7 +242,7 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
   cudaStream_t s = static_cast<cudaStream_t>(stream);
 
   const auto t0 = std::chrono::steady_clock::now();
-  const Index max_row = rcm_detail::validate_graph_device(g, s);
+  const Index max_row = rcm_detail::validate_graph_device(g, false, s).max_row;
   const Index nroots = static_cast<Index>(roots.size());
   DeviceBuffer<Index> valence(static_cast<std::size_t>(n), s), d_roots(roots.size(), s);
   DeviceBuffer<Index> perm(static_cast<std::size_t>(n), s), out(static_cast<std::size_t>(n), s);
@@ -251,7 +288,7 @@ rcm::ComponentPlan plan_components_gpu(const CsrView &g, const rcm::Options &opt
     throw std::invalid_argument("rcm: given start node " + std::to_string(opts.given_start) +
                                 " is not a vertex of a graph with " + std::to_string(n) + " vertices");
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  rcm_detail::validate_graph_device(g, s);
+  rcm_detail::validate_graph_device(g, false, s);
   DeviceBuffer<Index> valence(static_cast<std::size_t>(n), s);
   rcm_detail::compute_valence_device(g, opts.count_diagonal_in_valence, valence.data(), s);
   rcm_detail::DevicePlan plan = rcm_detail::plan_components_device(g, valence.data(), opts, s);

@@ -27,31 +27,53 @@ constexpr int kScratchSmallEntries = 2048;
 constexpr int kScratchLargeEntries = 4096;
 
 // Throws std::invalid_argument with the host reference's messages unless g is a square CSR
-// graph with a well-formed row pointer and every column index in [0, n). Returns the longest row.
-Index validate_graph_device(const CsrView &g, cudaStream_t s);
+// graph with a well-formed row pointer and every column index in [0, n). With count_missing, the
+// same pass counts the entries (i, j), j != i, whose transpose (j, i) is absent (sorted rows, as
+// symmetrize_pattern needs): 0 means g is structurally symmetric. Three reads (two when nnz = 0).
+struct GraphFacts {
+  Index max_row = 0; // the longest row
+  Index missing = 0; // counted only when asked
+};
+GraphFacts validate_graph_device(const CsrView &g, bool count_missing, cudaStream_t s);
 
 // valence[v] = entries of row v, less the diagonal ones unless count_diagonal.
 void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valence, cudaStream_t s);
 
 // The component plan of rcm::plan_components, on the device. comp_offset[c] is where
 // component c starts in the ordering (ncomp + 1 entries, the last is n).
+struct SearchTotals {
+  int rounds = 0;     // multi-source BFS rounds of the Peripheral search
+  int bfs_levels = 0; // levels over all of them
+};
 struct DevicePlan {
   Index ncomp = 0;
-  DeviceBuffer<Index> root;        // ncomp roots, in plan order
-  DeviceBuffer<Index> size;        // ncomp component sizes
-  DeviceBuffer<Index> comp_offset; // ncomp + 1
-  int rounds = 0, bfs_levels = 0;
+  DeviceBuffer<Index> root;          // ncomp roots, in plan order
+  DeviceBuffer<Index> size;          // ncomp component sizes
+  DeviceBuffer<Index> comp_offset;   // ncomp + 1
+  DeviceBuffer<SearchTotals> totals; // written by the search kernel; empty when none ran
+  int rounds = 0, bfs_levels = 0;    // read_search_totals
 };
-DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts, cudaStream_t s);
+// Components, sizes, offsets and the decided roots (single vertices, the Given component) with
+// three reads; then before_search(plan) (may be empty: where the host reads what it needs of
+// the plan without waiting for the search), then the Peripheral search of the other components
+// is queued as one kernel, without a wait: plan.root is complete in stream order on return.
+DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts, cudaStream_t s,
+                                  const std::function<void(const DevicePlan &)> &before_search = {});
+// plan.rounds and plan.bfs_levels: one read, which waits for the search, when one was queued.
+void read_search_totals(DevicePlan &plan, cudaStream_t s);
 
-// Splits a plan into the components the batch kernel orders (two or more vertices: roots and
-// output offsets, in plan order) and writes the single-vertex ones straight into perm.
+// Splits a plan into the components the batch kernel orders (two or more vertices: their plan
+// indices and output offsets, in plan order) and writes the single-vertex ones straight into
+// perm. Reads the roots of single vertices only, so it may run before the search (one read: the
+// summary); fill_chain_roots_device then copies the chained components' roots, in stream order.
 struct ChainList {
   Index count = 0;
-  Index end = 0; // output position after the last chained component
-  DeviceBuffer<Index> root, offset;
+  Index end = 0;                    // output position after the last chained component
+  DeviceBuffer<Index> comp, offset; // count entries
+  DeviceBuffer<Index> root;         // count entries, set by fill_chain_roots_device
 };
 ChainList split_singletons_device(const DevicePlan &plan, Index *perm, cudaStream_t s);
+void fill_chain_roots_device(const DevicePlan &plan, ChainList &chain, cudaStream_t s);
 
 // *p = v, in stream order.
 void set_device_value(Index *p, Index v, cudaStream_t s);

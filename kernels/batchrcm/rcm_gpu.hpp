@@ -45,22 +45,27 @@ struct RcmGpuInfo {
 // on the host. Reads every common field of opts and opts.gpu (rcm::GpuTuning); opts.start may be
 // Peripheral (the paper's rule) or Given: GeorgeLiu needs the serial BFS visiting order, which a
 // level-synchronous device BFS does not produce, and throws std::invalid_argument. With
-// opts.input_is_symmetric = false the ordering is that of pattern(A + A^T), built on the device
-// (symmetrize_pattern, kernels/common/device_csr.hpp; Stats::symmetrize_seconds); true promises
-// a structurally symmetric g. stream is a cudaStream_t passed as void*; the call synchronizes it.
+// opts.input_is_symmetric = false the ordering is that of pattern(A + A^T): the input check counts
+// the missing transposes in its pass over the entries (rows must then be sorted, as in PETSc's
+// AIJ), and only when some are missing is pattern(A + A^T) built on the device (symmetrize_pattern,
+// kernels/common/device_csr.hpp; Stats::symmetrize_seconds); true promises a structurally
+// symmetric g. stream is a cudaStream_t passed as void*; the call synchronizes it.
 //
 // Host <-> device copies (all through kernels/common/transfer.hpp, so the PETSc layer's logger
 // counts them): none for n = 0; otherwise no host-to-device copy, and device-to-host
 //   * the permutation: 1 copy of n indices;
-//   * scalars: 2 for symmetrize_pattern when input_is_symmetric is false; 3 for the input check
-//     (its check record, nnz, the check record again; 2 when nnz = 0), 3 for the plan (the last
-//     seed position and seed flag, which give the number of components; the number of components
-//     still searching a start node), R + 1 when R > 0 (the searching count after each of the R
-//     Peripheral rounds, RcmGpuInfo::peripheral_rounds; the BFS level count), 1 for the chain
-//     summary and, when a component has two or more vertices, 1 for the batch kernel's control
-//     record.
-//   So 9 + (R > 0 ? R + 1 : 0) copies when g is symmetric and has an off-diagonal entry. An
-//   error stops the count where it is thrown.
+//   * scalars: 3 for the input check (its check record, nnz, the check record again; 2 when
+//     nnz = 0); when transposes are missing, 2 for symmetrize_pattern and 3 for the check of
+//     pattern(A + A^T); 3 for the plan (the last seed position and seed flag, which give the
+//     number of components; the number of components still searching a start node); 1 for the
+//     chain summary; 1 when R > 0 for the search's totals (its R rounds, RcmGpuInfo::
+//     peripheral_rounds, run in one kernel); when a component has two or more vertices, 1 for
+//     the ordering kernel's error word or control record.
+//   So 9 + (R > 0 ? 1 : 0) copies when g is symmetric and has an off-diagonal entry. An error
+//   stops the count where it is thrown.
+// Phases (Stats, RcmGpuInfo): the plan is the device's time from the call's start to the end of
+// the start-node search (the host queues the ordering behind the search without waiting for
+// it), less the build of pattern(A + A^T); the ordering is the rest, the copy back included.
 std::vector<Index> rcm_gpu(const CsrView &g, const rcm::Options &opts, void *stream, rcm::Stats *stats = nullptr,
                            RcmGpuInfo *info = nullptr);
 // rcm_gpu writing the permutation into out_host (g.nrows entries of host memory the caller owns)
@@ -68,8 +73,10 @@ std::vector<Index> rcm_gpu(const CsrView &g, const rcm::Options &opts, void *str
 // out_host. The PETSc layer downloads into the array its index set then owns: at 14.7M rows a
 // fresh vector (zeroed, then copied into the index set) cost about as much as the copy itself.
 // while_ordering, when set, is called once on this thread while the device orders: right after
-// the launch of the batch kernel (the longest part of the call), before the wait for it; when no
-// component needs that kernel (singletons only), just before the download. It is not called for
+// the launch of the ordering kernel, before the wait for it (with the levels kernel, the
+// start-node search is still queued in front of it, so the hook overlaps both; the batch kernel
+// needs the search's totals first); when no component needs that kernel (singletons only),
+// just before the download. It is not called for
 // n = 0, nor after an error. The download into out_host comes after it, so it may prepare that
 // memory: the PETSc layer faults in its fresh array there and builds the index set around it,
 // whose creation scans the array once (bench/NOTES.md: 40 + 16 ms at 14.7M rows).
@@ -86,8 +93,7 @@ std::vector<Index> rcm_gpu_from_roots(const CsrView &g, const std::vector<Index>
 
 // The component plan alone, computed on the device: equals rcm::plan_components(g, opts) for
 // Peripheral and Given (g structurally symmetric). Copies (n > 0), all to the host: the input
-// check's and the plan's scalars as for rcm_gpu (3 or 2, then 3 + (R > 0 ? R + 1 : 0)), the roots
-// (1) and the sizes (1).
+// check's and the plan's scalars as for rcm_gpu (3 or 2, then 3), the roots (1) and the sizes (1).
 rcm::ComponentPlan plan_components_gpu(const CsrView &g, const rcm::Options &opts, void *stream);
 
 } // namespace pgk::cuda

@@ -20,12 +20,11 @@ struct ChainSummary {
   Index count, end;
 };
 
-__global__ void chain_list_kernel(Index ncomp, const Index *root, const Index *size, const Index *offset,
-                                  const Index *is_chained, const Index *pos, Index *chain_root, Index *chain_offset,
-                                  ChainSummary *summary) {
+__global__ void chain_list_kernel(Index ncomp, const Index *size, const Index *offset, const Index *is_chained,
+                                  const Index *pos, Index *chain_comp, Index *chain_offset, ChainSummary *summary) {
   for (Index c = global_thread(); c < ncomp; c += global_threads()) {
     if (!is_chained[c]) continue;
-    chain_root[pos[c]] = root[c];
+    chain_comp[pos[c]] = c;
     chain_offset[pos[c]] = offset[c];
   }
   // The last chained component ends the chain; it is the one at position count - 1.
@@ -36,6 +35,10 @@ __global__ void chain_list_kernel(Index ncomp, const Index *root, const Index *s
     summary->count = count;
     if (count == 0) summary->end = 0;
   }
+}
+
+__global__ void chain_roots_kernel(Index count, const Index *comp, const Index *root, Index *chain_root) {
+  for (Index k = global_thread(); k < count; k += global_threads()) chain_root[k] = root[comp[k]];
 }
 
 __global__ void reverse_kernel(Index n, const Index *perm, const Index *begin, Index ncomp, Index *out) {
@@ -63,16 +66,23 @@ ChainList split_singletons_device(const DevicePlan &plan, Index *perm, cudaStrea
                                               chained.data());
   PGK_CUDA_CHECK_LAUNCH();
   exclusive_sum(chained.data(), pos.data(), ncomp, s);
-  list.root = DeviceBuffer<Index>(ncomp, s);
+  list.comp = DeviceBuffer<Index>(ncomp, s);
   list.offset = DeviceBuffer<Index>(ncomp, s);
-  chain_list_kernel<<<grid, kThreads, 0, s>>>(ncomp, plan.root.data(), plan.size.data(), plan.comp_offset.data(),
-                                              chained.data(), pos.data(), list.root.data(), list.offset.data(),
-                                              summary.data());
+  chain_list_kernel<<<grid, kThreads, 0, s>>>(ncomp, plan.size.data(), plan.comp_offset.data(), chained.data(),
+                                              pos.data(), list.comp.data(), list.offset.data(), summary.data());
   PGK_CUDA_CHECK_LAUNCH();
   const ChainSummary sum = read_scalar(summary.data(), s);
   list.count = sum.count;
   list.end = sum.end;
   return list;
+}
+
+void fill_chain_roots_device(const DevicePlan &plan, ChainList &chain, cudaStream_t s) {
+  if (chain.count == 0) return;
+  chain.root = DeviceBuffer<Index>(static_cast<std::size_t>(chain.count), s);
+  chain_roots_kernel<<<grid_for(chain.count, kThreads, kMaxBlocks), kThreads, 0, s>>>(
+      chain.count, chain.comp.data(), plan.root.data(), chain.root.data());
+  PGK_CUDA_CHECK_LAUNCH();
 }
 
 void reverse_components_device(const Index *perm, const Index *comp_begin, Index ncomp, Index n, Index *out,

@@ -8,13 +8,15 @@
 //
 // Start nodes: find_start_node's Peripheral rule depends on level sets only, so all components
 // run it at once: each round is one multi-source level-synchronous BFS from the current root of
-// every component still searching (a persistent cooperative kernel, one grid barrier per level),
-// then per component the depth and the (valence, id)-smallest vertex of its last level.
+// every component still searching (one grid barrier per level), then per component the depth and
+// the (valence, id)-smallest vertex of its last level. All rounds run in one persistent
+// cooperative kernel, so the host queues the ordering behind the search without waiting for it.
 #include "kernels/batchrcm/device_loops.cuh"
 #include "kernels/common/atomics.cuh"
 
 #include <cooperative_groups.h>
 
+#include <functional>
 #include <utility>
 
 namespace cg = cooperative_groups;
@@ -119,125 +121,140 @@ __global__ void search_init_kernel(Index ncomp, const Index *seed, const Index *
   }
 }
 
-struct BfsParams {
-  const Index *rowptr, *colidx;
-  Index *queue; // visited vertices in level order
-  u32 *visit;   // round stamp of the last visit
-  int *lev;     // level in the current round
-  u32 round;
-  Index *count;      // three rotating level counters, see bfs_kernel
-  Index *visited;    // out: vertices reached
-  int *levels_total; // out: += levels of this round
+struct SearchParams {
+  const Index *rowptr, *colidx, *valence, *cid;
+  SearchState S;
+  Index *active[2]; // round r reads the list active[(r - 1) & 1] and writes the other
+  Index na;         // components searching in round 1
+  Index *queue;     // visited vertices in level order
+  u32 *visit;       // round stamp of the last visit
+  int *lev;         // level in the current round
+  Index *count;     // [0..2] the BFS's rotating level counters; [3], [4] the next round's list size
+  SearchTotals *totals;
 };
 
-__global__ void round_start_kernel(Index na, const Index *active, SearchState S, BfsParams B) {
-  for (Index i = global_thread(); i < na; i += global_threads()) {
-    const Index c = active[i], r = S.root[c];
-    B.queue[i] = r;
-    B.visit[r] = B.round;
-    B.lev[r] = 0;
-    S.maxlev[c] = 0;
-    S.bestval[c] = max_of<Index>();
-    S.bestid[c] = max_of<Index>();
-  }
-  if (global_thread() == 0) {
-    B.count[0] = na;
-    B.count[1] = 0;
-    B.count[2] = 0;
-  }
-}
-
-// Level-synchronous BFS from every root in queue[0, count[0]), one grid barrier per level.
-// Level d reads its size from count[d % 3], appends the next level through count[(d+1) % 3],
-// and clears count[(d+2) % 3]: everyone read that one (as level d-1's size) before the barrier
-// that ended level d-1, and level d+1 first appends to it after the barrier that ends level d.
 // Large blocks: the grid barrier costs about one atomic per block, and narrow graphs (2D meshes)
 // have thousands of levels with little work each.
 constexpr int kBfsThreads = 1024;
 
-__global__ void __launch_bounds__(kBfsThreads, 1) bfs_kernel(BfsParams B) {
-  cg::grid_group grid = cg::this_grid();
+// Level-synchronous BFS of one round from every root in queue[0, count[0]), one grid barrier
+// per level. Level d reads its size from count[d % 3], appends the next level through
+// count[(d+1) % 3], and clears count[(d+2) % 3]: everyone read that one (as level d-1's size)
+// before the barrier that ended level d-1, and level d+1 first appends to it after the barrier
+// that ends level d. Returns the vertices reached (every thread the same); *levels = the depth.
+__device__ Index bfs_round(const SearchParams &P, u32 round, int *levels, cg::grid_group &grid) {
   Index base = 0;
   int d = 0;
   for (;;) {
-    const Index size = load_relaxed(B.count[d % 3]);
+    const Index size = load_relaxed(P.count[d % 3]);
     if (size == 0) break;
-    if (global_thread() == 0) store_relaxed(B.count[(d + 2) % 3], Index(0));
+    if (global_thread() == 0) store_relaxed(P.count[(d + 2) % 3], Index(0));
     const Index next = base + size;
-    Index *append = &B.count[(d + 1) % 3];
-    const u32 round = B.round;
+    Index *append = &P.count[(d + 1) % 3];
     const int child_level = d + 1;
     // Lanes per vertex: as many as keep every vertex of the level in one pass over the grid.
     int G = 1;
     while (G < 32 && static_cast<long long>(size) * (2 * G) <= static_cast<long long>(global_threads())) G *= 2;
     for_each_entry(
-        B.rowptr, base, next, G, [&](Index it) { return load_relaxed(B.queue[it]); },
+        P.rowptr, base, next, G, [&](Index it) { return load_relaxed(P.queue[it]); },
         [&](Index, Index e) {
-          const Index w = B.colidx[e];
-          if (load_relaxed(B.visit[w]) == round) return;
-          if (atomicExch(&B.visit[w], round) == round) return;
-          B.lev[w] = child_level;
+          const Index w = P.colidx[e];
+          if (load_relaxed(P.visit[w]) == round) return;
+          if (atomicExch(&P.visit[w], round) == round) return;
+          P.lev[w] = child_level;
           cg::coalesced_group g = cg::coalesced_threads();
           Index at = 0;
           if (g.thread_rank() == 0) at = atomic_add_t(append, static_cast<Index>(g.size()));
           at = g.shfl(at, 0);
-          store_relaxed(B.queue[next + at + static_cast<Index>(g.thread_rank())], w);
+          store_relaxed(P.queue[next + at + static_cast<Index>(g.thread_rank())], w);
         });
     grid.sync();
     base = next;
     ++d;
   }
-  if (global_thread() == 0) {
-    *B.visited = base;
-    *B.levels_total += d;
-  }
+  *levels = d;
+  return base;
 }
 
-// Deepest level per component. The queue is in level order; walking it backwards meets the
-// deepest vertices first, so almost every later thread sees the maximum already and skips the
-// atomic.
-__global__ void deepest_kernel(const Index *visited, const Index *queue, const Index *cid, const int *lev,
-                               SearchState S) {
-  const Index total = *visited;
+// Per component of the round's BFS: the deepest level, then the smallest valence in it, then the
+// smallest id of that valence (find_start_node's choice), each pass ended by a grid barrier. The
+// queue is in level order; walking it backwards meets the deepest vertices first, so almost every
+// later thread sees the maximum already and skips the atomic.
+__device__ void best_of_last_level(const SearchParams &P, Index total, cg::grid_group &grid) {
+  const SearchState &S = P.S;
   for (Index i = global_thread(); i < total; i += global_threads()) {
-    const Index v = queue[total - 1 - i];
-    const Index c = cid[v];
-    if (S.maxlev[c] < lev[v]) atomicMax(&S.maxlev[c], lev[v]);
+    const Index v = load_relaxed(P.queue[total - 1 - i]), c = P.cid[v];
+    const int l = load_relaxed(P.lev[v]);
+    if (load_relaxed(S.maxlev[c]) < l) atomicMax(&S.maxlev[c], l);
   }
-}
-
-__global__ void best_valence_kernel(const Index *visited, const Index *queue, const Index *cid, const int *lev,
-                                    const Index *valence, SearchState S) {
-  const Index total = *visited;
+  grid.sync();
   for (Index i = global_thread(); i < total; i += global_threads()) {
-    const Index v = queue[i], c = cid[v];
-    if (lev[v] == S.maxlev[c]) atomic_min_t(&S.bestval[c], valence[v]);
+    const Index v = load_relaxed(P.queue[i]), c = P.cid[v];
+    if (load_relaxed(P.lev[v]) == load_relaxed(S.maxlev[c])) atomic_min_t(&S.bestval[c], P.valence[v]);
   }
-}
-
-__global__ void best_id_kernel(const Index *visited, const Index *queue, const Index *cid, const int *lev,
-                               const Index *valence, SearchState S) {
-  const Index total = *visited;
+  grid.sync();
   for (Index i = global_thread(); i < total; i += global_threads()) {
-    const Index v = queue[i], c = cid[v];
-    if (lev[v] == S.maxlev[c] && valence[v] == S.bestval[c]) atomic_min_t(&S.bestid[c], v);
+    const Index v = load_relaxed(P.queue[i]), c = P.cid[v];
+    if (load_relaxed(P.lev[v]) == load_relaxed(S.maxlev[c]) && P.valence[v] == load_relaxed(S.bestval[c]))
+      atomic_min_t(&S.bestid[c], v);
   }
+  grid.sync();
 }
 
-// find_start_node's loop, one step per round: the BFS just made from root[c] has maxlev+1
-// levels; no more than the previous one: root[c] is the answer; else restart from the best
-// vertex of the last level.
-__global__ void round_end_kernel(Index na, const Index *active, SearchState S, Index *next_active, Index *next_na) {
-  for (Index i = global_thread(); i < na; i += global_threads()) {
-    const Index c = active[i];
-    const int levels = S.maxlev[c] + 1;
-    if (S.prev_levels[c] > 0 && levels <= S.prev_levels[c]) {
-      S.final_root[c] = S.root[c];
-    } else {
-      S.prev_levels[c] = levels;
-      S.root[c] = S.bestid[c];
-      next_active[atomic_add_t(next_na, Index(1))] = c;
+// find_start_node's Peripheral loop for every component at once, all rounds in one persistent
+// cooperative kernel (no host round trip a round, so the ordering and the caller's host work
+// queue behind it). A round: each searching component's BFS from its current root (a
+// multi-source BFS), its deepest level's best vertex, then per component: a BFS no deeper than
+// the previous one makes the root the answer, else the search restarts from the best vertex.
+__global__ void __launch_bounds__(kBfsThreads, 1) peripheral_search_kernel(SearchParams P) {
+  cg::grid_group grid = cg::this_grid();
+  const SearchState &S = P.S;
+  Index na = P.na;
+  int rounds = 0, levels_total = 0;
+  for (u32 round = 1; na > 0; ++round) {
+    const Index *active = P.active[(round - 1) & 1];
+    Index *next_active = P.active[round & 1];
+    Index *next_na = &P.count[3 + (round & 1)]; // the other slot holds this round's na, maybe still being read
+    // Everything read here and below was written by other blocks before a barrier of this
+    // kernel: device-scope loads, so no line an earlier round left in L1 is read.
+    for (Index i = global_thread(); i < na; i += global_threads()) {
+      const Index c = load_relaxed(active[i]), r = load_relaxed(S.root[c]);
+      P.queue[i] = r;
+      P.visit[r] = round;
+      P.lev[r] = 0;
+      S.maxlev[c] = 0;
+      S.bestval[c] = max_of<Index>();
+      S.bestid[c] = max_of<Index>();
     }
+    if (global_thread() == 0) {
+      P.count[0] = na;
+      P.count[1] = 0;
+      P.count[2] = 0;
+      *next_na = 0;
+    }
+    grid.sync();
+    int levels = 0;
+    const Index total = bfs_round(P, round, &levels, grid);
+    levels_total += levels;
+    best_of_last_level(P, total, grid);
+    for (Index i = global_thread(); i < na; i += global_threads()) {
+      const Index c = load_relaxed(active[i]);
+      const int depth = load_relaxed(S.maxlev[c]) + 1, prev = load_relaxed(S.prev_levels[c]);
+      if (prev > 0 && depth <= prev) {
+        S.final_root[c] = load_relaxed(S.root[c]);
+      } else {
+        S.prev_levels[c] = depth;
+        S.root[c] = load_relaxed(S.bestid[c]);
+        next_active[atomic_add_t(next_na, Index(1))] = c;
+      }
+    }
+    grid.sync();
+    na = load_relaxed(*next_na);
+    rounds = static_cast<int>(round);
+  }
+  if (global_thread() == 0) {
+    P.totals->rounds = rounds;
+    P.totals->bfs_levels = levels_total;
   }
 }
 
@@ -273,71 +290,75 @@ Index label_components(const CsrView &g, Index given, DeviceBuffer<Index> &cid, 
   return ncomp;
 }
 
-// The Peripheral search, all components at once: plan.root, plan.rounds and plan.bfs_levels.
-// Reads one scalar per round (the components still searching) and, if any round ran, the level
-// count.
-void peripheral_search(const CsrView &g, const Index *valence, const rcm::Options &opts, Index given, const Index *cid,
-                       const Index *seed, DevicePlan &plan, cudaStream_t s) {
+// The Peripheral search, all components at once, queued on s: plan.root is complete in stream
+// order when this returns, and the host has not waited for it. search_init decides the single
+// vertices and the Given component and lists the rest; one read (how many are listed), then
+// before_search, then one kernel for every round.
+void queue_peripheral_search(const CsrView &g, const Index *valence, const rcm::Options &opts, Index given,
+                             const Index *cid, const Index *seed, DevicePlan &plan, cudaStream_t s,
+                             const std::function<void(const DevicePlan &)> &before_search) {
   const Index n = g.nrows, ncomp = plan.ncomp;
-  const int grid_n = grid_for(n, kThreads, kMaxBlocks);
-  plan.root = DeviceBuffer<Index>(ncomp, s);
-  DeviceBuffer<Index> cur_root(ncomp, s), bestval(ncomp, s), bestid(ncomp, s), active(ncomp, s), next_active(ncomp, s);
+  DeviceBuffer<Index> cur_root(ncomp, s), bestval(ncomp, s), bestid(ncomp, s), active0(ncomp, s), active1(ncomp, s);
   DeviceBuffer<int> prev_levels(ncomp, s), maxlev(ncomp, s);
-  DeviceBuffer<Index> counters(8, s); // [0..2] level counters, [3] visited, [4] active count
-  DeviceBuffer<int> levels_total(1, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 8 * sizeof(Index), s));
-  PGK_CUDA_CHECK(cudaMemsetAsync(levels_total.data(), 0, sizeof(int), s));
+  DeviceBuffer<Index> counters(5, s); // SearchParams::count
+  PGK_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 5 * sizeof(Index), s));
   SearchState S{cur_root.data(), plan.root.data(), prev_levels.data(), maxlev.data(), bestval.data(), bestid.data()};
   search_init_kernel<<<grid_for(ncomp, kThreads, kMaxBlocks), kThreads, 0, s>>>(ncomp, seed, plan.size.data(), given, S,
-                                                                                active.data(), counters.data() + 4);
+                                                                                active0.data(), counters.data() + 3);
   PGK_CUDA_CHECK_LAUNCH();
-  Index na = read_scalar(counters.data() + 4, s);
+  const Index na = read_scalar(counters.data() + 3, s);
+  if (before_search) before_search(plan);
   if (na == 0) return;
   DeviceBuffer<Index> queue(n, s);
   DeviceBuffer<u32> visit(n, s);
   DeviceBuffer<int> lev(n, s);
   PGK_CUDA_CHECK(cudaMemsetAsync(visit.data(), 0, n * sizeof(u32), s));
-  BfsParams B{g.rowptr, g.colidx,        queue.data(),        visit.data(),       lev.data(),
-              0,        counters.data(), counters.data() + 3, levels_total.data()};
-  const void *bfs = reinterpret_cast<const void *>(&bfs_kernel);
-  const int bfs_grid = cooperative_grid(bfs, kBfsThreads, 0, opts.gpu.max_blocks);
-  for (u32 round = 1; na > 0; ++round) {
-    B.round = round;
-    const int grid_na = grid_for(na, kThreads, kMaxBlocks);
-    round_start_kernel<<<grid_na, kThreads, 0, s>>>(na, active.data(), S, B);
-    PGK_CUDA_CHECK_LAUNCH();
-    void *args[] = {&B};
-    PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(bfs, dim3(bfs_grid), dim3(kBfsThreads), args, 0, s));
-    deepest_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid, lev.data(), S);
-    PGK_CUDA_CHECK_LAUNCH();
-    best_valence_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid, lev.data(), valence, S);
-    PGK_CUDA_CHECK_LAUNCH();
-    best_id_kernel<<<grid_n, kThreads, 0, s>>>(B.visited, queue.data(), cid, lev.data(), valence, S);
-    PGK_CUDA_CHECK_LAUNCH();
-    PGK_CUDA_CHECK(cudaMemsetAsync(counters.data() + 4, 0, sizeof(Index), s));
-    round_end_kernel<<<grid_na, kThreads, 0, s>>>(na, active.data(), S, next_active.data(), counters.data() + 4);
-    PGK_CUDA_CHECK_LAUNCH();
-    na = read_scalar(counters.data() + 4, s);
-    std::swap(active, next_active);
-    plan.rounds = static_cast<int>(round);
-  }
-  plan.bfs_levels = read_scalar(levels_total.data(), s);
+  plan.totals = DeviceBuffer<SearchTotals>(1, s);
+  SearchParams P{};
+  P.rowptr = g.rowptr;
+  P.colidx = g.colidx;
+  P.valence = valence;
+  P.cid = cid;
+  P.S = S;
+  P.active[0] = active0.data();
+  P.active[1] = active1.data();
+  P.na = na;
+  P.queue = queue.data();
+  P.visit = visit.data();
+  P.lev = lev.data();
+  P.count = counters.data();
+  P.totals = plan.totals.data();
+  const void *kernel = reinterpret_cast<const void *>(&peripheral_search_kernel);
+  const int grid = cooperative_grid(kernel, kBfsThreads, 0, opts.gpu.max_blocks);
+  void *args[] = {&P};
+  PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(kBfsThreads), args, 0, s));
+  PGK_CUDA_CHECK_LAUNCH();
+  // The buffers above are freed in stream order, after the kernel.
 }
 
 } // namespace
 
-DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts, cudaStream_t s) {
+DevicePlan plan_components_device(const CsrView &g, const Index *valence, const rcm::Options &opts, cudaStream_t s,
+                                  const std::function<void(const DevicePlan &)> &before_search) {
   DevicePlan plan;
   const Index n = g.nrows;
   if (n == 0) return plan;
   const Index given = opts.start == rcm::StartNode::Given ? opts.given_start : -1;
   DeviceBuffer<Index> cid, seed;
   plan.ncomp = label_components(g, given, cid, seed, plan.size, s);
-  peripheral_search(g, valence, opts, given, cid.data(), seed.data(), plan, s);
   plan.comp_offset = DeviceBuffer<Index>(plan.ncomp + 1, s);
   exclusive_sum(plan.size.data(), plan.comp_offset.data(), plan.ncomp, s);
   set_device_value(plan.comp_offset.data() + plan.ncomp, n, s);
+  plan.root = DeviceBuffer<Index>(plan.ncomp, s);
+  queue_peripheral_search(g, valence, opts, given, cid.data(), seed.data(), plan, s, before_search);
   return plan;
+}
+
+void read_search_totals(DevicePlan &plan, cudaStream_t s) {
+  if (plan.totals.size() == 0) return; // no search ran
+  const SearchTotals t = plan.totals.get(0, s);
+  plan.rounds = t.rounds;
+  plan.bfs_levels = t.bfs_levels;
 }
 
 } // namespace pgk::cuda::rcm_detail

@@ -2,6 +2,7 @@
 // a CSR graph on device arrays, and the valence of every vertex.
 #include "kernels/batchrcm/device_loops.cuh"
 #include "kernels/common/atomics.cuh"
+#include "kernels/common/csr_search.cuh"
 
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@ struct CheckResult {
   Index max_row;   // the longest row (GpuAlgorithm::Levels picks its kernel by it)
   Index bad_row;   // first row whose pointer decreases; n if none
   Index bad_entry; // first entry out of range; nnz if none
+  Index missing;   // entries (i, j), j != i, whose (j, i) is absent (when counted)
   int bad_first;   // rowptr[0] != 0
 };
 
@@ -33,15 +35,34 @@ __global__ void check_rowptr_kernel(Index n, const Index *rowptr, CheckResult *o
   if ((threadIdx.x & 31) == 0 && longest > 0) atomic_max_t(&out->max_row, longest);
 }
 
-__global__ void check_colidx_kernel(Index n, Index nnz, const Index *colidx, CheckResult *out) {
-  for (Index e = global_thread(); e < nnz; e += global_threads())
-    if (colidx[e] < 0 || colidx[e] >= n) atomic_min_t(&out->bad_entry, e);
+// Every entry's column in [0, n) (the row pointer is known good by now) and, with count_missing,
+// whether its transpose is stored: a binary search in row j for i, which first probes the
+// mirrored offset (where a stencil's interior rows keep it). G lanes a row read it coalesced.
+__global__ void check_entries_kernel(Index n, const Index *rowptr, const Index *colidx, int G, bool count_missing,
+                                     CheckResult *out) {
+  Index missing = 0;
+  for_each_entry(
+      rowptr, 0, n, G, [](Index it) { return it; },
+      [&](Index i, Index e) {
+        const Index j = colidx[e];
+        if (j < 0 || j >= n) {
+          atomic_min_t(&out->bad_entry, e);
+          return;
+        }
+        if (!count_missing || j == i) return;
+        const Index lo = rowptr[j], hi = rowptr[j + 1];
+        const Index guess = lo + (rowptr[i + 1] - 1 - e); // e's offset in row i, counted from the end
+        if (!find_in_range_from(colidx, lo, hi, i, guess < hi ? guess : Index(-1), [](Index) {})) ++missing;
+      });
+  for (int d = 16; d > 0; d /= 2) missing += __shfl_xor_sync(~0u, missing, d);
+  if ((threadIdx.x & 31) == 0 && missing > 0) atomic_add_t(&out->missing, missing);
 }
 
 __global__ void init_check_kernel(CheckResult *out, Index n) {
   out->max_row = 0;
   out->bad_row = n;
   out->bad_entry = max_of<Index>();
+  out->missing = 0;
   out->bad_first = 0;
 }
 
@@ -59,13 +80,14 @@ __global__ void drop_diagonal_kernel(Index n, const Index *rowptr, const Index *
 
 } // namespace
 
-Index validate_graph_device(const CsrView &g, cudaStream_t s) {
+GraphFacts validate_graph_device(const CsrView &g, bool count_missing, cudaStream_t s) {
   if (g.nrows != g.ncols)
     throw std::invalid_argument("rcm: the matrix must be square (" + std::to_string(g.nrows) + " x " +
                                 std::to_string(g.ncols) + ")");
   if (g.nrows < 0) throw std::invalid_argument("rcm: negative dimension");
   const Index n = g.nrows;
-  if (n == 0) return 0;
+  GraphFacts facts;
+  if (n == 0) return facts;
   if (!g.rowptr) throw std::invalid_argument("rcm: null row pointer");
   DeviceBuffer<CheckResult> res(1, s);
   init_check_kernel<<<1, 1, 0, s>>>(res.data(), n);
@@ -76,14 +98,20 @@ Index validate_graph_device(const CsrView &g, cudaStream_t s) {
   if (r.bad_first) throw std::invalid_argument("rcm: rowptr[0] must be 0");
   if (r.bad_row < n) throw std::invalid_argument("rcm: row pointer decreases at row " + std::to_string(r.bad_row));
   const Index nnz = read_scalar(g.rowptr + n, s);
-  if (nnz == 0) return 0;
+  facts.max_row = r.max_row;
+  if (nnz == 0) return facts;
   if (!g.colidx) throw std::invalid_argument("rcm: null column indices");
-  check_colidx_kernel<<<grid_for(nnz, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, nnz, g.colidx, res.data());
+  int G = 1; // lanes a row: about the mean row length, up to a warp
+  while (G < 32 && static_cast<long long>(G) * 2 * n <= 3ll * nnz) G *= 2;
+  const long long lanes = static_cast<long long>(n) * G;
+  check_entries_kernel<<<grid_for(lanes, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, g.rowptr, g.colidx, G,
+                                                                                  count_missing, res.data());
   PGK_CUDA_CHECK_LAUNCH();
   r = read_scalar(res.data(), s);
   if (r.bad_entry != max_of<Index>())
     throw std::invalid_argument("rcm: column index out of range at entry " + std::to_string(r.bad_entry));
-  return r.max_row;
+  facts.missing = r.missing;
+  return facts;
 }
 
 void compute_valence_device(const CsrView &g, bool count_diagonal, Index *valence, cudaStream_t s) {

@@ -123,14 +123,16 @@ static PetscErrorCode OrdersOnDevice(Mat A, PetscBool *device)
 
 // The transfers of one MatGetOrdering on the device: the permutation and the scalars that
 // kernels/ reads back, each one logged copy (kernels/common/transfer.hpp). With n local rows:
-//   symmetrize_pattern (kernels/common/symmetrize_pattern.cu), only when the pattern is not
-//     known to be symmetric: 2 (the added-entry count scanned[n], and nnz = rowptr[n]);
-//   validate_graph_device (kernels/batchrcm/start_node.cu): 2 (CheckResult after the row
-//     pointer check, nnz = rowptr[n]) + 1 when nnz > 0 (CheckResult after the column check);
+//   validate_graph_device (kernels/batchrcm/validate.cu): 2 (CheckResult after the row pointer
+//     check, nnz = rowptr[n]) + 1 when nnz > 0 (CheckResult after the entry check, which also
+//     counts the missing transposes when the pattern is not known to be symmetric);
+//   only when some are missing: symmetrize_pattern (kernels/common/symmetrize_pattern.cu) 2 (the
+//     added-entry count scanned[n], and nnz = rowptr[n]), then validate_graph_device on
+//     pattern(A + A^T), 2 + 1 (its longest row);
 //   plan_components_device (start_node.cu): 2 (seed_pos[n-1], flag[n-1]: the component count)
-//     + 1 (searching components after search_init_kernel) + R + 1 when R > 0 (one count per
-//     BFS round, then levels_total), R = PeripheralRounds;
-//   split_singletons_device (start_node.cu): 1 (ChainSummary);
+//     + 1 (searching components after search_init_kernel); all R = PeripheralRounds rounds run
+//     in one kernel, whose totals come back once when R > 0 (read_search_totals);
+//   split_singletons_device (reverse.cu): 1 (ChainSummary);
 //   when a component has 2+ vertices: 1, the levels kernel's error word (levels.cu; gpu
 //     algorithm levels, the default) or the batch kernel's Control block (batch.cu; paper, or a
 //     row over 128 entries); the longest row, which picks between them, comes in CheckResult;
@@ -169,7 +171,8 @@ static PetscErrorCode ExpectedDeviceTransfers(Mat A, PetscLogDouble *gtoc)
   bool chained = false; // a component of two or more vertices
   for (PetscInt i = 0; i < n && !chained; ++i)
     for (PetscInt e = g.rowptr[i]; e < g.rowptr[i + 1]; ++e) chained |= g.colidx[e] != i;
-  *gtoc = n == 0 ? 0 : (known_symmetric ? 0 : 2) + 2 + (g.nnz_host() > 0 ? 1 : 0) + 3 + (R > 0 ? R + 1 : 0) + 1 + (chained ? 1 : 0) + 1;
+  const bool built = g.nnz_host() != csr.csr.nnz_host(); // entries were missing: pattern(A + A^T) was built
+  *gtoc            = n == 0 ? 0 : 2 + (csr.csr.nnz_host() > 0 ? 1 : 0) + (built ? 2 + 2 + 1 : 0) + 3 + (R > 0 ? 1 : 0) + 1 + (chained ? 1 : 0) + 1;
   PetscCall(PgkMatRestoreCSR(A, &csr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
