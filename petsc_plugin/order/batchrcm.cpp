@@ -142,8 +142,9 @@ struct OwnedIndices {
 
 // rcm_gpu_into on the device pattern `dev`, downloading into a fresh array that becomes the set's
 // while the device orders (its while_ordering hook): the array's pages are faulted in, and PETSc's
-// bounds scan of a new set runs, during the batch kernel instead of after the download (40 and
-// 16 ms at 14.7M rows on an H200 node, bench/NOTES.md). The download then fills the set's array.
+// bounds scan of a new set runs, while the device searches start nodes and orders (levels; the
+// paper's kernel: while it orders) instead of after the download (40 and 16 ms at 14.7M rows on an
+// H200 node, bench/NOTES.md). The download then fills the set's array.
 static PetscErrorCode GpuOrderIntoSet(const pgk::CsrView &dev, const pgk::rcm::Options &ropts, void *stream, pgk::rcm::Stats *st, pgk::cuda::RcmGpuInfo *info, GpuPermutationSet *set)
 {
   const PetscInt n = dev.nrows;
@@ -315,8 +316,9 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
    unordered row seeds the next component, whose start node is found by the chosen finder,
    and each component is reversed in place. A structurally nonsymmetric matrix is ordered on
    the pattern of A + A^T; explicit zeros count as entries (the ordering uses the pattern only).
-   Unless the structural-symmetry flag is set, the host backends check the pattern first (one
-   binary search per entry, in parallel) and build A + A^T only when it is not symmetric.
+   Unless the structural-symmetry flag is set, the pattern is checked first (one binary search
+   per entry, in parallel; on the device inside the input check's pass over the entries) and
+   A + A^T is built only when it is not symmetric.
    Under MPI, `MatGetOrdering()` orders each rank's diagonal block. The row and column
    permutations are one index set, returned twice (as `MATORDERINGSPECTRAL` does): destroy
    both as usual. gpu creates that set while the device orders and copies the permutation
