@@ -57,12 +57,12 @@ struct LevelsUsed {
   int lanes = 0;
 };
 
-// The chain on the tuning's algorithm: Levels where every row fits it (max_row: the longest, from
-// validate_graph_device), else Batch.
+// Whether the Levels kernel orders: asked for, and every row fits it (max_row: the longest).
 bool levels_fit(const rcm::GpuTuning &tuning, Index max_row) {
   return tuning.algorithm == rcm::GpuAlgorithm::Levels && max_row <= rcm_detail::kLevelsMaxRow;
 }
 
+// The chain on the tuning's algorithm: Levels where levels_fit, else Batch.
 rcm_detail::ChainResult run_chain(const CsrView &g, Index max_row, const Index *valence, bool count_diagonal,
                                   const rcm::GpuTuning &tuning, const rcm_detail::ChainRun &run, Index *perm,
                                   Index *comp_begin, cudaStream_t s, LevelsUsed &levels) {
@@ -209,8 +209,8 @@ void rcm_gpu_into(const CsrView &input, const rcm::Options &opts, void *stream, 
                     s, levels);
   }
   rcm_detail::reverse_components_device(perm.data(), plan.comp_offset.data(), plan.ncomp, n, out.data(), s);
-  if (chain.count == 0 && while_ordering) while_ordering(); // no batch kernel ran to overlap it with
-  if (plan.rounds == 0) rcm_detail::read_search_totals(plan, s);
+  if (chain.count == 0 && while_ordering) while_ordering();      // no batch kernel ran to overlap it with
+  if (plan.rounds == 0) rcm_detail::read_search_totals(plan, s); // not read yet: the levels path does not wait for them
   copy_to_host(out_host, out.data(), static_cast<std::size_t>(n) * sizeof(Index), s); // one logged copy
   const double total_seconds = seconds_since(t0) - symmetrize_seconds;
   const double plan_seconds = std::min(total_seconds, std::max(0.0, marks.ms(0, 1) * 1e-3 - symmetrize_seconds));

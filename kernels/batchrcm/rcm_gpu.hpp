@@ -38,7 +38,7 @@ struct RcmGpuInfo {
   std::uint64_t histogram_passes = 0; // passes over such rows (count, histogram, gather, copy)
   int peripheral_rounds = 0;          // multi-source BFS rounds of the start-node search
   int bfs_levels = 0;                 // levels over all those rounds
-  double plan_ms = 0, order_ms = 0;   // wall-clock of the plan and of the ordering (+ copy back)
+  double plan_ms = 0, order_ms = 0;   // the plan and the ordering (+ copy back), as "Phases" below says
 };
 
 // g: device CSR pattern (full rowptr of n+1 entries; values ignored). Returns perm[new] = old
