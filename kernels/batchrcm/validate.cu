@@ -36,8 +36,8 @@ __global__ void check_rowptr_kernel(Index n, const Index *rowptr, CheckResult *o
 }
 
 // Every entry's column in [0, n) (the row pointer is known good by now) and, with count_missing,
-// whether its transpose is stored: a binary search in row j for i, which first probes the
-// mirrored offset (where a stencil's interior rows keep it). G lanes a row read it coalesced.
+// whether its transpose is stored (transpose_missing, the test symmetrize_pattern builds A + A^T
+// by). G lanes a row read the entries coalesced.
 __global__ void check_entries_kernel(Index n, const Index *rowptr, const Index *colidx, int G, bool count_missing,
                                      CheckResult *out) {
   Index missing = 0;
@@ -49,10 +49,7 @@ __global__ void check_entries_kernel(Index n, const Index *rowptr, const Index *
           atomic_min_t(&out->bad_entry, e);
           return;
         }
-        if (!count_missing || j == i) return;
-        const Index lo = rowptr[j], hi = rowptr[j + 1];
-        const Index guess = lo + (rowptr[i + 1] - 1 - e); // e's offset in row i, counted from the end
-        if (!find_in_range_from(colidx, lo, hi, i, guess < hi ? guess : Index(-1), [](Index) {})) ++missing;
+        if (count_missing && transpose_missing(rowptr, colidx, i, e)) ++missing;
       });
   for (int d = 16; d > 0; d /= 2) missing += __shfl_xor_sync(~0u, missing, d);
   if ((threadIdx.x & 31) == 0 && missing > 0) atomic_add_t(&out->missing, missing);

@@ -68,8 +68,15 @@ __device__ __forceinline__ Index find_in_row(const Index *rowptr, const Index *c
   return pos;
 }
 
-__device__ __forceinline__ bool row_contains(const Index *rowptr, const Index *colidx, Index row, Index col) {
-  return find_in_range(colidx, rowptr[row], rowptr[row + 1], col, [](Index) {});
+// Whether entry e = (i, j), j != i, of a sorted pattern lacks its transpose (j, i): the one test
+// of pattern(A + A^T) (symmetrize_pattern.cu) and of the device RCM's symmetry check. Row j is
+// probed first at e's offset in row i counted from its end, where a stencil's interior rows keep
+// the transpose; the answer does not depend on the probe. j must be in [0, n).
+__device__ __forceinline__ bool transpose_missing(const Index *rowptr, const Index *colidx, Index i, Index e) {
+  const Index j = colidx[e];
+  if (j == i) return false;
+  const Index lo = rowptr[j], hi = rowptr[j + 1], guess = lo + (rowptr[i + 1] - 1 - e);
+  return !find_in_range_from(colidx, lo, hi, i, guess < hi ? guess : Index(-1), [](Index) {});
 }
 
 } // namespace pgk::cuda

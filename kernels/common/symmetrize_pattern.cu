@@ -23,10 +23,8 @@ constexpr long long kMaxBlocks = 4096;
 // missing[j] += 1 for every (i, j) of A whose (j, i) is absent. One thread per row.
 __global__ void count_missing(CsrView a, Index *missing) {
   for (Index i = blockIdx.x * Index(blockDim.x) + threadIdx.x; i < a.nrows; i += Index(gridDim.x) * blockDim.x)
-    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) {
-      const Index j = a.colidx[k];
-      if (j != i && !row_contains(a.rowptr, a.colidx, j, i)) atomic_add_t(&missing[j], Index(1));
-    }
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
+      if (transpose_missing(a.rowptr, a.colidx, i, k)) atomic_add_t(&missing[a.colidx[k]], Index(1));
 }
 
 // Copies each row of A to its new place and sets the append cursor after it.
@@ -41,10 +39,8 @@ __global__ void copy_rows(CsrView a, const Index *new_rowptr, Index *new_colidx,
 // Appends the missing transposed entries (the order within a row is fixed by the sort after).
 __global__ void append_missing(CsrView a, Index *new_colidx, Index *cursor) {
   for (Index i = blockIdx.x * Index(blockDim.x) + threadIdx.x; i < a.nrows; i += Index(gridDim.x) * blockDim.x)
-    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k) {
-      const Index j = a.colidx[k];
-      if (j != i && !row_contains(a.rowptr, a.colidx, j, i)) new_colidx[atomic_add_t(&cursor[j], Index(1))] = i;
-    }
+    for (Index k = a.rowptr[i]; k < a.rowptr[i + 1]; ++k)
+      if (transpose_missing(a.rowptr, a.colidx, i, k)) new_colidx[atomic_add_t(&cursor[a.colidx[k]], Index(1))] = i;
 }
 
 __global__ void add_offsets(const Index *rowptr, const Index *scanned_missing, Index *new_rowptr, Index n) {
