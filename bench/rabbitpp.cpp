@@ -19,7 +19,7 @@ static const char help[] = "MatOrdering rabbitpp benchmark (issue 9), on each ge
                            "  -phase_runs <3> (direct host calls for the phases), -spmv_runs <50>, -spmv_warmup <5>,\n"
                            "  -copy_mib <2048>, -spy <bool>, -spy_matrix <communities:n=20000>, -spy_orderings <original,rabbitpp>,\n"
                            "  -spy_size <256> (pixels; a 256x256 PPM is 192 KiB), -results <dir> (bench/results).\n"
-                           "  -mat_ordering_rabbitpp_{batch,insular_first,hub_scope} apply to every call, direct ones included.\n";
+                           "  -mat_ordering_rabbitpp_{batch,insular_first,hub_scope,hub_factor} apply to every call, direct ones included.\n";
 
 #include <petscgpukit.h>
 #include <petsctime.h>
@@ -47,7 +47,7 @@ static const char kHostMatrices[]   = "communities:n=200000;communities:n=100000
 // The ordering options MatOrdering rabbitpp reads, for the direct calls (threads: per call).
 static PetscErrorCode GetOrderingOptions(pgk::rabbitpp::Options *r)
 {
-  PetscInt  batch         = 0;
+  PetscInt  batch = 0, hub_factor = 1;
   PetscBool insular_first = PETSC_FALSE;
   char      scope[64]     = "noninsular";
 
@@ -55,7 +55,9 @@ static PetscErrorCode GetOrderingOptions(pgk::rabbitpp::Options *r)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ordering_rabbitpp_batch", &batch, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_ordering_rabbitpp_insular_first", &insular_first, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ordering_rabbitpp_hub_scope", scope, sizeof scope, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ordering_rabbitpp_hub_factor", &hub_factor, NULL));
   r->batch         = (pgk::Index)batch;
+  r->hub_factor    = (int)hub_factor;
   r->insular_first = insular_first ? true : false;
   r->hub_scope     = std::string(scope) == "all" ? pgk::rabbitpp::HubScope::All : pgk::rabbitpp::HubScope::NonInsular;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -114,7 +114,7 @@ void rabbit_permutation_device(const DeviceDendrogram &d, Index n, DeviceBuffer<
 struct VertexFlags {
   DeviceBuffer<Index> insular, hub;
 };
-VertexFlags vertex_flags(const DeviceGraph &g, const Index *com, CubTemp &temp);
+VertexFlags vertex_flags(const DeviceGraph &g, const Index *com, int hub_factor, CubTemp &temp);
 void regroup_device(const DeviceGraph &g, const VertexFlags &flags, const Index *perm_rabbit,
                     const rabbitpp::Options &opt, DeviceBuffer<Index> &out, CubTemp &temp);
 // regroup.cu: the figures of README.md section 5 into info (2 copies: a record of counts, then

@@ -11,6 +11,7 @@
 #include "kernels/common/event_timer.hpp"
 #include "kernels/rabbitpp/internal.cuh"
 #include "src/rabbitpp/batch.hpp"
+#include "src/rabbitpp/regroup.hpp"
 
 namespace pgk::cuda {
 namespace {
@@ -43,6 +44,7 @@ template <class H, class D> std::vector<H> download(const D *device, Index count
 
 std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, void *stream, rabbitpp::Info *info) {
   if (info) *info = rabbitpp::Info{};
+  rabbitpp::check_hub_factor(opt);
   if (empty_input(a)) {
     if (info) info->insularity = 1.0; // figures() of an empty graph
     return {};
@@ -64,7 +66,7 @@ std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, 
   rabbit_permutation_device(d, g.n, rabbit, com, temp);
   if (timer) timer->record(3, stream);
   VertexFlags flags;
-  if (opt.regroup || info) flags = vertex_flags(g, com.data(), temp);
+  if (opt.regroup || info) flags = vertex_flags(g, com.data(), opt.hub_factor, temp);
   if (opt.regroup) regroup_device(g, flags, rabbit.data(), opt, regrouped, temp);
   if (timer) timer->record(4, stream);
   std::vector<Index> perm = download<Index>((opt.regroup ? regrouped : rabbit).data(), g.n, s);

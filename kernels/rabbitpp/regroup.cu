@@ -22,7 +22,7 @@ using UIndex = std::make_unsigned_t<Index>;
 // One warp per vertex: the lanes test 32 entries of its row at a time and stop at the first chunk
 // with an edge leaving the community (a hub's long row is shared, and usually left early).
 __global__ void flags_kernel(const Index *g_rowptr, const Index *g_colidx, const Index *com, const Index *indeg,
-                             Index n, Index nnz, Index *insular, Index *hub) {
+                             Index n, Index nnz, int hub_factor, Index *insular, Index *hub) {
   const int lane = threadIdx.x % 32;
   PGK_RB_FOR_WARP(v, n) {
     const Index c = com[v], end = g_rowptr[v + 1];
@@ -33,7 +33,7 @@ __global__ void flags_kernel(const Index *g_rowptr, const Index *g_colidx, const
     }
     if (lane == 0) {
       insular[v] = outside ? 0 : 1;
-      hub[v] = hub_flag(indeg, n, nnz, v);
+      hub[v] = hub_flag(indeg, n, nnz, hub_factor, v);
     }
   }
 }
@@ -75,12 +75,12 @@ struct FigureRecord {
 
 } // namespace
 
-VertexFlags vertex_flags(const DeviceGraph &g, const Index *com, CubTemp &temp) {
+VertexFlags vertex_flags(const DeviceGraph &g, const Index *com, int hub_factor, CubTemp &temp) {
   const cudaStream_t s = temp.stream();
   VertexFlags f;
   f.insular = DeviceBuffer<Index>(static_cast<std::size_t>(g.n), s);
   f.hub = DeviceBuffer<Index>(static_cast<std::size_t>(g.n), s);
-  launch_warps(flags_kernel, g.n, s, g.rowptr.data(), g.colidx.data(), com, g.indeg.data(), g.n, g.nnz_a,
+  launch_warps(flags_kernel, g.n, s, g.rowptr.data(), g.colidx.data(), com, g.indeg.data(), g.n, g.nnz_a, hub_factor,
                f.insular.data(), f.hub.data());
   return f;
 }

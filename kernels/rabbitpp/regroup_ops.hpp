@@ -20,9 +20,12 @@ PGK_RB_HD Index insular_flag(const Index *g_rowptr, const Index *g_colidx, const
   return 1;
 }
 
-// 1 if v's in-degree (its column count in A, diagonal included) is above nnz(A) / n, exactly.
-PGK_RB_HD Index hub_flag(const Index *indeg, Index n, Index nnz, Index v) {
-  return static_cast<Wide>(indeg[v]) * static_cast<Wide>(n) > static_cast<Wide>(nnz) ? 1 : 0;
+// 1 if v's in-degree (its column count in A, diagonal included) is above hub_factor times
+// nnz(A) / n, exactly (Options::hub_factor).
+PGK_RB_HD Index hub_flag(const Index *indeg, Index n, Index nnz, int hub_factor, Index v) {
+  return static_cast<Wide>(indeg[v]) * static_cast<Wide>(n) > static_cast<Wide>(hub_factor) * static_cast<Wide>(nnz)
+             ? 1
+             : 0;
 }
 
 // Place of the vertex at position p of perm_rabbit in the layout: H | R | I -> 0, 1, 2, or with

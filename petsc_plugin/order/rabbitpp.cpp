@@ -31,6 +31,7 @@ struct RabbitppOptions {
   PetscInt        min_parallel_nnz = 200000;
   PetscBool       insular_first    = PETSC_FALSE;
   PetscInt        hub_scope        = 0; // index into RabbitppHubScopes
+  PetscInt        hub_factor       = 1; // a hub's in-degree is above hub_factor x nnz / n
   PetscBool       view             = PETSC_FALSE;
 };
 
@@ -47,11 +48,13 @@ static PetscErrorCode RabbitppGetOptions(Mat mat, PetscBool regroup, RabbitppOpt
   if (regroup) {
     PetscCall(PetscOptionsBool("-mat_ordering_rabbitpp_insular_first", "Layout I|H|R (insular vertices first) instead of H|R|I", "MATORDERINGRABBITPP", o->insular_first, &o->insular_first, NULL));
     PetscCall(PetscOptionsEList("-mat_ordering_rabbitpp_hub_scope", "Hubs taken from the non-insular vertices only (the paper's Fig. 5) or from all", "MATORDERINGRABBITPP", RabbitppHubScopes, 2, RabbitppHubScopes[o->hub_scope], &o->hub_scope, NULL));
+    PetscCall(PetscOptionsInt("-mat_ordering_rabbitpp_hub_factor", "A hub's in-degree is above this many times the average nnz/n (1: the paper's rule)", "MATORDERINGRABBITPP", o->hub_factor, &o->hub_factor, NULL));
   }
   PetscCall(PetscOptionsBool("-mat_ordering_rabbitpp_view", "Print communities, modularity, insularity, skew, hubs and the time per phase", "MATORDERINGRABBITPP", o->view, &o->view, NULL));
   PetscOptionsEnd();
   PetscCheck(o->batch >= 0, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_rabbitpp_batch must be >= 0 (0: default); got %" PetscInt_FMT, o->batch);
   PetscCheck(o->threads >= 0, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_rabbitpp_threads must be >= 0 (0: default); got %" PetscInt_FMT, o->threads);
+  PetscCheck(o->hub_factor >= 1 && o->hub_factor <= 1 << 20, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_rabbitpp_hub_factor must be in [1, 2^20]; got %" PetscInt_FMT, o->hub_factor);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,7 +66,8 @@ static PetscErrorCode RabbitppView(const char *type, const char *backend, const 
   PetscCall(PetscPrintf(PETSC_COMM_SELF, ", batch K %" PetscInt_FMT ", %" PetscInt_FMT " rounds, %" PetscInt_FMT " deferrals\n", (PetscInt)ro.batch, (PetscInt)info.rounds, (PetscInt)info.deferred));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  communities %" PetscInt_FMT " (largest %" PetscInt_FMT "), modularity %.4f, insularity %.4f, insular vertices %" PetscInt_FMT ", hubs %" PetscInt_FMT ", skew %.3f\n", (PetscInt)info.communities,
                         (PetscInt)info.largest_community, info.modularity, info.insularity, (PetscInt)info.insular, (PetscInt)info.hubs, info.skew));
-  if (ro.regroup) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  layout %s, hubs from %s vertices\n", ro.insular_first ? "I|H|R" : "H|R|I", ro.hub_scope == pgk::rabbitpp::HubScope::All ? "all" : "non-insular"));
+  if (ro.regroup)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  layout %s, hubs from %s vertices, in-degree above %d x the average\n", ro.insular_first ? "I|H|R" : "H|R|I", ro.hub_scope == pgk::rabbitpp::HubScope::All ? "all" : "non-insular", ro.hub_factor));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  time: graph %.3e s, communities %.3e s, numbering %.3e s, regrouping %.3e s, total %.3e s\n", info.seconds_graph, info.seconds_communities, info.seconds_order, info.seconds_regroup, (double)total));
   PetscBool gpu, cpu;
   PetscCall(PetscStrcmp(backend, "gpu", &gpu));
@@ -128,6 +132,7 @@ static PetscErrorCode MatGetOrdering_RabbitppCommon(Mat mat, PetscBool regroup, 
   ro.regroup       = regroup ? true : false;
   ro.insular_first = o.insular_first ? true : false;
   ro.hub_scope     = o.hub_scope == 1 ? pgk::rabbitpp::HubScope::All : pgk::rabbitpp::HubScope::NonInsular;
+  ro.hub_factor    = (int)o.hub_factor;
   ro.batch         = o.batch > 0 ? (pgk::Index)o.batch : pgk::rabbitpp::default_batch(host.csr.nrows);
   PetscBool sym_set, sym;
   PetscCall(MatIsStructurallySymmetricKnown(host.block, &sym_set, &sym));
@@ -172,6 +177,8 @@ static PetscErrorCode MatGetOrdering_Rabbit(Mat mat, MatOrderingType, IS *irow, 
 .  -mat_ordering_rabbitpp_min_parallel_nnz <n> - auto's one-thread threshold (default 200000)
 .  -mat_ordering_rabbitpp_insular_first <bool> - layout I|H|R instead of H|R|I (rabbitpp only)
 .  -mat_ordering_rabbitpp_hub_scope <noninsular,all> - where hubs come from (rabbitpp only)
+.  -mat_ordering_rabbitpp_hub_factor <k> - hubs are the vertices whose in-degree exceeds k times the average nnz/n (default 1,
+     the paper's rule; on graphs of near-uniform degree it makes about half the vertices hubs) (rabbitpp only)
 -  -mat_ordering_rabbitpp_view - communities, modularity, insularity, hubs, skew, time per phase and the list arena's compactions
 
    Notes:

@@ -54,7 +54,7 @@ void number_community(Index top, const std::vector<Index> &first, const std::vec
 }
 
 // hub_flags (regroup.hpp) on the pool: column counts by atomic increments (exact integers).
-std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, ThreadPool &pool) {
+std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, int hub_factor, ThreadPool &pool) {
   const Index n = a.nrows, nnz = a.rowptr[n];
   std::vector<Index> indeg(static_cast<std::size_t>(n), 0);
   pool.parallel_for(0, n, 1024, [&](std::int64_t i) {
@@ -62,8 +62,9 @@ std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, ThreadPool &pool)
       __atomic_fetch_add(&indeg[a.colidx[k]], Index{1}, __ATOMIC_RELAXED);
   });
   std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
+  const std::int64_t bar = static_cast<std::int64_t>(hub_factor) * static_cast<std::int64_t>(nnz);
   pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
-    hub[v] = static_cast<std::int64_t>(indeg[v]) * static_cast<std::int64_t>(n) > static_cast<std::int64_t>(nnz);
+    hub[v] = static_cast<std::int64_t>(indeg[v]) * static_cast<std::int64_t>(n) > bar;
   });
   return hub;
 }
@@ -127,7 +128,7 @@ std::vector<Index> regroup_parallel(const CsrView &a, const Graph &g, const std:
                                     const std::vector<Index> &perm_rabbit, const Options &opt, ThreadPool &pool) {
   const Index n = g.n;
   std::vector<std::uint8_t> place(static_cast<std::size_t>(n));
-  const std::vector<std::uint8_t> hub = hub_flags_parallel(a, pool);
+  const std::vector<std::uint8_t> hub = hub_flags_parallel(a, opt.hub_factor, pool);
   const int rank_of_group[2][3] = {{0, 1, 2}, {1, 2, 0}};
   pool.parallel_for(0, n, 1024, [&](std::int64_t v) {
     bool insular = true;
@@ -159,6 +160,7 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   const auto seconds = [](clock::time_point x, clock::time_point y) {
     return std::chrono::duration<double>(y - x).count();
   };
+  check_hub_factor(opt);
   ThreadPool pool(opt.threads);
   const auto t0 = clock::now();
   const Graph g = build_graph_parallel(a, pool, opt.input_is_symmetric);
@@ -174,7 +176,7 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   std::vector<Index> perm = opt.regroup ? regroup_parallel(a, g, com, rabbit, opt, pool) : rabbit;
   const auto t4 = clock::now();
   if (info) {
-    *info = figures(a, g, com, d);
+    *info = figures(a, g, com, d, opt.hub_factor);
     info->deferred = deferred;
     info->compactions = compactions;
     info->seconds_graph = seconds(t0, t1);

@@ -28,6 +28,10 @@ struct Options {
   bool regroup = true;        // false: plain Rabbit Order ("rabbit")
   bool insular_first = false; // layout I|H|R instead of H|R|I
   HubScope hub_scope = HubScope::NonInsular;
+  // A hub's in-degree is above hub_factor times the average nnz(A) / n (exact: indeg * n >
+  // hub_factor * nnz). 1 is the paper's rule; on graphs of near-uniform degree it makes about half
+  // the vertices hubs, and grouping them splits every community (bench/NOTES.md).
+  int hub_factor = 1;
   Index batch = 0; // K: vertices per merge round (1: the serial Rabbit Order; 0: default_batch(n))
   int threads = 0; // multicore backend: worker threads (0: hardware concurrency)
   // A promise that A's pattern is structurally symmetric (PETSc's flag): the graph is then A

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace pgk::rabbitpp {
 
@@ -16,18 +18,24 @@ std::vector<std::uint8_t> insular_flags(const Graph &g, const std::vector<Index>
   return insular;
 }
 
-std::vector<std::uint8_t> hub_flags(const CsrView &a) {
+std::vector<std::uint8_t> hub_flags(const CsrView &a, int hub_factor) {
   const Index n = a.nrows, nnz = a.rowptr[n];
   std::vector<std::int64_t> indeg(static_cast<std::size_t>(n), 0);
   for (Index k = 0; k < nnz; ++k) ++indeg[a.colidx[k]];
   std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
-  for (Index v = 0; v < n; ++v) hub[v] = indeg[v] * static_cast<std::int64_t>(n) > static_cast<std::int64_t>(nnz);
+  const std::int64_t bar = static_cast<std::int64_t>(hub_factor) * static_cast<std::int64_t>(nnz);
+  for (Index v = 0; v < n; ++v) hub[v] = indeg[v] * static_cast<std::int64_t>(n) > bar;
   return hub;
+}
+
+void check_hub_factor(const Options &opt) {
+  if (opt.hub_factor < 1)
+    throw std::invalid_argument("rabbitpp: hub_factor must be >= 1, got " + std::to_string(opt.hub_factor));
 }
 
 std::vector<Index> regroup(const CsrView &a, const Graph &g, const std::vector<Index> &com,
                            const std::vector<Index> &perm_rabbit, const Options &opt) {
-  const std::vector<std::uint8_t> insular = insular_flags(g, com), hub = hub_flags(a);
+  const std::vector<std::uint8_t> insular = insular_flags(g, com), hub = hub_flags(a, opt.hub_factor);
   // Group of a vertex in the layout H | R | I: 0, 1, 2.
   const auto group = [&](Index v) {
     if (opt.hub_scope == HubScope::All && hub[v]) return 0;
@@ -43,7 +51,7 @@ std::vector<Index> regroup(const CsrView &a, const Graph &g, const std::vector<I
   return perm;
 }
 
-Info figures(const CsrView &a, const Graph &g, const std::vector<Index> &com, const Dendrogram &d) {
+Info figures(const CsrView &a, const Graph &g, const std::vector<Index> &com, const Dendrogram &d, int hub_factor) {
   const Index n = g.n;
   Info info;
   info.rounds = d.rounds;
@@ -65,7 +73,7 @@ Info figures(const CsrView &a, const Graph &g, const std::vector<Index> &com, co
     if (g.total > 0) info.modularity += inside[c] / total - (tot[c] / total) * (tot[c] / total);
   }
   info.insularity = g.total > 0 ? inside_all / total : 1.0;
-  const std::vector<std::uint8_t> insular = insular_flags(g, com), hub = hub_flags(a);
+  const std::vector<std::uint8_t> insular = insular_flags(g, com), hub = hub_flags(a, hub_factor);
   info.insular = std::accumulate(insular.begin(), insular.end(), Index{0});
   info.hubs = std::accumulate(hub.begin(), hub.end(), Index{0});
   // Skew: share of nnz(A) in the 10% rows with the most entries.

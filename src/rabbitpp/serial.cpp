@@ -97,6 +97,7 @@ std::vector<Index> rabbitpp_serial(const CsrView &a, const Options &opt, Info *i
   const auto seconds = [](clock::time_point x, clock::time_point y) {
     return std::chrono::duration<double>(y - x).count();
   };
+  check_hub_factor(opt);
   const auto t0 = clock::now();
   const Graph g = build_graph(a);
   const auto t1 = clock::now();
@@ -108,7 +109,7 @@ std::vector<Index> rabbitpp_serial(const CsrView &a, const Options &opt, Info *i
   std::vector<Index> perm = opt.regroup ? regroup(a, g, com, rabbit, opt) : rabbit;
   const auto t4 = clock::now();
   if (info) {
-    *info = figures(a, g, com, d);
+    *info = figures(a, g, com, d, opt.hub_factor);
     info->seconds_graph = seconds(t0, t1);
     info->seconds_communities = seconds(t1, t2);
     info->seconds_order = seconds(t2, t3);

@@ -97,19 +97,22 @@ rb::Options options(Index batch, bool regroup, bool insular_first, rb::HubScope 
 }
 
 // Every option set: plain Rabbit, and RABBIT++ in each layout (--small: the default layout and
-// the other extreme).
+// the other extreme); the I|H|R layouts with hubs above twice the average degree.
 std::vector<rb::Options> option_sets(Index batch) {
   std::vector<rb::Options> out{options(batch, false, false, rb::HubScope::NonInsular)};
   for (bool first : {false, true})
     for (rb::HubScope scope : {rb::HubScope::NonInsular, rb::HubScope::All})
-      if (!pgk::test::small_corpus() || first == (scope == rb::HubScope::All))
+      if (!pgk::test::small_corpus() || first == (scope == rb::HubScope::All)) {
         out.push_back(options(batch, true, first, scope));
+        if (first) out.back().hub_factor = 2;
+      }
   return out;
 }
 
 std::string describe(const rb::Options &o, Index n) {
   return describe(o.batch, n) + (o.regroup ? std::string(" rabbitpp") + (o.insular_first ? " I|H|R" : " H|R|I") +
-                                                 (o.hub_scope == rb::HubScope::All ? " hubs:all" : " hubs:noninsular")
+                                                 (o.hub_scope == rb::HubScope::All ? " hubs:all" : " hubs:noninsular") +
+                                                 " hub_factor " + std::to_string(o.hub_factor)
                                            : " rabbit");
 }
 

@@ -21,7 +21,7 @@ static const char help[] = "MatOrdering rabbitpp / rabbit through MatGetOrdering
 // The options as MatOrdering rabbitpp reads them, for the reference.
 static PetscErrorCode ReferenceOptions(PetscBool regroup, PetscInt n, pgk::rabbitpp::Options *o)
 {
-  PetscInt          batch = 0, scope = 0;
+  PetscInt          batch = 0, scope = 0, hub_factor = 1;
   PetscBool         first    = PETSC_FALSE;
   const char *const scopes[] = {"noninsular", "all"};
 
@@ -29,7 +29,9 @@ static PetscErrorCode ReferenceOptions(PetscBool regroup, PetscInt n, pgk::rabbi
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ordering_rabbitpp_batch", &batch, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_ordering_rabbitpp_insular_first", &first, NULL));
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-mat_ordering_rabbitpp_hub_scope", scopes, 2, &scope, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ordering_rabbitpp_hub_factor", &hub_factor, NULL));
   o->regroup       = regroup ? true : false;
+  o->hub_factor    = regroup ? (int)hub_factor : 1;
   o->insular_first = regroup && first;
   o->hub_scope     = regroup && scope == 1 ? pgk::rabbitpp::HubScope::All : pgk::rabbitpp::HubScope::NonInsular;
   o->batch         = batch > 0 ? (pgk::Index)batch : pgk::rabbitpp::default_batch(n);

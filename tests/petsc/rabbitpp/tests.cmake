@@ -13,6 +13,10 @@ pgk_test(petsc.rabbit.cpu LABELS petsc ARGS ${SAME} -- ${T} -type rabbit -gen po
 pgk_test(petsc.rabbitpp.batch1 LABELS petsc ARGS ${SAME} --expect "K = 1 equals the serial reference" -- ${T} -gen communities:n=2000 -mat_ordering_rabbitpp_batch 1 -mat_ordering_rabbitpp_backend cpu)
 pgk_test(petsc.rabbitpp.batch7 LABELS petsc ARGS ${SAME} -- ${T} -gen rgg2d:n=3000 -mat_ordering_rabbitpp_batch 7 -mat_ordering_rabbitpp_backend cpu)
 pgk_test(petsc.rabbitpp.layouts LABELS petsc ARGS ${SAME} -- ${T} -gen powerlaw:n=5000,communities=20 -mat_ordering_rabbitpp_insular_first -mat_ordering_rabbitpp_hub_scope all)
+pgk_test(petsc.rabbitpp.hub_factor LABELS petsc ARGS ${SAME} --expect "in-degree above 2 x the average"
+         -- ${T} -gen powerlaw:n=5000,communities=20 -mat_ordering_rabbitpp_hub_factor 2 -mat_ordering_rabbitpp_view)
+pgk_test(petsc.rabbitpp.hub_factor_refused LABELS petsc ARGS --fail --expect "hub_factor must be in \\[1, 2\\^20\\]. got 0"
+         -- ${T} -gen communities:n=2000 -mat_ordering_rabbitpp_hub_factor 0)
 pgk_test(petsc.rabbitpp.nonsymmetric LABELS petsc ARGS ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx -mat_ordering_rabbitpp_backend cpu)
 pgk_test(petsc.rabbitpp.view LABELS petsc ARGS ${SAME} --expect "communities [0-9]+ \\(largest" --expect "modularity 0\\.[0-9]+" --expect "time: graph"
          -- ${T} -mat_ordering_rabbitpp_view)
@@ -62,6 +66,8 @@ pgk_test(gpu.rabbitpp.batch1 LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --
 pgk_test(gpu.rabbitpp.batch7 LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -gen rgg2d:n=3000 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_batch 7 -mat_ordering_rabbitpp_backend gpu)
 pgk_test(gpu.rabbitpp.layouts LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
          -- ${T} -gen powerlaw:n=5000,communities=20 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_insular_first -mat_ordering_rabbitpp_hub_scope all -mat_ordering_rabbitpp_backend gpu)
+pgk_test(gpu.rabbitpp.hub_factor LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
+         -- ${T} -gen powerlaw:n=5000,communities=20 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_hub_factor 2 -mat_ordering_rabbitpp_backend gpu)
 pgk_test(gpu.rabbitpp.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu)
 # -view: the figures (2 more copies, counted) and auto's choice.
 pgk_test(gpu.rabbitpp.view LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" --expect "communities [0-9]+ \\(largest" --expect "time: graph"

@@ -84,6 +84,8 @@ TEST(RabbitppBatch, BatchOfOneIsTheSerialReference) {
     o.batch = 1;
     o.threads = 2;
     EXPECT_EQ(rabbitpp_batch(pgk::view_of(a), o), rabbitpp_serial(pgk::view_of(a), o));
+    o.hub_factor = 3; // the multicore hub flags against the serial ones, with another bar
+    EXPECT_EQ(rabbitpp_batch(pgk::view_of(a), o), rabbitpp_serial(pgk::view_of(a), o));
   }
 }
 

@@ -297,7 +297,7 @@ std::vector<Index> emulate_regroup(const Csr &a, const rb::Graph &g, const std::
   std::vector<Index> insular(n), hub(n), indeg(n, 0);
   for (Index k = 0; k < a.nnz(); ++k) count_column(pgk::view_of(a), k, indeg.data());
   for (Index v = 0; v < n; ++v) insular[v] = insular_flag(g.rowptr.data(), g.colidx.data(), com.data(), v);
-  for (Index v = 0; v < n; ++v) hub[v] = hub_flag(indeg.data(), n, a.nnz(), v);
+  for (Index v = 0; v < n; ++v) hub[v] = hub_flag(indeg.data(), n, a.nnz(), o.hub_factor, v);
   std::vector<std::pair<std::uint8_t, Index>> kv(n);
   for (Index p = 0; p < n; ++p)
     kv[p] = {place_at(perm.data(), insular.data(), hub.data(), o.hub_scope == rb::HubScope::All, o.insular_first, p),
@@ -449,9 +449,10 @@ TEST(RabbitppGpuEmulation, NumberingRegroupingAndFiguresEqualTheReference) {
           rb::Options o;
           o.insular_first = first;
           o.hub_scope = scope;
+          o.hub_factor = first ? 2 : 1;
           rb::Info info;
           EXPECT_EQ(emulate_regroup(a, g, com, perm, o, info), rb::regroup(pgk::view_of(a), g, ref_com, ref_perm, o));
-          rb::Info ref = rb::figures(pgk::view_of(a), g, ref_com, d);
+          rb::Info ref = rb::figures(pgk::view_of(a), g, ref_com, d, o.hub_factor);
           EXPECT_EQ(info.communities, ref.communities);
           EXPECT_EQ(info.largest_community, ref.largest_community);
           EXPECT_EQ(info.modularity, ref.modularity); // bit for bit: the same sums in the same order
@@ -513,9 +514,10 @@ TEST(RabbitppGpuEmulation, DeviceCorpus) {
         rb::Options o;
         o.insular_first = batch % 2 == 1;
         o.hub_scope = batch % 3 == 0 ? rb::HubScope::NonInsular : rb::HubScope::All;
+        o.hub_factor = 1 + static_cast<int>(batch % 4);
         rb::Info info;
         EXPECT_EQ(emulate_regroup(a, g, com, perm, o, info), rb::regroup(pgk::view_of(a), g, ref_com, ref_perm, o));
-        const rb::Info want = rb::figures(pgk::view_of(a), g, ref_com, ref);
+        const rb::Info want = rb::figures(pgk::view_of(a), g, ref_com, ref, o.hub_factor);
         EXPECT_EQ(info.modularity, want.modularity);
         EXPECT_EQ(info.insularity, want.insularity);
         EXPECT_EQ(info.skew, want.skew);

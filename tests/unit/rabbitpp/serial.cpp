@@ -96,13 +96,37 @@ TEST(RabbitppSerial, Figure5HubsGetIdsZeroAndOne) {
       9,
       {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 3}, {1, 3}, {5, 4}, {5, 6}, {5, 7}, {5, 8}, {4, 6}, {7, 8}, {0, 4}, {0, 5}});
   ASSERT_EQ(a.nnz(), 28);
-  const std::vector<std::uint8_t> hub = hub_flags(pgk::view_of(a));
+  const std::vector<std::uint8_t> hub = hub_flags(pgk::view_of(a), 1);
   EXPECT_EQ(std::count(hub.begin(), hub.end(), 1), 2);
   EXPECT_TRUE(hub[0] && hub[5]);
   const std::vector<Index> perm = rabbitpp_serial(pgk::view_of(a), Options{});
   std::vector<Index> first_two{perm[0], perm[1]};
   std::sort(first_two.begin(), first_two.end());
   EXPECT_EQ(first_two, (std::vector<Index>{0, 5}));
+}
+
+// Options::hub_factor: a hub's in-degree is above k times the average, exactly (indeg * n > k * nnz).
+// Fig. 5's hubs have in-degree 5 against an average of 28 / 9: hubs for k = 1, none for k = 2; the
+// regrouping then keeps the Rabbit order of the non-insular vertices. A factor below 1 is refused.
+TEST(RabbitppSerial, HubFactorRaisesTheBar) {
+  const Csr a = from_edges(
+      9,
+      {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 3}, {1, 3}, {5, 4}, {5, 6}, {5, 7}, {5, 8}, {4, 6}, {7, 8}, {0, 4}, {0, 5}});
+  const std::vector<std::uint8_t> h1 = hub_flags(pgk::view_of(a), 1), h2 = hub_flags(pgk::view_of(a), 2);
+  EXPECT_EQ(std::count(h1.begin(), h1.end(), 1), 2);
+  EXPECT_EQ(std::count(h2.begin(), h2.end(), 1), 0);
+  // In-degree 5, n = 9, nnz = 28: 45 > 28 (k = 1), 45 < 56 (k = 2); a star's centre of in-degree
+  // n - 1 + 1 (its diagonal) passes any k below n^2 / nnz.
+  Options o;
+  o.hub_factor = 2;
+  Info info;
+  rabbitpp_serial(pgk::view_of(a), o, &info);
+  EXPECT_EQ(info.hubs, 0);
+  Options paper;
+  rabbitpp_serial(pgk::view_of(a), paper, &info);
+  EXPECT_EQ(info.hubs, 2);
+  o.hub_factor = 0;
+  EXPECT_THROW(rabbitpp_serial(pgk::view_of(a), o), std::invalid_argument);
 }
 
 TEST(RabbitppSerial, NoEdgesGivesTheIdentity) {
@@ -123,7 +147,7 @@ TEST(RabbitppSerial, RegroupLayouts) {
   const std::vector<Index> rabbit = rabbitpp_serial(pgk::view_of(a), plain);
   const Graph g = build_graph(pgk::view_of(a));
   const std::vector<Index> com = community_of(detect_communities_serial(g));
-  const std::vector<std::uint8_t> ins = insular_flags(g, com), hub = hub_flags(pgk::view_of(a));
+  const std::vector<std::uint8_t> ins = insular_flags(g, com), hub = hub_flags(pgk::view_of(a), 1);
   for (bool insular_first : {false, true})
     for (HubScope scope : {HubScope::NonInsular, HubScope::All}) {
       Options o;
@@ -159,7 +183,7 @@ TEST(RabbitppSerial, CommunitiesAreContiguousAndTopsLast) {
     EXPECT_EQ(last_of_run, com[perm[k]] == perm[k]) << "position " << k; // the top closes its community
   }
   // Rabbit is one greedy pass: neighbouring cliques may end up in one community.
-  Info info = figures(pgk::view_of(a), g, com, d);
+  Info info = figures(pgk::view_of(a), g, com, d, 1);
   EXPECT_GE(info.communities, 3);
   EXPECT_LE(info.communities, 6);
   EXPECT_GT(info.modularity, 0.6);
