@@ -163,8 +163,10 @@ static PetscErrorCode GetOptions(PetscBool gpu, Options *o)
 
 struct Summary {
   std::string matrix;
-  double      forest_mm[2] = {0, 0}, apply_mm[2] = {0, 0}, speedup = 0;
-  bool        aniso_or_conv = false, solved = false;
+  double      forest_mm[2] = {0, 0}, apply_mm[2] = {0, 0}, setup_mm[2] = {0, 0}, refac_mm[2] = {0, 0}, speedup = 0;
+  bool        aniso_or_conv = false, convection = false, solved = false;
+  PetscInt    its_gamg = -1, its_gamg_trilf = -1; // -1: not run; converged flags below
+  bool        ok_gamg = false, ok_gamg_trilf = false;
 };
 
 // One matrix of the run: the operator, its vectors, the MatMult unit, and its records.
@@ -195,7 +197,8 @@ static PetscErrorCode CreateProblem(const std::string &item, const char *mtype, 
   PetscCall(VecCopy(p->x, p->xtrue));
   PetscCall(MatMult(p->A, p->xtrue, p->b));
   p->sum.matrix        = p->spec;
-  p->sum.aniso_or_conv = p->spec.rfind("aniso", 0) == 0 || p->spec.rfind("convdiff", 0) == 0;
+  p->sum.convection    = p->spec.rfind("convdiff", 0) == 0;
+  p->sum.aniso_or_conv = p->spec.rfind("aniso", 0) == 0 || p->sum.convection;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -319,6 +322,8 @@ static PetscErrorCode BenchTrilfPC(Problem &p, int bs, const Options &o, PetscBo
   p.record(variant + " PCApplyTranspose", "seconds", apt, tnote.str());
   p.sum.forest_mm[bs - 1] = st["forest"].median / p.mm.median;
   p.sum.apply_mm[bs - 1]  = ap.median / p.mm.median;
+  p.sum.setup_mm[bs - 1]  = st["setup wall"].median / p.mm.median;
+  p.sum.refac_mm[bs - 1]  = rf.median / p.mm.median;
   *times                  = {st["setup wall"].median, rf.median, ap.median, apt.median};
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f | %9.2f %9.3f | %9.4f %9.2f | %.3f %.3f %" PetscInt_FMT " %" PetscInt_FMT "\n", variant.c_str(), 1e3 * st["weights"].median, 1e3 * st["factor"].median,
                         1e3 * st["cycles"].median, 1e3 * st["paths"].median, 1e3 * st["assemble"].median, 1e3 * st["lu"].median, 1e3 * st["setup wall"].median, p.sum.forest_mm[bs - 1], 1e3 * rf.median, 1e3 * ap.median, p.sum.apply_mm[bs - 1],
@@ -372,6 +377,8 @@ static PetscErrorCode BenchSolves(Problem &p, const Options &o, PetscBool gpu)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %7" PetscInt_FMT " %10.4f %10.4f %10.4f %10.2e  %s\n", cfg.name.c_str(), res.its, pgk::bench::summarize(set).median, pgk::bench::summarize(sol).median, ts.median, res.error,
                           KSPConvergedReasons[res.reason]));
     const bool ok = res.reason > 0;
+    if (cfg.name == "gamg") p.sum.its_gamg = res.its, p.sum.ok_gamg = ok;
+    if (cfg.name == "gamg+trilf") p.sum.its_gamg_trilf = res.its, p.sum.ok_gamg_trilf = ok;
     // Issue 15: trilf alone against the best PETSc built-in a user would pick, GAMG's set-up included.
     const bool builtin = cfg.name == "jacobi" || cfg.name == "pbjacobi" || cfg.name == "bjacobi+ilu0" || cfg.name == "gamg";
     if (builtin && ok) best_point = best_point == 0 ? ts.median : std::min(best_point, ts.median);
@@ -418,15 +425,28 @@ static PetscErrorCode BenchMatrix(Problem &p, const Options &o, PetscBool gpu, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const char *MetOrMissed(bool met)
+{
+  return met ? "met" : "MISSED";
+}
+
+// Issue 15's targets (stated for the H100): scalar variant whole set-up <= 40 MatMults, values-only
+// re-set-up <= 10, apply <= 1; forest extraction <= 25 for both variants; trilf alone >= 1.5x the best
+// built-in on the anisotropic and convection rows; as GAMG's smoother: converges, no more iterations
+// than GAMG's default smoother on the anisotropic rows, converges on convection rows.
 static PetscErrorCode PrintTargets(const std::vector<Summary> &summary)
 {
   PetscFunctionBegin;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nTargets (forest extraction <= 25 MatMults, PCApply <= 3 MatMults, anisotropic/convection time to solution >= 1.5x the best built-in, GAMG included):\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nTargets (issue 15, stated for the H100; MM = MatMults of this run; forest: scalar / block):\n"));
   for (const Summary &s : summary) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-36s forest %6.2f / %6.2f MM (%s)  apply %5.2f / %5.2f MM (%s)", s.matrix.c_str(), s.forest_mm[0], s.forest_mm[1], s.forest_mm[0] <= 25 && s.forest_mm[1] <= 25 ? "met" : "MISSED", s.apply_mm[0],
-                          s.apply_mm[1], s.apply_mm[0] <= 3 && s.apply_mm[1] <= 3 ? "met" : "MISSED"));
-    if (s.solved) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  solution %.2fx%s\n", s.speedup, s.aniso_or_conv ? (s.speedup >= 1.5 ? " (met)" : " (MISSED)") : " (no target)"));
-    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-36s set-up %6.2f MM <= 40 (%s)  re-set-up %5.2f MM <= 10 (%s)  apply %5.2f MM <= 1 (%s)  forest %6.2f / %6.2f MM <= 25 (%s / %s)\n", s.matrix.c_str(), s.setup_mm[0], MetOrMissed(s.setup_mm[0] <= 40),
+                          s.refac_mm[0], MetOrMissed(s.refac_mm[0] <= 10), s.apply_mm[0], MetOrMissed(s.apply_mm[0] <= 1), s.forest_mm[0], s.forest_mm[1], MetOrMissed(s.forest_mm[0] <= 25), MetOrMissed(s.forest_mm[1] <= 25)));
+    if (s.solved) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-36s alone %.2fx the best built-in >= 1.5x (%s)\n", "", s.speedup, s.aniso_or_conv ? MetOrMissed(s.speedup >= 1.5) : "no target"));
+    if (s.its_gamg_trilf >= 0 && s.aniso_or_conv) {
+      const bool met = s.ok_gamg_trilf && (s.convection || (s.ok_gamg && s.its_gamg_trilf <= s.its_gamg) || !s.ok_gamg);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-36s GAMG + trilf %" PetscInt_FMT " its%s, GAMG's default smoother %" PetscInt_FMT " its%s (%s)\n", "", s.its_gamg_trilf, s.ok_gamg_trilf ? "" : " (no convergence)", s.its_gamg,
+                            s.ok_gamg ? "" : " (no convergence)", MetOrMissed(met)));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
