@@ -16,8 +16,13 @@
 //   3. fix kernel: x_t += s_t * carry for those leading rows only.
 // Every step has a fixed order, so results are bit-reproducible. When paths are short
 // compared with a tile (2048 rows) step 3 touches a few rows per tile, and the apply reads
-// about 64 bytes per row (7-point SpMV: about 100). The gather r[perm[k]] and the scatter
-// z[perm[k]] are fused into the loads/stores of the scans.
+// about 64 bytes per row (7-point SpMV: about 100). The gather r[perm[k]] is fused into the
+// forward scan's loads. The backward scan writes x over y in path order, and one gather pass
+// z_i = x[iperm[i]] puts it back in A's numbering: a scatter z[perm[k]] fused into the scan's
+// stores was the slowest part of the apply where paths cross the numbering (on a 2048^2 grid with
+// paths along y, consecutive path rows 2048 apart, every 8-byte store its own sector: the backward
+// scan took 128 us against 51 us writing in path order plus 40 us for the gather, H200, ncu;
+// bench/NOTES.md, twenty-second session).
 #include <cub/block/block_exchange.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -245,17 +250,18 @@ struct Forward { // L y = Q^T r
   __device__ void store(Index t, double x) const { y[t] = x; }
   __device__ void fix(Index t, double d) const { y[t] += d; }
 };
-struct Backward { // U x = y, scattered to z
-  const double *cu, *dinv, *y;
-  const Index *perm;
-  double *z;
+// The backward scans write x over y: a tile reads its own rows of y (all of them, before its
+// first store) and writes only those rows, and fix_tiles touches only its tile's rows.
+struct Backward { // U x = y, x over y (path order)
+  const double *cu, *dinv;
+  double *y;
   Index n;
   __device__ Affine load(Index t) const {
     const Index k = n - 1 - t;
     return Affine{cu[k], dinv[k] * y[k]};
   }
-  __device__ void store(Index t, double x) const { z[perm[n - 1 - t]] = x; }
-  __device__ void fix(Index t, double d) const { z[perm[n - 1 - t]] += d; }
+  __device__ void store(Index t, double x) const { y[n - 1 - t] = x; }
+  __device__ void fix(Index t, double d) const { y[n - 1 - t] += d; }
 };
 struct ForwardT { // U^T w = Q^T r
   const double *cl, *dinv, *r;
@@ -266,18 +272,23 @@ struct ForwardT { // U^T w = Q^T r
   __device__ void store(Index t, double x) const { y[t] = x; }
   __device__ void fix(Index t, double d) const { y[t] += d; }
 };
-struct BackwardT { // L^T x = w, scattered to z
-  const double *mult, *y;
-  const Index *perm;
-  double *z;
+struct BackwardT { // L^T x = w, x over w (path order)
+  const double *mult;
+  double *y;
   Index n;
   __device__ Affine load(Index t) const {
     const Index k = n - 1 - t;
     return Affine{k + 1 < n ? -mult[k + 1] : 0.0, y[k]};
   }
-  __device__ void store(Index t, double x) const { z[perm[n - 1 - t]] = x; }
-  __device__ void fix(Index t, double d) const { z[perm[n - 1 - t]] += d; }
+  __device__ void store(Index t, double x) const { y[n - 1 - t] = x; }
+  __device__ void fix(Index t, double d) const { y[n - 1 - t] += d; }
 };
+
+// z_i = x[iperm[i]]: the solution back in A's numbering (coalesced stores, gathered loads).
+__global__ void from_path_order(Index n, const Index *iperm, const double *x, double *z) {
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) z[i] = x[iperm[i]];
+}
 
 template <class Op>
 __global__ void __launch_bounds__(kScanThreads)
@@ -490,11 +501,13 @@ void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order,
   const Index *perm = order.perm.data();
   if (!transpose) {
     affine_scan(Forward{t.mult.data(), r, perm, ws.y.data(), n}, n, ws, s);
-    affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), perm, z, n}, n, ws, s);
+    affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), n}, n, ws, s);
   } else {
     affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, s);
-    affine_scan(BackwardT{t.mult.data(), ws.y.data(), perm, z, n}, n, ws, s);
+    affine_scan(BackwardT{t.mult.data(), ws.y.data(), n}, n, ws, s);
   }
+  from_path_order<<<grid_for(n, kAsmThreads, 4096), kAsmThreads, 0, s>>>(n, order.iperm.data(), ws.y.data(), z);
+  PGK_CUDA_CHECK_LAUNCH();
 }
 
 } // namespace pgk::cuda::trilf

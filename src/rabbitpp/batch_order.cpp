@@ -62,10 +62,7 @@ std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, int hub_factor, T
       __atomic_fetch_add(&indeg[a.colidx[k]], Index{1}, __ATOMIC_RELAXED);
   });
   std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
-  const std::int64_t bar = static_cast<std::int64_t>(hub_factor) * static_cast<std::int64_t>(nnz);
-  pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
-    hub[v] = static_cast<std::int64_t>(indeg[v]) * static_cast<std::int64_t>(n) > bar;
-  });
+  pool.parallel_for(0, n, 4096, [&](std::int64_t v) { hub[v] = is_hub(indeg[v], n, nnz, hub_factor); });
   return hub;
 }
 

@@ -23,14 +23,14 @@ std::vector<std::uint8_t> hub_flags(const CsrView &a, int hub_factor) {
   std::vector<std::int64_t> indeg(static_cast<std::size_t>(n), 0);
   for (Index k = 0; k < nnz; ++k) ++indeg[a.colidx[k]];
   std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
-  const std::int64_t bar = static_cast<std::int64_t>(hub_factor) * static_cast<std::int64_t>(nnz);
-  for (Index v = 0; v < n; ++v) hub[v] = indeg[v] * static_cast<std::int64_t>(n) > bar;
+  for (Index v = 0; v < n; ++v) hub[v] = is_hub(indeg[v], n, nnz, hub_factor);
   return hub;
 }
 
 void check_hub_factor(const Options &opt) {
-  if (opt.hub_factor < 1)
-    throw std::invalid_argument("rabbitpp: hub_factor must be >= 1, got " + std::to_string(opt.hub_factor));
+  if (opt.hub_factor < 1 || opt.hub_factor > kMaxHubFactor)
+    throw std::invalid_argument("rabbitpp: hub_factor must be in [1, " + std::to_string(kMaxHubFactor) + "], got " +
+                                std::to_string(opt.hub_factor));
 }
 
 std::vector<Index> regroup(const CsrView &a, const Graph &g, const std::vector<Index> &com,

@@ -12,7 +12,14 @@ std::vector<std::uint8_t> insular_flags(const Graph &g, const std::vector<Index>
 // Per vertex: 1 if its in-degree (stored entries of its column of A, diagonal included) is above
 // hub_factor times the average nnz(A) / n, exact: indeg * n > hub_factor * nnz.
 std::vector<std::uint8_t> hub_flags(const CsrView &a, int hub_factor);
-// Throws std::invalid_argument unless opt.hub_factor >= 1.
+// The hub test of hub_flags for one vertex (the multicore backend's too; the device's hub_flag,
+// kernels/rabbitpp/regroup_ops.hpp, is the same test and the GPU-emulation tests compare them).
+inline bool is_hub(std::int64_t indeg, Index n, Index nnz, int hub_factor) {
+  return indeg * static_cast<std::int64_t>(n) > static_cast<std::int64_t>(hub_factor) * static_cast<std::int64_t>(nnz);
+}
+// The largest hub_factor: with it the products of is_hub fit 64 bits for any nnz below 2^43.
+constexpr int kMaxHubFactor = 1 << 20;
+// Throws std::invalid_argument unless 1 <= opt.hub_factor <= kMaxHubFactor.
 void check_hub_factor(const Options &opt);
 
 // The regrouped permutation: H | R | I (or I | H | R with opt.insular_first), Rabbit order kept

@@ -107,7 +107,8 @@ TEST(RabbitppSerial, Figure5HubsGetIdsZeroAndOne) {
 
 // Options::hub_factor: a hub's in-degree is above k times the average, exactly (indeg * n > k * nnz).
 // Fig. 5's hubs have in-degree 5 against an average of 28 / 9: hubs for k = 1, none for k = 2; the
-// regrouping then keeps the Rabbit order of the non-insular vertices. A factor below 1 is refused.
+// regrouping then keeps the Rabbit order of the non-insular vertices. A factor outside
+// [1, kMaxHubFactor] is refused.
 TEST(RabbitppSerial, HubFactorRaisesTheBar) {
   const Csr a = from_edges(
       9,
@@ -126,6 +127,11 @@ TEST(RabbitppSerial, HubFactorRaisesTheBar) {
   rabbitpp_serial(pgk::view_of(a), paper, &info);
   EXPECT_EQ(info.hubs, 2);
   o.hub_factor = 0;
+  EXPECT_THROW(rabbitpp_serial(pgk::view_of(a), o), std::invalid_argument);
+  o.hub_factor = kMaxHubFactor; // the largest accepted (its products fit 64 bits)
+  rabbitpp_serial(pgk::view_of(a), o, &info);
+  EXPECT_EQ(info.hubs, 0);
+  o.hub_factor = kMaxHubFactor + 1;
   EXPECT_THROW(rabbitpp_serial(pgk::view_of(a), o), std::invalid_argument);
 }
 
