@@ -75,9 +75,10 @@ static PetscErrorCode PCSetUp_Trilf(PC pc)
   const PetscBool keep = t->reuse && pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN && A->nonzerostate == t->nonzerostate && device == t->device && TrilfReady(t) ? PETSC_TRUE : PETSC_FALSE;
 
   PetscCall(PgkMatGetCSR(A, device ? PGK_MEM_DEVICE : PGK_MEM_HOST, &c));
-  // The scalar variant's values-only update checks the values itself (one pass over them, naming
-  // the first NaN/Inf; the structure is the one the forest was built on): no second pass here.
-  if (!keep || t->opt.block) PetscCall(PgkMatCSRRequire(A, &c, PGK_REQUIRE_FINITE, "PC trilf"));
+  // A scalar values-only update checks the values itself (naming the first NaN/Inf), and so does the
+  // weight pass of a device set-up (a second pass over A was 5% of a 4.2M-row set-up).
+  const PetscBool checked = device ? (PetscBool)!(keep && t->opt.block) : (PetscBool)(keep && !t->opt.block);
+  if (!checked) PetscCall(PgkMatCSRRequire(A, &c, PGK_REQUIRE_FINITE, "PC trilf"));
   PetscCall(PetscLogEventBegin(keep ? PGK_EVENT_TrilfNumeric : PGK_EVENT_TrilfForest, pc, A, 0, 0));
   if (device) {
     void *stream;

@@ -125,7 +125,8 @@ static bool PatternSymmetric(const pgk::CsrView &a)
 
 // The transfers of one PCSetUp on the device, each one logged copy (kernels/common/transfer.hpp),
 // all of them scalars or small structs (counts, flags, sums), for n > 0 local rows:
-//   PC trilf's own CSR check (PgkMatCSRRequire -> kernels/common/csr_check.cu): 1 (the counts).
+//   PC trilf's own CSR check (PgkMatCSRRequire -> kernels/common/csr_check.cu): 1 (the counts), only
+//     before a block variant's values-only update (a full device set-up checks A in its weight pass).
 //   Full set-up (a new forest), weights (kernels/trilf/weights.cu, build_weight_graph): 2 (nnz =
 //     rowptr[n], the pass counters) + 4 when the pattern is not symmetric (symmetrize_pattern's
 //     added count and nnz, the symmetrized nnz, the overflow flag). Then
@@ -164,10 +165,10 @@ static PetscErrorCode ExpectedSetupTransfers(Mat A, PetscBool new_forest, PetscL
   *ctog                           = opt.block && n > 0 ? 1 : 0;
   if (n == 0) *gtoc = 0;
   else if (!new_forest) *gtoc = opt.block ? 3 : 2; // scalar: the values' check, the factor's counts
-  else if (!opt.block) *gtoc = 1 + 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.forest.rounds_run) + 2 + 3 + 1 + 1;
+  else if (!opt.block) *gtoc = 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.forest.rounds_run) + 2 + 3 + 1 + 1;
   else {
     const PetscLogDouble forest_pairing = opt.pairing == pgk::trilf::PairRule::Forest ? 2 + 3 : 0;
-    *gtoc                               = 1 + 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.block.pairing_rounds) + forest_pairing + 2 + (nnz > 0 ? 2 : 1) + 2 + UnchargedRounds(opt.factor, ri.block.coarse.rounds_run) + 2 + 3 + 2 + 1;
+    *gtoc                               = 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.block.pairing_rounds) + forest_pairing + 2 + (nnz > 0 ? 2 : 1) + 2 + UnchargedRounds(opt.factor, ri.block.coarse.rounds_run) + 2 + 3 + 2 + 1;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
