@@ -15,14 +15,11 @@
 //   2. one block scans the tile maps in order: carry-in of every tile;
 //   3. fix kernel: x_t += s_t * carry for those leading rows only.
 // Every step has a fixed order, so results are bit-reproducible. When paths are short
-// compared with a tile (2048 rows) step 3 touches a few rows per tile, and the apply reads
-// about 64 bytes per row (7-point SpMV: about 100). The gather r[perm[k]] is fused into the
-// forward scan's loads. The backward scan writes x over y in path order, and one gather pass
-// z_i = x[iperm[i]] puts it back in A's numbering: a scatter z[perm[k]] fused into the scan's
-// stores was the slowest part of the apply where paths cross the numbering (on a 2048^2 grid with
-// paths along y, consecutive path rows 2048 apart, every 8-byte store its own sector: the backward
-// scan took 128 us against 51 us writing in path order plus 40 us for the gather, H200, ncu;
-// bench/NOTES.md, twenty-second session).
+// compared with a tile (2048 rows) step 3 touches a few rows per tile. The gather r[perm[k]] is
+// fused into the forward scan's loads; the backward scan writes x over y in path order and one
+// pass z_i = x[iperm[i]] puts it in A's numbering (a scatter z[perm[k]] in the scan's stores, each
+// 8-byte store its own sector where paths cross the numbering, took 128 us against 51 + 40; ncu,
+// H200, bench/NOTES.md).
 #include <cub/block/block_exchange.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -350,21 +347,24 @@ __global__ void __launch_bounds__(kScanThreads)
   }
 }
 
-// carry[i] = value after tiles 0..i-1, i.e. B of their composition (x_{-1} = 0). One block,
-// chunks in order with a running prefix: deterministic.
+// carry[i] = value after tiles 0..i-1, i.e. B of their composition (x_{-1} = 0). One block:
+// thread t composes its own run of consecutive tiles in order, one block scan of the runs, then
+// each thread walks its run again: deterministic. (A block scan per 256 tiles took 10 us for 2048
+// tiles, 7% of an apply, H200.)
 __global__ void __launch_bounds__(kScanThreads)
     tile_carries(Index ntiles, const double *agg_a, const double *agg_b, double *carry) {
   using Scan = cub::BlockScan<Affine, kScanThreads>;
   __shared__ typename Scan::TempStorage temp;
-  Affine prefix{1.0, 0.0};
-  for (Index base = 0; base < ntiles; base += kScanThreads) {
-    const Index i = base + threadIdx.x;
-    const Affine f = i < ntiles ? Affine{agg_a[i], agg_b[i]} : Affine{1.0, 0.0};
-    Affine excl, total;
-    Scan(temp).ExclusiveScan(f, excl, Affine{1.0, 0.0}, Compose(), total);
-    __syncthreads();
-    if (i < ntiles) carry[i] = compose(prefix, excl).b;
-    prefix = compose(prefix, total);
+  const Index per = (ntiles + kScanThreads - 1) / kScanThreads;
+  const Index lo = min(ntiles, static_cast<Index>(threadIdx.x) * per), hi = min(ntiles, lo + per);
+  Affine run{1.0, 0.0};
+#pragma unroll 8
+  for (Index i = lo; i < hi; ++i) run = compose(run, Affine{agg_a[i], agg_b[i]});
+  Scan(temp).ExclusiveScan(run, run, Affine{1.0, 0.0}, Compose());
+#pragma unroll 8
+  for (Index i = lo; i < hi; ++i) {
+    carry[i] = run.b;
+    run = compose(run, Affine{agg_a[i], agg_b[i]});
   }
 }
 

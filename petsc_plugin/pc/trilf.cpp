@@ -77,7 +77,7 @@ static PetscErrorCode PCSetUp_Trilf(PC pc)
   PetscCall(PgkMatGetCSR(A, device ? PGK_MEM_DEVICE : PGK_MEM_HOST, &c));
   // A scalar values-only update checks the values itself (naming the first NaN/Inf), and so does the
   // weight pass of a device set-up (a second pass over A was 5% of a 4.2M-row set-up).
-  const PetscBool checked = device ? (PetscBool)!(keep && t->opt.block) : (PetscBool)(keep && !t->opt.block);
+  const PetscBool checked = device ? (PetscBool) !(keep && t->opt.block) : (PetscBool)(keep && !t->opt.block);
   if (!checked) PetscCall(PgkMatCSRRequire(A, &c, PGK_REQUIRE_FINITE, "PC trilf"));
   PetscCall(PetscLogEventBegin(keep ? PGK_EVENT_TrilfNumeric : PGK_EVENT_TrilfForest, pc, A, 0, 0));
   if (device) {
