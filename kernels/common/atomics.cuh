@@ -13,6 +13,15 @@
 
 namespace pgk::cuda {
 
+// Adds x, summed over the calling warp, to *counter: one atomic per warp, none when the sum is 0.
+// Every lane of the warp must call it (a full-warp shuffle). Integer sums, so the order of the
+// warps' atomics does not change the result.
+__device__ __forceinline__ void warp_counter_add(unsigned long long *counter, unsigned long long x) {
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) x += __shfl_xor_sync(0xffffffffu, x, off);
+  if (threadIdx.x % 32 == 0 && x) atomicAdd(counter, x);
+}
+
 template <class T> using DeviceRef = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
 
 template <class T> __device__ __forceinline__ T load_relaxed(const T &x) {

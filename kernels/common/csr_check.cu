@@ -1,6 +1,7 @@
 // Device CSR validation: a sub-warp of kLanes lanes per row, tallies summed over the warp and
 // added with one 64-bit atomic per nonzero counter and warp (the counts are integers, so the
 // result is deterministic).
+#include "kernels/common/atomics.cuh"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_buffer.hpp"
 #include "kernels/common/kernels.hpp"
@@ -19,17 +20,6 @@ constexpr int kThreadsPerBlock = 256;
 struct Counters {
   unsigned long long bad_rowptr, bad_colidx, unsorted_rows, nonfinite, empty_rows, missing_diagonal;
 };
-
-__device__ inline unsigned long long warp_sum(unsigned long long x) {
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) x += __shfl_xor_sync(0xffffffffu, x, off);
-  return x;
-}
-
-__device__ inline void add(unsigned long long *to, unsigned long long x) {
-  x = warp_sum(x);
-  if (threadIdx.x % 32 == 0 && x) atomicAdd(to, x);
-}
 
 __global__ void check_csr_kernel(CsrView a, Counters *out) {
   const int lane = threadIdx.x % kLanes;
@@ -58,12 +48,12 @@ __global__ void check_csr_kernel(CsrView a, Counters *out) {
       no_diag += row < a.ncols && !row_diag;
     }
   }
-  add(&out->bad_rowptr, bad_rowptr);
-  add(&out->bad_colidx, bad_col);
-  add(&out->unsorted_rows, unsorted);
-  add(&out->nonfinite, nonfinite);
-  add(&out->empty_rows, empty);
-  add(&out->missing_diagonal, no_diag);
+  warp_counter_add(&out->bad_rowptr, bad_rowptr);
+  warp_counter_add(&out->bad_colidx, bad_col);
+  warp_counter_add(&out->unsorted_rows, unsorted);
+  warp_counter_add(&out->nonfinite, nonfinite);
+  warp_counter_add(&out->empty_rows, empty);
+  warp_counter_add(&out->missing_diagonal, no_diag);
   if (blockIdx.x == 0 && threadIdx.x == 0 && a.nrows > 0 && a.rowptr[0] != 0) atomicAdd(&out->bad_rowptr, 1ull);
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "kernels/common/atomics.cuh"
 #include "kernels/common/csr_search.cuh"
 #include "kernels/common/device_csr.hpp"
 #include "kernels/common/kernels.hpp"
@@ -72,31 +73,17 @@ struct PassCounters {
   unsigned long long bad_rowptr, bad_colidx, unsorted_rows, nonfinite, missing, overflow;
 };
 
-__device__ inline unsigned long long warp_sum(unsigned long long x) {
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) x += __shfl_xor_sync(0xffffffffu, x, off);
-  return x;
-}
-
-// Adds a thread's tallies to the pass counters: summed over the warp, then one atomic per
-// nonzero counter and warp.
+// Adds a thread's tallies to the pass counters (warp_counter_add: one atomic per nonzero counter
+// and warp).
 __device__ __forceinline__ void add_counts(PassCounters *cnt, unsigned long long bad_rowptr, unsigned long long bad_col,
                                            unsigned long long unsorted, unsigned long long nonfinite,
                                            unsigned long long missing, unsigned long long overflow) {
-  bad_rowptr = warp_sum(bad_rowptr);
-  bad_col = warp_sum(bad_col);
-  unsorted = warp_sum(unsorted);
-  nonfinite = warp_sum(nonfinite);
-  missing = warp_sum(missing);
-  overflow = warp_sum(overflow);
-  if (threadIdx.x % 32 == 0) {
-    if (bad_rowptr) atomicAdd(&cnt->bad_rowptr, bad_rowptr);
-    if (bad_col) atomicAdd(&cnt->bad_colidx, bad_col);
-    if (unsorted) atomicAdd(&cnt->unsorted_rows, unsorted);
-    if (nonfinite) atomicAdd(&cnt->nonfinite, nonfinite);
-    if (missing) atomicAdd(&cnt->missing, missing);
-    if (overflow) atomicAdd(&cnt->overflow, overflow);
-  }
+  warp_counter_add(&cnt->bad_rowptr, bad_rowptr);
+  warp_counter_add(&cnt->bad_colidx, bad_col);
+  warp_counter_add(&cnt->unsorted_rows, unsorted);
+  warp_counter_add(&cnt->nonfinite, nonfinite);
+  warp_counter_add(&cnt->missing, missing);
+  warp_counter_add(&cnt->overflow, overflow);
 }
 
 // One pass over A, a sub-warp of S lanes per row (coalesced reads of the row):

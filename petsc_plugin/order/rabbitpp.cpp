@@ -17,6 +17,7 @@
 #include "petsc_plugin/sys/device.hpp"
 #include "petsc_plugin/sys/permutation_is.hpp"
 #include "src/rabbitpp/batch.hpp"
+#include "src/rabbitpp/regroup.hpp" // kMaxHubFactor (2^20, the message's bound)
 
 PetscLogEvent PGK_EVENT_Rabbitpp;
 
@@ -54,7 +55,7 @@ static PetscErrorCode RabbitppGetOptions(Mat mat, PetscBool regroup, RabbitppOpt
   PetscOptionsEnd();
   PetscCheck(o->batch >= 0, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_rabbitpp_batch must be >= 0 (0: default); got %" PetscInt_FMT, o->batch);
   PetscCheck(o->threads >= 0, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_rabbitpp_threads must be >= 0 (0: default); got %" PetscInt_FMT, o->threads);
-  PetscCheck(o->hub_factor >= 1 && o->hub_factor <= 1 << 20, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_rabbitpp_hub_factor must be in [1, 2^20]; got %" PetscInt_FMT, o->hub_factor);
+  PetscCheck(o->hub_factor >= 1 && o->hub_factor <= pgk::rabbitpp::kMaxHubFactor, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_rabbitpp_hub_factor must be in [1, 2^20]; got %" PetscInt_FMT, o->hub_factor);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
