@@ -66,15 +66,9 @@ void scan_factor_long_paths(DeviceTridiagonal &t, const DevicePathOrder &order, 
                             double *ueff, Index *path_end, Index *first_bad, void *stream);
 
 // Scratch of the apply scans (per tile: aggregate, carry, fix length; per row: sensitivity).
-// A scan's carry fix, kept until the next pass over its rows applies it (tridiag.cu): the
-// carry-in of every tile, the leading rows' sensitivities, how many rows of each tile have one.
-struct ScanFix {
-  DeviceBuffer<double> carry, sens;
-  DeviceBuffer<Index> fixlen;
-};
 struct ScanWorkspace {
-  DeviceBuffer<double> agg_a, agg_b, y;
-  ScanFix first, second; // the forward scan's (applied by the backward scan), the backward's (by the gather)
+  DeviceBuffer<double> agg_a, agg_b, carry, sens, y;
+  DeviceBuffer<Index> fixlen;
   void reserve(Index n);
 };
 

@@ -13,8 +13,7 @@
 //      and the sensitivity s_t = d x_t / d(carry) = product of a over [tile start, t] for the
 //      leading rows where it is not 0 (it is 0 from the first restart on);
 //   2. one block scans the tile maps in order: carry-in of every tile;
-//   3. the fix x_t += s_t * carry for those leading rows only, applied where the rows are read
-//      next (the backward scan's loads of y, the final gather), not by a kernel of its own.
+//   3. fix kernel: x_t += s_t * carry for those leading rows only.
 // Every step has a fixed order, so results are bit-reproducible. When paths are short
 // compared with a tile (2048 rows) step 3 touches a few rows per tile. The gather r[perm[k]] is
 // fused into the forward scan's loads; the backward scan writes x over y in path order and one
@@ -215,10 +214,10 @@ __global__ void coefficients_kernel(Index n, const double *pivot, const double *
 constexpr int kScanThreads = 256, kScanItems = 8, kTile = kScanThreads * kScanItems;
 // A row's sensitivity to its tile's carry-in is the product of the multipliers since the tile
 // start: it decays geometrically along a long path (|m| ~ 0.4 on ANISO2) and only reaches 0 by
-// underflow, after ~700 rows, so the fix would touch a third of every tile. Sensitivities
+// underflow, after ~700 rows, so fix_tiles would touch a third of every tile. Sensitivities
 // at most 2^-60 are dropped instead: what they would add is below 2^-60 |carry|, under a
 // hundredth of one rounding unit of the carry, and the cut-off is fixed, so results stay
-// deterministic. The fix still covers every row up to the last kept one (zeros are
+// deterministic. fix_tiles still covers every row up to the last kept one (zeros are
 // absorbing, so those rows all have a stored sensitivity).
 constexpr double kSensitivityDrop = 0x1p-60;
 
@@ -238,22 +237,7 @@ struct Compose {
   __device__ Affine operator()(const Affine &f, const Affine &s) const { return compose(f, s); }
 };
 
-// A scan's fix, applied to row t of that scan (its scan order) when the row is read next:
-// sens[t] * carry of t's tile for the tile's leading fixlen rows when the carry is not 0 (tile 0
-// has carry-in 0). A fix kernel of its own cost a launch and a pass over those rows per scan.
-struct PendingFix {
-  const Index *fixlen;
-  const double *carry, *sens;
-  __device__ double operator()(Index t, double v) const {
-    const Index tile = t / kTile;
-    if (tile == 0 || t - tile * kTile >= fixlen[tile]) return v;
-    const double c = carry[tile];
-    return c == 0 ? v : v + sens[t] * c;
-  }
-};
-
-// The four recurrences. t: position in scan order; k: row of T. The forward scans write their
-// output without its fix; the backward scans read it through yfix.
+// The four recurrences. t: position in scan order; k: row of T.
 struct Forward { // L y = Q^T r
   const double *mult, *r;
   const Index *perm;
@@ -261,19 +245,20 @@ struct Forward { // L y = Q^T r
   Index n;
   __device__ Affine load(Index t) const { return Affine{-mult[t], r[perm[t]]}; }
   __device__ void store(Index t, double x) const { y[t] = x; }
+  __device__ void fix(Index t, double d) const { y[t] += d; }
 };
 // The backward scans write x over y: a tile reads its own rows of y (all of them, before its
-// first store) and writes only those rows.
+// first store) and writes only those rows, and fix_tiles touches only its tile's rows.
 struct Backward { // U x = y, x over y (path order)
   const double *cu, *dinv;
   double *y;
-  PendingFix yfix; // the forward scan's (forward order = row order)
   Index n;
   __device__ Affine load(Index t) const {
     const Index k = n - 1 - t;
-    return Affine{cu[k], dinv[k] * yfix(k, y[k])};
+    return Affine{cu[k], dinv[k] * y[k]};
   }
   __device__ void store(Index t, double x) const { y[n - 1 - t] = x; }
+  __device__ void fix(Index t, double d) const { y[n - 1 - t] += d; }
 };
 struct ForwardT { // U^T w = Q^T r
   const double *cl, *dinv, *r;
@@ -282,27 +267,24 @@ struct ForwardT { // U^T w = Q^T r
   Index n;
   __device__ Affine load(Index t) const { return Affine{cl[t], dinv[t] * r[perm[t]]}; }
   __device__ void store(Index t, double x) const { y[t] = x; }
+  __device__ void fix(Index t, double d) const { y[t] += d; }
 };
 struct BackwardT { // L^T x = w, x over w (path order)
   const double *mult;
   double *y;
-  PendingFix yfix;
   Index n;
   __device__ Affine load(Index t) const {
     const Index k = n - 1 - t;
-    return Affine{k + 1 < n ? -mult[k + 1] : 0.0, yfix(k, y[k])};
+    return Affine{k + 1 < n ? -mult[k + 1] : 0.0, y[k]};
   }
   __device__ void store(Index t, double x) const { y[n - 1 - t] = x; }
+  __device__ void fix(Index t, double d) const { y[n - 1 - t] += d; }
 };
 
-// z_i = x[iperm[i]] with the backward scan's fix (row k is its row n - 1 - k): the solution back
-// in A's numbering (coalesced stores, gathered loads).
-__global__ void from_path_order(Index n, const Index *iperm, const double *x, PendingFix xfix, double *z) {
+// z_i = x[iperm[i]]: the solution back in A's numbering (coalesced stores, gathered loads).
+__global__ void from_path_order(Index n, const Index *iperm, const double *x, double *z) {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const Index k = iperm[i];
-    z[i] = xfix(n - 1 - k, x[k]);
-  }
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) z[i] = x[iperm[i]];
 }
 
 template <class Op>
@@ -355,7 +337,7 @@ __global__ void __launch_bounds__(kScanThreads)
     const Index t = base + j * kScanThreads + threadIdx.x;
     if (t < n) {
       op.store(t, b[j]);
-      if (a[j] != 0) sens[t] = a[j]; // only the leading rows of the tile (see PendingFix)
+      if (a[j] != 0) sens[t] = a[j]; // only the leading rows of the tile (see fix_tiles)
     }
   }
   if (threadIdx.x == 0) {
@@ -386,17 +368,27 @@ __global__ void __launch_bounds__(kScanThreads)
   }
 }
 
-// Tile kernel and carries of one scan; its fix stays pending in `fix` (PendingFix).
-template <class Op> PendingFix affine_scan(const Op &op, Index n, ScanWorkspace &ws, ScanFix &fix, cudaStream_t s) {
+template <class Op>
+__global__ void fix_tiles(Op op, Index n, const Index *fixlen, const double *carry, const double *sens) {
+  const Index tile = blockIdx.x + 1; // tile 0 has carry-in 0
+  const double c = carry[tile];
+  if (c == 0) return;
+  const Index base = tile * kTile;
+  const Index len = fixlen[tile];
+  for (Index t = base + threadIdx.x; t < base + len && t < n; t += blockDim.x) op.fix(t, sens[t] * c);
+}
+
+template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, cudaStream_t s) {
   const Index ntiles = (n + kTile - 1) / kTile;
   tile_scan<Op><<<static_cast<unsigned>(ntiles), kScanThreads, 0, s>>>(op, n, ws.agg_a.data(), ws.agg_b.data(),
-                                                                       fix.fixlen.data(), fix.sens.data());
+                                                                       ws.fixlen.data(), ws.sens.data());
   PGK_CUDA_CHECK_LAUNCH();
-  if (ntiles >= 2) {
-    tile_carries<<<1, kScanThreads, 0, s>>>(ntiles, ws.agg_a.data(), ws.agg_b.data(), fix.carry.data());
-    PGK_CUDA_CHECK_LAUNCH();
-  }
-  return PendingFix{fix.fixlen.data(), fix.carry.data(), fix.sens.data()}; // tile 0 only: never read
+  if (ntiles < 2) return;
+  tile_carries<<<1, kScanThreads, 0, s>>>(ntiles, ws.agg_a.data(), ws.agg_b.data(), ws.carry.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  fix_tiles<Op>
+      <<<static_cast<unsigned>(ntiles - 1), 128, 0, s>>>(op, n, ws.fixlen.data(), ws.carry.data(), ws.sens.data());
+  PGK_CUDA_CHECK_LAUNCH();
 }
 
 } // namespace
@@ -494,11 +486,9 @@ void ScanWorkspace::reserve(Index n) {
   const auto ntiles = static_cast<std::size_t>((n + kTile - 1) / kTile);
   agg_a.allocate(ntiles);
   agg_b.allocate(ntiles);
-  for (ScanFix *f : {&first, &second}) {
-    f->carry.allocate(ntiles);
-    f->fixlen.allocate(ntiles);
-    f->sens.allocate(static_cast<std::size_t>(n));
-  }
+  carry.allocate(ntiles);
+  fixlen.allocate(ntiles);
+  sens.allocate(static_cast<std::size_t>(n));
   y.allocate(static_cast<std::size_t>(n));
 }
 
@@ -509,16 +499,14 @@ void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order,
   cudaStream_t s = as_stream(stream);
   if (ws.y.size() < static_cast<std::size_t>(n)) ws.reserve(n);
   const Index *perm = order.perm.data();
-  PendingFix xfix;
   if (!transpose) {
-    const PendingFix yfix = affine_scan(Forward{t.mult.data(), r, perm, ws.y.data(), n}, n, ws, ws.first, s);
-    xfix = affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), yfix, n}, n, ws, ws.second, s);
+    affine_scan(Forward{t.mult.data(), r, perm, ws.y.data(), n}, n, ws, s);
+    affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), n}, n, ws, s);
   } else {
-    const PendingFix yfix =
-        affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, ws.first, s);
-    xfix = affine_scan(BackwardT{t.mult.data(), ws.y.data(), yfix, n}, n, ws, ws.second, s);
+    affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, s);
+    affine_scan(BackwardT{t.mult.data(), ws.y.data(), n}, n, ws, s);
   }
-  from_path_order<<<grid_for(n, kAsmThreads, 4096), kAsmThreads, 0, s>>>(n, order.iperm.data(), ws.y.data(), xfix, z);
+  from_path_order<<<grid_for(n, kAsmThreads, 4096), kAsmThreads, 0, s>>>(n, order.iperm.data(), ws.y.data(), z);
   PGK_CUDA_CHECK_LAUNCH();
 }
 
