@@ -65,8 +65,10 @@ __global__ void path_ends(Index nb, const Index *path_head, Index *path_end) {
 // dependent chain (a 2x2 inverse a block), and loading each block when it is needed cost a
 // memory round trip a step (1.6 us a step on a 14336-block path, H200 at fc1572b). The blocks
 // read ahead all lie in the same path (path_end), whose blocks only this thread writes, and
-// block k is read before step k, the first step that writes it (see the file comment).
-constexpr int kAhead = 4;
+// block k is read before step k, the first step that writes it (see the file comment). Reading 2
+// steps ahead halved a step (0.79 us); 4, 6 and 8 were slower (0.98, 1.27, 1.69 us: the loop is
+// unrolled kAhead times, so the code grows with it), H200 at 7d999e0.
+constexpr int kAhead = 2;
 struct Step {
   M2 L, D, U;
 };
