@@ -15,8 +15,6 @@
 // -D'_k^-1 U~_k (the latter once U~_k is final, i.e. after step k+1).
 #include "kernels/trilf/block_internal.cuh"
 
-#include <cuda_pipeline.h>
-
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +25,10 @@ struct M2 {
   double v[4]; // row-major
 };
 
+__device__ inline M2 load(const double *p, Index k) {
+  const double2 a = reinterpret_cast<const double2 *>(p)[2 * k], b = reinterpret_cast<const double2 *>(p)[2 * k + 1];
+  return {{a.x, a.y, b.x, b.y}};
+}
 __device__ inline void store(double *p, Index k, const M2 &m) {
   reinterpret_cast<double2 *>(p)[2 * k] = make_double2(m.v[0], m.v[1]);
   reinterpret_cast<double2 *>(p)[2 * k + 1] = make_double2(m.v[2], m.v[3]);
@@ -59,41 +61,20 @@ __global__ void path_ends(Index nb, const Index *path_head, Index *path_end) {
     if (k + 1 == nb || path_head[k + 1] != path_head[k]) path_end[path_head[k]] = k + 1;
 }
 
-// T's blocks of one path, read kAhead steps before they are used: a path's thread runs one
-// dependent chain (a 2x2 inverse a block), and loading each block when it was needed cost a
-// memory round trip a step (1.57 us a step on a 14336-block path, H200 at fc1572b). The copies
-// go straight to the thread's own ring slots in shared memory (cp.async), so nothing waits for
-// them until their step. Holding the blocks read ahead in registers instead meant unrolling the
-// loop kAhead times: 2 steps ahead took 0.79 us a step, 4, 6 and 8 took 0.98, 1.27 and 1.69 (the
-// code grows with the unrolling), H200 at 7d999e0. The blocks read ahead all lie in the same path
-// (path_end), whose blocks only this thread writes, and block k is read before step k, the first
-// step that writes it (see the file comment).
-constexpr int kFactorThreads = 64, kAhead = 8;
+// T's blocks k of one path, read kAhead steps before they are used: a path's thread runs one
+// dependent chain (a 2x2 inverse a block), and loading each block when it is needed cost a
+// memory round trip a step (1.6 us a step on a 14336-block path, H200 at fc1572b). The blocks
+// read ahead all lie in the same path (path_end), whose blocks only this thread writes, and
+// block k is read before step k, the first step that writes it (see the file comment). Reading 2
+// steps ahead halved a step (0.79 us); 4, 6 and 8 were slower (0.98, 1.27, 1.69 us: the loop is
+// unrolled kAhead times, so the code grows with it), H200 at 7d999e0.
+constexpr int kAhead = 2;
 struct Step {
   M2 L, D, U;
 };
-// Slot s of thread t: part[s][q][t], q = 2 * matrix + half (L, D, U; two double2 each).
-struct StepRing {
-  double2 part[kAhead][6][kFactorThreads];
-};
-// Starts the copy of block k into `slot` and commits it as one batch (an empty one past the path).
-__device__ inline void fetch_step(StepRing &ring, int slot, const double *lower, const double *diag,
-                                  const double *upper, Index k, Index end) {
-  if (k < end) {
-    const double *src[3] = {lower, diag, upper};
-#pragma unroll
-    for (int q = 0; q < 6; ++q)
-      __pipeline_memcpy_async(&ring.part[slot][q][threadIdx.x],
-                              reinterpret_cast<const double2 *>(src[q / 2]) + 2 * k + (q % 2), sizeof(double2));
-  }
-  __pipeline_commit();
-}
-__device__ inline Step read_step(const StepRing &ring, int slot) {
-  double2 v[6];
-#pragma unroll
-  for (int q = 0; q < 6; ++q) v[q] = ring.part[slot][q][threadIdx.x];
-  return Step{M2{{v[0].x, v[0].y, v[1].x, v[1].y}}, M2{{v[2].x, v[2].y, v[3].x, v[3].y}},
-              M2{{v[4].x, v[4].y, v[5].x, v[5].y}}};
+__device__ inline Step load_step(const double *lower, const double *diag, const double *upper, Index k, Index end) {
+  if (k >= end) return Step{};
+  return Step{load(lower, k), load(diag, k), load(upper, k)};
 }
 
 // One path's recurrence state between steps.
@@ -165,25 +146,33 @@ __device__ inline bool factor_step(Index k, Index start, const Step &b, double t
 }
 
 // counters: [0] failure key (~0: none), [1] splits, [2] replaced.
-__global__ void __launch_bounds__(kFactorThreads)
-    factor_paths(Index nb, const Index *path_head, const Index *path_end, double tau, double *lower, double *diag,
-                 double *upper, double *neg_mult, double *inv_out, double *back, unsigned long long *counters) {
-  __shared__ StepRing ring;
+__global__ void factor_paths(Index nb, const Index *path_head, const Index *path_end, double tau, double *lower,
+                             double *diag, double *upper, double *neg_mult, double *inv_out, double *back,
+                             unsigned long long *counters) {
   for (Index start = blockIdx.x * Index(blockDim.x) + threadIdx.x; start < nb; start += Index(gridDim.x) * blockDim.x) {
     if (path_head[start] != start) continue;
     const Index end = path_end[start];
     PathState st;
-    for (int j = 0; j < kAhead; ++j) fetch_step(ring, j, lower, diag, upper, start + j, end);
-    Index k = start; // ends at the path's end, or at the block that failed
-    for (int slot = 0; k < end; ++k, slot = slot + 1 == kAhead ? 0 : slot + 1) {
-      __pipeline_wait_prior(kAhead - 1); // block k's batch is done
-      const Step cur = read_step(ring, slot);
-      // factor_step reads every value of cur first, so the slot is free for block k + kAhead.
-      if (!factor_step(k, start, cur, tau, st, lower, diag, upper, neg_mult, inv_out, back, counters)) break;
-      fetch_step(ring, slot, lower, diag, upper, k + kAhead, end);
+    Step ring[kAhead]; // ring[j]: block k0 + j
+#pragma unroll
+    for (int j = 0; j < kAhead; ++j) ring[j] = load_step(lower, diag, upper, start + j, end);
+    Index k = start;
+    bool ok = true;
+    for (Index k0 = start; ok && k0 < end; k0 += kAhead) {
+#pragma unroll
+      for (int j = 0; j < kAhead; ++j) {
+        k = k0 + j;
+        if (k >= end) break;
+        const Step cur = ring[j];
+        ring[j] = load_step(lower, diag, upper, k + kAhead, end);
+        if (!factor_step(k, start, cur, tau, st, lower, diag, upper, neg_mult, inv_out, back, counters)) {
+          ok = false;
+          break;
+        }
+      }
     }
-    __pipeline_wait_prior(0); // the ring is reused for the thread's next path
-    if (k > start)            // the path's last block (or the one before a failure): U~ = 0 at a path end
+    if (ok) k = end;
+    if (k > start) // the path's last block (or the one before a failure): U~ = 0 at a path end
       store(back, k - 1, neg(mul(st.inv_prev, st.u_prev)));
     if (st.splits) atomicAdd(counters + 1, st.splits);
     if (st.replaced) atomicAdd(counters + 2, st.replaced);
@@ -204,8 +193,8 @@ FactorCounts factor(Index nb, const Index *path_head, const Index *slots, double
   copy_to_device(counters, init, sizeof init, s);
   path_ends<<<grid_for(nb, 256, kMaxBlocks), 256, 0, s>>>(nb, path_head, path_end);
   PGK_CUDA_CHECK_LAUNCH();
-  factor_paths<<<grid_for(nb, kFactorThreads, kMaxBlocks), kFactorThreads, 0, s>>>(
-      nb, path_head, path_end, rel_tol, lower, diag, upper, neg_mult, inv, back, counters);
+  factor_paths<<<grid_for(nb, 128, kMaxBlocks), 128, 0, s>>>(nb, path_head, path_end, rel_tol, lower, diag, upper,
+                                                             neg_mult, inv, back, counters);
   PGK_CUDA_CHECK_LAUNCH();
   unsigned long long h[3];
   copy_to_host(h, counters, sizeof h, s);
