@@ -50,7 +50,8 @@ struct CarpcgDeviceOptions {
   Index blocks = 1;                                             // carp: contiguous row blocks
   bool weighted_dot = true;                                     // carp: dots weighted by |L_j|
   // Lanes that share a row's projection (carp: a block's sweep): 4, 8, 16 or 32, or 0 for the
-  // smallest power of two >= the mean stored entries per row, clamped to [4, 32]. The sum order
+  // smallest power of two >= the mean stored entries per row (multicolor and cimmino: half of
+  // it, two entries a lane), clamped to [4, 32]. The sum order
   // does not depend on it (the results are the same bits); it sets how many rows one warp works
   // on at once, which is what bounds these latency-bound sweeps on short rows.
   int lanes = 0;
@@ -59,9 +60,9 @@ struct CarpcgDeviceOptions {
   int host_threads = 1;
 };
 
-// The lanes a set-up with `requested` (CarpcgDeviceOptions::lanes) uses on a matrix of `nrows`
-// rows and `nnz` stored entries; std::invalid_argument for a request other than 0, 4, 8, 16, 32.
-int carpcg_lanes_per_row(int requested, Index nrows, Index nnz);
+// The lanes a set-up of `scheme` with `requested` (CarpcgDeviceOptions::lanes) uses on a matrix of
+// `nrows` rows and `nnz` stored entries; std::invalid_argument for a request other than 0, 4, 8, 16, 32.
+int carpcg_lanes_per_row(int requested, Index nrows, Index nnz, pgk::carpcg::Scheme scheme);
 
 // Rows with a NaN or Inf entry, or whose squared norm overflows (the host's check_values).
 struct CarpcgValueCheck {
@@ -96,7 +97,9 @@ public:
   // coloured rows); cimmino 3 (the transpose); carp 1 download (the norms, which decide the
   // zero rows BlockPlan leaves out) and 7 or 8 uploads (blocks, copies, gather map, weights).
   // multicolor: `coloring` (a distance-2 colouring of `pattern`) is used when given, else
-  // distance2_coloring(pattern) is computed.
+  // distance2_coloring(pattern) is computed; the operator's device copy is then stored with its
+  // rows in colour order (a second copy exists during that step: the set-up's peak is twice A's
+  // arrays), so each colour's kernel reads contiguous rows.
   CarpcgValueCheck setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o, void *stream,
                          const pgk::carpcg::Coloring *coloring = nullptr);
   // The same from a host CSR with values (a rank's extended rows, built on the host): its arrays

@@ -27,9 +27,12 @@ struct CarpcgDevice::Impl {
   DeviceBuffer<Index> rowptr, colidx;
   DeviceBuffer<double> values, norms2;
   DeviceBuffer<double> mid; // the result of the first half of a double sweep
-  // multicolor: the rows grouped by colour (device), the class offsets (host).
+  // multicolor: the rows grouped by colour (device), the class offsets (host). The operator's
+  // arrays above (rowptr, colidx, values, norms2) then hold the rows in that order: stored row w
+  // is A's row row_of[w] (row_of = color_rows; nullptr for the other schemes: natural order).
   std::optional<pgk::carpcg::Coloring> coloring;
   DeviceBuffer<Index> color_rows;
+  const Index *row_of = nullptr;
   // cimmino: the transpose (columns' rows ascending, and the position of each entry in a's
   // value array), the coefficients of a pass.
   DeviceBuffer<Index> t_colptr, t_rows, t_entry;
@@ -85,6 +88,12 @@ template <int G> __device__ inline Index group_id() {
 }
 template <int G> __device__ inline Index group_count() { return static_cast<Index>(gridDim.x) * blockDim.x / G; }
 
+// Adds the group's products p (lane t's = entry base + t, m <= G of them) to s in lane order.
+template <int G> __device__ inline double add_in_order(double s, double p, int m, unsigned mask) {
+  for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(mask, p, t, G));
+  return s;
+}
+
 // Group-uniform: a row's dot product a_i . x summed in storage order (lo..hi), every lane of the
 // group gets it. The lanes load in parallel; the sum takes their products one by one, so the
 // additions (and the bits) are the same for every G and the host's.
@@ -96,30 +105,36 @@ __device__ inline double ordered_dot(Index lo, Index hi, const Index *cols, cons
   for (Index base = lo; base < hi; base += G) {
     const Index k = base + lane;
     const double p = k < hi ? __dmul_rn(vals[k], x[cols[k]]) : 0.0;
-    const int m = hi - base < G ? static_cast<int>(hi - base) : G;
-    for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(mask, p, t, G));
+    s = add_in_order<G>(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
   }
   return s;
 }
 
-// The projection of one row (sweep.cpp's project_row), group-uniform; `cols` may be a block's
-// local column map. The lanes update distinct unknowns (a row has distinct columns).
+// The projection of one row (sweep.cpp's project_row), group-uniform, in ordered_dot's order. A's
+// arrays are read with streaming loads (ld.global.cs: evict first in L1 and L2), once for rows of
+// up to 2G entries (the lane keeps its two entries in registers for the update): a colour touches
+// most of x (a row's unknowns are disjoint from the colour's other rows'), so x is what L2 should
+// keep between the colours, and A is read once a sweep. The lanes update distinct unknowns.
 template <int G>
 __device__ inline void project_row(Index lo, Index hi, const Index *cols, const double *vals, double norm2, double bi,
                                    double lambda, double *x, int lane) {
-  const double dot = ordered_dot<G>(lo, hi, cols, vals, x, lane);
-  const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(bi, dot), norm2));
-  for (Index k = lo + lane; k < hi; k += G) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
-}
-
-// Runs f(std::integral_constant<int, G>{}) for the set-up's G (4, 8, 16 or 32).
-template <class F> inline void with_lanes(int lanes, F &&f) {
-  switch (lanes) {
-  case 4: f(std::integral_constant<int, 4>{}); break;
-  case 8: f(std::integral_constant<int, 8>{}); break;
-  case 16: f(std::integral_constant<int, 16>{}); break;
-  default: f(std::integral_constant<int, 32>{}); break;
+  const unsigned mask = group_mask<G>();
+  const Index k0 = lo + lane, k1 = lo + G + lane;
+  const Index c0 = k0 < hi ? __ldcs(cols + k0) : 0, c1 = k1 < hi ? __ldcs(cols + k1) : 0;
+  const double v0 = k0 < hi ? __ldcs(vals + k0) : 0.0, v1 = k1 < hi ? __ldcs(vals + k1) : 0.0;
+  const double p0 = k0 < hi ? __dmul_rn(v0, x[c0]) : 0.0, p1 = k1 < hi ? __dmul_rn(v1, x[c1]) : 0.0;
+  const Index len = hi - lo;
+  double s = add_in_order<G>(0.0, p0, len < G ? static_cast<int>(len) : G, mask);
+  if (len > G) s = add_in_order<G>(s, p1, len - G < G ? static_cast<int>(len - G) : G, mask);
+  for (Index base = lo + 2 * G; base < hi; base += G) {
+    const Index k = base + lane;
+    const double p = k < hi ? __dmul_rn(__ldcs(vals + k), x[__ldcs(cols + k)]) : 0.0;
+    s = add_in_order<G>(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
   }
+  const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(bi, s), norm2));
+  if (k0 < hi) x[c0] = __dadd_rn(x[c0], __dmul_rn(coef, v0));
+  if (k1 < hi) x[c1] = __dadd_rn(x[c1], __dmul_rn(coef, v1));
+  for (Index k = lo + 2 * G + lane; k < hi; k += G) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
 }
 
 // Blocks of kThreads threads for `rows` groups of G lanes.

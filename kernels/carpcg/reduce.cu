@@ -9,13 +9,15 @@ namespace {
 
 using namespace carpcg_detail;
 
-// t_i = b_i - a_i . x, the dot in storage order (sweep.cpp's residual).
+// t_i = b_i - a_i . x, the dot in storage order (sweep.cpp's residual), for the stored row w
+// holding A's row i = row_of[w] (w where row_of is null: Impl::row_of).
 template <int G>
 __global__ void residual_kernel(Index n, const Index *rowptr, const Index *colidx, const double *values,
-                                const double *x, const double *b, double *t) {
+                                const Index *row_of, const double *x, const double *b, double *t) {
   const int lane = group_lane<G>();
-  for (Index i = group_id<G>(); i < n; i += group_count<G>()) {
-    const double dot = ordered_dot<G>(rowptr[i], rowptr[i + 1], colidx, values, x, lane);
+  for (Index w = group_id<G>(); w < n; w += group_count<G>()) {
+    const double dot = ordered_dot<G>(rowptr[w], rowptr[w + 1], colidx, values, x, lane);
+    const Index i = row_of ? row_of[w] : w;
     if (lane == 0) t[i] = __dsub_rn(b ? b[i] : 0.0, dot);
   }
 }
@@ -76,7 +78,7 @@ void CarpcgDevice::residual(const double *x, const double *b, double *t, void *s
   if (d.n == 0) return;
   with_lanes(d.lanes, [&](auto g) {
     residual_kernel<decltype(g)::value><<<group_grid(d.n, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
-        d.n, d.rowptr.data(), d.colidx.data(), d.values.data(), x, b, t);
+        d.n, d.rowptr.data(), d.colidx.data(), d.values.data(), d.row_of, x, b, t);
   });
   PGK_CUDA_CHECK_LAUNCH();
 }

@@ -22,15 +22,18 @@ Matrix matrix_of(const CarpcgDevice::Impl &d) {
 
 // One colour: every row of it projected by one group of G lanes. The rows of a colour touch disjoint
 // unknowns, so their order (and a backward sweep's reversal within the colour) does not change
-// any value: only the order of the colours matters.
+// any value: only the order of the colours matters. The operator is stored in colour order
+// (setup.cu), so the colour is the stored rows first..first+count, read as contiguous runs;
+// rows[] (A's row of each stored row) is only needed for b.
 template <int G>
-__global__ void colour_kernel(Matrix a, const Index *rows, Index count, const double *b, double lambda, double *x) {
+__global__ void colour_kernel(Matrix a, const Index *rows, Index first, Index count, const double *b, double lambda,
+                              double *x) {
   const int lane = group_lane<G>();
-  for (Index w = group_id<G>(); w < count; w += group_count<G>()) {
-    const Index i = rows[w];
-    const double n2 = a.norms2[i];
+  for (Index w = first + group_id<G>(); w < first + count; w += group_count<G>()) {
+    const double n2 = __ldcs(a.norms2 + w);
     if (n2 == 0) continue; // a zero row (sweep.hpp)
-    project_row<G>(a.rowptr[i], a.rowptr[i + 1], a.colidx, a.values, n2, b ? b[i] : 0.0, lambda, x, lane);
+    project_row<G>(__ldcs(a.rowptr + w), __ldcs(a.rowptr + w + 1), a.colidx, a.values, n2, b ? b[rows[w]] : 0.0, lambda,
+                   x, lane);
   }
 }
 
@@ -109,13 +112,12 @@ __device__ inline void project_ahead(const RowAhead &r, const Index *cols, const
   {
     const int m = r.hi - r.lo < G ? static_cast<int>(r.hi - r.lo) : G;
     const double p = lane < m ? __dmul_rn(r.val, copy[r.col]) : 0.0;
-    for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(mask, p, t, G));
+    s = add_in_order<G>(s, p, m, mask);
   }
   for (Index base = r.lo + G; base < r.hi; base += G) {
     const Index k = base + lane;
     const double p = k < r.hi ? __dmul_rn(vals[k], copy[cols[k]]) : 0.0;
-    const int m = r.hi - base < G ? static_cast<int>(r.hi - base) : G;
-    for (int t = 0; t < m; ++t) s = __dadd_rn(s, __shfl_sync(mask, p, t, G));
+    s = add_in_order<G>(s, p, r.hi - base < G ? static_cast<int>(r.hi - base) : G, mask);
   }
   const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(r.bi, s), r.norm2));
   if (r.lo + lane < r.hi) copy[r.col] = __dadd_rn(copy[r.col], __dmul_rn(coef, r.val));
@@ -254,7 +256,7 @@ void CarpcgDevice::multicolor_sweep(const double *b, bool backward, double *x, v
     if (count == 0) continue;
     with_lanes(d.lanes, [&](auto g) {
       colour_kernel<decltype(g)::value><<<group_grid(count, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
-          matrix_of(d), d.color_rows.data() + first, count, b, d.opt.lambda, x);
+          matrix_of(d), d.color_rows.data(), first, count, b, d.opt.lambda, x);
     });
     PGK_CUDA_CHECK_LAUNCH();
   }

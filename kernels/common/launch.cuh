@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 namespace pgk::cuda {
 
 // Grid for a grid-stride loop over `items` work items, `per_block` items per block (usually
@@ -14,6 +16,17 @@ namespace pgk::cuda {
 inline int grid_for(long long items, int per_block, long long max_blocks) {
   const long long blocks = (items + per_block - 1) / per_block;
   return static_cast<int>(blocks < max_blocks ? (blocks > 0 ? blocks : 1) : max_blocks);
+}
+
+// Runs f(std::integral_constant<int, G>{}) for a lane-group size G of 4, 8 or 16 (anything else:
+// 32), so a host-side choice of lanes per row picks a kernel instantiated for it.
+template <class F> inline void with_lanes(int lanes, F &&f) {
+  switch (lanes) {
+  case 4: f(std::integral_constant<int, 4>{}); break;
+  case 8: f(std::integral_constant<int, 8>{}); break;
+  case 16: f(std::integral_constant<int, 16>{}); break;
+  default: f(std::integral_constant<int, 32>{}); break;
+  }
 }
 
 // The cudaStream_t behind a `void *stream` of the plain C++ interfaces.

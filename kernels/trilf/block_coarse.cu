@@ -13,11 +13,10 @@
 //      positions and the row pointer; the run's terms are summed in the reference grouping
 //      (W(i0,j0) + W(i1,j1)) + (W(i0,j1) + W(i1,j0)), so the weight is the reference's bits.
 #include "kernels/trilf/block_internal.cuh"
+#include "kernels/trilf/launch.cuh"
 
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
-
-#include <type_traits>
 
 namespace pgk::cuda::trilf::blk {
 namespace {
@@ -131,23 +130,6 @@ __global__ void emit_coarse(const unsigned long long *keys, const double *vals, 
   }
 }
 
-// Lanes per row for `entries` over `rows` rows: the fewest of 4, 8, 16, 32 that cover the average
-// row (the rule of the scalar variant's propose and weight kernels).
-int lanes_for_rows(Index entries, Index rows) {
-  const double avg = rows > 0 ? double(entries) / double(rows) : 0;
-  return avg <= 4 ? 4 : avg <= 8 ? 8 : avg <= 16 ? 16 : 32;
-}
-
-// Calls f(std::integral_constant<int, S>) for the S of `lanes` (4, 8, 16, else 32).
-template <class F> void with_lanes(int lanes, F f) {
-  switch (lanes) {
-  case 4: f(std::integral_constant<int, 4>()); break;
-  case 8: f(std::integral_constant<int, 8>()); break;
-  case 16: f(std::integral_constant<int, 16>()); break;
-  default: f(std::integral_constant<int, 32>()); break;
-  }
-}
-
 template <class F> void cub_call(DeviceBuffer<unsigned char> &scratch, F f) {
   std::size_t bytes = 0;
   PGK_CUDA_CHECK(f(static_cast<void *>(nullptr), bytes));
@@ -206,7 +188,7 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
   DeviceBuffer<unsigned long long> kin(L), kout(L);
   DeviceBuffer<double> vin(L), vout(L);
   DeviceBuffer<Index> pos(L + 1);
-  with_lanes(lanes_for_rows(len, w.nrows), [&](auto lanes) {
+  with_lanes(detail::lanes_for_rows(len, w.nrows), [&](auto lanes) {
     constexpr int S = decltype(lanes)::value;
     fill_keys<S><<<grid_for(S * static_cast<long long>(w.nrows), kThreads, kMaxBlocks), kThreads, 0, s>>>(
         w, coarse_of, members, offp, kin.data(), vin.data());
@@ -222,7 +204,7 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
                                                s);
   });
   PGK_CUDA_CHECK(cudaMemsetAsync(pos.data() + len, 0, sizeof(Index), s));
-  const int coarse_lanes = lanes_for_rows(len, nc);
+  const int coarse_lanes = detail::lanes_for_rows(len, nc);
   with_lanes(coarse_lanes, [&](auto lanes) {
     constexpr int S = decltype(lanes)::value;
     run_heads<S>

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "kernels/common/atomics.cuh"
 #include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/primitives.hpp"
 
@@ -189,15 +190,11 @@ __global__ void count_slots(const Index *nbr, std::size_t n, unsigned long long 
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x)
     c += nbr[i] >= 0;
-  // integer sums: order does not matter
-  for (int off = 16; off > 0; off /= 2) c += __shfl_xor_sync(0xffffffffu, c, off);
-  if (threadIdx.x % 32 == 0 && c) atomicAdd(out, c);
+  warp_counter_add(out, c);
 }
 
 int subwarp_for(const CsrView &w, void *stream) {
-  const Index nnz = read_scalar(w.rowptr + w.nrows, stream);
-  const double avg = w.nrows ? double(nnz) / double(w.nrows) : 0;
-  return avg <= 4 ? 4 : avg <= 8 ? 8 : avg <= 16 ? 16 : 32;
+  return lanes_for_rows(read_scalar(w.rowptr + w.nrows, stream), w.nrows);
 }
 
 template <int N, int S>

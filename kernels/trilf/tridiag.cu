@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/common/pdl.cuh"
 #include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/internal.hpp"
 #include "src/trilf/scan_lu.hpp"
@@ -283,6 +284,7 @@ struct BackwardT { // L^T x = w, x over w (path order)
 
 // z_i = x[iperm[i]]: the solution back in A's numbering (coalesced stores, gathered loads).
 __global__ void from_path_order(Index n, const Index *iperm, const double *x, double *z) {
+  pdl_prologue();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) z[i] = x[iperm[i]];
 }
@@ -290,6 +292,7 @@ __global__ void from_path_order(Index n, const Index *iperm, const double *x, do
 template <class Op>
 __global__ void __launch_bounds__(kScanThreads)
     tile_scan(Op op, Index n, double *agg_a, double *agg_b, Index *fixlen, double *sens) {
+  pdl_prologue();
   using Exchange = cub::BlockExchange<double, kScanThreads, kScanItems>;
   using Scan = cub::BlockScan<Affine, kScanThreads>;
   using Count = cub::BlockReduce<Index, kScanThreads>;
@@ -355,6 +358,7 @@ __global__ void __launch_bounds__(kScanThreads)
     tile_carries(Index ntiles, const double *agg_a, const double *agg_b, double *carry) {
   using Scan = cub::BlockScan<Affine, kScanThreads>;
   __shared__ typename Scan::TempStorage temp;
+  pdl_prologue();
   const Index per = (ntiles + kScanThreads - 1) / kScanThreads;
   const Index lo = min(ntiles, static_cast<Index>(threadIdx.x) * per), hi = min(ntiles, lo + per);
   Affine run{1.0, 0.0};
@@ -370,6 +374,7 @@ __global__ void __launch_bounds__(kScanThreads)
 
 template <class Op>
 __global__ void fix_tiles(Op op, Index n, const Index *fixlen, const double *carry, const double *sens) {
+  pdl_prologue();
   const Index tile = blockIdx.x + 1; // tile 0 has carry-in 0
   const double c = carry[tile];
   if (c == 0) return;
@@ -378,17 +383,17 @@ __global__ void fix_tiles(Op op, Index n, const Index *fixlen, const double *car
   for (Index t = base + threadIdx.x; t < base + len && t < n; t += blockDim.x) op.fix(t, sens[t] * c);
 }
 
+// Each scan's kernels, and the gather after them, are launched as dependent launches
+// (kernels/common/pdl.cuh): each may be scheduled while the one before it finishes.
 template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, cudaStream_t s) {
   const Index ntiles = (n + kTile - 1) / kTile;
-  tile_scan<Op><<<static_cast<unsigned>(ntiles), kScanThreads, 0, s>>>(op, n, ws.agg_a.data(), ws.agg_b.data(),
-                                                                       ws.fixlen.data(), ws.sens.data());
-  PGK_CUDA_CHECK_LAUNCH();
+  launch_dependent(tile_scan<Op>, dim3(static_cast<unsigned>(ntiles)), dim3(kScanThreads), s, op, n, ws.agg_a.data(),
+                   ws.agg_b.data(), ws.fixlen.data(), ws.sens.data());
   if (ntiles < 2) return;
-  tile_carries<<<1, kScanThreads, 0, s>>>(ntiles, ws.agg_a.data(), ws.agg_b.data(), ws.carry.data());
-  PGK_CUDA_CHECK_LAUNCH();
-  fix_tiles<Op>
-      <<<static_cast<unsigned>(ntiles - 1), 128, 0, s>>>(op, n, ws.fixlen.data(), ws.carry.data(), ws.sens.data());
-  PGK_CUDA_CHECK_LAUNCH();
+  launch_dependent(tile_carries, dim3(1), dim3(kScanThreads), s, ntiles, ws.agg_a.data(), ws.agg_b.data(),
+                   ws.carry.data());
+  launch_dependent(fix_tiles<Op>, dim3(static_cast<unsigned>(ntiles - 1)), dim3(128), s, op, n, ws.fixlen.data(),
+                   ws.carry.data(), ws.sens.data());
 }
 
 } // namespace
@@ -506,8 +511,8 @@ void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order,
     affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, s);
     affine_scan(BackwardT{t.mult.data(), ws.y.data(), n}, n, ws, s);
   }
-  from_path_order<<<grid_for(n, kAsmThreads, 4096), kAsmThreads, 0, s>>>(n, order.iperm.data(), ws.y.data(), z);
-  PGK_CUDA_CHECK_LAUNCH();
+  launch_dependent(from_path_order, dim3(grid_for(n, kAsmThreads, 4096)), dim3(kAsmThreads), s, n, order.iperm.data(),
+                   ws.y.data(), z);
 }
 
 } // namespace pgk::cuda::trilf

@@ -277,7 +277,8 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscCall(PetscOptionsEList("-ksp_carpcg_backend", "Where the sweeps run: auto (the device for a device matrix, except the sequential scheme and multicolor on more than one rank), host, device (an error where it cannot)", "KSPCARPCG",
                               KSPCarpcgBackends, 3, KSPCarpcgBackends[backend], &backend, NULL));
   c->set.backend = (CarpcgBackendType)backend;
-  PetscCall(PetscOptionsInt("-ksp_carpcg_lanes_per_row", "Device: lanes sharing a row's projection, 4, 8, 16 or 32 (0: the power of two from the mean row length); the results do not depend on it", "KSPCARPCG", c->set.lanes, &c->set.lanes, NULL));
+  PetscCall(PetscOptionsInt("-ksp_carpcg_lanes_per_row", "Device: lanes sharing a row's projection, 4, 8, 16 or 32 (0: the power of two from the mean row length, halved for multicolor and cimmino); the results do not depend on it", "KSPCARPCG",
+                            c->set.lanes, &c->set.lanes, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_swap_sums",
                              "Device, carp on more than one rank: where every shared unknown has one ghost holder, its two holders swap the first half's sums in one exchange (false: reverse ADD, then forward INSERT; the same bits)", "KSPCARPCG",
                              c->set.swap_sums, &c->set.swap_sums, NULL));
@@ -334,7 +335,8 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
                                                (an error where it cannot)
 .  -ksp_carpcg_lanes_per_row <0>            - device: lanes of a warp that share one row's projection (carp: one block's sweep),
                                                4, 8, 16 or 32; 0: the smallest power of two >= the mean stored entries per row
-                                               (at least 4). The sums keep their order, so the iterates are the same bits for every value
+                                               (multicolor and cimmino: >= half of it, two entries a lane; at least 4). The sums
+                                               keep their order, so the iterates are the same bits for every value
 .  -ksp_carpcg_swap_sums <true>              - device, carp on more than one rank: where every shared unknown has one ghost holder
                                                (2 ranks; in general unless a rank is thinner than the stencil), its owner and its
                                                holder swap their sums of the first half in one exchange and both divide the same sum,

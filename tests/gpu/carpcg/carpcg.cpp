@@ -277,13 +277,18 @@ TEST_F(GpuCarpcg, IterationCopiesOnlyTheDots) {
 // scheme's double sweep and the residual are the same bits for 4, 8, 16 and 32 lanes (rows of 1
 // to 9 entries here, so 4 and 8 lanes also run rows longer than the group).
 TEST_F(GpuCarpcg, LanesPerRowGiveTheSameBits) {
-  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(0, 100, 700), 8); // mean 7
-  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(0, 100, 300), 4);
-  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(0, 100, 1700), 32);
-  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(0, 0, 0), 4);
-  EXPECT_EQ(pgk::cuda::carpcg_lanes_per_row(16, 100, 300), 16);
-  EXPECT_THROW(pgk::cuda::carpcg_lanes_per_row(2, 100, 300), std::invalid_argument);
-  EXPECT_THROW(pgk::cuda::carpcg_lanes_per_row(64, 100, 300), std::invalid_argument);
+  using pgk::cuda::carpcg_lanes_per_row;
+  EXPECT_EQ(carpcg_lanes_per_row(0, 100, 700, Scheme::Carp), 8);       // mean 7: one entry a lane
+  EXPECT_EQ(carpcg_lanes_per_row(0, 100, 700, Scheme::Multicolor), 4); // two entries a lane
+  EXPECT_EQ(carpcg_lanes_per_row(0, 100, 900, Scheme::Cimmino), 8);    // mean 9
+  EXPECT_EQ(carpcg_lanes_per_row(0, 100, 300, Scheme::Carp), 4);
+  EXPECT_EQ(carpcg_lanes_per_row(0, 100, 1700, Scheme::Carp), 32);
+  EXPECT_EQ(carpcg_lanes_per_row(0, 100, 1700, Scheme::Multicolor), 16);
+  EXPECT_EQ(carpcg_lanes_per_row(0, 100, 7000, Scheme::Multicolor), 32);
+  EXPECT_EQ(carpcg_lanes_per_row(0, 0, 0, Scheme::Multicolor), 4);
+  EXPECT_EQ(carpcg_lanes_per_row(16, 100, 300, Scheme::Multicolor), 16);
+  EXPECT_THROW(carpcg_lanes_per_row(2, 100, 300, Scheme::Carp), std::invalid_argument);
+  EXPECT_THROW(carpcg_lanes_per_row(64, 100, 300, Scheme::Multicolor), std::invalid_argument);
   for (const char *spec : kSpecs)
     for (const Scheme scheme : {Scheme::Multicolor, Scheme::Cimmino, Scheme::Carp}) {
       const Csr a = with_zero_rows(make(spec));
@@ -295,7 +300,7 @@ TEST_F(GpuCarpcg, LanesPerRowGiveTheSameBits) {
             std::string(spec) + ", " + pgk::carpcg::scheme_name(scheme) + ", lanes " + std::to_string(lanes);
         Prepared s(a, options(scheme, pgk::carpcg::default_relaxation(scheme), 64, lanes));
         ASSERT_TRUE(s.op.ready()) << what;
-        EXPECT_EQ(s.op.lanes(), lanes ? lanes : pgk::cuda::carpcg_lanes_per_row(0, n, a.nnz())) << what;
+        EXPECT_EQ(s.op.lanes(), lanes ? lanes : carpcg_lanes_per_row(0, n, a.nnz(), scheme)) << what;
         DVec dx(x), db(b), dy(static_cast<std::size_t>(n)), dr(static_cast<std::size_t>(n));
         s.op.double_sweep(dx.data(), db.data(), dy.data(), nullptr);
         s.op.residual(dy.data(), db.data(), dr.data(), nullptr);
