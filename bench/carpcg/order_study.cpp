@@ -1,0 +1,109 @@
+// Iterations of CGMN (sequential double Kaczmarz sweeps + CG, the carpcg reference) to a
+// relative true residual of 1e-9 under several row orders, on the report's problem class (fem2d),
+// to find a parallel sweep order whose iteration count is near the natural order's.
+//   natural     rows 0..n-1 (the sequential reference; relaxation near 2 helps, like SSOR)
+//   multicolor  distance-2 colouring of the rows (the device multicolor scheme)
+//   tiles:B     square tiles of B x B grid nodes, tiles coloured 2 x 2 (tiles of one colour are
+//               more than 2 nodes apart, so they touch disjoint unknowns and can sweep at once);
+//               order: colour, tile, natural order inside a tile. One chain of B*B projections
+//               per tile and colour on a device.
+// Host only, no PETSc (target bench_carpcg_orders). Usage: bench_carpcg_orders n lambda order [order...]
+// Results of the twenty-sixth session: bench/NOTES.md, bench/results/carpcg_orders_cpu.txt.
+#include "src/carpcg/cg.hpp"
+#include "src/carpcg/coloring.hpp"
+#include "src/carpcg/operators.hpp"
+#include "src/carpcg/sweep.hpp"
+#include "src/common/rng.hpp"
+#include "src/matgen/generators.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace pgk;
+
+static std::vector<Index> tile_order(Index n, Index tile) {
+  std::vector<Index> order;
+  order.reserve(static_cast<size_t>(n) * n);
+  const Index nt = (n + tile - 1) / tile;
+  for (int colour = 0; colour < 4; ++colour)
+    for (Index ty = colour / 2; ty < nt; ty += 2)
+      for (Index tx = colour % 2; tx < nt; tx += 2)
+        for (Index y = ty * tile; y < std::min(n, (ty + 1) * tile); ++y)
+          for (Index x = tx * tile; x < std::min(n, (tx + 1) * tile); ++x) order.push_back(x + n * y);
+  return order;
+}
+
+// Whether tiles of one colour touch disjoint unknowns (no column is shared by rows of two
+// different tiles of one colour), the property that lets them sweep at once.
+static bool tiles_sweep_at_once(const CsrView &a, Index n, Index tile) {
+  std::vector<Index> owner(a.ncols, -1); // per unknown: the tile of the colour being checked
+  const Index nt = (n + tile - 1) / tile;
+  for (int colour = 0; colour < 4; ++colour) {
+    std::fill(owner.begin(), owner.end(), -1);
+    for (Index ty = colour / 2; ty < nt; ty += 2)
+      for (Index tx = colour % 2; tx < nt; tx += 2)
+        for (Index y = ty * tile; y < std::min(n, (ty + 1) * tile); ++y)
+          for (Index x = tx * tile; x < std::min(n, (tx + 1) * tile); ++x) {
+            const Index row = x + n * y, id = tx + nt * ty;
+            for (Index k = a.rowptr[row]; k < a.rowptr[row + 1]; ++k) {
+              Index &o = owner[a.colidx[k]];
+              if (o != -1 && o != id) return false;
+              o = id;
+            }
+          }
+  }
+  return true;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s n lambda order...\n", argv[0]);
+    return 2;
+  }
+  const Index n = std::atoi(argv[1]);
+  const double lambda = std::atof(argv[2]);
+  const Csr a = gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(n)));
+  const CsrView v = view_of(a);
+  std::vector<double> xtrue(a.nrows), b(a.nrows);
+  SplitMix64 rng(7);
+  for (auto &x : xtrue) x = rng.uniform() - 0.5;
+  carpcg::residual(v, nullptr, xtrue.data(), b.data()); // b = -A xtrue
+  for (int k = 3; k < argc; ++k) {
+    const std::string name = argv[k];
+    carpcg::OperatorOptions o;
+    o.lambda = lambda;
+    if (name == "natural") {
+      o.scheme = carpcg::Scheme::Sequential;
+    } else if (name == "multicolor") {
+      o.scheme = carpcg::Scheme::Sequential;
+      o.order = carpcg::distance2_coloring(v).order();
+    } else if (name.rfind("tiles:", 0) == 0) {
+      const Index tile = std::atoi(name.c_str() + 6);
+      if (tile < 2 || !tiles_sweep_at_once(v, n, tile)) {
+        std::fprintf(stderr, "%s: tiles of one colour share unknowns\n", name.c_str());
+        return 1;
+      }
+      o.scheme = carpcg::Scheme::Sequential;
+      o.order = tile_order(n, tile);
+    } else {
+      std::fprintf(stderr, "unknown order %s\n", name.c_str());
+      return 2;
+    }
+    auto op = carpcg::make_double_sweep(v, o);
+    std::vector<double> x(a.nrows, 0.0);
+    carpcg::SolveOptions so;
+    so.max_it = 120000;
+    so.true_residual_interval = n > 300 ? 200 : 50;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto st = carpcg::solve(*op, b.data(), x.data(), so);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("fem2d:n=%d lambda=%.3f %-12s its %6d %-13s relres %.2e (%.1f s)\n", (int)n, lambda, name.c_str(),
+                st.iterations, carpcg::stop_name(st.stop), st.relative_residual, s);
+    std::fflush(stdout);
+  }
+  return 0;
+}
