@@ -14,7 +14,7 @@ bench() {
     -solve_seconds 1 -row_seconds 3 -results /tmp/res >> $B 2>&1
 }
 bench base
-for p in carpcg_cg_updates_no_wait carpcg_colour_launch_bounds review_cub_temp_once review_subwarp_mask_lane_rule; do
+for p in carpcg_cg_updates_no_wait carpcg_colour_launch_bounds review_cub_temp_once review_subwarp_mask_lane_rule carpcg_colour_pdl; do
   patch -p1 -d source < $repo/bench/diag/$p.patch >> $B 2>&1 && cmake --build build -j16 > /tmp/b.log 2>&1 ||
     { tail -20 /tmp/b.log >> $B; echo "build failed after $p"; exit 4; }
   bench "+ $p"
