@@ -25,7 +25,8 @@
 
 using namespace pgk;
 
-static std::vector<Index> tile_order(Index n, Index tile) {
+static std::vector<Index> tile_order(Index n, Index tile)
+{
   std::vector<Index> order;
   order.reserve(static_cast<size_t>(n) * n);
   const Index nt = (n + tile - 1) / tile;
@@ -39,9 +40,10 @@ static std::vector<Index> tile_order(Index n, Index tile) {
 
 // Whether tiles of one colour touch disjoint unknowns (no column is shared by rows of two
 // different tiles of one colour), the property that lets them sweep at once.
-static bool tiles_sweep_at_once(const CsrView &a, Index n, Index tile) {
+static bool tiles_sweep_at_once(const CsrView &a, Index n, Index tile)
+{
   std::vector<Index> owner(a.ncols, -1); // per unknown: the tile of the colour being checked
-  const Index nt = (n + tile - 1) / tile;
+  const Index        nt = (n + tile - 1) / tile;
   for (int colour = 0; colour < 4; ++colour) {
     std::fill(owner.begin(), owner.end(), -1);
     for (Index ty = colour / 2; ty < nt; ty += 2)
@@ -59,28 +61,29 @@ static bool tiles_sweep_at_once(const CsrView &a, Index n, Index tile) {
   return true;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
   if (argc < 4) {
     std::fprintf(stderr, "usage: %s n lambda order...\n", argv[0]);
     return 2;
   }
-  const Index n = std::atoi(argv[1]);
-  const double lambda = std::atof(argv[2]);
-  const Csr a = gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(n)));
-  const CsrView v = view_of(a);
+  const Index         n      = std::atoi(argv[1]);
+  const double        lambda = std::atof(argv[2]);
+  const Csr           a      = gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(n)));
+  const CsrView       v      = view_of(a);
   std::vector<double> xtrue(a.nrows), b(a.nrows);
-  SplitMix64 rng(7);
+  SplitMix64          rng(7);
   for (auto &x : xtrue) x = rng.uniform() - 0.5;
   carpcg::residual(v, nullptr, xtrue.data(), b.data()); // b = -A xtrue
   for (int k = 3; k < argc; ++k) {
-    const std::string name = argv[k];
+    const std::string       name = argv[k];
     carpcg::OperatorOptions o;
     o.lambda = lambda;
     if (name == "natural") {
       o.scheme = carpcg::Scheme::Sequential;
     } else if (name == "multicolor") {
       o.scheme = carpcg::Scheme::Sequential;
-      o.order = carpcg::distance2_coloring(v).order();
+      o.order  = carpcg::distance2_coloring(v).order();
     } else if (name.rfind("tiles:", 0) == 0) {
       const Index tile = std::atoi(name.c_str() + 6);
       if (tile < 2 || !tiles_sweep_at_once(v, n, tile)) {
@@ -88,21 +91,20 @@ int main(int argc, char **argv) {
         return 1;
       }
       o.scheme = carpcg::Scheme::Sequential;
-      o.order = tile_order(n, tile);
+      o.order  = tile_order(n, tile);
     } else {
       std::fprintf(stderr, "unknown order %s\n", name.c_str());
       return 2;
     }
-    auto op = carpcg::make_double_sweep(v, o);
-    std::vector<double> x(a.nrows, 0.0);
+    auto                 op = carpcg::make_double_sweep(v, o);
+    std::vector<double>  x(a.nrows, 0.0);
     carpcg::SolveOptions so;
-    so.max_it = 120000;
+    so.max_it                 = 120000;
     so.true_residual_interval = n > 300 ? 200 : 50;
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto st = carpcg::solve(*op, b.data(), x.data(), so);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("fem2d:n=%d lambda=%.3f %-12s its %6d %-13s relres %.2e (%.1f s)\n", (int)n, lambda, name.c_str(),
-                st.iterations, carpcg::stop_name(st.stop), st.relative_residual, s);
+    const auto   t0           = std::chrono::steady_clock::now();
+    const auto   st           = carpcg::solve(*op, b.data(), x.data(), so);
+    const double s            = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("fem2d:n=%d lambda=%.3f %-12s its %6d %-13s relres %.2e (%.1f s)\n", (int)n, lambda, name.c_str(), st.iterations, carpcg::stop_name(st.stop), st.relative_residual, s);
     std::fflush(stdout);
   }
   return 0;
