@@ -183,6 +183,12 @@ public:
   // device), asynchronous on `stream` (the CG's update of its iterate on more than one rank: before
   // the overlapped double sweep, or on a side stream during the fetch of the operand's halo).
   static void axpy(Index n, double a, const double *x, double *y, void *stream);
+  // The CG loop's other vector updates, each the bits of PETSc's device operation: y = x + a y
+  // (VecAYPX: y scaled, then x added; a == 0 copies x) and w = x - y (VecWAXPY(w, -1, y, x)).
+  // Asynchronous on `stream`: unlike PETSc's Vec operations, which wait for the device after each,
+  // so that the loop waits only for its dots.
+  static void aypx(Index n, double a, const double *x, double *y, void *stream);
+  static void subtract(Index n, const double *x, const double *y, double *w, void *stream);
 
   // Set-up figures on the host (the scheme's, else nullptr / empty).
   const pgk::carpcg::Coloring *coloring() const;

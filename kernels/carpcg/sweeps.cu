@@ -238,6 +238,22 @@ __global__ void axpy_kernel(Index n, double a, const double *__restrict__ x, dou
     y[i] = __fma_rn(a, x[i], y[i]);
 }
 
+// PETSc's VecAYPX on the device: cuBLAS's scal (y = a y), then its axpy with 1 (x + y, one
+// rounding); a == 0 is a copy of x.
+__global__ void aypx_kernel(Index n, double a, const double *__restrict__ x, double *__restrict__ y) {
+  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<Index>(gridDim.x) * blockDim.x)
+    y[i] = a == 0 ? x[i] : __dadd_rn(x[i], __dmul_rn(a, y[i]));
+}
+
+// PETSc's VecWAXPY(w, -1, y, x) on the device: w = x, then cuBLAS's axpy with -1 (one rounding).
+__global__ void subtract_kernel(Index n, const double *__restrict__ x, const double *__restrict__ y,
+                                double *__restrict__ w) {
+  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<Index>(gridDim.x) * blockDim.x)
+    w[i] = __dsub_rn(x[i], y[i]);
+}
+
 void copy_device(double *dst, const double *src, Index n, void *stream) {
   if (n > 0 && dst != src)
     PGK_CUDA_CHECK(cudaMemcpyAsync(dst, src, sizeof(double) * static_cast<std::size_t>(n), cudaMemcpyDeviceToDevice,
@@ -421,6 +437,18 @@ void CarpcgDevice::carp_divide_shared(const double *acc, const double *peer, con
 void CarpcgDevice::axpy(Index n, double a, const double *x, double *y, void *stream) {
   if (n <= 0) return;
   axpy_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, a, x, y);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::aypx(Index n, double a, const double *x, double *y, void *stream) {
+  if (n <= 0) return;
+  aypx_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, a, x, y);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+void CarpcgDevice::subtract(Index n, const double *x, const double *y, double *w, void *stream) {
+  if (n <= 0) return;
+  subtract_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, x, y, w);
   PGK_CUDA_CHECK_LAUNCH();
 }
 

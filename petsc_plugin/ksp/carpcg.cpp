@@ -149,9 +149,9 @@ static PetscErrorCode KSPCarpcgStart(KSP ksp, PetscReal *gamma, PetscReal *alpha
 
   PetscFunctionBegin;
   PetscCall(c->backend->double_sweep(c->x, c->b, c->t));
-  PetscCall(VecWAXPY(c->r, -1.0, c->x, c->t));
+  PetscCall(c->backend->subtract(c->r, c->t, c->x));
   PetscCall(c->backend->double_sweep(c->r, NULL, c->t));
-  PetscCall(VecWAXPY(c->s, -1.0, c->t, c->r));
+  PetscCall(c->backend->subtract(c->s, c->r, c->t));
   PetscCall(KSPCarpcgDots(c, PETSC_FALSE, sums, PetscObjectComm((PetscObject)ksp)));
   *gamma = sums[0];
   if (!std::isfinite(sums[0]) || !std::isfinite(sums[1])) ksp->reason = KSP_DIVERGED_NANORINF;
@@ -191,7 +191,7 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
     ksp->its = i + 1;
     PetscCall(c->backend->axpy(c->r, -alpha, c->q));
     PetscCall(c->backend->update_and_sweep(c->x, alpha, c->p, c->r, c->t)); // x += alpha p; t = DCSWP(r; 0)
-    PetscCall(VecWAXPY(c->s, -1.0, c->t, c->r));
+    PetscCall(c->backend->subtract(c->s, c->r, c->t));
     const PetscBool true_due = ksp->normtype != KSP_NORM_NONE && ksp->its % c->true_interval == 0 ? PETSC_TRUE : PETSC_FALSE;
     if (true_due) {
       PetscCall(c->backend->residual(c->x, c->b, c->t));
@@ -213,8 +213,8 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
     }
     alpha = sums[0] / denom;
     gamma = sums[0];
-    PetscCall(VecAYPX(c->p, beta, c->r));
-    PetscCall(VecAYPX(c->q, beta, c->s));
+    PetscCall(c->backend->aypx(c->p, beta, c->r));
+    PetscCall(c->backend->aypx(c->q, beta, c->s));
   }
   if (!ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
   PetscCall(KSPCarpcgCopy(c->x, ksp->vec_sol));

@@ -61,6 +61,12 @@ public:
   // reference's bits on any machine.
   virtual PetscErrorCode axpy(Vec y, PetscReal a, Vec x) { return VecAXPY(y, a, x); }
   virtual PetscErrorCode norm2(Vec v, PetscReal *norm) { return VecNorm(v, NORM_2, norm); }
+  // w = x - y and y = x + a y, for the CG loop: PETSc's VecWAXPY and VecAYPX by default. The device
+  // backend runs the same arithmetic (and its axpy) on PETSc's stream without the wait for the
+  // device that each of PETSc's device Vec operations ends with: an iteration then waits once, for
+  // its dots.
+  virtual PetscErrorCode subtract(Vec w, Vec x, Vec y) { return VecWAXPY(w, -1.0, y, x); }
+  virtual PetscErrorCode aypx(Vec y, PetscReal a, Vec x) { return VecAYPX(y, a, x); }
   // The CG's step: u += a v (axpy), then y = DCSWP(x; 0). The device backend on more than one rank
   // fuses the update into its sweep's schedule (device_ranks.cpp).
   virtual PetscErrorCode update_and_sweep(Vec u, PetscReal a, Vec v, Vec x, Vec y)

@@ -213,6 +213,53 @@ PetscErrorCode DeviceBackend::residual(Vec x, Vec b, Vec t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The CG loop's vector updates (backend.hpp): the bits of PETSc's device VecAXPY, VecWAXPY(w, -1, y,
+// x) and VecAYPX, launched on PETSc's stream without waiting for the device. The vectors are
+// distinct (the loop's r, s, t, p, q, x).
+PetscErrorCode DeviceBackend::axpy(Vec y, PetscReal a, Vec x)
+{
+  void *stream;
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(update_iterate({y, a, x}, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::subtract(Vec w, Vec x, Vec y)
+{
+  PetscScalar *xa, *ya, *wa;
+  void        *stream;
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PgkVecGetArray(y, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ya));
+  PetscCall(PgkVecGetArray(w, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &wa));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::CarpcgDevice::subtract(n_, xa, ya, wa, stream));
+  PetscCall(PgkVecRestoreArray(w, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &wa));
+  PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ya));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PetscLogGpuFlops((PetscLogDouble)n_));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::aypx(Vec y, PetscReal a, Vec x)
+{
+  PetscScalar *xa, *ya;
+  void        *stream;
+
+  PetscFunctionBegin;
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PgkVecGetArray(y, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::CarpcgDevice::aypx(n_, a, xa, ya, stream));
+  PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ya));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PetscLogGpuFlops(2.0 * (PetscLogDouble)n_));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // One reduction kernel pair for all n dots; only the n scalars come back (one logged copy).
 PetscErrorCode DeviceBackend::local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[])
 {

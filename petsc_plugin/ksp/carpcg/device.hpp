@@ -26,6 +26,9 @@ public:
   PetscErrorCode update_and_sweep(Vec u, PetscReal a, Vec v, Vec x, Vec y) override;
   PetscErrorCode residual(Vec x, Vec b, Vec t) override;
   PetscErrorCode local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) override;
+  PetscErrorCode axpy(Vec y, PetscReal a, Vec x) override;
+  PetscErrorCode subtract(Vec w, Vec x, Vec y) override;
+  PetscErrorCode aypx(Vec y, PetscReal a, Vec x) override;
   PetscErrorCode view(PetscViewer viewer) override;
 
 private:

@@ -383,6 +383,21 @@ TEST_F(GpuCarpcg, GhostColumnsSplitAndSwapDivision) {
     pgk::cuda::CarpcgDevice::axpy(nc, 0.375, dpeer.data(), dy.data(), nullptr);
     const Vector y = dy.get();
     for (Index j = 0; j < nc; ++j) EXPECT_TRUE(bitwise_equal({y[j]}, {std::fma(0.375, peer[j], x[j])})) << "axpy " << j;
+    // The CG loop's other updates, as PETSc's cuBLAS calls round them: y = x + a y (scal, then axpy
+    // with 1; a == 0 copies x) and w = x - y (a copy, then axpy with -1).
+    for (const double a : {0.0, 1.0, -0.625}) {
+      DVec dz(x);
+      pgk::cuda::CarpcgDevice::aypx(nc, a, dpeer.data(), dz.data(), nullptr);
+      const Vector z = dz.get();
+      for (Index j = 0; j < nc; ++j)
+        EXPECT_TRUE(bitwise_equal({z[j]}, {a == 0 ? peer[j] : std::fma(1.0, peer[j], a * x[j])}))
+            << "aypx " << a << " " << j;
+    }
+    DVec dw(x);
+    pgk::cuda::CarpcgDevice::subtract(nc, dpeer.data(), dy.data(), dw.data(), nullptr);
+    const Vector w = dw.get();
+    for (Index j = 0; j < nc; ++j)
+      EXPECT_TRUE(bitwise_equal({w[j]}, {std::fma(-1.0, y[j], peer[j])})) << "subtract " << j;
   }
 }
 
