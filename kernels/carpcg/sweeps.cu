@@ -26,8 +26,8 @@ Matrix matrix_of(const CarpcgDevice::Impl &d) {
 // (setup.cu), so the colour is the stored rows first..first+count, read as contiguous runs;
 // rows[] (A's row of each stored row) is only needed for b.
 template <int G>
-__global__ void colour_kernel(Matrix a, const Index *rows, Index first, Index count, const double *b, double lambda,
-                              double *x) {
+__global__ void __launch_bounds__(kThreads, 8)
+    colour_kernel(Matrix a, const Index *rows, Index first, Index count, const double *b, double lambda, double *x) {
   const int lane = group_lane<G>();
   for (Index w = first + group_id<G>(); w < first + count; w += group_count<G>()) {
     const double n2 = __ldcs(a.norms2 + w);
