@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/batchrcm/internal.cuh"
+#include "kernels/common/cub_temp.cuh"
 #include "kernels/common/device_buffer.hpp"
 #include "kernels/common/launch.cuh"
 
@@ -51,10 +52,7 @@ __device__ void for_each_entry(const Index *rowptr, Index begin, Index end, int 
 
 // out = exclusive prefix sum of in[0, count), on stream s (stream-ordered CUB scratch).
 template <class T> void exclusive_sum(const T *in, T *out, Index count, cudaStream_t s) {
-  std::size_t bytes = 0;
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, count, s));
-  DeviceBuffer<unsigned char> tmp(bytes, s);
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.data(), bytes, in, out, count, s));
+  CubTemp(s).run([&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, in, out, count, s); });
 }
 
 } // namespace pgk::cuda::rcm_detail

@@ -2,6 +2,7 @@
 // data, built on the host from the pattern and uploaded once (carpcg_gpu.hpp).
 #include "kernels/carpcg/internal.cuh"
 
+#include "kernels/common/cub_temp.cuh"
 #include "src/carpcg/flat.hpp"
 
 #include <cub/device/device_scan.cuh>
@@ -99,10 +100,8 @@ void order_operator_by_colour(CarpcgDevice::Impl &d, void *stream) {
   DeviceBuffer<double> val(static_cast<std::size_t>(d.nnz)), norms2(static_cast<std::size_t>(n));
   colour_lengths_kernel<<<thread_grid(n + 1), kThreads, 0, s>>>(n, d.rowptr.data(), d.color_rows.data(), ptr.data());
   PGK_CUDA_CHECK_LAUNCH();
-  std::size_t temp_bytes = 0;
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, ptr.data(), ptr.data(), n + 1, s));
-  DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, ptr.data(), ptr.data(), n + 1, s));
+  CubTemp(s).run(
+      [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, ptr.data(), ptr.data(), n + 1, s); });
   with_lanes(d.lanes, [&](auto g) {
     constexpr int G = decltype(g)::value;
     colour_rows_kernel<G><<<group_grid(n, G), kThreads, 0, s>>>(n, d.color_rows.data(), d.rowptr.data(),

@@ -3,6 +3,8 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "kernels/common/cub_temp.cuh"
+
 namespace pgk::cuda::list_rank {
 namespace {
 
@@ -14,12 +16,7 @@ __global__ void scatter_splitters(Index nv, const Index *flag, const Index *comp
 } // namespace
 
 Index compact_splitters(Index nv, const Index *flag, Index *comp, Index *sp, cudaStream_t s) {
-  {
-    std::size_t tb = 0;
-    PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, flag, comp, nv + 1, s));
-    DeviceBuffer<unsigned char> tmp(tb, s);
-    PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.data(), tb, flag, comp, nv + 1, s));
-  }
+  CubTemp(s).run([&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, flag, comp, nv + 1, s); });
   scatter_splitters<<<grid_for(nv, kThreads, kMaxBlocks), kThreads, 0, s>>>(nv, flag, comp, sp);
   PGK_CUDA_CHECK_LAUNCH();
   return read_scalar(comp + nv, s); // the splitter count (synchronizes)

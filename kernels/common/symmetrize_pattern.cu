@@ -9,6 +9,7 @@
 
 #include "kernels/common/atomics.cuh"
 #include "kernels/common/csr_search.cuh"
+#include "kernels/common/cub_temp.cuh"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_csr.hpp"
 #include "kernels/common/launch.cuh"
@@ -61,10 +62,10 @@ bool symmetrize_pattern(const CsrView &a, DeviceCsrPattern &out, void *stream_ha
   PGK_CUDA_CHECK(cudaMemsetAsync(missing.data(), 0, sizeof(Index) * (n + 1), stream));
   count_missing<<<grid, kThreads, 0, stream>>>(a, missing.data());
   PGK_CUDA_CHECK_LAUNCH();
-  size_t temp_bytes = 0;
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, missing.data(), scanned.data(), n + 1, stream));
-  DeviceBuffer<unsigned char> temp(temp_bytes);
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, missing.data(), scanned.data(), n + 1, stream));
+  CubTemp temp(stream);
+  temp.run([&](void *t, std::size_t &b) {
+    return cub::DeviceScan::ExclusiveSum(t, b, missing.data(), scanned.data(), n + 1, stream);
+  });
   const Index added = read_scalar(scanned.data() + n, stream);
   const Index nnz = read_scalar(a.rowptr + n, stream);
   if (added == 0) return false;
@@ -82,12 +83,10 @@ bool symmetrize_pattern(const CsrView &a, DeviceCsrPattern &out, void *stream_ha
   // Sort every row: the keys are unique within a row, so the result is deterministic.
   const Index total = nnz + added;
   DeviceBuffer<Index> sorted(static_cast<std::size_t>(total));
-  size_t sort_bytes = 0;
-  PGK_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, sort_bytes, s.colidx(), sorted.data(), total, n,
-                                                    s.rowptr(), s.rowptr() + 1, stream));
-  DeviceBuffer<unsigned char> sort_temp(sort_bytes);
-  PGK_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(sort_temp.data(), sort_bytes, s.colidx(), sorted.data(), total, n,
-                                                    s.rowptr(), s.rowptr() + 1, stream));
+  temp.run([&](void *t, std::size_t &b) {
+    return cub::DeviceSegmentedSort::SortKeys(t, b, s.colidx(), sorted.data(), total, n, s.rowptr(), s.rowptr() + 1,
+                                              stream);
+  });
   PGK_CUDA_CHECK(cudaMemcpyAsync(s.colidx(), sorted.data(), sizeof(Index) * total, cudaMemcpyDeviceToDevice, stream));
   PGK_CUDA_CHECK(cudaStreamSynchronize(stream));
   out = std::move(s);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/cub_temp.cuh"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_buffer.hpp"
 #include "kernels/common/launch.cuh"
@@ -48,28 +49,6 @@ template <class Kernel, class... Args> void launch_one(Kernel kernel, cudaStream
   kernel<<<1, 1, 0, s>>>(args...);
   PGK_CUDA_CHECK_LAUNCH();
 }
-
-// The temporary storage of every CUB call of one ordering, grown when a call needs more (the
-// sizes are queried per call; the buffer is stream-ordered, so a replaced one is freed after the
-// work that used it).
-class CubTemp {
-public:
-  explicit CubTemp(cudaStream_t s) : stream_(s) {}
-  // f(void *temp, std::size_t &bytes) -> cudaError_t: a CUB device algorithm on stream_.
-  template <class F> void run(F f) {
-    std::size_t bytes = 0;
-    PGK_CUDA_CHECK(f(static_cast<void *>(nullptr), bytes));
-    // Never null (DeviceBuffer allocates at least one byte): CUB reads null as a size query.
-    if (buffer_.data() == nullptr || bytes > buffer_.size())
-      buffer_ = DeviceBuffer<unsigned char>(bytes + bytes / 4, stream_);
-    PGK_CUDA_CHECK(f(static_cast<void *>(buffer_.data()), bytes));
-  }
-  cudaStream_t stream() const { return stream_; }
-
-private:
-  cudaStream_t stream_;
-  DeviceBuffer<unsigned char> buffer_;
-};
 
 // G on the device (src/rabbitpp/graph.hpp's Graph) and what the later phases need of A.
 struct DeviceGraph {

@@ -6,6 +6,7 @@
 // column j is column c of block l, so entry (i, j) owns exactly one destination (block k,
 // entry (r, c)) of D_k, L_k or U_k, and no two entries share one; T's entries are A's values
 // unchanged, the same bits as the reference's "+=" into zeros.
+#include "kernels/common/cub_temp.cuh"
 #include "kernels/trilf/block_internal.cuh"
 
 #include <cub/device/device_reduce.cuh>
@@ -130,12 +131,9 @@ void assemble(const CsrView &a, const Index *slots, const Index *pos, const Inde
   if (cov) {
     // CUB's device reduction has a fixed shape for a given size: run-to-run deterministic.
     Sums *total = row_sums + n;
-    std::size_t bytes = 0;
-    PGK_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, row_sums, total, static_cast<long long>(n), AddSums(),
-                                             Sums{0, 0, 0}, s));
-    scratch.allocate(bytes > 0 ? bytes : 1);
-    PGK_CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data(), bytes, row_sums, total, static_cast<long long>(n),
-                                             AddSums(), Sums{0, 0, 0}, s));
+    cub_run(scratch, [&](void *t, std::size_t &b) {
+      return cub::DeviceReduce::Reduce(t, b, row_sums, total, static_cast<long long>(n), AddSums(), Sums{0, 0, 0}, s);
+    });
     double t[3];
     copy_to_host(t, sums.data() + 3 * n, sizeof t, s);
     cov->total = t[0];

@@ -12,6 +12,7 @@
 //   4. the first entry of each J run is flagged; a prefix sum over the flags gives the output
 //      positions and the row pointer; the run's terms are summed in the reference grouping
 //      (W(i0,j0) + W(i1,j1)) + (W(i0,j1) + W(i1,j0)), so the weight is the reference's bits.
+#include "kernels/common/cub_temp.cuh"
 #include "kernels/trilf/block_internal.cuh"
 #include "kernels/trilf/launch.cuh"
 
@@ -130,13 +131,6 @@ __global__ void emit_coarse(const unsigned long long *keys, const double *vals, 
   }
 }
 
-template <class F> void cub_call(DeviceBuffer<unsigned char> &scratch, F f) {
-  std::size_t bytes = 0;
-  PGK_CUDA_CHECK(f(static_cast<void *>(nullptr), bytes));
-  scratch.allocate(bytes > 0 ? bytes : 1);
-  PGK_CUDA_CHECK(f(static_cast<void *>(scratch.data()), bytes));
-}
-
 } // namespace
 
 void pair_along_paths(const Index *perm, const Index *path_head, Index n, Index *partner, cudaStream_t s) {
@@ -156,7 +150,7 @@ Index number_coarse(const Index *partner, Index n, DeviceBuffer<Index> &coarse_o
   head_flags<<<grid_n, kThreads, 0, s>>>(partner, n, coarse_of.data());
   PGK_CUDA_CHECK_LAUNCH();
   Index *rank = coarse_of.data();
-  cub_call(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, rank, n, s); });
+  cub_run(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, rank, n, s); });
   // Coarse vertices = rank of the last vertex + its own flag.
   const Index last[2] = {read_scalar(rank + n - 1, s), read_scalar(partner + n - 1, s)};
   const Index nc = last[0] + (last[1] < 0 || last[1] > n - 1 ? 1 : 0);
@@ -175,7 +169,7 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
   coarse_row_lengths<<<grid_nc, kThreads, 0, s>>>(w.rowptr, members, nc, off.data());
   PGK_CUDA_CHECK_LAUNCH();
   Index *offp = off.data();
-  cub_call(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, offp, nc + 1, s); });
+  cub_run(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, offp, nc + 1, s); });
   const Index len = read_scalar(offp + nc, s);
   if (len == 0) {
     PGK_CUDA_CHECK(cudaMemsetAsync(rowptr.data(), 0, sizeof(Index) * (static_cast<std::size_t>(nc) + 1), s));
@@ -199,7 +193,7 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
   const double *vi = vin.data();
   double *vo = vout.data();
   // Keys are unique within a segment, so stable or not, the result is one permutation.
-  cub_call(scratch, [&](void *t, std::size_t &b) {
+  cub_run(scratch, [&](void *t, std::size_t &b) {
     return cub::DeviceSegmentedSort::SortPairs(t, b, ki, ko, vi, vo, static_cast<long long>(len), nc, offp, offp + 1,
                                                s);
   });
@@ -212,7 +206,7 @@ void contract_graph(const CsrView &w, const Index *coarse_of, const Index *membe
   });
   PGK_CUDA_CHECK_LAUNCH();
   Index *pp = pos.data();
-  cub_call(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, pp, len + 1, s); });
+  cub_run(scratch, [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, pp, len + 1, s); });
   const Index nnz = read_scalar(pp + len, s);
   colidx.allocate(static_cast<std::size_t>(nnz));
   values.allocate(static_cast<std::size_t>(nnz));

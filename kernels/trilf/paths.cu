@@ -34,6 +34,7 @@
 #include <type_traits>
 
 #include "kernels/common/csr_search.cuh"
+#include "kernels/common/cub_temp.cuh"
 #include "kernels/common/list_rank.cuh"
 #include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/primitives.hpp"
@@ -391,10 +392,8 @@ void order_paths(const DeviceFactor &forest, DevicePathOrder &out, void *stream)
   PGK_CUDA_CHECK_LAUNCH();
   // Offsets of the paths in head order (ascending smaller end): an exclusive scan of the
   // lengths stored at the heads (0 elsewhere). Integer scan: deterministic.
-  std::size_t temp_bytes = 0;
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, len.data(), off.data(), nv, s));
-  DeviceBuffer<unsigned char> temp(temp_bytes, s);
-  PGK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, len.data(), off.data(), nv, s));
+  CubTemp(s).run(
+      [&](void *t, std::size_t &b) { return cub::DeviceScan::ExclusiveSum(t, b, len.data(), off.data(), nv, s); });
   path_place<<<grid, kThreads, 0, s>>>(nv, id.data(), pos.data(), off.data(), out.perm.data(), out.iperm.data(),
                                        out.path_head.data());
   PGK_CUDA_CHECK_LAUNCH();
