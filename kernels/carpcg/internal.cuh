@@ -69,20 +69,16 @@ struct CarpcgDevice::Impl {
 
 namespace carpcg_detail {
 
-constexpr int kWarp = 32;
 constexpr int kThreads = 256; // 8 warps per block in the warp-per-row kernels
 constexpr long long kMaxBlocks = 1 << 16;
 constexpr int kCopyPerLane = 32; // carp: shared-memory doubles per lane of a group (sweeps.cu)
 constexpr int kDotBlocks = 1024; // the dots' partial sums per dot (fixed order: at most this many)
-constexpr unsigned kFull = 0xffffffffu;
 
 // The G lanes (G = 4, 8, 16 or 32, a power of two dividing the warp) that share one row: lane
 // `group_lane()` of group `group_mask()` within the warp. A group's lanes run the same loops, so
 // the group-masked shuffles and syncs below only ever wait for each other.
 template <int G> __device__ inline int group_lane() { return static_cast<int>(threadIdx.x % G); }
-template <int G> __device__ inline unsigned group_mask() {
-  return G == kWarp ? kFull : ((1u << G) - 1u) << (threadIdx.x % kWarp / G * G);
-}
+template <int G> __device__ inline unsigned group_mask() { return subwarp_mask<G>(); }
 template <int G> __device__ inline Index group_id() {
   return (blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x) / G;
 }

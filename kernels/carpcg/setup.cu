@@ -238,10 +238,7 @@ int carpcg_lanes_per_row(int requested, Index nrows, Index nnz, pgk::carpcg::Sch
   // (fem2d, 7 a row, 4M rows on an H200: multicolor 1.08 ms an iteration with 4 lanes, 1.23 with 8).
   // Carp's block sweep: one entry a lane (its shared copy is kCopyPerLane doubles a lane; 4 lanes
   // took 2.62 ms against 1.45 with 8).
-  const double per_group = scheme == pgk::carpcg::Scheme::Carp ? mean : mean / 2;
-  int lanes = 4;
-  while (lanes < 32 && lanes < per_group) lanes *= 2;
-  return lanes;
+  return lanes_covering(scheme == pgk::carpcg::Scheme::Carp ? mean : mean / 2);
 }
 
 CarpcgValueCheck CarpcgDevice::setup(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o,

@@ -23,7 +23,7 @@ struct Counters {
 
 __global__ void check_csr_kernel(CsrView a, Counters *out) {
   const int lane = threadIdx.x % kLanes;
-  const unsigned group_mask = ((1u << kLanes) - 1u) << (threadIdx.x % 32 / kLanes * kLanes);
+  const unsigned group_mask = subwarp_mask<kLanes>();
   const Index groups = Index(gridDim.x) * (blockDim.x / kLanes);
   const Index nnz = a.rowptr[a.nrows];
   unsigned long long bad_rowptr = 0, bad_col = 0, unsorted = 0, nonfinite = 0, empty = 0, no_diag = 0;

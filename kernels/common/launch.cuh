@@ -18,6 +18,21 @@ inline int grid_for(long long items, int per_block, long long max_blocks) {
   return static_cast<int>(blocks < max_blocks ? (blocks > 0 ? blocks : 1) : max_blocks);
 }
 
+// Lanes for work items of `per_group` entries each: the fewest of 4, 8, 16, 32 that cover it (32
+// above), so a sub-warp of that many lanes takes an item in one coalesced pass. The rule of every
+// lanes-per-row choice (trilf's propose and contraction kernels, carpcg's sweeps).
+inline int lanes_covering(double per_group) {
+  int lanes = 4;
+  while (lanes < 32 && lanes < per_group) lanes *= 2;
+  return lanes;
+}
+
+// The shuffle mask of the calling lane's sub-warp of S lanes (S = 4, 8, 16 or 32: lanes
+// [k S, (k + 1) S) of the warp).
+template <int S> __device__ __forceinline__ unsigned subwarp_mask() {
+  return S == 32 ? 0xffffffffu : ((1u << S) - 1u) << (threadIdx.x % 32 / S * S);
+}
+
 // Runs f(std::integral_constant<int, G>{}) for a lane-group size G of 4, 8 or 16 (anything else:
 // 32), so a host-side choice of lanes per row picks a kernel instantiated for it.
 template <class F> inline void with_lanes(int lanes, F &&f) {

@@ -60,7 +60,7 @@ template <bool Coverage>
 __global__ void scatter_rows(CsrView a, const Index *pos, const Index *path_head, double *lower, double *diag,
                              double *upper, unsigned long long *bad, Sums *row_sums) {
   const Index lane = threadIdx.x % kRowLanes;
-  const unsigned group_mask = ((1u << kRowLanes) - 1u) << (threadIdx.x % 32 / kRowLanes * kRowLanes);
+  const unsigned group_mask = subwarp_mask<kRowLanes>();
   const Index groups = (Index(gridDim.x) * blockDim.x) / kRowLanes;
   for (Index i = (blockIdx.x * Index(blockDim.x) + threadIdx.x) / kRowLanes; i < a.nrows; i += groups) {
     const Index pi = pos[i];

@@ -69,7 +69,7 @@ template <int N, int S>
 __global__ void propose_kernel(CsrView w, const Index *confirmed, Index *proposed, bool charged, std::uint64_t key,
                                double p, int *made) {
   const int lane = threadIdx.x % S;
-  const unsigned group_mask = S == 32 ? 0xffffffffu : (((1u << S) - 1u) << (threadIdx.x % 32 / S * S));
+  const unsigned group_mask = subwarp_mask<S>();
   const Index groups = Index(gridDim.x) * (blockDim.x / S);
   bool any = false; // a proposal by this thread (lane 0 of its groups)
   for (Index v = Index(blockIdx.x) * (blockDim.x / S) + threadIdx.x / S; v < w.nrows; v += groups) {

@@ -14,8 +14,7 @@ constexpr long long kMaxBlocks = 8192;
 // Lanes per row for `entries` over `rows` rows: the fewest of 4, 8, 16, 32 that cover the average
 // row (the propose kernels' sub-warps, the block contraction's).
 inline int lanes_for_rows(long long entries, long long rows) {
-  const double avg = rows > 0 ? double(entries) / double(rows) : 0;
-  return avg <= 4 ? 4 : avg <= 8 ? 8 : avg <= 16 ? 16 : 32;
+  return lanes_covering(rows > 0 ? double(entries) / double(rows) : 0);
 }
 
 } // namespace pgk::cuda::trilf::detail

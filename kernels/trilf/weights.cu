@@ -98,7 +98,7 @@ __device__ __forceinline__ void add_counts(PassCounters *cnt, unsigned long long
 template <int S, bool Validate, bool Scales, bool Weights>
 __global__ void fused_pass(CsrView a, const double *r_in, double *r_out, double *w, PassCounters *cnt) {
   const int lane = threadIdx.x % S;
-  const unsigned group_mask = S == 32 ? 0xffffffffu : (((1u << S) - 1u) << (threadIdx.x % 32 / S * S));
+  const unsigned group_mask = subwarp_mask<S>();
   const Index groups = Index(gridDim.x) * (blockDim.x / S);
   const Index n = a.nrows;
   const Index nnz = a.rowptr[n];
