@@ -2,7 +2,6 @@
 // (multicolor), two per pass (cimmino: the coefficients, then the column sums), two per half
 // (carp: the block sweeps, then the averaging). No host synchronisation inside a sweep.
 #include "kernels/carpcg/internal.cuh"
-#include "kernels/common/pdl.cuh"
 
 #include <algorithm>
 
@@ -29,7 +28,6 @@ Matrix matrix_of(const CarpcgDevice::Impl &d) {
 template <int G>
 __global__ void __launch_bounds__(kThreads, 8)
     colour_kernel(Matrix a, const Index *rows, Index first, Index count, const double *b, double lambda, double *x) {
-  pdl_prologue(); // launched with launch_dependent: the colour before this one must have finished
   const int lane = group_lane<G>();
   for (Index w = first + group_id<G>(); w < first + count; w += group_count<G>()) {
     const double n2 = __ldcs(a.norms2 + w);
@@ -273,11 +271,10 @@ void CarpcgDevice::multicolor_sweep(const double *b, bool backward, double *x, v
     const Index first = d.coloring->class_ptr[c], count = d.coloring->class_size(c);
     if (count == 0) continue;
     with_lanes(d.lanes, [&](auto g) {
-      // A colour's kernel may be scheduled while the colour before it drains (its blocks wait in
-      // pdl_prologue): 18 dependent launches a double sweep, each a few microseconds at 361k rows.
-      launch_dependent(colour_kernel<decltype(g)::value>, dim3(group_grid(count, decltype(g)::value)), dim3(kThreads),
-                       as_stream(stream), matrix_of(d), d.color_rows.data(), first, count, b, d.opt.lambda, x);
+      colour_kernel<decltype(g)::value><<<group_grid(count, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
+          matrix_of(d), d.color_rows.data(), first, count, b, d.opt.lambda, x);
     });
+    PGK_CUDA_CHECK_LAUNCH();
   }
 }
 
