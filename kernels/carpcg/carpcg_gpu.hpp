@@ -39,6 +39,7 @@
 #include "src/carpcg/operators.hpp"
 #include "src/common/csr.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -58,6 +59,10 @@ struct CarpcgDeviceOptions {
   // Host threads that build carp's block plan and flat arrays (src/carpcg): the same arrays for
   // any count; the plugin gives each rank its share of the node's cores.
   int host_threads = 1;
+  // One rank: replay each double sweep (its copy and its kernels, one per colour and direction for
+  // multicolor) as one CUDA graph launch, captured at its first call on those arrays
+  // (kernels/common/graph_cache.hpp). The same kernels in the same order: the same bits.
+  bool graph = true;
 };
 
 // The lanes a set-up of `scheme` with `requested` (CarpcgDeviceOptions::lanes) uses on a matrix of
@@ -114,6 +119,9 @@ public:
   // y = DCSWP(x; b) of the scheme (b == nullptr: 0); device arrays of size() entries, y != x.
   // Asynchronous on stream.
   void double_sweep(const double *x, const double *b, double *y, void *stream);
+  // Double sweeps replayed from CUDA graphs so far, and the graphs held (CarpcgDeviceOptions::graph).
+  std::size_t graph_launches() const;
+  std::size_t graphs() const;
   // t = b - A x (b == nullptr: 0), asynchronous.
   void residual(const double *x, const double *b, double *t, void *stream) const;
   // out[k] = sum_i u_k[i] v_k[i] (times w_i where weighted[k]; w = the carp weights, 1 for the
@@ -200,6 +208,8 @@ public:
   struct Impl;
 
 private:
+  // double_sweep's work on `stream`, directly (it is what a graph captures).
+  void enqueue_double_sweep(const double *x, const double *b, double *y, void *stream);
   CarpcgValueCheck setup_from(const CsrView &a, const CsrView &pattern, const CarpcgDeviceOptions &o, void *stream,
                               const pgk::carpcg::Coloring *coloring, bool a_on_host);
   std::unique_ptr<Impl> impl_;

@@ -11,6 +11,7 @@
 #include "kernels/carpcg/carpcg_gpu.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_buffer.hpp"
+#include "kernels/common/graph_cache.hpp"
 #include "kernels/common/launch.cuh"
 
 #include <optional>
@@ -64,7 +65,8 @@ struct CarpcgDevice::Impl {
   std::vector<double> host_weights;
   // dots: per-block partial sums and the results.
   DeviceBuffer<double> partials, dot_out;
-  int lanes = 32; // lanes per row (carpcg_lanes_per_row)
+  int lanes = 32;    // lanes per row (carpcg_lanes_per_row)
+  GraphCache graphs; // double_sweep's graphs, keyed by (x, b, y): dropped with this set-up
 };
 
 namespace carpcg_detail {

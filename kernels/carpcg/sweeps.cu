@@ -469,6 +469,16 @@ void CarpcgDevice::double_sweep(const double *x, const double *b, double *y, voi
   if (!d.ready) throw std::logic_error("carpcg device: double_sweep before a successful set-up");
   if (d.ncols != d.n) throw std::logic_error("carpcg device: double_sweep with ghost columns (the caller exchanges)");
   if (d.n == 0) return;
+  // The work depends on x, b and y and on this set-up's arrays, which live as long as the cache.
+  if (d.opt.graph) d.graphs.run({x, b, y, nullptr}, stream, [&](void *s) { enqueue_double_sweep(x, b, y, s); });
+  else enqueue_double_sweep(x, b, y, stream);
+}
+
+std::size_t CarpcgDevice::graph_launches() const { return impl_->graphs.launches(); }
+std::size_t CarpcgDevice::graphs() const { return impl_->graphs.graphs(); }
+
+void CarpcgDevice::enqueue_double_sweep(const double *x, const double *b, double *y, void *stream) {
+  Impl &d = *impl_;
   switch (d.opt.scheme) {
   case pgk::carpcg::Scheme::Multicolor:
     copy_device(y, x, d.n, stream);

@@ -316,6 +316,47 @@ TEST_F(GpuCarpcg, LanesPerRowGiveTheSameBits) {
     }
 }
 
+// -ksp_carpcg_graph: a double sweep replayed from a CUDA graph is the bits of the direct launches,
+// at its capture (the first call on those arrays) and at every replay; a graph per (x, b, y), at
+// most four, beyond which the sweep runs directly; a new set-up drops them.
+TEST_F(GpuCarpcg, GraphReplayGivesTheSameBits) {
+  for (const char *spec : kSpecs)
+    for (const Scheme scheme : {Scheme::Multicolor, Scheme::Cimmino, Scheme::Carp}) {
+      const std::string what = std::string(spec) + ", " + pgk::carpcg::scheme_name(scheme);
+      const Csr a = with_zero_rows(make(spec));
+      const Index n = a.nrows;
+      pgk::cuda::CarpcgDeviceOptions direct = options(scheme, pgk::carpcg::default_relaxation(scheme), 16),
+                                     graphed = direct;
+      direct.graph = false;
+      Prepared d(a, direct), g(a, graphed);
+      ASSERT_TRUE(d.op.ready() && g.op.ready()) << what;
+      DVec x(pseudo_random(n, 53)), b(pseudo_random(n, 59)), yd(static_cast<std::size_t>(n)),
+          yg(static_cast<std::size_t>(n));
+      d.op.double_sweep(x.data(), b.data(), yd.data(), nullptr);
+      const Vector want_b = yd.get();
+      d.op.double_sweep(yd.data(), nullptr, x.data(), nullptr);
+      const Vector want_0 = x.get();
+      EXPECT_EQ(d.op.graphs(), 0u) << what;
+      DVec xg(pseudo_random(n, 53)), out(static_cast<std::size_t>(n));
+      for (int call = 0; call < 3; ++call) { // capture, then two replays
+        g.op.double_sweep(xg.data(), b.data(), yg.data(), nullptr);
+        EXPECT_TRUE(bitwise_equal(yg.get(), want_b)) << what << ", call " << call;
+        g.op.double_sweep(yg.data(), nullptr, out.data(), nullptr);
+        EXPECT_TRUE(bitwise_equal(out.get(), want_0)) << what << ", b = 0, call " << call;
+      }
+      EXPECT_EQ(g.op.graphs(), 2u) << what;
+      EXPECT_EQ(g.op.graph_launches(), 6u) << what;
+      std::vector<DVec> more;
+      for (int k = 0; k < 3; ++k) more.emplace_back(static_cast<std::size_t>(n));
+      for (DVec &y : more) g.op.double_sweep(xg.data(), b.data(), y.data(), nullptr); // the third one is direct
+      EXPECT_EQ(g.op.graphs(), 4u) << what;
+      EXPECT_EQ(g.op.graph_launches(), 8u) << what;
+      for (DVec &y : more) EXPECT_TRUE(bitwise_equal(y.get(), want_b)) << what << ", past the capacity";
+      g.op.setup(g.dev.view, pgk::view_of(g.a), graphed, nullptr);
+      EXPECT_EQ(g.op.graphs(), 0u) << what << ", after a new set-up";
+    }
+}
+
 // A rank's block under MPI: the first rows of a matrix over all its columns (owned unknowns, then
 // the others as ghosts). The pieces the PETSc layer exchanges between equal the reference on the
 // extended rows bit for bit: carp's sweeps and per-unknown sums over owned and ghost unknowns, the
