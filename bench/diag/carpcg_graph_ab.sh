@@ -20,4 +20,4 @@ bench() {
 }
 for m in on off on off; do bench $m; done
 cat /tmp/res/*.jsonl > $OUT/jsonl.txt
-grep -E "^== |ms_per_it|MatMults \(" $B | cut -c1-160 | head -60
+grep -E "^== |^  carpcg|^fem2d" $B | cut -c1-120 | head -60
