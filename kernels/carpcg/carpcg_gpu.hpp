@@ -59,8 +59,8 @@ struct CarpcgDeviceOptions {
   // Host threads that build carp's block plan and flat arrays (src/carpcg): the same arrays for
   // any count; the plugin gives each rank its share of the node's cores.
   int host_threads = 1;
-  // One rank: replay each double sweep (its copy and its kernels, one per colour and direction for
-  // multicolor) as one CUDA graph launch, captured at its first call on those arrays
+  // multicolor on one rank: replay each double sweep (its copy and its kernels, one per colour and
+  // direction) as one CUDA graph launch, captured at its first call on those arrays
   // (kernels/common/graph_cache.hpp). The same kernels in the same order: the same bits.
   bool graph = true;
 };

@@ -470,7 +470,11 @@ void CarpcgDevice::double_sweep(const double *x, const double *b, double *y, voi
   if (d.ncols != d.n) throw std::logic_error("carpcg device: double_sweep with ghost columns (the caller exchanges)");
   if (d.n == 0) return;
   // The work depends on x, b and y and on this set-up's arrays, which live as long as the cache.
-  if (d.opt.graph) d.graphs.run({x, b, y, nullptr}, stream, [&](void *s) { enqueue_double_sweep(x, b, y, s); });
+  // multicolor only: its 2 x colours launches are what the graph saves (9.5% of an iteration at
+  // 361k rows on an H200, 1.2% at 4M); carp's and cimmino's four kernels gained nothing, and carp
+  // at 4M rows ran 0.7% slower from a graph (bench/NOTES.md, 2026-12-01).
+  if (d.opt.graph && d.opt.scheme == pgk::carpcg::Scheme::Multicolor)
+    d.graphs.run({x, b, y, nullptr}, stream, [&](void *s) { enqueue_double_sweep(x, b, y, s); });
   else enqueue_double_sweep(x, b, y, stream);
 }
 

@@ -15,11 +15,6 @@ GraphCache::~GraphCache() {
   if (capture_) (void)cudaStreamDestroy(as_stream(capture_));
 }
 
-void GraphCache::clear() {
-  for (const Entry &e : entries_) PGK_CUDA_CHECK(cudaGraphExecDestroy(as_exec(e.exec)));
-  entries_.clear();
-}
-
 void *GraphCache::begin_capture() {
   if (!capture_) {
     cudaStream_t s = nullptr;

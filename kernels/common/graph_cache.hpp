@@ -10,8 +10,8 @@
 // work depends on that may change between calls (the arrays' addresses); the work must not
 // depend on anything else that changes (scalars passed by value are baked into the graph). Beyond
 // `capacity` keys, enqueue(stream) runs directly. Same kernels in the same order: the same bits as
-// the direct launches. Plain C++ (no CUDA headers); streams are cudaStream_t as void*. run and
-// clear throw pgk::cuda::Error (or what enqueue throws; the capture is ended first); the
+// the direct launches. Plain C++ (no CUDA headers); streams are cudaStream_t as void*. run
+// throws pgk::cuda::Error (or what enqueue throws; the capture is ended first); the
 // destructor never throws.
 #pragma once
 
@@ -44,18 +44,17 @@ public:
     entries_.push_back({key, end_capture()});
     launch(entries_.back().exec, stream);
   }
-  void clear();                                              // drops every graph (a new set-up)
-  std::size_t graphs() const { return entries_.size(); }     // for tests and -ksp_view
-  std::size_t launches() const { return launches_; }         // graph launches so far
+  std::size_t graphs() const { return entries_.size(); } // for tests and -ksp_view
+  std::size_t launches() const { return launches_; }     // graph launches so far
 
 private:
   struct Entry {
     Key key;
     void *exec; // cudaGraphExec_t
   };
-  void *begin_capture();   // the capture stream, capturing
-  void *end_capture();     // the instantiated graph of what was captured
-  void abandon_capture();  // ends a capture after an error, drops what it held
+  void *begin_capture();  // the capture stream, capturing
+  void *end_capture();    // the instantiated graph of what was captured
+  void abandon_capture(); // ends a capture after an error, drops what it held
   void launch(void *exec, void *stream);
 
   std::size_t capacity_, launches_ = 0;

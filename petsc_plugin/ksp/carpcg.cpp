@@ -285,7 +285,7 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscCall(PetscOptionsBool("-ksp_carpcg_overlap_sweeps", "Device, carp on more than one rank: sweep the blocks that touch no shared unknown on a second stream while the halo exchanges run (false: the exchanges wait for every block; the same bits)",
                              "KSPCARPCG", c->set.overlap, &c->set.overlap, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_graph",
-                             "Device, one rank: replay each double sweep (one kernel per colour and direction for multicolor) as one CUDA graph launch, captured at its first call (false: launch the kernels one by one; the same bits)", "KSPCARPCG",
+                             "Device, multicolor on one rank: replay each double sweep (one kernel per colour and direction) as one CUDA graph launch, captured at its first call (false: launch the kernels one by one; the same bits)", "KSPCARPCG",
                              c->set.graph, &c->set.graph, NULL));
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
   PetscOptionsHeadEnd();
@@ -347,10 +347,10 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 .  -ksp_carpcg_overlap_sweeps <true>         - device, carp on more than one rank: the blocks that touch no shared unknown (no ghost,
                                                no unknown another rank holds) sweep on a second stream while the halo exchanges of
                                                the blocks that do run, so the exchanges do not leave the device idle (the same bits)
-.  -ksp_carpcg_graph <true>                  - device, one rank: each double sweep (for multicolor a copy and one kernel per colour and
+.  -ksp_carpcg_graph <true>                  - device, multicolor on one rank: each double sweep (a copy and one kernel per colour and
                                                direction) is captured into a CUDA graph at its first call on those vectors and replayed
                                                as one launch afterwards, which saves the host's launch cost of every kernel (the same
-                                               kernels in the same order: the same bits)
+                                               kernels in the same order: the same bits); carp and cimmino launch their few kernels directly
 -  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
 
    Notes:

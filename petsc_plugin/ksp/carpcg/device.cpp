@@ -332,9 +332,10 @@ PetscErrorCode DeviceBackend::view(PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "relaxation lambda = %g; swept on the device (%s), %" PetscInt_FMT " stored entries on %d rank%s\n", (double)lambda_, how[(int)set_.scheme], nnz_all_, size_, size_ > 1 ? "s" : ""));
   if (size_ > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "each rank sweeps its rows over its owned and ghost unknowns; the ghosts move between device arrays by PETSc's scatter of the MatMult pattern (only the halo)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%d lanes per row (-ksp_carpcg_lanes_per_row %" PetscInt_FMT "%s)\n", dev_.lanes(), set_.lanes, set_.lanes ? "" : ": from the mean row length"));
-  if (size_ == 1)
+  if (size_ == 1 && set_.scheme == Scheme::Multicolor)
     PetscCall(PetscViewerASCIIPrintf(viewer, "double sweep: %s (-ksp_carpcg_graph); %" PetscInt_FMT " graphs held, %" PetscInt_FMT " replays so far\n", set_.graph ? "replayed as one CUDA graph launch" : "kernels launched one by one",
                                      (PetscInt)dev_.graphs(), (PetscInt)dev_.graph_launches()));
+  else if (size_ == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "double sweep: kernels launched one by one (-ksp_carpcg_graph: multicolor only)\n"));
   PetscCall(
       PetscViewerASCIIPrintf(viewer, "operator %s: device CSR, vectors stay on the device; only the dots' scalars come back each iteration%s\n", mat_type_, size_ > 1 ? " (and the halo, staged through the host where MPI is not GPU-aware)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);

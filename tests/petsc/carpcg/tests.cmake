@@ -155,13 +155,16 @@ endforeach()
 pgk_test(gpu.carpcg.view LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "scheme multicolor: 9 colours" --expect "KSP carpcg colouring: 9 colours"
          --expect "vectors stay on the device" --expect "[0-9]+ lanes per row \\(-ksp_carpcg_lanes_per_row 0: from the mean row length\\)"
          -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -ksp_carpcg_colors_view -ksp_view)
-# -ksp_carpcg_graph: the double sweeps replayed from CUDA graphs (the default) and launched one by
-# one; both against the reference (the same kernels, so the same bits as before).
+# -ksp_carpcg_graph: multicolor's double sweeps replayed from CUDA graphs (the default) and launched
+# one by one; both against the reference (the same kernels, so the same bits as before); carp says
+# it launches its kernels one by one.
 pgk_test(gpu.carpcg.graph_view LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV} ${DEVXFER}
-         --expect "double sweep: replayed as one CUDA graph launch \\(-ksp_carpcg_graph\\); [1-4] graphs held, [1-9][0-9]* replays so far"
+         --expect "double sweep: replayed as one CUDA graph launch \\(-ksp_carpcg_graph\\). [1-4] graphs held, [1-9][0-9]* replays so far"
          -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme multicolor ${STRICT} -its_tol 1 ${DEV} -ksp_view -expect_device_transfers)
 pgk_test(gpu.carpcg.reference.multicolor_no_graph LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV} --expect "double sweep: kernels launched one by one"
          -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme multicolor -ksp_carpcg_graph 0 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
+pgk_test(gpu.carpcg.graph_view_carp LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "double sweep: kernels launched one by one \\(-ksp_carpcg_graph: multicolor only\\)"
+         -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme carp ${DEV} -ksp_view)
 pgk_test(gpu.carpcg.info LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "the device backend sweeps this seqaijcusparse" -- ${T} ${DEV} -info)
 pgk_test(gpu.carpcg.log_view LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
          -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -log_view)
