@@ -32,7 +32,7 @@ struct CarpcgSettings {
   PetscBool           blocks_auto  = PETSC_FALSE; // set by CarpcgCreateBackend: blocks came from 0
   PetscBool           swap_sums    = PETSC_TRUE;  // device, carp on ranks: swap the first half's sums (device_ranks.cpp)
   PetscBool           overlap      = PETSC_TRUE;  // device, carp on ranks: sweep the interior blocks during the exchanges
-  PetscBool           graph        = PETSC_TRUE;  // device, one rank: each double sweep replayed as one CUDA graph launch
+  PetscBool           graph        = PETSC_TRUE;  // device, multicolor on one rank: each double sweep replayed as one CUDA graph launch
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
   bool      operator==(const CarpcgSettings &o) const
