@@ -128,6 +128,11 @@ public:
   // other schemes), k < count <= kMaxDots; waits for the result (1 copy of count doubles).
   void dots(int count, const double *const u[], const double *const v[], const bool weighted[], double out[],
             void *stream);
+  // w = x - y (subtract's bits), then dots(count, u, v, weighted, out) in the same kernel, where u[k] or
+  // v[k] may be w (its entries then come from the subtraction, not from memory): the same bits as
+  // subtract followed by dots, and the same one copy. w aliases neither x nor y.
+  void subtract_dots(const double *x, const double *y, double *w, int count, const double *const u[],
+                     const double *const v[], const bool weighted[], double out[], void *stream);
 
   // The pieces, for the tests (asynchronous):
   // multicolor: the colours 0..C-1 (backward: C-1..0) swept in place on x.
@@ -197,6 +202,11 @@ public:
   // so that the loop waits only for its dots.
   static void aypx(Index n, double a, const double *x, double *y, void *stream);
   static void subtract(Index n, const double *x, const double *y, double *w, void *stream);
+  // The CG's step at the top of an iteration in one kernel: with `directions`, aypx(p, beta, r) and
+  // aypx(q, beta, s); then axpy(r, -alpha, q) and axpy(x, alpha, p). Entry by entry the same
+  // operations, so the same bits as those four launches; p, q, r, s, x distinct. Asynchronous.
+  static void cg_step(Index n, bool directions, double beta, double alpha, double *p, double *q, double *r,
+                      const double *s, double *x, void *stream);
 
   // Set-up figures on the host (the scheme's, else nullptr / empty).
   const pgk::carpcg::Coloring *coloring() const;

@@ -27,6 +27,10 @@ struct DotArgs {
   const double *u[CarpcgDevice::kMaxDots], *v[CarpcgDevice::kMaxDots];
   bool weighted[CarpcgDevice::kMaxDots];
   const double *w; // nullptr: no weights for any dot
+  // subtract_dots: sub_out = sub_x - sub_y first, entry by entry; u[k] or v[k] == sub_out read
+  // that difference. sub_out nullptr: no subtraction.
+  const double *sub_x, *sub_y;
+  double *sub_out;
 };
 
 // A block's sum, a fixed tree over the threads (blockDim.x == kThreads).
@@ -42,19 +46,30 @@ __device__ double block_sum(double value, double *shared) {
   return s;
 }
 
+// Entry i of a dot's operand: the subtraction's difference where the operand is its output.
+__device__ inline double operand(const DotArgs &args, const double *vec, Index i, double difference) {
+  return args.sub_out && vec == args.sub_out ? difference : vec[i];
+}
+
 // Pass 1: each block's partial sum of every dot over a grid-stride range, the products as the
-// host's ((u v) w).
+// host's ((u v) w). Each dot has its own running sum over the thread's entries in index order, so
+// the sums are those of one loop per dot; one pass reads each entry once for all of them.
 __global__ void dots_partial_kernel(DotArgs args, Index n, double *partials) {
   __shared__ double shared[kThreads];
-  for (int k = 0; k < args.count; ++k) {
-    const double *u = args.u[k], *v = args.v[k], *w = args.weighted[k] ? args.w : nullptr;
-    double s = 0;
-    for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<Index>(gridDim.x) * blockDim.x) {
-      const double p = __dmul_rn(u[i], v[i]);
-      s = __dadd_rn(s, w ? __dmul_rn(p, w[i]) : p);
+  double sums[CarpcgDevice::kMaxDots] = {};
+  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<Index>(gridDim.x) * blockDim.x) {
+    double difference = 0;
+    if (args.sub_out) args.sub_out[i] = difference = __dsub_rn(args.sub_x[i], args.sub_y[i]);
+#pragma unroll
+    for (int k = 0; k < CarpcgDevice::kMaxDots; ++k) {
+      if (k >= args.count) break;
+      const double p = __dmul_rn(operand(args, args.u[k], i, difference), operand(args, args.v[k], i, difference));
+      sums[k] = __dadd_rn(sums[k], args.weighted[k] && args.w ? __dmul_rn(p, args.w[i]) : p);
     }
-    const double total = block_sum(s, shared);
+  }
+  for (int k = 0; k < args.count; ++k) {
+    const double total = block_sum(sums[k], shared);
     if (threadIdx.x == 0) partials[static_cast<Index>(k) * gridDim.x + blockIdx.x] = total;
   }
 }
@@ -83,25 +98,55 @@ void CarpcgDevice::residual(const double *x, const double *b, double *t, void *s
   PGK_CUDA_CHECK_LAUNCH();
 }
 
+namespace {
+
+// Both passes and the one copy of the `args.count` sums into out.
+void run_dots(CarpcgDevice::Impl &d, const DotArgs &args, double out[], void *stream) {
+  const int grid = grid_for(d.n, kThreads, kDotBlocks);
+  dots_partial_kernel<<<grid, kThreads, 0, as_stream(stream)>>>(args, d.n, d.partials.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  dots_final_kernel<<<1, kThreads, 0, as_stream(stream)>>>(args.count, grid, d.partials.data(), d.dot_out.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  copy_to_host(out, d.dot_out.data(), sizeof(double) * static_cast<std::size_t>(args.count), stream);
+}
+
+DotArgs dot_args(const CarpcgDevice::Impl &d, int count, const double *const u[], const double *const v[],
+                 const bool weighted[]) {
+  if (count < 0 || count > CarpcgDevice::kMaxDots) throw std::invalid_argument("carpcg device: at most 4 dots at once");
+  DotArgs args{};
+  args.count = count;
+  args.w = d.weights.size() ? d.weights.data() : nullptr;
+  for (int k = 0; k < count; ++k) args.u[k] = u[k], args.v[k] = v[k], args.weighted[k] = weighted[k];
+  return args;
+}
+
+} // namespace
+
 void CarpcgDevice::dots(int count, const double *const u[], const double *const v[], const bool weighted[],
                         double out[], void *stream) {
   Impl &d = *impl_;
-  if (count < 0 || count > kMaxDots) throw std::invalid_argument("carpcg device: at most 4 dots at once");
+  const DotArgs args = dot_args(d, count, u, v, weighted);
   if (count == 0) return;
   if (d.n == 0) {
     for (int k = 0; k < count; ++k) out[k] = 0;
     return;
   }
-  DotArgs args{};
-  args.count = count;
-  args.w = d.weights.size() ? d.weights.data() : nullptr;
-  for (int k = 0; k < count; ++k) args.u[k] = u[k], args.v[k] = v[k], args.weighted[k] = weighted[k];
-  const int grid = grid_for(d.n, kThreads, kDotBlocks);
-  dots_partial_kernel<<<grid, kThreads, 0, as_stream(stream)>>>(args, d.n, d.partials.data());
-  PGK_CUDA_CHECK_LAUNCH();
-  dots_final_kernel<<<1, kThreads, 0, as_stream(stream)>>>(count, grid, d.partials.data(), d.dot_out.data());
-  PGK_CUDA_CHECK_LAUNCH();
-  copy_to_host(out, d.dot_out.data(), sizeof(double) * static_cast<std::size_t>(count), stream);
+  run_dots(d, args, out, stream);
+}
+
+void CarpcgDevice::subtract_dots(const double *x, const double *y, double *w, int count, const double *const u[],
+                                 const double *const v[], const bool weighted[], double out[], void *stream) {
+  Impl &d = *impl_;
+  DotArgs args = dot_args(d, count, u, v, weighted);
+  if (d.n == 0) {
+    for (int k = 0; k < count; ++k) out[k] = 0;
+    return;
+  }
+  if (count == 0) return subtract(d.n, x, y, w, stream);
+  args.sub_x = x;
+  args.sub_y = y;
+  args.sub_out = w;
+  run_dots(d, args, out, stream);
 }
 
 } // namespace pgk::cuda

@@ -25,15 +25,27 @@ Matrix matrix_of(const CarpcgDevice::Impl &d) {
 // any value: only the order of the colours matters. The operator is stored in colour order
 // (setup.cu), so the colour is the stored rows first..first+count, read as contiguous runs;
 // rows[] (A's row of each stored row) is only needed for b.
-template <int G>
+// Passes == 2 projects every row twice in a row: the last colour of the forward sweep followed by
+// the same colour first in the backward one. A row's projections read and write only its own
+// unknowns, which no other row of the colour touches, so doing both before the next row is the
+// same arithmetic as two launches, with one kernel and one read of the colour's rows fewer. (A
+// template argument: a run-time count costs the one-pass kernel, 16 of a double sweep's 17
+// launches, more spilled registers under its launch bounds.)
+template <int G, int Passes>
 __global__ void __launch_bounds__(kThreads, 8)
     colour_kernel(Matrix a, const Index *rows, Index first, Index count, const double *b, double lambda, double *x) {
   const int lane = group_lane<G>();
   for (Index w = first + group_id<G>(); w < first + count; w += group_count<G>()) {
     const double n2 = __ldcs(a.norms2 + w);
     if (n2 == 0) continue; // a zero row (sweep.hpp)
-    project_row<G>(__ldcs(a.rowptr + w), __ldcs(a.rowptr + w + 1), a.colidx, a.values, n2, b ? b[rows[w]] : 0.0, lambda,
-                   x, lane);
+    if (Passes == 1) {
+      project_row<G>(__ldcs(a.rowptr + w), __ldcs(a.rowptr + w + 1), a.colidx, a.values, n2, b ? b[rows[w]] : 0.0,
+                     lambda, x, lane);
+    } else {
+      const Index lo = __ldcs(a.rowptr + w), hi = __ldcs(a.rowptr + w + 1);
+      const double bi = b ? b[rows[w]] : 0.0;
+      for (int pass = 0; pass < Passes; ++pass) project_row<G>(lo, hi, a.colidx, a.values, n2, bi, lambda, x, lane);
+    }
   }
 }
 
@@ -254,6 +266,26 @@ __global__ void subtract_kernel(Index n, const double *__restrict__ x, const dou
     w[i] = __dsub_rn(x[i], y[i]);
 }
 
+// The CG's step in one pass (CarpcgDevice::cg_step): each entry gets aypx_kernel's p and q (with
+// `directions`), then axpy_kernel's r and x, the same operations as the four kernels.
+__global__ void cg_step_kernel(Index n, bool directions, double beta, double alpha, double *__restrict__ p,
+                               double *__restrict__ q, double *__restrict__ r, const double *__restrict__ s,
+                               double *__restrict__ x) {
+  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<Index>(gridDim.x) * blockDim.x) {
+    double pi = p[i], qi = q[i];
+    const double ri = r[i];
+    if (directions) {
+      pi = beta == 0 ? ri : __dadd_rn(ri, __dmul_rn(beta, pi));
+      qi = beta == 0 ? s[i] : __dadd_rn(s[i], __dmul_rn(beta, qi));
+      p[i] = pi;
+      q[i] = qi;
+    }
+    r[i] = __fma_rn(-alpha, qi, ri);
+    x[i] = __fma_rn(alpha, pi, x[i]);
+  }
+}
+
 void copy_device(double *dst, const double *src, Index n, void *stream) {
   if (n > 0 && dst != src)
     PGK_CUDA_CHECK(cudaMemcpyAsync(dst, src, sizeof(double) * static_cast<std::size_t>(n), cudaMemcpyDeviceToDevice,
@@ -262,20 +294,39 @@ void copy_device(double *dst, const double *src, Index n, void *stream) {
 
 } // namespace
 
+namespace {
+
+// Colour c's rows projected `passes` times each (colour_kernel), on x in place.
+void sweep_colour(const CarpcgDevice::Impl &d, int c, int passes, const double *b, double *x, void *stream) {
+  const Index first = d.coloring->class_ptr[c], count = d.coloring->class_size(c);
+  if (count == 0) return;
+  with_lanes(d.lanes, [&](auto g) {
+    constexpr int G = decltype(g)::value;
+    auto *kernel = passes == 2 ? colour_kernel<G, 2> : colour_kernel<G, 1>;
+    kernel<<<group_grid(count, G), kThreads, 0, as_stream(stream)>>>(matrix_of(d), d.color_rows.data(), first, count, b,
+                                                                     d.opt.lambda, x);
+  });
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
+// The forward sweep (colours 0..C-1), then the backward one (C-1..0), on x in place: the last
+// non-empty colour, where the two meet, in one launch that projects its rows twice.
+void multicolor_double_sweep(const CarpcgDevice::Impl &d, const double *b, double *x, void *stream) {
+  int last = d.coloring->ncolors - 1;
+  while (last >= 0 && d.coloring->class_size(last) == 0) --last;
+  if (last < 0) return;
+  for (int c = 0; c < last; ++c) sweep_colour(d, c, 1, b, x, stream);
+  sweep_colour(d, last, 2, b, x, stream);
+  for (int c = last - 1; c >= 0; --c) sweep_colour(d, c, 1, b, x, stream);
+}
+
+} // namespace
+
 void CarpcgDevice::multicolor_sweep(const double *b, bool backward, double *x, void *stream) {
   const Impl &d = *impl_;
   if (!d.coloring) throw std::logic_error("carpcg device: multicolor_sweep without a multicolor set-up");
   const int nc = d.coloring->ncolors;
-  for (int t = 0; t < nc; ++t) {
-    const int c = backward ? nc - 1 - t : t;
-    const Index first = d.coloring->class_ptr[c], count = d.coloring->class_size(c);
-    if (count == 0) continue;
-    with_lanes(d.lanes, [&](auto g) {
-      colour_kernel<decltype(g)::value><<<group_grid(count, decltype(g)::value), kThreads, 0, as_stream(stream)>>>(
-          matrix_of(d), d.color_rows.data(), first, count, b, d.opt.lambda, x);
-    });
-    PGK_CUDA_CHECK_LAUNCH();
-  }
+  for (int t = 0; t < nc; ++t) sweep_colour(d, backward ? nc - 1 - t : t, 1, b, x, stream);
 }
 
 void CarpcgDevice::cimmino_pass(const double *b, const double *x, const double *base, double *out, void *stream) {
@@ -452,6 +503,13 @@ void CarpcgDevice::subtract(Index n, const double *x, const double *y, double *w
   PGK_CUDA_CHECK_LAUNCH();
 }
 
+void CarpcgDevice::cg_step(Index n, bool directions, double beta, double alpha, double *p, double *q, double *r,
+                           const double *s, double *x, void *stream) {
+  if (n <= 0) return;
+  cg_step_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, directions, beta, alpha, p, q, r, s, x);
+  PGK_CUDA_CHECK_LAUNCH();
+}
+
 void CarpcgDevice::carp_half(const double *b, bool backward, const double *x, double *y, void *stream) {
   Impl &d = *impl_;
   if (!d.plan) throw std::logic_error("carpcg device: carp_half without a carp set-up");
@@ -486,8 +544,7 @@ void CarpcgDevice::enqueue_double_sweep(const double *x, const double *b, double
   switch (d.opt.scheme) {
   case pgk::carpcg::Scheme::Multicolor:
     copy_device(y, x, d.n, stream);
-    multicolor_sweep(b, false, y, stream);
-    multicolor_sweep(b, true, y, stream);
+    multicolor_double_sweep(d, b, y, stream);
     break;
   case pgk::carpcg::Scheme::Cimmino:
     cimmino_pass(b, x, x, d.mid.data(), stream);

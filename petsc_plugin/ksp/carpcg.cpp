@@ -91,7 +91,9 @@ static PetscErrorCode KSPCarpcgCopy(Vec from, Vec to)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The local dots {<r,r>_W, <r,s>_W[, <t,t>]} summed over the ranks in one reduction.
+// s = r - t, then the local dots {<r,r>_W, <r,s>_W[, <t,t>]} summed over the ranks in one
+// reduction. With the true residual t = b - A x is computed between the two (t, the sweep's
+// result, is free once s is formed); without it the backend may form s inside the dots.
 static PetscErrorCode KSPCarpcgDots(KSP_Carpcg *c, PetscBool with_true, PetscReal sums[3], MPI_Comm comm)
 {
   const Vec       u[3] = {c->r, c->r, c->t}, v[3] = {c->r, c->s, c->t};
@@ -100,7 +102,12 @@ static PetscErrorCode KSPCarpcgDots(KSP_Carpcg *c, PetscBool with_true, PetscRea
   const PetscInt  n        = with_true ? 3 : 2;
 
   PetscFunctionBegin;
-  PetscCall(c->backend->local_dots(n, u, v, w, local));
+  if (with_true) {
+    PetscCall(c->backend->subtract(c->s, c->r, c->t));
+    PetscCall(c->backend->residual(c->x, c->b, c->t));
+    c->true_checks++;
+    PetscCall(c->backend->local_dots(n, u, v, w, local));
+  } else PetscCall(c->backend->subtract_dots(c->s, c->r, c->t, n, u, v, w, local));
   PetscCallMPI(MPIU_Allreduce(local, sums, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -151,7 +158,6 @@ static PetscErrorCode KSPCarpcgStart(KSP ksp, PetscReal *gamma, PetscReal *alpha
   PetscCall(c->backend->double_sweep(c->x, c->b, c->t));
   PetscCall(c->backend->subtract(c->r, c->t, c->x));
   PetscCall(c->backend->double_sweep(c->r, NULL, c->t));
-  PetscCall(c->backend->subtract(c->s, c->r, c->t));
   PetscCall(KSPCarpcgDots(c, PETSC_FALSE, sums, PetscObjectComm((PetscObject)ksp)));
   *gamma = sums[0];
   if (!std::isfinite(sums[0]) || !std::isfinite(sums[1])) ksp->reason = KSP_DIVERGED_NANORINF;
@@ -166,7 +172,7 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
 {
   KSP_Carpcg *c    = (KSP_Carpcg *)ksp->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
-  PetscReal   bnorm, norm, gamma = 0, alpha = 0, ratio = 1, sums[3];
+  PetscReal   bnorm, norm, gamma = 0, alpha = 0, beta = 0, ratio = 1, sums[3];
 
   PetscFunctionBegin;
   PetscCheck(c->backend, comm, PETSC_ERR_ORDER, "KSP carpcg: KSPSetUp() first");
@@ -189,15 +195,12 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
   PetscInt i = 0;
   for (; i < ksp->max_it && !ksp->reason; ++i) {
     ksp->its = i + 1;
-    PetscCall(c->backend->axpy(c->r, -alpha, c->q));
-    PetscCall(c->backend->update_and_sweep(c->x, alpha, c->p, c->r, c->t)); // x += alpha p; t = DCSWP(r; 0)
-    PetscCall(c->backend->subtract(c->s, c->r, c->t));
+    // p = r + beta p, q = s + beta q (from the second iteration: the previous one's directions,
+    // applied here so that the device can fuse them with the updates); r -= alpha q; x += alpha p;
+    // t = DCSWP(r; 0)
+    PetscCall(c->backend->step(i > 0 ? PETSC_TRUE : PETSC_FALSE, beta, alpha, c->p, c->q, c->r, c->s, c->x, c->t));
     const PetscBool true_due = ksp->normtype != KSP_NORM_NONE && ksp->its % c->true_interval == 0 ? PETSC_TRUE : PETSC_FALSE;
-    if (true_due) {
-      PetscCall(c->backend->residual(c->x, c->b, c->t));
-      c->true_checks++;
-    }
-    PetscCall(KSPCarpcgDots(c, true_due, sums, comm));
+    PetscCall(KSPCarpcgDots(c, true_due, sums, comm)); // s = r - t [; t = b - A x]; the dots
     if (!std::isfinite(sums[0]) || !std::isfinite(sums[1]) || (true_due && !std::isfinite(sums[2]))) {
       ksp->reason = KSP_DIVERGED_NANORINF;
       break;
@@ -205,7 +208,8 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
     const PetscReal rw = PetscSqrtReal(PetscMax(sums[0], 0.0));
     PetscCall(KSPCarpcgTest(ksp, ksp->its, true_due ? PetscSqrtReal(sums[2]) : ratio * rw, true_due, rw, &ratio));
     if (ksp->reason) break;
-    const PetscReal beta = sums[0] / gamma, denom = sums[1] - beta * sums[0] / alpha;
+    beta                  = sums[0] / gamma;
+    const PetscReal denom = sums[1] - beta * sums[0] / alpha;
     if (!(sums[0] > 0 && denom > 0)) { // M is singular on the search direction
       PetscCall(PetscInfo(ksp, "breakdown at iteration %" PetscInt_FMT ": <r,r>_W = %g, <p,Mp>_W = %g\n", ksp->its, (double)sums[0], (double)denom));
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
@@ -213,8 +217,6 @@ static PetscErrorCode KSPSolve_Carpcg(KSP ksp)
     }
     alpha = sums[0] / denom;
     gamma = sums[0];
-    PetscCall(c->backend->aypx(c->p, beta, c->r));
-    PetscCall(c->backend->aypx(c->q, beta, c->s));
   }
   if (!ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
   PetscCall(KSPCarpcgCopy(c->x, ksp->vec_sol));
@@ -287,6 +289,8 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
   PetscCall(PetscOptionsBool("-ksp_carpcg_graph",
                              "Device, multicolor on one rank: replay each double sweep (one kernel per colour and direction) as one CUDA graph launch, captured at its first call (false: launch the kernels one by one; the same bits)", "KSPCARPCG",
                              c->set.graph, &c->set.graph, NULL));
+  PetscCall(PetscOptionsBool("-ksp_carpcg_fused_updates", "Device: the CG's four vector updates in one kernel (one rank) and s = r - t inside the dots' kernel (false: one kernel each, as PETSc's Vec operations; the same bits)", "KSPCARPCG",
+                             c->set.fuse, &c->set.fuse, NULL));
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(c->set.blocks >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, or 0 for auto, got %" PetscInt_FMT, c->set.blocks);
@@ -351,6 +355,9 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
                                                direction) is captured into a CUDA graph at its first call on those vectors and replayed
                                                as one launch afterwards, which saves the host's launch cost of every kernel (the same
                                                kernels in the same order: the same bits); carp and cimmino launch their few kernels directly
+.  -ksp_carpcg_fused_updates <true>          - device: the CG's updates p = r + beta p, q = s + beta q, r -= alpha q, x += alpha p
+                                               in one kernel (one rank), and s = r - t formed inside the kernel of the dots (iterations
+                                               without a true residual); entry by entry the same operations, so the same bits
 -  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
 
    Notes:

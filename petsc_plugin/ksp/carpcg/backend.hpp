@@ -33,12 +33,13 @@ struct CarpcgSettings {
   PetscBool           swap_sums    = PETSC_TRUE;  // device, carp on ranks: swap the first half's sums (device_ranks.cpp)
   PetscBool           overlap      = PETSC_TRUE;  // device, carp on ranks: sweep the interior blocks during the exchanges
   PetscBool           graph        = PETSC_TRUE;  // device, multicolor on one rank: each double sweep replayed as one CUDA graph launch
+  PetscBool           fuse         = PETSC_TRUE;  // device: the CG's vector updates in one kernel, s = r - t in the dots' kernel
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
   bool      operator==(const CarpcgSettings &o) const
   {
     return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend && lanes == o.lanes && swap_sums == o.swap_sums && overlap == o.overlap &&
-           graph == o.graph;
+           graph == o.graph && fuse == o.fuse;
   }
 };
 
@@ -76,6 +77,30 @@ public:
     PetscFunctionBegin;
     PetscCall(axpy(u, a, v));
     PetscCall(double_sweep(x, NULL, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // The CG's step at the top of an iteration: with `directions` (every iteration but the first,
+  // whose p and q are copies of r and s), p = r + beta p and q = s + beta q (aypx); then r -= alpha q
+  // (axpy) and x += alpha p, t = DCSWP(r; 0) (update_and_sweep). The device backend on one rank
+  // runs the four vector updates as one kernel (-ksp_carpcg_fused_updates).
+  virtual PetscErrorCode step(PetscBool directions, PetscReal beta, PetscReal alpha, Vec p, Vec q, Vec r, Vec s, Vec x, Vec t)
+  {
+    PetscFunctionBegin;
+    if (directions) {
+      PetscCall(aypx(p, beta, r));
+      PetscCall(aypx(q, beta, s));
+    }
+    PetscCall(axpy(r, -alpha, q));
+    PetscCall(update_and_sweep(x, alpha, p, r, t));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // w = x - y (subtract), then local_dots: the CG's s = r - t and its dots. The device backend
+  // forms w inside the dots' kernel (-ksp_carpcg_fused_updates); u[k] or v[k] may be w.
+  virtual PetscErrorCode subtract_dots(Vec w, Vec x, Vec y, PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[])
+  {
+    PetscFunctionBegin;
+    PetscCall(subtract(w, x, y));
+    PetscCall(local_dots(n, u, v, weighted, out));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   // The -ksp_view lines of the scheme (collective).

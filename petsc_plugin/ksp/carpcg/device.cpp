@@ -261,29 +261,87 @@ PetscErrorCode DeviceBackend::aypx(Vec y, PetscReal a, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// One reduction kernel pair for all n dots; only the n scalars come back (one logged copy).
-PetscErrorCode DeviceBackend::local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[])
+// The CG's four vector updates in one kernel on one rank (CarpcgDevice::cg_step: their bits), then
+// the double sweep; elsewhere (more than one rank, where the sweep schedules x's update, or
+// -ksp_carpcg_fused_updates 0) the base class's launches.
+PetscErrorCode DeviceBackend::step(PetscBool directions, PetscReal beta, PetscReal alpha, Vec p, Vec q, Vec r, Vec s, Vec x, Vec t)
 {
-  PetscScalar *ua[pgk::cuda::CarpcgDevice::kMaxDots], *va[pgk::cuda::CarpcgDevice::kMaxDots];
-  bool         w[pgk::cuda::CarpcgDevice::kMaxDots];
+  PetscScalar *pa, *qa, *ra, *sa, *xa;
+  void        *stream;
+
+  PetscFunctionBegin;
+  if (size_ > 1 || !set_.fuse) {
+    PetscCall(CarpcgBackend::step(directions, beta, alpha, p, q, r, s, x, t));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PgkGetDeviceStream(&stream));
+  PetscCall(PgkVecGetArray(p, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &pa));
+  PetscCall(PgkVecGetArray(q, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &qa));
+  PetscCall(PgkVecGetArray(r, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ra));
+  PetscCall(PgkVecGetArray(s, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &sa));
+  PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &xa));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, pgk::cuda::CarpcgDevice::cg_step(n_, directions ? true : false, beta, alpha, pa, qa, ra, sa, xa, stream));
+  PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &xa));
+  PetscCall(PgkVecRestoreArray(s, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &sa));
+  PetscCall(PgkVecRestoreArray(r, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &ra));
+  PetscCall(PgkVecRestoreArray(q, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &qa));
+  PetscCall(PgkVecRestoreArray(p, PGK_ACCESS_READ_WRITE, PETSC_MEMTYPE_DEVICE, &pa));
+  PetscCall(PetscLogGpuFlops((directions ? 8.0 : 4.0) * (PetscLogDouble)n_));
+  PetscCall(double_sweep(r, NULL, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// One reduction kernel pair for all n dots; only the n scalars come back (one logged copy). With
+// w (subtract_dots, -ksp_carpcg_fused_updates): w = x - y formed in the first kernel.
+PetscErrorCode DeviceBackend::dots_with(Vec w, Vec x, Vec y, PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[])
+{
+  PetscScalar *ua[pgk::cuda::CarpcgDevice::kMaxDots], *va[pgk::cuda::CarpcgDevice::kMaxDots], *xa = nullptr, *ya = nullptr, *wa = nullptr;
+  bool         wt[pgk::cuda::CarpcgDevice::kMaxDots];
   void        *stream;
 
   PetscFunctionBegin;
   PetscCheck(n >= 0 && n <= pgk::cuda::CarpcgDevice::kMaxDots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "KSP carpcg: %" PetscInt_FMT " dots at once (at most %d)", n, pgk::cuda::CarpcgDevice::kMaxDots);
   PetscCall(PgkGetDeviceStream(&stream));
+  if (w) { // w first, for writing: the dots' operands that are w then see its new array
+    PetscCall(PgkVecGetArray(w, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &wa));
+    PetscCall(PgkVecGetArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+    PetscCall(PgkVecGetArray(y, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ya));
+  }
   for (PetscInt k = 0; k < n; ++k) {
-    PetscCall(PgkVecGetArray(u[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ua[k]));
-    PetscCall(PgkVecGetArray(v[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va[k]));
-    w[k] = weighted[k] ? true : false;
+    if (u[k] == w) ua[k] = wa;
+    else PetscCall(PgkVecGetArray(u[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ua[k]));
+    if (v[k] == w) va[k] = wa;
+    else PetscCall(PgkVecGetArray(v[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va[k]));
+    wt[k] = weighted[k] ? true : false;
   }
   PetscCall(PetscLogGpuTimeBegin());
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.dots((int)n, ua, va, w, out, stream));
+  if (w) PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.subtract_dots(xa, ya, wa, (int)n, ua, va, wt, out, stream));
+  else PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_GPU, dev_.dots((int)n, ua, va, wt, out, stream));
   PetscCall(PetscLogGpuTimeEnd());
   for (PetscInt k = n - 1; k >= 0; --k) {
-    PetscCall(PgkVecRestoreArray(v[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va[k]));
-    PetscCall(PgkVecRestoreArray(u[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ua[k]));
+    if (v[k] != w) PetscCall(PgkVecRestoreArray(v[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &va[k]));
+    if (u[k] != w) PetscCall(PgkVecRestoreArray(u[k], PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ua[k]));
+  }
+  if (w) {
+    PetscCall(PgkVecRestoreArray(y, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &ya));
+    PetscCall(PgkVecRestoreArray(x, PGK_ACCESS_READ, PETSC_MEMTYPE_DEVICE, &xa));
+    PetscCall(PgkVecRestoreArray(w, PGK_ACCESS_WRITE, PETSC_MEMTYPE_DEVICE, &wa));
+    PetscCall(PetscLogGpuFlops((PetscLogDouble)n_));
   }
   PetscCall(PetscLogGpuFlops(3.0 * n * n_));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceBackend::local_dots(PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[])
+{
+  return dots_with(NULL, NULL, NULL, n, u, v, weighted, out);
+}
+
+PetscErrorCode DeviceBackend::subtract_dots(Vec w, Vec x, Vec y, PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[])
+{
+  PetscFunctionBegin;
+  if (set_.fuse) PetscCall(dots_with(w, x, y, n, u, v, weighted, out));
+  else PetscCall(CarpcgBackend::subtract_dots(w, x, y, n, u, v, weighted, out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -336,6 +394,8 @@ PetscErrorCode DeviceBackend::view(PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "double sweep: %s (-ksp_carpcg_graph); %" PetscInt_FMT " graphs held, %" PetscInt_FMT " replays so far\n", set_.graph ? "replayed as one CUDA graph launch" : "kernels launched one by one",
                                      (PetscInt)dev_.graphs(), (PetscInt)dev_.graph_launches()));
   else if (size_ == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "double sweep: kernels launched one by one (-ksp_carpcg_graph: multicolor only)\n"));
+  if (!set_.fuse) PetscCall(PetscViewerASCIIPrintf(viewer, "CG updates: one kernel each, as PETSc's Vec operations (-ksp_carpcg_fused_updates 0)\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "CG updates: %ss = r - t formed in the dots' kernel (-ksp_carpcg_fused_updates)\n", size_ == 1 ? "p = r + beta p, q = s + beta q, r -= alpha q, x += alpha p in one kernel; " : ""));
   PetscCall(
       PetscViewerASCIIPrintf(viewer, "operator %s: device CSR, vectors stay on the device; only the dots' scalars come back each iteration%s\n", mat_type_, size_ > 1 ? " (and the halo, staged through the host where MPI is not GPU-aware)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);

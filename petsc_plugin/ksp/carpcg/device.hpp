@@ -29,6 +29,8 @@ public:
   PetscErrorCode axpy(Vec y, PetscReal a, Vec x) override;
   PetscErrorCode subtract(Vec w, Vec x, Vec y) override;
   PetscErrorCode aypx(Vec y, PetscReal a, Vec x) override;
+  PetscErrorCode step(PetscBool directions, PetscReal beta, PetscReal alpha, Vec p, Vec q, Vec r, Vec s, Vec x, Vec t) override;
+  PetscErrorCode subtract_dots(Vec w, Vec x, Vec y, PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]) override;
   PetscErrorCode view(PetscViewer viewer) override;
 
 private:
@@ -39,6 +41,7 @@ private:
   PetscErrorCode carp_figures(void);
   PetscErrorCode colour(const pgk::CsrView &pattern, pgk::carpcg::Coloring *c);
   PetscErrorCode view_scheme(PetscViewer viewer);
+  PetscErrorCode dots_with(Vec w, Vec x, Vec y, PetscInt n, const Vec u[], const Vec v[], const PetscBool weighted[], PetscReal out[]);
   struct Update { // u += a v, the CG's update, scheduled by the double sweep on more than one rank
     Vec       u;
     PetscReal a;

@@ -6,6 +6,8 @@
 //   * cimmino: one pass equals cimmino_pass bit for bit; the double sweep the reference's;
 //   * carp: a half sweep (blocks + averaging) equals BlockPlan::sweep_sum / |L_j| to 1e-12, the
 //     double sweep the reference CarpSweep's, for 1, 3 and 64 blocks; the weights are W's;
+//   * the double sweep's turning colour in one launch equals the two sweeps colour by colour, and
+//     the CG's fused kernels (cg_step, subtract_dots) the launches they replace, bit for bit;
 //   * residual bit for bit; dots to 1e-12 of the host sums and the same bits on every run;
 //   * a rank's block under MPI (rows over owned and ghost unknowns): carp's sums over both, the
 //     division by given multiplicities, cimmino's column sums and the residual bit for bit;
@@ -357,6 +359,90 @@ TEST_F(GpuCarpcg, GraphReplayGivesTheSameBits) {
       g.op.setup(g.dev.view, pgk::view_of(g.a), graphed, nullptr);
       EXPECT_EQ(g.op.graphs(), 0u) << what << ", after a new set-up";
     }
+}
+
+// The double sweep projects the colour where the forward and backward sweeps meet twice in one
+// launch: the same bits as the two sweeps launched colour by colour (multicolor_sweep), with and
+// without b, with zero rows, with a relaxation other than 1, and one colour only (a diagonal).
+TEST_F(GpuCarpcg, TurningColourInOneLaunchGivesTheSameBits) {
+  std::vector<std::string> specs(std::begin(kSpecs), std::end(kSpecs));
+  specs.push_back("diag"); // n = 40, one colour
+  for (const std::string &spec : specs)
+    for (const double lambda : {1.0, 1.3}) {
+      Csr a;
+      if (spec == "diag") {
+        a.nrows = a.ncols = 40;
+        for (Index i = 0; i <= a.nrows; ++i) a.rowptr.push_back(i);
+        for (Index i = 0; i < a.nrows; ++i)
+          a.colidx.push_back(i), a.values.push_back(1.0 + 0.25 * static_cast<double>(i % 7));
+      } else a = with_zero_rows(make(spec));
+      const std::string what = spec + ", lambda " + std::to_string(lambda);
+      pgk::cuda::CarpcgDeviceOptions o = options(Scheme::Multicolor, lambda);
+      o.graph = false;
+      Prepared s(a, o);
+      ASSERT_TRUE(s.op.ready()) << what;
+      const Index n = a.nrows;
+      for (const bool with_b : {true, false}) {
+        DVec x(pseudo_random(n, 71)), b(pseudo_random(n, 73)), y(static_cast<std::size_t>(n));
+        DVec pieces(pseudo_random(n, 71));
+        s.op.double_sweep(x.data(), with_b ? b.data() : nullptr, y.data(), nullptr);
+        s.op.multicolor_sweep(with_b ? b.data() : nullptr, false, pieces.data(), nullptr);
+        s.op.multicolor_sweep(with_b ? b.data() : nullptr, true, pieces.data(), nullptr);
+        EXPECT_TRUE(bitwise_equal(y.get(), pieces.get())) << what << (with_b ? " (b)" : " (b = 0)");
+        EXPECT_TRUE(bitwise_equal(x.get(), pseudo_random(n, 71))) << what << ": x changed";
+      }
+    }
+}
+
+// The CG's fused kernels against the launches they replace, bit for bit: cg_step = aypx, aypx,
+// axpy, axpy (with and without the directions, beta = 0 included); subtract_dots = subtract, then
+// dots (weighted and not, the difference as either operand or neither), with one copy back.
+TEST_F(GpuCarpcg, FusedUpdatesGiveTheSameBits) {
+  const Index n = 100003;
+  const Vector p0 = pseudo_random(n, 81), q0 = pseudo_random(n, 82), r0 = pseudo_random(n, 83),
+               s0 = pseudo_random(n, 84), x0 = pseudo_random(n, 85);
+  for (const bool directions : {false, true})
+    for (const double beta : {0.0, 0.73}) {
+      const double alpha = 1.37;
+      DVec p(p0), q(q0), r(r0), s(s0), x(x0), pf(p0), qf(q0), rf(r0), xf(x0);
+      if (directions) {
+        pgk::cuda::CarpcgDevice::aypx(n, beta, r.data(), p.data(), nullptr);
+        pgk::cuda::CarpcgDevice::aypx(n, beta, s.data(), q.data(), nullptr);
+      }
+      pgk::cuda::CarpcgDevice::axpy(n, -alpha, q.data(), r.data(), nullptr);
+      pgk::cuda::CarpcgDevice::axpy(n, alpha, p.data(), x.data(), nullptr);
+      pgk::cuda::CarpcgDevice::cg_step(n, directions, beta, alpha, pf.data(), qf.data(), rf.data(), s.data(), xf.data(),
+                                       nullptr);
+      const std::string what =
+          std::string(directions ? "with" : "without") + " directions, beta " + std::to_string(beta);
+      EXPECT_TRUE(bitwise_equal(pf.get(), p.get())) << what << ": p";
+      EXPECT_TRUE(bitwise_equal(qf.get(), q.get())) << what << ": q";
+      EXPECT_TRUE(bitwise_equal(rf.get(), r.get())) << what << ": r";
+      EXPECT_TRUE(bitwise_equal(xf.get(), x.get())) << what << ": x";
+    }
+  for (const Scheme scheme : {Scheme::Carp, Scheme::Multicolor}) { // carp's dots are weighted
+    Prepared op(make("fem2d:n=120"), options(scheme, 1.0, 37));
+    ASSERT_TRUE(op.op.ready());
+    const Index m = op.a.nrows;
+    DVec r(pseudo_random(m, 91)), t(pseudo_random(m, 92)), sw(static_cast<std::size_t>(m)), sf(pseudo_random(m, 93));
+    pgk::cuda::CarpcgDevice::subtract(m, r.data(), t.data(), sw.data(), nullptr);
+    const double *u[3] = {r.data(), r.data(), t.data()}, *v[3] = {r.data(), sw.data(), t.data()};
+    const double *uf[3] = {r.data(), sf.data(), t.data()}, *vf[3] = {r.data(), r.data(), sf.data()};
+    const double *uw[3] = {r.data(), sw.data(), t.data()}, *vw[3] = {r.data(), r.data(), sw.data()};
+    const bool w[3] = {true, true, false};
+    double want[3], got[3];
+    op.op.dots(3, uw, vw, w, want, nullptr); // the difference as u (dot 1) and as v (dot 2)
+    CopyCounter count;
+    op.op.subtract_dots(r.data(), t.data(), sf.data(), 3, uf, vf, w, got, nullptr);
+    EXPECT_EQ(CopyCounter::to_host, 1);
+    EXPECT_EQ(CopyCounter::to_device, 0);
+    EXPECT_TRUE(bitwise_equal(sf.get(), sw.get())) << pgk::carpcg::scheme_name(scheme) << ": the difference";
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(got[k], want[k]) << pgk::carpcg::scheme_name(scheme) << ": dot " << k;
+    op.op.dots(2, u, v, w, want, nullptr); // the CG's pair: <r,r>_W, <r,s>_W
+    const double *vc[2] = {r.data(), sf.data()};
+    op.op.subtract_dots(r.data(), t.data(), sf.data(), 2, u, vc, w, got, nullptr);
+    for (int k = 0; k < 2; ++k) EXPECT_EQ(got[k], want[k]) << pgk::carpcg::scheme_name(scheme) << ": CG dot " << k;
+  }
 }
 
 // A rank's block under MPI: the first rows of a matrix over all its columns (owned unknowns, then

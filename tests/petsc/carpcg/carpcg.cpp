@@ -16,6 +16,8 @@ static const char help[] = "Solves A x = A x_e with KSP carpcg (options -ksp_car
                            "                          the same iterations and the same bits\n"
                            "  -overlap_check          then solve again with -ksp_carpcg_overlap_sweeps 0 (every block swept before\n"
                            "                          each exchange): the same iterations and the same bits\n"
+                           "  -fuse_check             then solve again with -ksp_carpcg_fused_updates 0 (the CG's updates one kernel\n"
+                           "                          each): the same iterations and the same bits\n"
                            "  -expect_device_transfers  set up first, then fail unless the solve copies nothing to the device and\n"
                            "                          brings back only the dots' scalars (one record of at most 3 per dot call)\n";
 
@@ -215,7 +217,8 @@ static PetscErrorCode SolveRescaled(KSP ksp, Mat A, Vec b, Vec x)
 // A second solve with `option` set to 0 (-swap_check: -ksp_carpcg_swap_sums, the reverse ADD and
 // forward INSERT instead of the swap of the first half's sums; -overlap_check:
 // -ksp_carpcg_overlap_sweeps, every block swept before each exchange instead of the interior blocks
-// during it). Both are the same operations on the same values, so the iterates must be the same bits.
+// during it; -fuse_check: -ksp_carpcg_fused_updates, the CG's vector updates and s = r - t one
+// kernel each). All are the same operations on the same values, so the iterates must be the same bits.
 static PetscErrorCode SolveAgainWithout(KSP ksp, Vec b, Vec x, const char *option, const char *what)
 {
   Vec       x2;
@@ -262,10 +265,11 @@ static PetscErrorCode SolveCountingTransfers(KSP ksp, Vec b, Vec x)
 int main(int argc, char **argv)
 {
   char      spec[256] = "fem2d:n=20", which[32] = "ok", other[32] = "";
-  PetscBool reference = PETSC_FALSE, rescale = PETSC_FALSE, expect_conv = PETSC_FALSE, expect_div = PETSC_FALSE, expect_other_fails = PETSC_FALSE, has_other, count_transfers = PETSC_FALSE, swap_check = PETSC_FALSE, overlap_check = PETSC_FALSE;
-  Mat       A;
-  Vec       x, b, xe;
-  KSP       ksp;
+  PetscBool reference = PETSC_FALSE, rescale = PETSC_FALSE, expect_conv = PETSC_FALSE, expect_div = PETSC_FALSE, expect_other_fails = PETSC_FALSE, has_other, count_transfers = PETSC_FALSE, swap_check = PETSC_FALSE, overlap_check = PETSC_FALSE,
+            fuse_check = PETSC_FALSE;
+  Mat                A;
+  Vec                x, b, xe;
+  KSP                ksp;
   KSPConvergedReason reason;
   PetscInt           its, N;
   PetscReal          err, xnorm, res, bnorm;
@@ -284,6 +288,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_device_transfers", &count_transfers, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-swap_check", &swap_check, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-overlap_check", &overlap_check, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-fuse_check", &fuse_check, NULL));
   PetscCall(BuildCase(which, spec, &A));
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatCreateVecs(A, &x, &b));
@@ -320,6 +325,7 @@ int main(int argc, char **argv)
   if (rescale) PetscCall(SolveRescaled(ksp, A, b, x));
   if (swap_check) PetscCall(SolveAgainWithout(ksp, b, x, "-ksp_carpcg_swap_sums", "swap"));
   if (overlap_check) PetscCall(SolveAgainWithout(ksp, b, x, "-ksp_carpcg_overlap_sweeps", "overlap"));
+  if (fuse_check) PetscCall(SolveAgainWithout(ksp, b, x, "-ksp_carpcg_fused_updates", "fused updates"));
   if (has_other) PetscCall(OtherSolve(other, A, b, expect_other_fails));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(VecDestroy(&x));

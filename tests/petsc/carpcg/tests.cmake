@@ -62,7 +62,7 @@ pgk_test(petsc.carpcg.view_mpi LABELS petsc NP 2 ARGS ${OK} --expect "component 
 pgk_test(petsc.carpcg.view_multicolor_mpi LABELS petsc NP 2 ARGS ${OK} --expect "global colouring on 2 ranks" -- ${T} -ksp_carpcg_scheme multicolor -ksp_view)
 pgk_test(petsc.carpcg.view_cimmino LABELS petsc ARGS ${OK} --expect "scheme cimmino" --expect "relaxation lambda = 0\\.35" -- ${T} -ksp_carpcg_scheme cimmino -ksp_view)
 pgk_test(petsc.carpcg.help LABELS petsc ARGS ${OK} --expect "-ksp_carpcg_scheme" --expect "-ksp_carpcg_relax" --expect "-ksp_carpcg_blocks"
-         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" --expect "-ksp_carpcg_backend" --expect "-ksp_carpcg_lanes_per_row" --expect "-ksp_carpcg_graph" -- ${T} -help)
+         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" --expect "-ksp_carpcg_backend" --expect "-ksp_carpcg_lanes_per_row" --expect "-ksp_carpcg_graph" --expect "-ksp_carpcg_fused_updates" -- ${T} -help)
 pgk_test(petsc.carpcg.log_view LABELS petsc ARGS ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
          --expect "PgkCarpcgResidual" -- ${T} -ksp_carpcg_scheme multicolor -log_view)
 # Every 10th iteration the reported norm is the true residual.
@@ -165,6 +165,18 @@ pgk_test(gpu.carpcg.reference.multicolor_no_graph LABELS "gpu;petsc" ARGS --gpu 
          -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme multicolor -ksp_carpcg_graph 0 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
 pgk_test(gpu.carpcg.graph_view_carp LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "double sweep: kernels launched one by one \\(-ksp_carpcg_graph: multicolor only\\)"
          -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme carp ${DEV} -ksp_view)
+# -ksp_carpcg_fused_updates: the CG's four vector updates in one kernel (one rank) and s = r - t in
+# the dots' kernel, against one kernel each: the same iterations and bits, with a true residual
+# every 7 iterations so that both kinds of iteration run; on 2 ranks only the dots fuse.
+foreach(scheme multicolor carp cimmino)
+  pgk_test(gpu.carpcg.fused_updates.${scheme} LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "max difference 0"
+           --expect "CG updates: p = r \\+ beta p, q = s \\+ beta q, r -= alpha q, x \\+= alpha p in one kernel; s = r - t formed in the dots' kernel"
+           --expect "CG updates: one kernel each, as PETSc's Vec operations \\(-ksp_carpcg_fused_updates 0\\)"
+           -- ${T} -gen helmholtz2d:n=40,kh=0.3 -ksp_carpcg_scheme ${scheme} -ksp_rtol 1e-8 -ksp_max_it 3000 -ksp_carpcg_true_residual_interval 7 ${DEV} -ksp_view -fuse_check)
+endforeach()
+pgk_test(gpu.carpcg.fused_updates_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu ${OK} ${ONDEV} --expect "max difference 0"
+         --expect "CG updates: s = r - t formed in the dots' kernel \\(-ksp_carpcg_fused_updates\\)"
+         -- ${T} -gen helmholtz2d:n=40,kh=0.3 -ksp_carpcg_scheme carp -ksp_rtol 1e-8 -ksp_max_it 3000 -ksp_carpcg_true_residual_interval 7 ${DEV} -ksp_view -fuse_check)
 pgk_test(gpu.carpcg.info LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "the device backend sweeps this seqaijcusparse" -- ${T} ${DEV} -info)
 pgk_test(gpu.carpcg.log_view LABELS "gpu;petsc" ARGS --gpu ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
          -- ${T} ${DEV} -ksp_carpcg_scheme multicolor -log_view)
