@@ -77,10 +77,9 @@ constexpr int kCopyPerLane = 32; // carp: shared-memory doubles per lane of a gr
 constexpr int kDotBlocks = 1024; // the dots' partial sums per dot (fixed order: at most this many)
 
 // The G lanes (G = 4, 8, 16 or 32, a power of two dividing the warp) that share one row: lane
-// `group_lane()` of group `group_mask()` within the warp. A group's lanes run the same loops, so
-// the group-masked shuffles and syncs below only ever wait for each other.
+// `group_lane()` of group `subwarp_mask<G>()` (kernels/common/launch.cuh) within the warp. A group's lanes run the same
+// loops, so the group-masked shuffles and syncs below only ever wait for each other.
 template <int G> __device__ inline int group_lane() { return static_cast<int>(threadIdx.x % G); }
-template <int G> __device__ inline unsigned group_mask() { return subwarp_mask<G>(); }
 template <int G> __device__ inline Index group_id() {
   return (blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x) / G;
 }
@@ -98,7 +97,7 @@ template <int G> __device__ inline double add_in_order(double s, double p, int m
 template <int G>
 __device__ inline double ordered_dot(Index lo, Index hi, const Index *cols, const double *vals, const double *x,
                                      int lane) {
-  const unsigned mask = group_mask<G>();
+  const unsigned mask = subwarp_mask<G>();
   double s = 0;
   for (Index base = lo; base < hi; base += G) {
     const Index k = base + lane;
@@ -116,7 +115,7 @@ __device__ inline double ordered_dot(Index lo, Index hi, const Index *cols, cons
 template <int G>
 __device__ inline void project_row(Index lo, Index hi, const Index *cols, const double *vals, double norm2, double bi,
                                    double lambda, double *x, int lane) {
-  const unsigned mask = group_mask<G>();
+  const unsigned mask = subwarp_mask<G>();
   const Index k0 = lo + lane, k1 = lo + G + lane;
   const Index c0 = k0 < hi ? __ldcs(cols + k0) : 0, c1 = k1 < hi ? __ldcs(cols + k1) : 0;
   const double v0 = k0 < hi ? __ldcs(vals + k0) : 0.0, v1 = k1 < hi ? __ldcs(vals + k1) : 0.0;

@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(kSweepThreads)
   extern __shared__ double shared[]; // kSweepShared<G> bytes when in_shared, else none
   double *local = shared + threadIdx.x / G * kCopyCap<G>;
   const int lane = group_lane<G>();
-  const unsigned mask = group_mask<G>();
+  const unsigned mask = subwarp_mask<G>();
   for (Index t = group_id<G>(); t < blk.count; t += group_count<G>()) {
     const Index k = blk.ids ? blk.ids[t] : t;
     const Index off = blk.col_ptr[k], width = blk.col_ptr[k + 1] - off;

@@ -2,11 +2,11 @@
 #include "kernels/common/graph_cache.hpp"
 
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/launch.cuh"
 
 namespace pgk::cuda {
 
 namespace {
-cudaStream_t as_stream(void *s) { return static_cast<cudaStream_t>(s); }
 cudaGraphExec_t as_exec(void *e) { return static_cast<cudaGraphExec_t>(e); }
 } // namespace
 

@@ -2,11 +2,11 @@
 #include "kernels/common/side_stream.hpp"
 
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/launch.cuh"
 
 namespace pgk::cuda {
 
 namespace {
-cudaStream_t as_stream(void *s) { return static_cast<cudaStream_t>(s); }
 cudaEvent_t as_event(void *e) { return static_cast<cudaEvent_t>(e); }
 } // namespace
 
