@@ -170,7 +170,7 @@ pgk_test(gpu.carpcg.graph_view_carp LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV}
 # every 7 iterations so that both kinds of iteration run; on 2 ranks only the dots fuse.
 foreach(scheme multicolor carp cimmino)
   pgk_test(gpu.carpcg.fused_updates.${scheme} LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "max difference 0"
-           --expect "CG updates: p = r \\+ beta p, q = s \\+ beta q, r -= alpha q, x \\+= alpha p in one kernel; s = r - t formed in the dots' kernel"
+           --expect "CG updates: p = r \\+ beta p, q = s \\+ beta q, r -= alpha q, x \\+= alpha p in one kernel. s = r - t formed in the dots' kernel"
            --expect "CG updates: one kernel each, as PETSc's Vec operations \\(-ksp_carpcg_fused_updates 0\\)"
            -- ${T} -gen helmholtz2d:n=40,kh=0.3 -ksp_carpcg_scheme ${scheme} -ksp_rtol 1e-8 -ksp_max_it 3000 -ksp_carpcg_true_residual_interval 7 ${DEV} -ksp_view -fuse_check)
 endforeach()
