@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared for the next device session (not run yet; about 2 minutes on one H200): where a multicolor
+# Run once in the twenty-ninth session in another form (bench/results/ncu_carpcg_iteration_kernels_ea26bf0_h200.txt); about 2 minutes on one H200: where a multicolor
 # carpcg iteration at 361k rows (0.146-0.153 ms at 67fbceb, 6.3 MatMults) goes. ncu times every kernel of
 # about five iterations on its own (gpu__time_duration, serialized, clocks as they run); their sum per
 # iteration is the device's busy time, and the rest of the 0.15 ms is launch gaps and the host's sync
@@ -11,10 +11,13 @@ scripts/run-gpu-suite-part setup > /tmp/setup.log 2>&1 || { tail -30 /tmp/setup.
 cd /tmp/r/petscgpukit-bundle && export LD_LIBRARY_PATH=$PWD/syslibs
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu)
 for g in 1 0; do
-  "$ncu" --clock-control none --launch-skip 2000 --launch-count 130 --metrics gpu__time_duration.sum --csv \
-    build/bench/bench_carpcg -use_gpu_aware_mpi 0 -problems "fem2d:n=601" -methods mc -solve_seconds 0.3 \
-    -row_seconds 0.5 -results /tmp/res -mc_ksp_carpcg_graph $g > $OUT/ncu_graph$g.csv 2> $OUT/ncu_graph$g.err
-  # Per kernel name: launches and total us; the colour kernels are 18 an iteration.
+  # test_solve_generated, not bench_carpcg: under ncu bench_carpcg's MatMult timing takes ~200 ms a call and its capped
+  # solve ends before the skipped launches (twenty-ninth session). --cache-control none: warm L2, as in a solve (the
+  # default flushes the caches before every kernel: 162 us of kernels an iteration against a 149 us iteration).
+  "$ncu" --clock-control none --cache-control none --launch-skip 200 --launch-count 130 --metrics gpu__time_duration.sum --csv \
+    build/tests/test_solve_generated -use_gpu_aware_mpi 0 -gen fem2d:n=601 -mat_type aijcusparse -ksp_type carpcg \
+    -ksp_carpcg_scheme multicolor -ksp_max_it 25 -ksp_carpcg_graph $g > $OUT/ncu_graph$g.csv 2> $OUT/ncu_graph$g.err
+  # Per kernel name: launches and total us per iteration (one dots_final_kernel an iteration).
   python3 - "$OUT/ncu_graph$g.csv" <<'PY'
 import csv, sys, collections, re
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
@@ -26,7 +29,7 @@ for r in rows:
     t = float(r[v].replace(",", "")) * {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}[r[u]]
     found = re.findall(r"([A-Za-z_]\w*)(?:<[^()]*>)?\(", r[k])
     name = (found[0] if found else r[k])[-40:]; tot[name] += t; cnt[name] += 1
-its = max(1, cnt.get("colour_kernel", 0) / 18)
+its = max(1, cnt.get("dots_final_kernel", 0))
 print(f"{sys.argv[1]}: {sum(cnt.values())} kernels, about {its:.1f} iterations")
 for name in sorted(tot, key=lambda n: -tot[n]):
     print(f"  {name:42s} {cnt[name]:4d} launches {tot[name]:9.1f} us total {tot[name] / its:8.2f} us an iteration")
