@@ -148,6 +148,12 @@ template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvA
 #ifndef PGK_AIJC_CHUNK
 #define PGK_AIJC_CHUNK 1
 #endif
+#ifndef PGK_AIJC_PREFETCH
+#define PGK_AIJC_PREFETCH 1
+#endif
+#ifndef PGK_AIJC_PREFETCH_COMPLEX
+#define PGK_AIJC_PREFETCH_COMPLEX 0
+#endif
 template <class E> constexpr int chunk_positions() {
   static_assert(PGK_AIJC_CHUNK >= 1, "PGK_AIJC_CHUNK: positions in flight per thread, at least 1");
   return PGK_AIJC_CHUNK;
@@ -158,28 +164,51 @@ template <class E> __device__ __forceinline__ void load_x(const SpmvArgs &a, boo
   if (c >= 0) load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
 }
 
+// One position's column and slot; c = -1 past the row's end (the slot is then the row's first).
+struct Position {
+  int c, s;
+};
+
 // The plain layouts: positions lane, lane + group, ... of the row, `chunk` of them at a time.
 // Positions past the row's end are loaded from the chunk's first slot and marked c = -1.
 template <class E, ac::Outer O, ac::Inner I>
 __device__ __forceinline__ void plain_share(const SpmvArgs &a, bool xpairs, const RowRange &rr, int lane, int group,
                                             double (&acc)[E::bs]) {
   constexpr int U = chunk_positions<E>();
-  for (int j0 = lane; j0 < rr.len; j0 += U * group) {
-    int c[U];
-    double v[U][E::esize], xb[U][E::bs];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int j = j0 + u * group;
-      const int s = rr.first + (j < rr.len ? j : j0) * rr.stride;
-      c[u] = __ldg(a.col + s);
-      if (j >= rr.len) c[u] = -1;
-      load_entry<E::esize, I>(a.val, s, a.nslots, v[u]);
+  if constexpr (U == 1 && PGK_AIJC_PREFETCH) {
+    // One position at a time, its column read one position ahead: the entry and x loads of a
+    // position are issued as soon as the previous one's are, the column's latency off the chain.
+    auto position = [&](int j) {
+      const int s = rr.first + (j < rr.len ? j : 0) * rr.stride;
+      return Position{j < rr.len ? __ldg(a.col + s) : -1, s};
+    };
+    Position cur = position(lane);
+    for (int j = lane; j < rr.len; j += group) {
+      double v[E::esize], xb[E::bs];
+      load_entry<E::esize, I>(a.val, cur.s, a.nslots, v);
+      load_x<E>(a, xpairs, cur.c, xb);
+      const Position next = position(j + group);
+      if (cur.c >= 0) E::apply(v, xb, acc);
+      cur = next;
     }
+  } else {
+    for (int j0 = lane; j0 < rr.len; j0 += U * group) {
+      int c[U];
+      double v[U][E::esize], xb[U][E::bs];
 #pragma unroll
-    for (int u = 0; u < U; ++u) load_x<E>(a, xpairs, c[u], xb[u]);
+      for (int u = 0; u < U; ++u) {
+        const int j = j0 + u * group;
+        const int s = rr.first + (j < rr.len ? j : j0) * rr.stride;
+        c[u] = __ldg(a.col + s);
+        if (j >= rr.len) c[u] = -1;
+        load_entry<E::esize, I>(a.val, s, a.nslots, v[u]);
+      }
 #pragma unroll
-    for (int u = 0; u < U; ++u)
-      if (c[u] >= 0) E::apply(v[u], xb[u], acc);
+      for (int u = 0; u < U; ++u) load_x<E>(a, xpairs, c[u], xb[u]);
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (c[u] >= 0) E::apply(v[u], xb[u], acc);
+    }
   }
 }
 
@@ -193,27 +222,51 @@ __device__ __forceinline__ void mirrored_share(const SpmvArgs &a, bool xpairs, c
   constexpr int K = chunk_positions<E>();
   if (rr.len == 0) return;
   const int steps = max(rr.len - nl, nl + 1);
-  for (int k0 = 0; k0 < steps; k0 += K) {
-    int c[2 * K], e[2 * K];
-    double v[2 * K][E::esize], xb[2 * K][E::bs];
-#pragma unroll
-    for (int q = 0; q < K; ++q) {
-      const int k = k0 + q;
+  if constexpr (K == 1 && PGK_AIJC_PREFETCH) {
+    // One mirrored step at a time, its columns and partner read one step ahead (as plain_share).
+    struct Step {
+      Position own, low; // low.s: the partner's slot
+    };
+    auto step = [&](int k) {
       const bool own = k < steps && nl + k<rr.len, low = k> 0 && k <= nl && k < steps;
       const int so = rr.first + (own ? nl + k : 0) * rr.stride, sl = rr.first + (low ? nl - k : 0) * rr.stride;
-      c[2 * q] = own ? __ldg(a.col + so) : -1;
-      c[2 * q + 1] = low ? __ldg(a.col + sl) : -1;
-      e[2 * q] = so;
-      e[2 * q + 1] = low ? __ldg(a.partner + sl) : so;
+      return Step{{own ? __ldg(a.col + so) : -1, so}, {low ? __ldg(a.col + sl) : -1, low ? __ldg(a.partner + sl) : so}};
+    };
+    Step cur = step(0);
+    for (int k = 0; k < steps; ++k) {
+      double vo[E::esize], vl[E::esize], xo[E::bs], xl[E::bs];
+      load_entry<E::esize, I>(a.val, cur.own.s, a.nslots, vo);
+      load_entry<E::esize, I>(a.val, cur.low.s, a.nslots, vl);
+      load_x<E>(a, xpairs, cur.own.c, xo);
+      load_x<E>(a, xpairs, cur.low.c, xl);
+      const Step next = step(k + 1);
+      if (cur.own.c >= 0) E::apply(vo, xo, acc);
+      if (cur.low.c >= 0) E::apply_transposed(vl, xl, acc);
+      cur = next;
     }
+  } else {
+    for (int k0 = 0; k0 < steps; k0 += K) {
+      int c[2 * K], e[2 * K];
+      double v[2 * K][E::esize], xb[2 * K][E::bs];
 #pragma unroll
-    for (int p = 0; p < 2 * K; ++p) load_entry<E::esize, I>(a.val, e[p], a.nslots, v[p]);
+      for (int q = 0; q < K; ++q) {
+        const int k = k0 + q;
+        const bool own = k < steps && nl + k<rr.len, low = k> 0 && k <= nl && k < steps;
+        const int so = rr.first + (own ? nl + k : 0) * rr.stride, sl = rr.first + (low ? nl - k : 0) * rr.stride;
+        c[2 * q] = own ? __ldg(a.col + so) : -1;
+        c[2 * q + 1] = low ? __ldg(a.col + sl) : -1;
+        e[2 * q] = so;
+        e[2 * q + 1] = low ? __ldg(a.partner + sl) : so;
+      }
 #pragma unroll
-    for (int p = 0; p < 2 * K; ++p) load_x<E>(a, xpairs, c[p], xb[p]);
+      for (int p = 0; p < 2 * K; ++p) load_entry<E::esize, I>(a.val, e[p], a.nslots, v[p]);
 #pragma unroll
-    for (int q = 0; q < K; ++q) {
-      if (c[2 * q] >= 0) E::apply(v[2 * q], xb[2 * q], acc);
-      if (c[2 * q + 1] >= 0) E::apply_transposed(v[2 * q + 1], xb[2 * q + 1], acc);
+      for (int p = 0; p < 2 * K; ++p) load_x<E>(a, xpairs, c[p], xb[p]);
+#pragma unroll
+      for (int q = 0; q < K; ++q) {
+        if (c[2 * q] >= 0) E::apply(v[2 * q], xb[2 * q], acc);
+        if (c[2 * q + 1] >= 0) E::apply_transposed(v[2 * q + 1], xb[2 * q + 1], acc);
+      }
     }
   }
 }
@@ -244,7 +297,7 @@ __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r,
   const RowRange rr = row_range<O>(a, r);
   if constexpr (S) {
     const int nl = __ldg(a.lower + r);
-    if (group == 1 && E::esize > 2) {
+    if (group == 1 && (E::esize > 2 || PGK_AIJC_PREFETCH_COMPLEX)) {
       mirrored_share<E, O, I>(a, xpairs, rr, nl, acc);
     } else if (group == 1) {
       // Complex entries keep the walk of one position at a time: their ELL+SYM product measured
