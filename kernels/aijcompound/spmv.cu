@@ -145,15 +145,26 @@ template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvA
 // quaternion one from 0.0589 to 0.0571 (SI-32+SYM-AoS); chunks of 2 and 4 took more registers
 // (quaternion SI-32-AoS 40 -> 70), were slower for quaternion and complex entries and no faster
 // for 3x3. PGK_AIJC_CHUNK sets it for such measurements.
+//
+// Quaternion entries with chunk 1 also read the next position's column (+SYM: the next mirrored
+// step's columns and partner) before applying the present one, so a position's entry and x loads
+// are issued at once instead of after its column arrives. On an H200 (bench/NOTES.md, 2026-12-01,
+// A/B in one run) the tuned quaternion product went from 0.0576-0.0581 to 0.0555-0.0563 ms
+// (SI-32+SYM-AoS; 0.842 -> 0.866-0.882 of the copy bandwidth), the other static AoS quaternion
+// variants gained 0-7% (the sliced SoA ones lost 5%, which the tuner does not pick); for 3x3
+// blocks the +SYM products lost 3-11% and for complex entries the AoS group and static products
+// up to 34%, so those keep the walk above.
+// PGK_AIJC_PREFETCH=0 turns it off for such measurements.
 #ifndef PGK_AIJC_CHUNK
 #define PGK_AIJC_CHUNK 1
 #endif
 #ifndef PGK_AIJC_PREFETCH
 #define PGK_AIJC_PREFETCH 1
 #endif
-#ifndef PGK_AIJC_PREFETCH_COMPLEX
-#define PGK_AIJC_PREFETCH_COMPLEX 0
-#endif
+// Whether E's walks read the next position's indices ahead (quaternion entries, chunk 1).
+template <class E> constexpr bool prefetch_indices() {
+  return PGK_AIJC_PREFETCH && PGK_AIJC_CHUNK == 1 && std::is_same_v<E, QuaternionEntry>;
+}
 template <class E> constexpr int chunk_positions() {
   static_assert(PGK_AIJC_CHUNK >= 1, "PGK_AIJC_CHUNK: positions in flight per thread, at least 1");
   return PGK_AIJC_CHUNK;
@@ -175,7 +186,7 @@ template <class E, ac::Outer O, ac::Inner I>
 __device__ __forceinline__ void plain_share(const SpmvArgs &a, bool xpairs, const RowRange &rr, int lane, int group,
                                             double (&acc)[E::bs]) {
   constexpr int U = chunk_positions<E>();
-  if constexpr (U == 1 && PGK_AIJC_PREFETCH) {
+  if constexpr (prefetch_indices<E>()) {
     // One position at a time, its column read one position ahead: the entry and x loads of a
     // position are issued as soon as the previous one's are, the column's latency off the chain.
     auto position = [&](int j) {
@@ -222,7 +233,7 @@ __device__ __forceinline__ void mirrored_share(const SpmvArgs &a, bool xpairs, c
   constexpr int K = chunk_positions<E>();
   if (rr.len == 0) return;
   const int steps = max(rr.len - nl, nl + 1);
-  if constexpr (K == 1 && PGK_AIJC_PREFETCH) {
+  if constexpr (prefetch_indices<E>()) {
     // One mirrored step at a time, its columns and partner read one step ahead (as plain_share).
     struct Step {
       Position own, low; // low.s: the partner's slot
@@ -297,7 +308,7 @@ __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r,
   const RowRange rr = row_range<O>(a, r);
   if constexpr (S) {
     const int nl = __ldg(a.lower + r);
-    if (group == 1 && (E::esize > 2 || PGK_AIJC_PREFETCH_COMPLEX)) {
+    if (group == 1 && E::esize > 2) {
       mirrored_share<E, O, I>(a, xpairs, rr, nl, acc);
     } else if (group == 1) {
       // Complex entries keep the walk of one position at a time: their ELL+SYM product measured
@@ -397,73 +408,6 @@ __global__ void spmv_group(const SpmvArgs a, bool xpairs, int group) {
   }
 }
 
-#ifndef PGK_AIJC_SPLIT
-#define PGK_AIJC_SPLIT 0
-#endif
-#if PGK_AIJC_SPLIT
-// Experiment (PGK_AIJC_SPLIT=1): quaternion rows on two lanes each, lane h holding components 2h and
-// 2h + 1 of every entry and x block (one 16-byte load each), the other half by a shuffle; lane h sums
-// outputs 2h and 2h + 1 with the factors of QuaternionEntry::apply in its order (the same bits).
-__device__ __forceinline__ void half_load(const double *p, bool pairs, double &a, double &b) {
-  if (pairs) {
-    const double2 t = __ldg(reinterpret_cast<const double2 *>(p));
-    a = t.x, b = t.y;
-  } else {
-    a = __ldg(p), b = __ldg(p + 1);
-  }
-}
-template <ac::Inner I>
-__device__ __forceinline__ void split_position(const SpmvArgs &a, bool xpairs, int h, unsigned pair, int s, int c,
-                                               bool conj, double &acc0, double &acc1) {
-  double v0, v1, p0, p1;
-  if constexpr (I == ac::Inner::aos) {
-    half_load(a.val + static_cast<std::int64_t>(s) * 4 + 2 * h, true, v0, v1);
-  } else {
-    v0 = __ldg(a.val + static_cast<std::int64_t>(2 * h) * a.nslots + s);
-    v1 = __ldg(a.val + static_cast<std::int64_t>(2 * h + 1) * a.nslots + s);
-  }
-  half_load(a.x + static_cast<std::int64_t>(c < 0 ? 0 : c) * 4 + 2 * h, xpairs, p0, p1);
-  const double o0 = __shfl_xor_sync(pair, v0, 1), o1 = __shfl_xor_sync(pair, v1, 1);
-  const double q0 = __shfl_xor_sync(pair, p0, 1), q1 = __shfl_xor_sync(pair, p1, 1);
-  if (c < 0) return;
-  double w = h ? o0 : v0, x = h ? o1 : v1, y = h ? v0 : o0, z = h ? v1 : o1;
-  if (conj) x = -x, y = -y, z = -z;
-  const double P0 = h ? q0 : p0, P1 = h ? q1 : p1, P2 = h ? p0 : q0, P3 = h ? p1 : q1;
-  madd(acc0, h ? y : w, P0), madd(acc0, h ? z : -x, P1), madd(acc0, h ? w : -y, P2), madd(acc0, h ? -x : -z, P3);
-  madd(acc1, h ? z : x, P0), madd(acc1, h ? -y : w, P1), madd(acc1, h ? x : -z, P2), madd(acc1, h ? w : y, P3);
-}
-template <ac::Outer O, ac::Inner I, bool S> __global__ void spmv_split_quaternion(const SpmvArgs a, bool xpairs) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x / 2;
-  const int h = threadIdx.x & 1;
-  const unsigned pair = 3u << (threadIdx.x & 30);
-  for (std::int64_t r = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 2; r < a.nbrows;
-       r += stride) {
-    double acc0 = 0.0, acc1 = 0.0;
-    const RowRange rr = row_range<O>(a, static_cast<int>(r));
-    if constexpr (S) {
-      const int nl = __ldg(a.lower + r);
-      const int steps = rr.len == 0 ? 0 : max(rr.len - nl, nl + 1);
-      for (int k = 0; k < steps; ++k) {
-        const bool own = nl + k < rr.len, low = k > 0 && k <= nl;
-        const int so = rr.first + (own ? nl + k : 0) * rr.stride, sl = rr.first + (low ? nl - k : 0) * rr.stride;
-        const int co = own ? __ldg(a.col + so) : -1, cl = low ? __ldg(a.col + sl) : -1;
-        const int el = low ? __ldg(a.partner + sl) : so;
-        split_position<I>(a, xpairs, h, pair, so, co, false, acc0, acc1);
-        split_position<I>(a, xpairs, h, pair, el, cl, true, acc0, acc1);
-      }
-    } else {
-      for (int j = 0; j < rr.len; ++j) {
-        const int s = rr.first + j * rr.stride;
-        split_position<I>(a, xpairs, h, pair, s, __ldg(a.col + s), false, acc0, acc1);
-      }
-    }
-    const std::int64_t o = r * 4 + 2 * h;
-    a.y[o] = a.z ? __dadd_rn(acc0, a.z[o]) : acc0;
-    a.y[o + 1] = a.z ? __dadd_rn(acc1, a.z[o + 1]) : acc1;
-  }
-}
-#endif
-
 // The most threads a block of `kernel` can have (its registers), cached per kernel by the caller.
 template <class K> int max_block_threads(K kernel) {
   cudaFuncAttributes at{};
@@ -491,12 +435,6 @@ void launch(const SpmvArgs &a, const LaunchShape &shape, int grid, cudaStream_t 
                    max_group = max_block_threads(spmv_group<E, O, I, S>);
   switch (shape.schedule) {
   case Schedule::static_rows:
-#if PGK_AIJC_SPLIT
-    if constexpr (std::is_same_v<E, QuaternionEntry>) {
-      spmv_split_quaternion<O, I, S><<<grid, shape.threads, 0, stream>>>(a, xpairs);
-      break;
-    }
-#endif
     launch_fitted(spmv_static<E, O, I, S>, max_static, grid, shape.threads, stream, a, xpairs);
     break;
   case Schedule::dynamic_rows:
