@@ -1,5 +1,6 @@
 #!/bin/bash
-# Experiment driver for the SpMV's index prefetch (kernels/aijcompound/spmv.cu, PGK_AIJC_PREFETCH): one
+# Experiment driver (run on bundle a650714, whose spmv.cu had the macros PGK_AIJC_PREFETCH_COMPLEX and PGK_AIJC_SPLIT;
+# main keeps PGK_AIJC_PREFETCH only; D is bench/diag/aijcompound_split_lanes.patch) for the SpMV index prefetch (kernels/aijcompound/spmv.cu, PGK_AIJC_PREFETCH): one
 # device call (one H200). Builds the bundle (A: prefetch on, the commit's default), then rebuilds only
 # the library with -DPGK_AIJC_PREFETCH=0 (B: the code before it) and with PGK_AIJC_PREFETCH_COMPLEX=1
 # (C: complex entries walk the mirrored prefetch path too) and PGK_AIJC_SPLIT=1 (D: quaternion rows on two
