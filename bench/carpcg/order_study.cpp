@@ -7,6 +7,8 @@
 //               more than 2 nodes apart, so they touch disjoint unknowns and can sweep at once);
 //               order: colour, tile, natural order inside a tile. One chain of B*B projections
 //               per tile and colour on a device.
+//   lattice7    colour (x + 2 y) mod 7: a distance-2 colouring of fem2d's triangular lattice with 7
+//               colours (the greedy one uses 9; checked by is_distance2_coloring), colour by colour
 // Host only, no PETSc (target bench_carpcg_orders). Usage: bench_carpcg_orders n lambda order [order...]
 // Results of the twenty-sixth session: bench/NOTES.md, bench/results/carpcg_orders_cpu.txt.
 #include "src/carpcg/cg.hpp"
@@ -84,6 +86,16 @@ int main(int argc, char **argv)
     } else if (name == "multicolor") {
       o.scheme = carpcg::Scheme::Sequential;
       o.order  = carpcg::distance2_coloring(v).order();
+    } else if (name == "lattice7") {
+      std::vector<int> colour(a.nrows);
+      for (Index row = 0; row < a.nrows; ++row) colour[row] = static_cast<int>((row % n + 2 * (row / n)) % 7);
+      const carpcg::Coloring c = carpcg::coloring_from_colors(colour, 7);
+      if (!carpcg::is_distance2_coloring(v, c)) {
+        std::fprintf(stderr, "lattice7: not a distance-2 colouring of this matrix\n");
+        return 1;
+      }
+      o.scheme = carpcg::Scheme::Sequential;
+      o.order  = c.order();
     } else if (name.rfind("tiles:", 0) == 0) {
       const Index tile = std::atoi(name.c_str() + 6);
       if (tile < 2 || !tiles_sweep_at_once(v, n, tile)) {
