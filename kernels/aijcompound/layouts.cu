@@ -186,7 +186,15 @@ void DevicePacked::take_pattern(const ac::Packed &p, void *stream) {
     PGK_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
   }
   upload_int(ptr_, p.ptr, "row metadata", stream);
-  upload_int(col_, p.col, "block columns", stream);
+  std::vector<std::int16_t> offsets;
+  offsets_ = reads_column_offsets(p.kind) && ac::column_offsets(p, &offsets);
+  if (offsets_) {
+    col_offset_.upload(offsets.data(), offsets.size(), stream);
+    col_ = DeviceBuffer<int>();
+  } else {
+    upload_int(col_, p.col, "block columns", stream);
+    col_offset_ = DeviceBuffer<std::int16_t>();
+  }
   symmetric_ = p.symmetric;
   nlower_ = 0;
   if (p.symmetric) {
@@ -263,6 +271,8 @@ void DevicePacked::mult(const LaunchShape &shape, const double *x, const double 
   a.inner = inner_;
   a.ptr = ptr_.data();
   a.col = col_.data();
+  a.offsets = offsets_;
+  a.col_offset = col_offset_.data();
   a.symmetric = symmetric_;
   a.lower = lower_.data();
   a.partner = partner_.data();
@@ -285,9 +295,11 @@ std::size_t DevicePacked::bytes() const {
   if (symmetric_) {
     const std::size_t es = static_cast<std::size_t>(ac::entry_size(kind_, bs_));
     return static_cast<std::size_t>(nslots_ - nlower_) * es * sizeof(double) +
-           (col_.size() + static_cast<std::size_t>(nlower_) + ptr_.size() + lower_.size()) * sizeof(int);
+           (col_.size() + static_cast<std::size_t>(nlower_) + ptr_.size() + lower_.size()) * sizeof(int) +
+           col_offset_.size() * sizeof(std::int16_t);
   }
-  return val_.size() * sizeof(double) + (col_.size() + ptr_.size()) * sizeof(int);
+  return val_.size() * sizeof(double) + (col_.size() + ptr_.size()) * sizeof(int) +
+         col_offset_.size() * sizeof(std::int16_t);
 }
 
 } // namespace pgk::cuda::aijcompound

@@ -14,14 +14,16 @@
 //     computed by one thread (or one group), so the result does not depend on which thread took it.
 // Vectors are interlaced (PETSc's layout, the seed's vector AoS): x has nbcols*bs scalars, y and z
 // nbrows*bs. Device arrays of columns and offsets are 32-bit: upload throws std::invalid_argument
-// when a count does not fit (more than 2^31-1 slots or block columns).
+// when a count does not fit (more than 2^31-1 slots or block columns). The kinds that read column
+// offsets (spmv.cuh) hold their columns as 16-bit offsets from the row instead, where all fit
+// (ac::column_offsets); the products are the same operations in the same order either way.
 //
 // +SYM (a symmetric matrix, ac::Packed::symmetric): the lower entries through their partners; every
 // entry's values stay stored (the lower ones for values_symmetric, which the caller runs after
 // every change of values: a +SYM product is A x only while it answers true).
 //
 // Copies go through kernels/common/transfer.hpp (logged): upload makes one copy per array (ptr,
-// col, val; +SYM also lower and partner), upload_pattern two (+SYM four), set_value_slots one,
+// col or its offsets, val; +SYM also lower and partner), upload_pattern two (+SYM four), set_value_slots one,
 // values_symmetric one download (its flag); repack, scale and mult make none.
 // Errors: std::invalid_argument (bad shapes or sizes), pgk::cuda::Error (CUDA failures).
 #pragma once
@@ -31,6 +33,7 @@
 #include "src/aijcompound/tune.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace pgk::cuda::aijcompound {
@@ -69,6 +72,18 @@ inline LaunchShape shape_of(const ac::Variant &v) {
 }
 // std::invalid_argument unless the shape is one of the above.
 void check_shape(const LaunchShape &shape);
+
+// Entry kinds whose device copy reads 16-bit column offsets from the row (ac::column_offsets)
+// instead of 32-bit columns, where every |column - row| fits (a block bandwidth below 32768): 2
+// of the 36 bytes a quaternion AoS position reads (+SYM lower: 2 of 8). PGK_AIJC_OFFSETS: 1
+// (default) quaternion entries, 2 every kind, 0 none; the 3x3 and complex kernels lost with the
+// quaternion index read-ahead (spmv.cu), so these two wait on their own measurement.
+#ifndef PGK_AIJC_OFFSETS
+#define PGK_AIJC_OFFSETS 1
+#endif
+constexpr bool reads_column_offsets(ac::EntryKind kind) {
+  return PGK_AIJC_OFFSETS == 2 || (PGK_AIJC_OFFSETS == 1 && kind == ac::EntryKind::quaternion);
+}
 
 // SMs of the current device (cached after the first call).
 int sm_count();
@@ -115,8 +130,12 @@ public:
   Index nnzb() const { return nnzb_; }     // stored entries (not slots)
   Index nslots() const { return nslots_; } // slots, padding included
   Index width() const { return width_; }   // longest row
-  // Device bytes of the matrix arrays with 4-byte indices that one product reads of A (+SYM: the
-  // values of every slot but the lower ones, the columns, the lower slots' partners, ptr, lower).
+  // Whether the columns are on the device as 16-bit offsets from their rows (reads_column_offsets
+  // in spmv.cuh: quaternion entries whose block bandwidth is below 32768), not as 32-bit columns.
+  bool column_offsets() const { return offsets_; }
+  // Device bytes of the matrix arrays that one product reads of A (+SYM: the values of every slot
+  // but the lower ones, the columns, the lower slots' partners, ptr, lower): 4-byte indices, the
+  // columns 2 bytes each where they are offsets.
   std::size_t bytes() const;
 
 private:
@@ -128,6 +147,8 @@ private:
   bool symmetric_ = false;
   Index nlower_ = 0; // +SYM: strictly lower entries (read through their partners)
   DeviceBuffer<int> ptr_, col_, slots_, lower_, partner_;
+  DeviceBuffer<std::int16_t> col_offset_; // the columns when offsets_ (col_ is then empty)
+  bool offsets_ = false;
   mutable DeviceBuffer<int> flag_; // values_symmetric's answer
   DeviceBuffer<double> val_;
   mutable DeviceBuffer<unsigned int> counter_;          // dynamic_rows: the row counter (kernel-reset)

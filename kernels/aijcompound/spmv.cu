@@ -20,118 +20,34 @@
 // (apply_transposed: the same operations, in the same order, as apply on the transposed entry, so
 // the loads can stream instead of holding a transposed copy in registers).
 #include "kernels/aijcompound/spmv.cuh"
+#include "kernels/aijcompound/spmv_entry.cuh"
 #include "kernels/common/cuda_check.cuh"
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace pgk::cuda::aijcompound {
 namespace {
 
-__device__ __forceinline__ void madd(double &acc, double a, double x) { acc = __dadd_rn(acc, __dmul_rn(a, x)); }
-
-// k x k real block, column-major: component j*k + i is row i, column j.
-template <int K> struct BlockEntry {
-  static constexpr int bs = K, esize = K * K;
-  __device__ static void apply(const double (&v)[esize], const double (&x)[bs], double (&acc)[bs]) {
-#pragma unroll
-    for (int j = 0; j < K; ++j)
-#pragma unroll
-      for (int i = 0; i < K; ++i) madd(acc[i], v[j * K + i], x[j]);
-  }
-  // apply() of the entry whose transpose is v: component j*K + i of the transpose is v[i*K + j].
-  __device__ static void apply_transposed(const double (&v)[esize], const double (&x)[bs], double (&acc)[bs]) {
-#pragma unroll
-    for (int j = 0; j < K; ++j)
-#pragma unroll
-      for (int i = 0; i < K; ++i) madd(acc[i], v[i * K + j], x[j]);
-  }
-};
-
-// a + b i as [a -b; b a].
-struct ComplexEntry {
-  static constexpr int bs = 2, esize = 2;
-  __device__ static void apply(const double (&v)[2], const double (&x)[2], double (&acc)[2]) {
-    const double a = v[0], b = v[1];
-    madd(acc[0], a, x[0]);
-    madd(acc[0], -b, x[1]);
-    madd(acc[1], b, x[0]);
-    madd(acc[1], a, x[1]);
-  }
-  // apply() of the conjugate (a, -b): -(-b) is b exactly.
-  __device__ static void apply_transposed(const double (&v)[2], const double (&x)[2], double (&acc)[2]) {
-    const double a = v[0], b = v[1];
-    madd(acc[0], a, x[0]);
-    madd(acc[0], b, x[1]);
-    madd(acc[1], -b, x[0]);
-    madd(acc[1], a, x[1]);
-  }
-};
-
-// w + x i + y j + z k as L(q) (src/aijcompound/entry.hpp), negated factors where L has a minus.
-struct QuaternionEntry {
-  static constexpr int bs = 4, esize = 4;
-  __device__ static void apply(const double (&v)[4], const double (&p)[4], double (&acc)[4]) {
-    const double w = v[0], x = v[1], y = v[2], z = v[3];
-    madd(acc[0], w, p[0]), madd(acc[0], -x, p[1]), madd(acc[0], -y, p[2]), madd(acc[0], -z, p[3]);
-    madd(acc[1], x, p[0]), madd(acc[1], w, p[1]), madd(acc[1], -z, p[2]), madd(acc[1], y, p[3]);
-    madd(acc[2], y, p[0]), madd(acc[2], z, p[1]), madd(acc[2], w, p[2]), madd(acc[2], -x, p[3]);
-    madd(acc[3], z, p[0]), madd(acc[3], -y, p[1]), madd(acc[3], x, p[2]), madd(acc[3], w, p[3]);
-  }
-  // apply() of the conjugate (w, -x, -y, -z).
-  __device__ static void apply_transposed(const double (&v)[4], const double (&p)[4], double (&acc)[4]) {
-    const double w = v[0], x = -v[1], y = -v[2], z = -v[3];
-    madd(acc[0], w, p[0]), madd(acc[0], -x, p[1]), madd(acc[0], -y, p[2]), madd(acc[0], -z, p[3]);
-    madd(acc[1], x, p[0]), madd(acc[1], w, p[1]), madd(acc[1], -z, p[2]), madd(acc[1], y, p[3]);
-    madd(acc[2], y, p[0]), madd(acc[2], z, p[1]), madd(acc[2], w, p[2]), madd(acc[2], -x, p[3]);
-    madd(acc[3], z, p[0]), madd(acc[3], -y, p[1]), madd(acc[3], x, p[2]), madd(acc[3], w, p[3]);
-  }
-};
-
-// N consecutive doubles from p through the read-only path; as double2 when `pairs` (p 16-byte aligned).
-template <int N> __device__ __forceinline__ void load(const double *__restrict__ p, bool pairs, double (&v)[N]) {
-  if constexpr (N % 2 == 0) {
-    if (pairs) {
-      const double2 *q = reinterpret_cast<const double2 *>(p);
-#pragma unroll
-      for (int k = 0; k < N / 2; ++k) {
-        const double2 t = __ldg(q + k);
-        v[2 * k] = t.x, v[2 * k + 1] = t.y;
-      }
-      return;
-    }
-  }
-#pragma unroll
-  for (int k = 0; k < N; ++k) v[k] = __ldg(p + k);
-}
-
-// The components of slot s: AoS val[s * N + c] (pairs: N even, the array is cudaMalloc-aligned),
-// SoA val[c * nslots + s].
-template <int N, ac::Inner I>
-__device__ __forceinline__ void load_entry(const double *__restrict__ val, int s, int nslots, double (&v)[N]) {
-  if constexpr (I == ac::Inner::aos) {
-    load<N>(val + static_cast<std::int64_t>(s) * N, true, v);
-  } else {
-#pragma unroll
-    for (int c = 0; c < N; ++c) v[c] = __ldg(val + static_cast<std::int64_t>(c) * nslots + s);
-  }
-}
+using namespace spmv_detail;
 
 // Where row r's positions are: position j at slot first + j * stride, j < len.
 struct RowRange {
-  int first, len, stride;
+  int first, len, stride, row;
 };
 
 template <ac::Outer O> __device__ __forceinline__ RowRange row_range(const SpmvArgs &a, int r) {
   if constexpr (O == ac::Outer::csr) {
     const int b = __ldg(a.ptr + r);
-    return {b, __ldg(a.ptr + r + 1) - b, 1};
+    return {b, __ldg(a.ptr + r + 1) - b, 1, r};
   } else if constexpr (O == ac::Outer::ell) {
-    return {r, __ldg(a.ptr + r), a.nrows_pad};
+    return {r, __ldg(a.ptr + r), a.nrows_pad, r};
   } else {
     constexpr int h = O == ac::Outer::sliced16 ? 16 : 32;
     const int off = __ldg(a.ptr + r / h);
-    return {off + r % h, (__ldg(a.ptr + r / h + 1) - off) / h, h};
+    return {off + r % h, (__ldg(a.ptr + r / h + 1) - off) / h, h, r};
   }
 }
 
@@ -175,6 +91,17 @@ template <class E> __device__ __forceinline__ void load_x(const SpmvArgs &a, boo
   if (c >= 0) load<E::bs>(a.x + static_cast<std::int64_t>(c) * E::bs, xpairs, xb);
 }
 
+// The column of slot s of row r (sliced padding: -1): a 32-bit column, or with N (column
+// offsets, spmv.cuh) row + a 16-bit offset, its padding marker mapped to -1.
+template <bool N> __device__ __forceinline__ int column(const SpmvArgs &a, int r, int s) {
+  if constexpr (N) {
+    const int d = __ldg(a.col_offset + s);
+    return d == ac::kOffsetPadding ? -1 : r + d;
+  } else {
+    return __ldg(a.col + s);
+  }
+}
+
 // One position's column and slot; c = -1 past the row's end (the slot is then the row's first).
 struct Position {
   int c, s;
@@ -182,7 +109,7 @@ struct Position {
 
 // The plain layouts: positions lane, lane + group, ... of the row, `chunk` of them at a time.
 // Positions past the row's end are loaded from the chunk's first slot and marked c = -1.
-template <class E, ac::Outer O, ac::Inner I>
+template <class E, ac::Outer O, ac::Inner I, bool N>
 __device__ __forceinline__ void plain_share(const SpmvArgs &a, bool xpairs, const RowRange &rr, int lane, int group,
                                             double (&acc)[E::bs]) {
   constexpr int U = chunk_positions<E>();
@@ -191,7 +118,7 @@ __device__ __forceinline__ void plain_share(const SpmvArgs &a, bool xpairs, cons
     // position are issued as soon as the previous one's are, the column's latency off the chain.
     auto position = [&](int j) {
       const int s = rr.first + (j < rr.len ? j : 0) * rr.stride;
-      return Position{j < rr.len ? __ldg(a.col + s) : -1, s};
+      return Position{j < rr.len ? column<N>(a, rr.row, s) : -1, s};
     };
     Position cur = position(lane);
     for (int j = lane; j < rr.len; j += group) {
@@ -210,7 +137,7 @@ __device__ __forceinline__ void plain_share(const SpmvArgs &a, bool xpairs, cons
       for (int u = 0; u < U; ++u) {
         const int j = j0 + u * group;
         const int s = rr.first + (j < rr.len ? j : j0) * rr.stride;
-        c[u] = __ldg(a.col + s);
+        c[u] = column<N>(a, rr.row, s);
         if (j >= rr.len) c[u] = -1;
         load_entry<E::esize, I>(a.val, s, a.nslots, v[u]);
       }
@@ -227,7 +154,7 @@ __device__ __forceinline__ void plain_share(const SpmvArgs &a, bool xpairs, cons
 // k the own position nl + k, then the lower position nl - k (k >= 1), so that a partner is read at
 // about the step its owner reads it (an L2 hit). `chunk` steps at a time (two positions each); a lower
 // position's entry is its partner's slot, applied transposed.
-template <class E, ac::Outer O, ac::Inner I>
+template <class E, ac::Outer O, ac::Inner I, bool N>
 __device__ __forceinline__ void mirrored_share(const SpmvArgs &a, bool xpairs, const RowRange &rr, int nl,
                                                double (&acc)[E::bs]) {
   constexpr int K = chunk_positions<E>();
@@ -241,7 +168,8 @@ __device__ __forceinline__ void mirrored_share(const SpmvArgs &a, bool xpairs, c
     auto step = [&](int k) {
       const bool own = k < steps && nl + k<rr.len, low = k> 0 && k <= nl && k < steps;
       const int so = rr.first + (own ? nl + k : 0) * rr.stride, sl = rr.first + (low ? nl - k : 0) * rr.stride;
-      return Step{{own ? __ldg(a.col + so) : -1, so}, {low ? __ldg(a.col + sl) : -1, low ? __ldg(a.partner + sl) : so}};
+      return Step{{own ? column<N>(a, rr.row, so) : -1, so},
+                  {low ? column<N>(a, rr.row, sl) : -1, low ? __ldg(a.partner + sl) : so}};
     };
     Step cur = step(0);
     for (int k = 0; k < steps; ++k) {
@@ -264,8 +192,8 @@ __device__ __forceinline__ void mirrored_share(const SpmvArgs &a, bool xpairs, c
         const int k = k0 + q;
         const bool own = k < steps && nl + k<rr.len, low = k> 0 && k <= nl && k < steps;
         const int so = rr.first + (own ? nl + k : 0) * rr.stride, sl = rr.first + (low ? nl - k : 0) * rr.stride;
-        c[2 * q] = own ? __ldg(a.col + so) : -1;
-        c[2 * q + 1] = low ? __ldg(a.col + sl) : -1;
+        c[2 * q] = own ? column<N>(a, rr.row, so) : -1;
+        c[2 * q + 1] = low ? column<N>(a, rr.row, sl) : -1;
         e[2 * q] = so;
         e[2 * q + 1] = low ? __ldg(a.partner + sl) : so;
       }
@@ -283,10 +211,10 @@ __device__ __forceinline__ void mirrored_share(const SpmvArgs &a, bool xpairs, c
 }
 
 // Position j of row r (slot s) into acc: its own entry, or (lower) its partner's transposed.
-template <class E, ac::Outer O, ac::Inner I>
-__device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, int s, bool lower,
+template <class E, ac::Outer O, ac::Inner I, bool N>
+__device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, const RowRange &rr, int s, bool lower,
                                                double (&acc)[E::bs]) {
-  const int c = __ldg(a.col + s);
+  const int c = column<N>(a, rr.row, s);
   if constexpr (O == ac::Outer::sliced16 || O == ac::Outer::sliced32)
     if (c < 0) return;
   double v[E::esize], xb[E::bs];
@@ -300,7 +228,7 @@ __device__ __forceinline__ void apply_position(const SpmvArgs &a, bool xpairs, i
 // them for one thread per row). Sliced padding (column -1) is skipped, never multiplied. +SYM with
 // one thread per row walks in mirrored pairs (mirrored_share; complex entries one position at a
 // time, in the same order); +SYM groups keep the row order (lower positions through partners).
-template <class E, ac::Outer O, ac::Inner I, bool S>
+template <class E, ac::Outer O, ac::Inner I, bool S, bool N>
 __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r, int lane, int group,
                                           double (&acc)[E::bs]) {
 #pragma unroll
@@ -309,20 +237,20 @@ __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r,
   if constexpr (S) {
     const int nl = __ldg(a.lower + r);
     if (group == 1 && E::esize > 2) {
-      mirrored_share<E, O, I>(a, xpairs, rr, nl, acc);
+      mirrored_share<E, O, I, N>(a, xpairs, rr, nl, acc);
     } else if (group == 1) {
       // Complex entries keep the walk of one position at a time: their ELL+SYM product measured
       // 0.0434 ms that way and 0.0500 through mirrored_share (helmholtz2dc:n=1120, H200).
       for (int k = 0; k < max(rr.len - nl, nl + 1); ++k) {
-        if (nl + k < rr.len) apply_position<E, O, I>(a, xpairs, rr.first + (nl + k) * rr.stride, false, acc);
-        if (k > 0 && k <= nl) apply_position<E, O, I>(a, xpairs, rr.first + (nl - k) * rr.stride, true, acc);
+        if (nl + k < rr.len) apply_position<E, O, I, N>(a, xpairs, rr, rr.first + (nl + k) * rr.stride, false, acc);
+        if (k > 0 && k <= nl) apply_position<E, O, I, N>(a, xpairs, rr, rr.first + (nl - k) * rr.stride, true, acc);
       }
     } else {
       for (int j = lane; j < rr.len; j += group)
-        apply_position<E, O, I>(a, xpairs, rr.first + j * rr.stride, j < nl, acc);
+        apply_position<E, O, I, N>(a, xpairs, rr, rr.first + j * rr.stride, j < nl, acc);
     }
   } else {
-    plain_share<E, O, I>(a, xpairs, rr, lane, group, acc);
+    plain_share<E, O, I, N>(a, xpairs, rr, lane, group, acc);
   }
 }
 
@@ -339,11 +267,12 @@ template <class E> bool x_pairs(const SpmvArgs &a) {
 }
 
 // static_rows: block b starts at row threads * b and strides by threads * gridDim.
-template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_static(const SpmvArgs a, bool xpairs) {
+template <class E, ac::Outer O, ac::Inner I, bool S, bool N>
+__global__ void spmv_static(const SpmvArgs a, bool xpairs) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < a.nbrows; r += stride) {
     double acc[E::bs];
-    row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+    row_share<E, O, I, S, N>(a, xpairs, static_cast<int>(r), 0, 1, acc);
     store_row<E::bs>(a, static_cast<int>(r), acc);
   }
 }
@@ -352,7 +281,8 @@ template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_static
 // counter pass nbrows it counts itself finished in counter[1]; the last one to finish resets both,
 // so the next launch starts from 0 without a memset. Every other block has then taken its last
 // rows (the fence orders each block's last take before its finish count).
-template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_dynamic(const SpmvArgs a, bool xpairs) {
+template <class E, ac::Outer O, ac::Inner I, bool S, bool N>
+__global__ void spmv_dynamic(const SpmvArgs a, bool xpairs) {
   __shared__ unsigned int first;
   for (;;) {
     if (threadIdx.x == 0) first = atomicAdd(a.counter, blockDim.x);
@@ -363,7 +293,7 @@ template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_dynami
     if (done) break;
     if (r < a.nbrows) {
       double acc[E::bs];
-      row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+      row_share<E, O, I, S, N>(a, xpairs, static_cast<int>(r), 0, 1, acc);
       store_row<E::bs>(a, static_cast<int>(r), acc);
     }
   }
@@ -382,7 +312,7 @@ template <class E, ac::Outer O, ac::Inner I, bool S> __global__ void spmv_dynami
 // lane takes part in every shuffle. The lanes' partial sums are combined by a butterfly
 // (__shfl_xor_sync, distances group/2, ..., 1): a fixed tree, and since a + b == b + a exactly,
 // every lane of the group ends with the same bits; lane l then stores components l, l + group, ...
-template <class E, ac::Outer O, ac::Inner I, bool S>
+template <class E, ac::Outer O, ac::Inner I, bool S, bool N>
 __global__ void spmv_group(const SpmvArgs a, bool xpairs, int group) {
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x / group;
@@ -392,7 +322,7 @@ __global__ void spmv_group(const SpmvArgs a, bool xpairs, int group) {
     const bool active = r < a.nbrows;
     double acc[E::bs];
     if (active) {
-      row_share<E, O, I, S>(a, xpairs, static_cast<int>(r), lane, group, acc);
+      row_share<E, O, I, S, N>(a, xpairs, static_cast<int>(r), lane, group, acc);
     } else {
 #pragma unroll
       for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
@@ -427,21 +357,21 @@ void launch_fitted(K kernel, int max_threads, int grid, int threads, cudaStream_
   kernel<<<grid, threads, 0, stream>>>(args...);
 }
 
-template <class E, ac::Outer O, ac::Inner I, bool S>
+template <class E, ac::Outer O, ac::Inner I, bool S, bool N>
 void launch(const SpmvArgs &a, const LaunchShape &shape, int grid, cudaStream_t stream) {
   const bool xpairs = x_pairs<E>(a);
-  static const int max_static = max_block_threads(spmv_static<E, O, I, S>),
-                   max_dynamic = max_block_threads(spmv_dynamic<E, O, I, S>),
-                   max_group = max_block_threads(spmv_group<E, O, I, S>);
+  static const int max_static = max_block_threads(spmv_static<E, O, I, S, N>),
+                   max_dynamic = max_block_threads(spmv_dynamic<E, O, I, S, N>),
+                   max_group = max_block_threads(spmv_group<E, O, I, S, N>);
   switch (shape.schedule) {
   case Schedule::static_rows:
-    launch_fitted(spmv_static<E, O, I, S>, max_static, grid, shape.threads, stream, a, xpairs);
+    launch_fitted(spmv_static<E, O, I, S, N>, max_static, grid, shape.threads, stream, a, xpairs);
     break;
   case Schedule::dynamic_rows:
-    launch_fitted(spmv_dynamic<E, O, I, S>, max_dynamic, grid, shape.threads, stream, a, xpairs);
+    launch_fitted(spmv_dynamic<E, O, I, S, N>, max_dynamic, grid, shape.threads, stream, a, xpairs);
     break;
   case Schedule::group_rows:
-    launch_fitted(spmv_group<E, O, I, S>, max_group, grid, shape.threads, stream, a, xpairs, shape.group);
+    launch_fitted(spmv_group<E, O, I, S, N>, max_group, grid, shape.threads, stream, a, xpairs, shape.group);
     break;
   }
   PGK_CUDA_CHECK_LAUNCH();
@@ -488,8 +418,19 @@ void launch_spmv(const SpmvArgs &args, const LaunchShape &shape, int grid, cudaS
         using E = decltype(entry);
         constexpr ac::Outer O = decltype(outer)::value;
         constexpr ac::Inner I = decltype(inner)::value;
-        if (args.symmetric) launch<E, O, I, true>(args, shape, grid, stream);
-        else launch<E, O, I, false>(args, shape, grid, stream);
+        // Offset kernels exist only for the kinds that read offsets (spmv.cuh): fewer instances.
+        if constexpr (reads_column_offsets(E::kind)) {
+          if (args.offsets) {
+            if (args.symmetric) launch<E, O, I, true, true>(args, shape, grid, stream);
+            else launch<E, O, I, false, true>(args, shape, grid, stream);
+            return;
+          }
+        } else if (args.offsets) {
+          throw std::logic_error(std::string("aijcompound: column offsets for ") + ac::kind_name(E::kind) +
+                                 " entries, which read 32-bit columns");
+        }
+        if (args.symmetric) launch<E, O, I, true, false>(args, shape, grid, stream);
+        else launch<E, O, I, false, false>(args, shape, grid, stream);
       });
     });
   });

@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 namespace pgk::cuda::aijcompound {
 
 // One product: the device arrays of a DevicePacked (32-bit) and the vectors.
@@ -16,6 +18,8 @@ struct SpmvArgs {
   ac::Outer outer = ac::Outer::csr;
   ac::Inner inner = ac::Inner::aos;
   const int *ptr = nullptr, *col = nullptr;
+  bool offsets = false;                           // col_offset instead of col: column = row + offset
+  const std::int16_t *col_offset = nullptr;       // (ac::column_offsets)
   bool symmetric = false;                         // +SYM (src/aijcompound/layouts.hpp)
   const int *lower = nullptr, *partner = nullptr; // +SYM: lower counts per row, partner slot per slot
   const double *val = nullptr;

@@ -60,6 +60,15 @@ Index slot_of(Outer outer, const std::vector<Index> &ptr, Index nrows_pad, Index
   }
 }
 
+// Positions of row r in p's layout: CSR and ELL its entries, a sliced layout its slice's width.
+Index packed_row_len(const Packed &p, Index r, Index h) {
+  switch (p.outer) {
+  case Outer::csr: return p.ptr[r + 1] - p.ptr[r];
+  case Outer::ell: return p.ptr[r];
+  default: return (p.ptr[r / h + 1] - p.ptr[r / h]) / h;
+  }
+}
+
 } // namespace
 
 const char *outer_name(Outer outer) {
@@ -212,6 +221,25 @@ void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed
     }
 }
 
+bool column_offsets(const Packed &p, std::vector<std::int16_t> *offsets) {
+  offsets->assign(static_cast<std::size_t>(p.nslots()), kOffsetPadding);
+  const Index h = slice_height(p.outer, p.nbrows);
+  for (Index r = 0; r < p.nbrows; ++r) {
+    const Index len = packed_row_len(p, r, h);
+    for (Index j = 0; j < len; ++j) {
+      const Index s = slot_of(p.outer, p.ptr, p.nrows_pad, h, r, j), c = p.col[s];
+      if (c < 0) continue; // sliced padding keeps the marker
+      const Index d = c - r;
+      if (d < -kMaxColumnOffset || d > kMaxColumnOffset) {
+        offsets->clear();
+        return false;
+      }
+      (*offsets)[s] = static_cast<std::int16_t>(d);
+    }
+  }
+  return true;
+}
+
 namespace {
 
 // Row r of the packed matrix into acc (from +0.0). Positions ascending (the CSR reference's order),
@@ -224,12 +252,7 @@ void packed_row(const Packed &p, Index r, const double *x, double *acc) {
   const int es = p.esize();
   const Index n = p.nslots(), h = slice_height(p.outer, p.nbrows);
   const Index stride = p.inner == Inner::aos ? 1 : n;
-  Index len = 0;
-  switch (p.outer) {
-  case Outer::csr: len = p.ptr[r + 1] - p.ptr[r]; break;
-  case Outer::ell: len = p.ptr[r]; break;
-  default: len = (p.ptr[r / h + 1] - p.ptr[r / h]) / h; break;
-  }
+  const Index len = packed_row_len(p, r, h);
   auto position = [&](Index j, bool lower) {
     const Index s = slot_of(p.outer, p.ptr, p.nrows_pad, h, r, j);
     const Index c = p.col[s];

@@ -13,6 +13,7 @@
 #include "src/aijcompound/symmetric.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace pgk::aijcompound {
@@ -92,6 +93,14 @@ Packed pack_pattern(const CompoundCsr &a, Outer outer, Inner inner, std::vector<
                     const SymmetricPattern &sym);
 // New values of the same pattern into an existing packing (through entry_slots).
 void repack_values(const CompoundCsr &a, const std::vector<Index> &slots, Packed &p);
+
+// The columns of p as 16-bit offsets from their rows (c - r), for a device copy that reads 2
+// bytes a position instead of 4: offsets[s] for every slot s, kOffsetPadding for padding (column
+// -1, and ELL slots past a row's count). False (offsets emptied) when some |c - r| passes
+// kMaxColumnOffset, i.e. a block bandwidth of 32768 or more: such a matrix keeps 32-bit columns.
+constexpr std::int16_t kOffsetPadding = INT16_MIN;
+constexpr Index kMaxColumnOffset = INT16_MAX;
+bool column_offsets(const Packed &p, std::vector<std::int16_t> *offsets);
 
 // y = A x and y = A x + z on the packed arrays; bit for bit mult / mult_add of ops.hpp (+SYM: in its
 // own order, within rounding of them; the device's one-thread-per-row schedules match it bit for bit).

@@ -396,7 +396,7 @@ PetscErrorCode MatAIJCompoundDeviceView(Mat A, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "device: %s\n", MatAIJCompoundUseDevice(A) ? (dev ? "values on the device, product layout not chosen yet (first MatMult)" : "not used yet") : "not used (host path)"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "device layout %s (%s), %.1f MB", ac::describe(dev->variant).c_str(), dev->source.c_str(), dev->packed.bytes() / 1e6));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "device layout %s (%s), %.1f MB%s", ac::describe(dev->variant).c_str(), dev->source.c_str(), dev->packed.bytes() / 1e6, dev->packed.column_offsets() ? ", columns as 16-bit offsets" : ""));
   if (dev->gbs > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", %.1f GB/s when tuned", dev->gbs));
   if (dev->tuned_products > 0) PetscCall(PetscViewerASCIIPrintf(viewer, " (search: %d products)", dev->tuned_products));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));

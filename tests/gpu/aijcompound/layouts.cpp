@@ -8,6 +8,8 @@
 //     one row far longer than the others; Inf in x and -0.0 values (sliced padding must not
 //     multiply x[0]); an x that is not 16-byte aligned (the scalar path of the pair loads);
 //   * repack of new values equals a fresh upload, scale equals the host scale;
+//   * 16-bit column offsets (the kinds of dc::reads_column_offsets): used exactly where every
+//     |column - row| <= 32767 (both signs at the limit), 32-bit columns past it, the same bits;
 //   * +SYM (symmetric matrices of every kind, every layout): one thread per row bit for bit with the
 //     host's pair order (packed_mult), groups within 1e-13; the bytes a product reads; the device
 //     symmetry check against the host's after repacks;
@@ -24,10 +26,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -169,7 +173,10 @@ void expect_every_layout(const ac::CompoundCsr &a, const Vector &x, const Vector
       EXPECT_EQ(d.nnzb(), a.nnzb()) << at;
       EXPECT_EQ(d.nslots(), p.nslots()) << at;
       EXPECT_EQ(d.width(), p.width) << at;
-      EXPECT_EQ(d.bytes(), p.val.size() * sizeof(double) + (p.col.size() + p.ptr.size()) * 4) << at;
+      std::vector<std::int16_t> offsets;
+      const bool narrow = dc::reads_column_offsets(a.kind) && ac::column_offsets(p, &offsets);
+      EXPECT_EQ(d.column_offsets(), narrow) << at;
+      EXPECT_EQ(d.bytes(), p.val.size() * sizeof(double) + p.col.size() * (narrow ? 2 : 4) + p.ptr.size() * 4) << at;
       expect_every_schedule(d, a, dx.data() + x_offset, x, z, at);
     }
 }
@@ -354,8 +361,11 @@ TEST_P(GpuAijCompoundMult, SymmetricLayouts) {
         d.upload(p, nullptr);
         EXPECT_TRUE(d.symmetric()) << at;
         const std::size_t es = static_cast<std::size_t>(a.esize());
+        // the columns as 16-bit offsets for the kinds that read them (these bandwidths all fit)
+        EXPECT_EQ(d.column_offsets(), dc::reads_column_offsets(a.kind)) << at;
         EXPECT_EQ(d.bytes(), static_cast<std::size_t>(p.nslots() - lower) * es * 8 +
-                                 4 * (p.col.size() + static_cast<std::size_t>(lower) + p.ptr.size() + p.lower.size()))
+                                 p.col.size() * (d.column_offsets() ? 2 : 4) +
+                                 4 * (static_cast<std::size_t>(lower) + p.ptr.size() + p.lower.size()))
             << at;
         // one thread per row: bit for bit the host's pair order; that order within 1e-13 of mult
         Vector want(z.size()), want_add(z.size()), csr(z.size());
@@ -387,6 +397,44 @@ TEST_P(GpuAijCompoundMult, SymmetricLayouts) {
   EXPECT_FALSE(d.symmetric());
   EXPECT_THROW(d.values_symmetric(nullptr), std::invalid_argument);
   EXPECT_THROW(ac::pack(r, ac::Outer::ell, ac::Inner::aos, true), std::invalid_argument);
+}
+
+// Column offsets at their limits: |column - row| = 32767 is the widest that the kinds reading
+// offsets keep as 16 bits (both signs), 32768 makes them keep 32-bit columns; the products equal
+// the reference bit for bit either way, every layout.
+TEST_P(GpuAijCompoundMult, ColumnOffsetsAtTheirLimits) {
+  const Shape sh = shape();
+  const Index far = ac::kMaxColumnOffset;
+  // {rows, columns, {row, column} entries}: upward and downward reaches of `far` and `far + 1`.
+  struct Case {
+    Index nbrows, nbcols;
+    std::vector<std::pair<Index, Index>> entries;
+    bool fits;
+  };
+  const Case cases[] = {{3, far + 3, {{0, 0}, {0, far}, {1, far + 1}, {2, 2}}, true},
+                        {3, far + 3, {{0, 0}, {0, far + 1}, {2, 2}}, false},
+                        {far + 2, 2, {{0, 1}, {far, 0}, {far + 1, 1}}, true},
+                        {far + 2, 2, {{0, 1}, {far + 1, 0}}, false}};
+  for (const Case &c : cases) {
+    ac::CompoundCsr a;
+    a.kind = sh.kind, a.bs = sh.bs, a.nbrows = c.nbrows, a.nbcols = c.nbcols;
+    a.rowptr.assign(static_cast<std::size_t>(c.nbrows) + 1, 0);
+    a.colidx.clear();
+    for (const auto &[r, col] : c.entries) ++a.rowptr[r + 1], a.colidx.push_back(col);
+    for (Index r = 0; r < c.nbrows; ++r) a.rowptr[r + 1] += a.rowptr[r];
+    a.values = ac::test::random_vector(static_cast<Index>(a.colidx.size()) * a.esize(), 3200);
+    for (ac::Outer o : kOuters) {
+      std::vector<std::int16_t> offsets;
+      const ac::Packed p = ac::pack(a, o, ac::Inner::aos);
+      ASSERT_EQ(ac::column_offsets(p, &offsets), c.fits) << layout_name(a, o, ac::Inner::aos);
+      dc::DevicePacked d;
+      d.upload(p, nullptr);
+      EXPECT_EQ(d.column_offsets(), c.fits && dc::reads_column_offsets(a.kind)) << layout_name(a, o, ac::Inner::aos);
+    }
+    expect_every_layout(a, ac::test::random_vector(c.nbcols * sh.bs, 3300),
+                        ac::test::random_vector(c.nbrows * sh.bs, 3400),
+                        c.fits ? "offsets that fit" : "an offset past 16 bits");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, GpuAijCompoundMult, ::testing::ValuesIn(kKinds),

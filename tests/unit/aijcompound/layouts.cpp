@@ -6,8 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace pgk::aijcompound::test {
 namespace {
@@ -115,6 +118,44 @@ TEST(AijCompoundLayouts, LayoutShapes) {
   EXPECT_EQ(si.ptr.size(), 4u); // ceil(37 / 16) + 1 slice offsets
   EXPECT_EQ(si.nrows_pad, 48);
   EXPECT_EQ(pack(a, Outer::csr, Inner::aos).val, a.values); // CSR-AoS is the compound CSR itself
+}
+
+// column_offsets: every stored slot's offset is its column minus its row, every other slot the
+// padding marker; a reach of kMaxColumnOffset fits (both signs), one more does not.
+TEST(AijCompoundLayouts, ColumnOffsets) {
+  const CompoundCsr a = random_compound({EntryKind::quaternion, 4}, 45, 60, 1400);
+  for (Outer o : kOuters) {
+    const Packed p = pack(a, o, Inner::aos);
+    std::vector<std::int16_t> off;
+    ASSERT_TRUE(column_offsets(p, &off)) << outer_name(o);
+    ASSERT_EQ(off.size(), p.col.size());
+    const std::vector<Index> slots = entry_slots(a, o);
+    std::vector<bool> stored(p.col.size(), false);
+    for (Index r = 0; r < a.nbrows; ++r)
+      for (Index e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) {
+        EXPECT_EQ(off[slots[e]], a.colidx[e] - r) << outer_name(o) << " entry " << e;
+        stored[slots[e]] = true;
+      }
+    for (std::size_t s = 0; s < off.size(); ++s)
+      if (!stored[s]) {
+        EXPECT_EQ(off[s], kOffsetPadding) << outer_name(o) << " slot " << s;
+      }
+  }
+  for (const Index reach : {kMaxColumnOffset, kMaxColumnOffset + 1})
+    for (const bool down : {false, true}) {
+      CompoundCsr b;
+      b.kind = EntryKind::complex, b.bs = 2;
+      b.nbrows = down ? reach + 1 : 1, b.nbcols = down ? 1 : reach + 1;
+      b.rowptr.assign(static_cast<std::size_t>(b.nbrows) + 1, 0);
+      b.rowptr.back() = 1; // one entry: (0, reach) upward, (reach, 0) downward
+      b.colidx = {down ? 0 : reach};
+      if (down) std::fill(b.rowptr.begin() + reach + 1, b.rowptr.end(), 1);
+      b.values = {1.0, 2.0};
+      std::vector<std::int16_t> off;
+      for (Outer o : kOuters)
+        EXPECT_EQ(column_offsets(pack(b, o, Inner::aos), &off), reach == kMaxColumnOffset)
+            << outer_name(o) << " reach " << reach << (down ? " down" : " up");
+    }
 }
 
 } // namespace
