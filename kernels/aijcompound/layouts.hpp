@@ -15,7 +15,7 @@
 // Vectors are interlaced (PETSc's layout, the seed's vector AoS): x has nbcols*bs scalars, y and z
 // nbrows*bs. Device arrays of columns and offsets are 32-bit: upload throws std::invalid_argument
 // when a count does not fit (more than 2^31-1 slots or block columns). The kinds that read column
-// offsets (spmv.cuh) hold their columns as 16-bit offsets from the row instead, where all fit
+// offsets (reads_column_offsets) hold their columns as 16-bit offsets from the row instead, where all fit
 // (ac::column_offsets); the products are the same operations in the same order either way.
 //
 // +SYM (a symmetric matrix, ac::Packed::symmetric): the lower entries through their partners; every
@@ -75,11 +75,14 @@ void check_shape(const LaunchShape &shape);
 
 // Entry kinds whose device copy reads 16-bit column offsets from the row (ac::column_offsets)
 // instead of 32-bit columns, where every |column - row| fits (a block bandwidth below 32768): 2
-// of the 36 bytes a quaternion AoS position reads (+SYM lower: 2 of 8). PGK_AIJC_OFFSETS: 1
-// (default) quaternion entries, 2 every kind, 0 none; the 3x3 and complex kernels lost with the
-// quaternion index read-ahead (spmv.cu), so these two wait on their own measurement.
+// bytes less a position (of 36 for quaternion AoS, 76 for 3x3, 20 for complex). Measured on an
+// H200 (bench/NOTES.md, 2026-12-01, one run, libraries swapped): the tuned 3x3 MatMult 0.0437-0.0438
+// ms against 0.0443-0.0448 (vec3d27:n=47), complex 0.0418 against 0.0432 flushed and 0.0428
+// against 0.0450 hot (helmholtz2dc:n=1120), quaternion unchanged (0.0556-0.0560 both ways,
+// quatsurf:n=800: that product waits on latency, not bytes). PGK_AIJC_OFFSETS: 2 (default) every
+// kind, 1 quaternion entries only, 0 none (32-bit columns everywhere), for such measurements.
 #ifndef PGK_AIJC_OFFSETS
-#define PGK_AIJC_OFFSETS 1
+#define PGK_AIJC_OFFSETS 2
 #endif
 constexpr bool reads_column_offsets(ac::EntryKind kind) {
   return PGK_AIJC_OFFSETS == 2 || (PGK_AIJC_OFFSETS == 1 && kind == ac::EntryKind::quaternion);
@@ -131,7 +134,7 @@ public:
   Index nslots() const { return nslots_; } // slots, padding included
   Index width() const { return width_; }   // longest row
   // Whether the columns are on the device as 16-bit offsets from their rows (reads_column_offsets
-  // in spmv.cuh: quaternion entries whose block bandwidth is below 32768), not as 32-bit columns.
+  // above: a block bandwidth below 32768), not as 32-bit columns.
   bool column_offsets() const { return offsets_; }
   // Device bytes of the matrix arrays that one product reads of A (+SYM: the values of every slot
   // but the lower ones, the columns, the lower slots' partners, ptr, lower): 4-byte indices, the

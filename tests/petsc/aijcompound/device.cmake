@@ -17,12 +17,10 @@ foreach(case elast@${GEN_ELAST} quaternion@${GEN_QUAT} complex@${GEN_CPLX}) # sp
            --expect "MatMultTransposeAdd +relative" --expect "MatConvert back to AIJ +\\|\\|B - A\\|\\|_F = 0"
            -- ${T} -gen ${gen} -fresh_cache -mat_aijcompound_tune_cache ${CACHE_DIR}/${name}.txt -coo -mat_view ::ascii_info ${PGK_GPU_OPTS})
 endforeach()
-# The view names the device layout and where it came from; 3x3 blocks keep 32-bit columns.
-pgk_test(gpu.aijcompound.device.view LABELS "gpu;petsc" ARGS ${DOK} --expect "device layout (CSR|ELL|SI-16|SI-32)(\\+SYM)?-(AoS|SoA) (static|dynamic|group[0-9]+) [0-9]+x[0-9]+ \\((tuned|cache)\\)"
-         --reject "16-bit offsets" -- ${T} -gen ${GEN_ELAST} -mat_view ::ascii_info -mat_aijcompound_tune_cache ${CACHE_DIR}/view.txt ${PGK_GPU_OPTS})
-# Quaternion entries of a narrow band keep their columns as 16-bit offsets (3x3 blocks do not, above).
-pgk_test(gpu.aijcompound.device.view_offsets LABELS "gpu;petsc" ARGS ${DOK} --expect "device layout .* MB, columns as 16-bit offsets"
-         -- ${T} -gen ${GEN_QUAT} -mat_view ::ascii_info -mat_aijcompound_tune_cache ${CACHE_DIR}/view_offsets.txt ${PGK_GPU_OPTS})
+# The view names the device layout, where it came from, and that the columns (a narrow band) are
+# 16-bit offsets (the gpu test of kernels/aijcompound/layouts.hpp covers the 32-bit fallback).
+pgk_test(gpu.aijcompound.device.view LABELS "gpu;petsc" ARGS ${DOK} --expect "device layout (CSR|ELL|SI-16|SI-32)(\\+SYM)?-(AoS|SoA) (static|dynamic|group[0-9]+) [0-9]+x[0-9]+ \\((tuned|cache)\\), [0-9.]+ MB, columns as 16-bit offsets"
+         -- ${T} -gen ${GEN_ELAST} -mat_view ::ascii_info -mat_aijcompound_tune_cache ${CACHE_DIR}/view.txt ${PGK_GPU_OPTS})
 # A damaged cache file is ignored with a warning and rewritten: the second matrix then hits it.
 pgk_test(gpu.aijcompound.device.corrupt_cache LABELS "gpu;petsc" ARGS ${DOK} --expect "WARNING: aijcompound: tuning cache .* ignored \\(line 2 is malformed"
          --expect "second matrix: .* \\(cache\\)" -- ${T} -gen ${GEN_ELAST} -corrupt_cache -mat_aijcompound_tune_cache ${CACHE_DIR}/corrupt.txt ${PGK_GPU_OPTS})
