@@ -254,82 +254,26 @@ __device__ __forceinline__ void row_share(const SpmvArgs &a, bool xpairs, int r,
   }
 }
 
-// How a row's sums reach y. One double at a time, a warp's store instruction writes 8 bytes into
-// each of 32 sectors: for bs 4, 128 partial-sector writes into L2 (the busiest unit) for 32 sectors.
-// Where bs is even and y and z are 16-byte aligned the components go out as double2; for bs 4 the
-// two lanes of a pair first swap halves, so that each of the two store instructions writes 16 whole
-// rows (sectors). Same values, same bits. PGK_AIJC_YSTORE (for measurements): 0 one double at a
-// time, 1 double2 without the swap, 2 (default) double2 and the swap for bs 4.
-#ifndef PGK_AIJC_YSTORE
-#define PGK_AIJC_YSTORE 2
-#endif
-
-template <int BS> __device__ __forceinline__ bool y_pairs(const SpmvArgs &a) {
-  const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(a.y) | reinterpret_cast<std::uintptr_t>(a.z);
-  return PGK_AIJC_YSTORE >= 1 && BS % 2 == 0 && bits % 16 == 0;
-}
-
-__device__ __forceinline__ void store_pair(double *y, double v0, double v1) {
-  *reinterpret_cast<double2 *>(y) = make_double2(v0, v1);
-}
-
-// y_r = acc (+ z_r after the full row sum), called by every lane of the warp together (rows r of a
-// warp are consecutive and lane parity is row parity: blockDim is a multiple of 32); lanes that
-// hold no row (active false) store nothing. z may be y: each lane reads its own row of z before the
-// swap, and every store comes after it.
-template <int BS>
-__device__ __forceinline__ void store_rows(const SpmvArgs &a, std::int64_t r, bool active, double (&acc)[BS]) {
-  if (active && a.z)
+// y_r = acc (+ z_r after the full row sum). z may be y: each element is read before it is written,
+// by the same thread, so z is read with a plain load.
+template <int BS> __device__ __forceinline__ void store_row(const SpmvArgs &a, int r, const double (&acc)[BS]) {
+  const std::int64_t o = static_cast<std::int64_t>(r) * BS;
 #pragma unroll
-    for (int i = 0; i < BS; ++i) acc[i] = __dadd_rn(acc[i], a.z[r * BS + i]);
-  if constexpr (BS == 4 && PGK_AIJC_YSTORE >= 2) {
-    if (y_pairs<BS>(a)) {
-      // Rows 2m and 2m+1 on lanes 2m and 2m+1: the even lane writes first halves, the odd one
-      // second halves, of both rows.
-      const bool odd = r & 1;
-      const double t0 = __shfl_xor_sync(0xffffffffu, odd ? acc[0] : acc[2], 1),
-                   t1 = __shfl_xor_sync(0xffffffffu, odd ? acc[1] : acc[3], 1);
-      const std::int64_t even_row = r - odd;
-      double *y = a.y + even_row * 4 + (odd ? 2 : 0);
-      if (even_row < a.nbrows) store_pair(y, odd ? t0 : acc[0], odd ? t1 : acc[1]);
-      if (even_row + 1 < a.nbrows) store_pair(y + 4, odd ? acc[2] : t0, odd ? acc[3] : t1);
-      return;
-    }
-  }
-  if (!active) return;
-  double *y = a.y + r * BS;
-  if constexpr (BS % 2 == 0) {
-    if (y_pairs<BS>(a)) {
-#pragma unroll
-      for (int i = 0; i < BS; i += 2) store_pair(y + i, acc[i], acc[i + 1]);
-      return;
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < BS; ++i) y[i] = acc[i];
+  for (int i = 0; i < BS; ++i) a.y[o + i] = a.z ? __dadd_rn(acc[i], a.z[o + i]) : acc[i];
 }
 
 template <class E> bool x_pairs(const SpmvArgs &a) {
   return E::bs % 2 == 0 && reinterpret_cast<std::uintptr_t>(a.x) % 16 == 0;
 }
 
-// static_rows: block b starts at row threads * b and strides by threads * gridDim. A warp's lanes
-// loop together (store_rows swaps between them): while the warp's first row exists.
+// static_rows: block b starts at row threads * b and strides by threads * gridDim.
 template <class E, ac::Outer O, ac::Inner I, bool S, bool N>
 __global__ void spmv_static(const SpmvArgs a, bool xpairs) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r - lane < a.nbrows;
-       r += stride) {
-    const bool active = r < a.nbrows;
+  for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < a.nbrows; r += stride) {
     double acc[E::bs];
-    if (active) {
-      row_share<E, O, I, S, N>(a, xpairs, static_cast<int>(r), 0, 1, acc);
-    } else {
-#pragma unroll
-      for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
-    }
-    store_rows<E::bs>(a, r, active, acc);
+    row_share<E, O, I, S, N>(a, xpairs, static_cast<int>(r), 0, 1, acc);
+    store_row<E::bs>(a, static_cast<int>(r), acc);
   }
 }
 
@@ -347,15 +291,11 @@ __global__ void spmv_dynamic(const SpmvArgs a, bool xpairs) {
     const bool done = first >= static_cast<unsigned int>(a.nbrows);
     __syncthreads(); // everyone has read `first` before thread 0 overwrites it
     if (done) break;
-    const bool active = r < a.nbrows; // every lane of the block goes on to store_rows
-    double acc[E::bs];
-    if (active) {
+    if (r < a.nbrows) {
+      double acc[E::bs];
       row_share<E, O, I, S, N>(a, xpairs, static_cast<int>(r), 0, 1, acc);
-    } else {
-#pragma unroll
-      for (int i = 0; i < E::bs; ++i) acc[i] = 0.0;
+      store_row<E::bs>(a, static_cast<int>(r), acc);
     }
-    store_rows<E::bs>(a, r, active, acc);
   }
   if (threadIdx.x == 0) {
     __threadfence();
