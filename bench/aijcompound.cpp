@@ -19,7 +19,7 @@ static const char help[] = "Mat aijcompound SpMV benchmark (issue 10, item 9), o
                            "  (best of cudaMemcpy D2D and a copy kernel, read + written, measured in the same run) use them; x cuS =\n"
                            "  the best cuSPARSE row's time / this row's. Every result is checked against the host reference product.\n"
                            "Options: -matrices <spec;spec;...> (alias -gen; default vec3d27, quatsurf, helmholtz2dc at >= 20M scalar\n"
-                           "  nonzeros), -quick (tiny matrices, 3 runs: a smoke test), -rows <ours,user,cusparse,petsc>, -runs <20>,\n"
+                           "  nonzeros; a spec ending in @rcm is renumbered blockwise by RCM, e.g. quatsurf:n=800@rcm), -quick (tiny matrices, 3 runs: a smoke test), -rows <ours,user,cusparse,petsc>, -runs <20>,\n"
                            "  -warmup <5>, -copy_mib <1024>, -flush_mib <200>, -max_mem_ratio <2.0>, -generated_rows <true>,\n"
                            "  -tune_cache <file> (removed first; default a temporary file), -results <dir> (bench/results).\n";
 
