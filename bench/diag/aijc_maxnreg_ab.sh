@@ -1,8 +1,9 @@
 #!/bin/bash
-# NOTE: its run (bundle 86b3a0d) did not test the cap: the hook was not in the committed tree that
-# scripts/bundle archives, so A, B and C ran the same code (an A/A/A noise measurement,
-# bench/results/bench_aijcompound_exp_86b3a0d_h200_aaa_noise.txt). The hook is bench/diag/aijcompound_maxnreg_hook.patch
-# (commit it before scripts/bundle to run this for real).
+# NOTE: its first run (bundle 86b3a0d) did not test the cap: the hook was not in the committed tree
+# that scripts/bundle archives, so A, B and C ran the same code (an A/A/A noise measurement,
+# bench/results/bench_aijcompound_exp_86b3a0d_h200_aaa_noise.txt). The second (bundle 26dbbc4, hook
+# bench/diag/aijcompound_maxnreg_hook.patch committed, without the ncu step) did:
+# bench/results/bench_aijcompound_exp_26dbbc4_h200_maxnreg.txt. Rejected.
 # Experiment driver (thirty-second session, branch exp-maxnreg, not merged): does the quaternion +SYM
 # product gain from more resident threads? Its static/dynamic kernels take 54-56 registers, so an SM
 # holds 1024 threads (every static shape the tuner has asks for 1024 or 2048). A: the bundle (no
