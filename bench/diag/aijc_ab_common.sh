@@ -33,3 +33,9 @@ run() {
     -runs 20 -warmup 5 -results /tmp/res >> $B 2>&1
 }
 [ -n "$AB_NO_GTEST" ] || gtest A # AB_NO_GTEST=1: skip it (a run that keeps no library change)
+# finish PATTERN: library A back in place, the JSON lines to $OUT, and the lines of $B matching PATTERN
+finish() {
+  cp /tmp/libs/A "$lib"
+  cat /tmp/res/*.jsonl > $OUT/jsonl.txt 2>/dev/null
+  grep -E "$1" $B | cut -c1-150
+}

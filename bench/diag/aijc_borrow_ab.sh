@@ -13,6 +13,4 @@
 rebuild B kernels/aijcompound/spmv.cu '#define PGK_AIJC_BORROW 0'
 restore kernels/aijcompound/spmv.cu
 for v in A B A B; do run $v "quatsurf:n=800"; done
-cp /tmp/libs/A "$lib"
-cat /tmp/res/*.jsonl > $OUT/jsonl.txt 2>/dev/null
-grep -E "^== |^built|^gtest|tuned:|MISSED|met  .*copy|SYM-AoS (static|dynamic)" $B | cut -c1-150
+finish "^== |^built|^gtest|tuned:|MISSED|met  .*copy|SYM-AoS (static|dynamic)"

@@ -11,6 +11,4 @@ rebuild B kernels/aijcompound/layouts.hpp '#define PGK_AIJC_OFFSETS 0'
 restore kernels/aijcompound/layouts.hpp
 for v in A B A B; do run $v "quatsurf:n=800@rcm"; done
 run A "quatsurf:n=800"
-cp /tmp/libs/A "$lib"
-cat /tmp/res/*.jsonl > $OUT/jsonl.txt 2>/dev/null
-grep -E "^== |^built|tuned:|MISSED|met  .*copy|by its own|offsets|SYM-AoS static (256x4|1024x1)|SI-32-(AoS|SoA) static (512x4|256x4)" $B | cut -c1-150
+finish "^== |^built|tuned:|MISSED|met  .*copy|by its own|offsets|SYM-AoS static (256x4|1024x1)|SI-32-(AoS|SoA) static (512x4|256x4)"

@@ -12,6 +12,4 @@
 rebuild B kernels/aijcompound/layouts.hpp '#define PGK_AIJC_OFFSETS 0'
 restore kernels/aijcompound/layouts.hpp
 for v in A B A B; do run $v "quatsurf:n=800"; done
-cp /tmp/libs/A "$lib"
-cat /tmp/res/*.jsonl > $OUT/jsonl.txt 2>/dev/null
-grep -E "^== |^built|^gtest|tuned:|MISSED|met  .*copy|by its own|SI-32\+SYM-AoS static (256x4|1024x1)" $B | cut -c1-150
+finish "^== |^built|^gtest|tuned:|MISSED|met  .*copy|by its own|SI-32\+SYM-AoS static (256x4|1024x1)"
