@@ -10,6 +10,8 @@
 #include <cstring>
 #include <memory>
 
+#include <petscgpukit.h>
+
 #include "bench/common/bench_cxx.hpp"
 #include "kernels/common/event_timer.hpp"
 #include "kernels/common/transfer.hpp"
@@ -47,59 +49,36 @@ static void ByteModel(Problem *p)
 // The spec's suffix that renumbers the generated matrix by block RCM.
 static const char kRcmSuffix[] = "@rcm";
 
-// Reverse Cuthill-McKee of the symmetric pattern g, perm[new] = old: per component a breadth-first
-// walk from an unvisited vertex of least degree, each vertex's new neighbours by ascending degree
-// (ties by index), the whole order reversed. The bench's own short version (bench/aijcompound may not
-// include src/batchrcm; the A/B of a7e1a50 renumbered with the reference's serial_rcm, whose start
-// vertex is pseudo-peripheral instead).
-static std::vector<Index> SimpleRcm(const pgk::Csr &g)
+// The generated matrix renumbered blockwise by MatGetOrdering(MATORDERINGBATCHRCM) (the user's call,
+// equal to the serial RCM reference) on its block pattern: a periodic mesh's seam couplings
+// (quatsurf's torus: rows n (n - 1) apart) come near the diagonal, so that a device copy can hold
+// its columns as 16-bit offsets from the row.
+static PetscErrorCode RenumberByBlockRcm(Problem *p, ac::EntryKind kind, int bs)
 {
-  const Index        n      = g.nrows;
-  auto               degree = [&g](Index v) { return g.rowptr[v + 1] - g.rowptr[v]; };
-  auto               fewer  = [&degree](Index a, Index b) { return degree(a) < degree(b) || (degree(a) == degree(b) && a < b); };
-  std::vector<Index> by_degree((size_t)n), order, next;
-  for (Index v = 0; v < n; ++v) by_degree[(size_t)v] = v;
-  std::sort(by_degree.begin(), by_degree.end(), fewer);
-  std::vector<char> seen((size_t)n, 0);
-  order.reserve((size_t)n);
-  for (const Index start : by_degree) {
-    if (seen[(size_t)start]) continue;
-    seen[(size_t)start] = 1;
-    order.push_back(start);
-    for (size_t head = order.size() - 1; head < order.size(); ++head) {
-      next.clear();
-      for (Index k = g.rowptr[order[head]]; k < g.rowptr[order[head] + 1]; ++k)
-        if (!seen[(size_t)g.colidx[k]]) seen[(size_t)g.colidx[k]] = 1, next.push_back(g.colidx[k]);
-      std::sort(next.begin(), next.end(), fewer);
-      order.insert(order.end(), next.begin(), next.end());
-    }
-  }
-  std::reverse(order.begin(), order.end());
-  return order;
-}
+  ac::CompoundCsr     blocks;
+  Mat                 G;
+  IS                  rperm, cperm;
+  const PetscInt     *old;
+  std::vector<double> ones;
 
-// a (bs x bs blocks) renumbered blockwise by RCM on its block pattern: a periodic mesh's seam
-// couplings (quatsurf's torus: rows n (n - 1) apart) come near the diagonal, so that a device copy
-// can hold its columns as 16-bit offsets from the row.
-static pgk::Csr RenumberedByBlockRcm(const pgk::Csr &a, int bs)
-{
-  const Index nb = a.nrows / bs;
-  pgk::Csr    g;
-  g.nrows = g.ncols = nb;
-  std::vector<Index> cols;
-  for (Index b = 0; b < nb; ++b) {
-    cols.clear();
-    for (Index k = a.rowptr[b * bs]; k < a.rowptr[(b + 1) * bs]; ++k) cols.push_back(a.colidx[k] / bs);
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-    g.colidx.insert(g.colidx.end(), cols.begin(), cols.end());
-    g.rowptr.push_back((Index)g.colidx.size());
-  }
-  const std::vector<Index> block_perm = SimpleRcm(g);
-  std::vector<Index>       perm((size_t)a.nrows);
-  for (Index k = 0; k < nb; ++k)
-    for (int i = 0; i < bs; ++i) perm[(size_t)(k * bs + i)] = block_perm[(size_t)k] * bs + i;
-  return pgk::permute_symmetric(a, perm);
+  PetscFunctionBegin;
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_LIB, {
+    blocks = ac::from_scalar(view_of(p->generated), kind, bs);
+    ones.assign(blocks.colidx.size(), 1.0);
+  });
+  // PetscInt is Index (the static_assert in petsc_rows.cpp), so G shares the block pattern.
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, (PetscInt)blocks.nbrows, (PetscInt)blocks.nbcols, (PetscInt *)blocks.rowptr.data(), (PetscInt *)blocks.colidx.data(), ones.data(), &G));
+  PetscCall(MatGetOrdering(G, MATORDERINGBATCHRCM, &rperm, &cperm));
+  PetscCall(ISGetIndices(rperm, &old));
+  std::vector<Index> perm((size_t)p->generated.nrows); // perm[new] = old, scalar rows
+  for (Index k = 0; k < blocks.nbrows; ++k)
+    for (int i = 0; i < bs; ++i) perm[(size_t)(k * bs + i)] = (Index)old[k] * bs + i;
+  PetscCall(ISRestoreIndices(rperm, &old));
+  PetscCall(ISDestroy(&rperm));
+  PetscCall(ISDestroy(&cperm));
+  PetscCall(MatDestroy(&G));
+  PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_LIB, p->generated = pgk::permute_symmetric(p->generated, perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode CreateProblem(const std::string &spec, Problem *p)
@@ -114,11 +93,11 @@ PetscErrorCode CreateProblem(const std::string &spec, Problem *p)
     const pgk::gen::Spec s = pgk::gen::parse_spec(gen_spec);
     shape                  = pgk::gen::describe(s);
     if (shape.block_size >= 2 && shape.block_size <= 8) p->generated = pgk::gen::generate(s);
-    if (rcm && shape.block_size >= 2 && shape.block_size <= 8) p->generated = RenumberedByBlockRcm(p->generated, (int)shape.block_size);
   });
   PetscCheck(shape.block_size >= 2 && shape.block_size <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: block size %d; the benchmark needs a compound generator (vec3d27, elast3d, quatsurf, helmholtz2dc: block size 2..8)", spec.c_str(),
              (int)shape.block_size);
   const int bs = (int)shape.block_size;
+  if (rcm) PetscCall(RenumberByBlockRcm(p, DetectKind(view_of(p->generated), bs), bs));
   PGK_BENCH_CALL_CXX(PETSC_COMM_SELF, PETSC_ERR_LIB, {
     const CsrView v = view_of(p->generated);
     p->c            = ac::from_scalar(v, DetectKind(v, bs), bs);
