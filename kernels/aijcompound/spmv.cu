@@ -92,7 +92,7 @@ template <class E> __device__ __forceinline__ void load_x(const SpmvArgs &a, boo
 }
 
 // The column of slot s of row r (sliced padding: -1): a 32-bit column, or with N (column
-// offsets, reads_column_offsets in layouts.hpp) row + a 16-bit offset, its padding marker -> -1.
+// offsets, spmv.cuh) row + a 16-bit offset, its padding marker mapped to -1.
 template <bool N> __device__ __forceinline__ int column(const SpmvArgs &a, int r, int s) {
   if constexpr (N) {
     const int d = __ldg(a.col_offset + s);
@@ -418,8 +418,7 @@ void launch_spmv(const SpmvArgs &args, const LaunchShape &shape, int grid, cudaS
         using E = decltype(entry);
         constexpr ac::Outer O = decltype(outer)::value;
         constexpr ac::Inner I = decltype(inner)::value;
-        // Offset kernels exist only for the kinds that read offsets (reads_column_offsets, layouts.hpp): fewer
-        // instances.
+        // Offset kernels exist only for the kinds that read offsets (spmv.cuh): fewer instances.
         if constexpr (reads_column_offsets(E::kind)) {
           if (args.offsets) {
             if (args.symmetric) launch<E, O, I, true, true>(args, shape, grid, stream);
