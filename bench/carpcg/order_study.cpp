@@ -9,6 +9,10 @@
 //               per tile and colour on a device.
 //   lattice7    colour (x + 2 y) mod 7: a distance-2 colouring of fem2d's triangular lattice with 7
 //               colours (the greedy one uses 9; checked by is_distance2_coloring), colour by colour
+//   wave:K      colour (x + 2 y) mod K, K >= 7 (a distance-2 colouring for every such K): the
+//               colours are the natural order's wavefronts (x + 2 y is a row's level in the
+//               natural sweep's dependences) taken modulo K, so a sweep carries information K
+//               levels where a 7-colouring carries it 7; K = 3n - 2 is a level schedule of the natural order
 // Host only, no PETSc (target bench_carpcg_orders). Usage: bench_carpcg_orders n lambda order [order...]
 // Results of the twenty-sixth session: bench/NOTES.md, bench/results/carpcg_orders_cpu.txt.
 #include "src/carpcg/cg.hpp"
@@ -86,12 +90,13 @@ int main(int argc, char **argv)
     } else if (name == "multicolor") {
       o.scheme = carpcg::Scheme::Sequential;
       o.order  = carpcg::distance2_coloring(v).order();
-    } else if (name == "lattice7") {
+    } else if (name == "lattice7" || name.rfind("wave:", 0) == 0) {
+      const int        k = name == "lattice7" ? 7 : std::atoi(name.c_str() + 5);
       std::vector<int> colour(a.nrows);
-      for (Index row = 0; row < a.nrows; ++row) colour[row] = static_cast<int>((row % n + 2 * (row / n)) % 7);
-      const carpcg::Coloring c = carpcg::coloring_from_colors(colour, 7);
-      if (!carpcg::is_distance2_coloring(v, c)) {
-        std::fprintf(stderr, "lattice7: not a distance-2 colouring of this matrix\n");
+      for (Index row = 0; row < a.nrows; ++row) colour[row] = static_cast<int>((row % n + 2 * (row / n)) % k);
+      const carpcg::Coloring c = carpcg::coloring_from_colors(colour, k);
+      if (k < 1 || !carpcg::is_distance2_coloring(v, c)) {
+        std::fprintf(stderr, "%s: not a distance-2 colouring of this matrix\n", name.c_str());
         return 1;
       }
       o.scheme = carpcg::Scheme::Sequential;
