@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "src/common/prefault.hpp"
 #include "src/rabbitpp/graph.hpp"
 
 namespace pgk::rabbitpp {
@@ -27,13 +28,21 @@ enum class Action : std::uint8_t { Defer, Top, Merge };
 Index load_relaxed(const Index *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 void store_relaxed(Index *p, Index v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 
-Index find_root(Index *uf, Index x) {
+// A vertex's union-find parent and its community's strength (meaningful at roots) share a cache
+// line: best_target reads the strengths of the roots that aggregate has just found, and the phase
+// is bound by such random reads (bench/NOTES.md). A strength is at most the graph's total weight.
+struct Node {
+  Index parent;
+  std::int64_t strength;
+};
+
+Index find_root(Node *uf, Index x) {
   for (;;) {
-    const Index p = load_relaxed(uf + x);
+    const Index p = load_relaxed(&uf[x].parent);
     if (p < 0) return x;
-    const Index gp = load_relaxed(uf + p);
+    const Index gp = load_relaxed(&uf[p].parent);
     if (gp < 0) return p;
-    store_relaxed(uf + x, gp);
+    store_relaxed(&uf[x].parent, gp);
     x = gp;
   }
 }
@@ -45,26 +54,31 @@ public:
   BatchDetector(const Graph &g, Index batch, std::int64_t arena_capacity, ThreadPool &pool)
       : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
     const std::size_t n = static_cast<std::size_t>(g.n);
+    // The n-sized state, its pages faulted in on every thread (one thread faulting in some
+    // hundred MB was a serial tenth of a second at 8M vertices).
+    const auto filled = [&](Index value) { return prefaulted_vector<Index>(n, value, pool); };
     d_.order = processing_order(g);
-    d_.pos.assign(n, 0);
-    for (Index p = 0; p < g.n; ++p) d_.pos[d_.order[p]] = p;
-    d_.parent.assign(n, -1);
-    d_.round.assign(n, -1);
-    uf_.assign(n, -1);
-    first_child_.assign(n, -1);
-    next_sibling_.assign(n, -1);
-    strength_ = g.strength;
+    d_.pos = filled(0);
+    pool.parallel_for(0, g.n, 4096, [&](std::int64_t p) { d_.pos[d_.order[p]] = static_cast<Index>(p); });
+    d_.parent = filled(-1);
+    d_.round = filled(-1);
+    uf_.reserve(n);
+    prefault(uf_.data(), n * sizeof(Node), pool);
+    uf_.resize(n);
+    pool.parallel_for(0, g.n, 4096, [&](std::int64_t v) { uf_[v] = {-1, g.strength[v]}; });
+    first_child_ = filled(-1);
+    next_sibling_ = filled(-1);
     // The stored lists are disjoint subtrees' boundaries: at most nnz(G) entries live at once,
     // and as many more stored in one round; the arena is compacted when a round would overflow it.
     const std::int64_t nnz = static_cast<std::int64_t>(g.colidx.size());
     arena_capacity_ = arena_capacity > 0 ? std::max(arena_capacity, nnz) : 2 * nnz + 1024;
     arena_.reset(new Entry[static_cast<std::size_t>(arena_capacity_)]); // not filled: touched as used
-    list_begin_.assign(n, 0);
-    list_len_.assign(n, 0);
-    has_list_.assign(n, 0);
-    slot_of_.assign(n, -1);
-    sources_.assign(n, 0);
-    group_of_.assign(n, -1);
+    list_begin_ = prefaulted_vector<std::int64_t>(n, 0, pool);
+    list_len_ = filled(0);
+    has_list_ = prefaulted_vector<std::uint8_t>(n, 0, pool);
+    slot_of_ = filled(-1);
+    sources_ = filled(0);
+    group_head_ = filled(-1);
   }
 
   Dendrogram run(Index *deferred_total, Index *compactions) {
@@ -93,7 +107,7 @@ private:
   template <class Add> void add_row(Index c, const Index *slot, Add &add) {
     const Index b = g_.rowptr[c], e = g_.rowptr[c + 1];
     for (Index k = b; k < e; ++k) {
-      if (k + 2 * kPrefetch < e) prefetch(&uf_[g_.colidx[k + 2 * kPrefetch]]);
+      if (k + 2 * kPrefetch < e) prefetch(&uf_[g_.colidx[k + 2 * kPrefetch]].parent);
       if (k + kPrefetch < e) prefetch_next(g_.colidx[k + kPrefetch], slot);
       add(g_.colidx[k], g_.weight[k]);
     }
@@ -101,8 +115,8 @@ private:
 
   // The second step of x's lookup, once uf_[x] has arrived: its parent's entry, or its slot.
   void prefetch_next(Index x, const Index *slot) const {
-    const Index p = load_relaxed(&uf_[x]);
-    prefetch(p < 0 ? slot + x : &uf_[p]);
+    const Index p = load_relaxed(&uf_[x].parent);
+    prefetch(p < 0 ? static_cast<const void *>(slot + x) : &uf_[p].parent);
   }
 
   template <class Add> void add_subtree(Index c, const Index *slot, Add &add) {
@@ -110,7 +124,7 @@ private:
       const Entry *list = arena_.get() + list_begin_[c];
       const std::size_t size = static_cast<std::size_t>(list_len_[c]);
       for (std::size_t k = 0; k < size; ++k) {
-        if (k + 2 * kPrefetch < size) prefetch(&uf_[list[k + 2 * kPrefetch].to]);
+        if (k + 2 * kPrefetch < size) prefetch(&uf_[list[k + 2 * kPrefetch].to].parent);
         if (k + kPrefetch < size) prefetch_next(list[k + kPrefetch].to, slot);
         add(list[k].to, list[k].w);
       }
@@ -148,7 +162,7 @@ private:
     Index best = -1;
     std::int64_t best_gain = 0, best_w = 0;
     for (const Entry &x : list) {
-      const std::int64_t gain = x.w * g_.total - strength_[v] * strength_[x.to];
+      const std::int64_t gain = x.w * g_.total - uf_[v].strength * uf_[x.to].strength;
       if (gain > best_gain || (gain == best_gain && gain > 0 && x.to < best))
         best_gain = gain, best = x.to, best_w = x.w;
     }
@@ -158,36 +172,38 @@ private:
   // Several vertices of a round may pick the same target t, each against t's strength at the
   // start of the round. Taken in processing order, each must still gain with the strength of
   // the ones accepted before it (as if merged one after another); the others are deferred.
+  // Every pass is parallel: the sources of a target with several of them are chained through
+  // group_head_ (in any order), and the source at the head of the chain sorts it and decides.
   void limit_merges_per_target() {
     const Index m = static_cast<Index>(active_.size());
     pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
       if (action_[s] == Action::Merge) __atomic_fetch_add(&sources_[target_[s]], Index{1}, __ATOMIC_RELAXED);
     });
-    // The sources of every target with several of them, grouped by target, in slot order
-    // (a counting pass; group g holds members_[group_start_[g], group_start_[g + 1])).
-    groups_.clear();
-    group_start_.assign(1, 0);
-    for (Index s = 0; s < m; ++s) {
-      const Index t = target_[s];
-      if (action_[s] != Action::Merge || sources_[t] < 2 || group_of_[t] >= 0) continue;
-      group_of_[t] = static_cast<Index>(groups_.size());
-      groups_.push_back(t);
-      group_start_.push_back(group_start_.back() + sources_[t]);
-    }
-    members_.resize(static_cast<std::size_t>(group_start_.back()));
-    cursor_.assign(group_start_.begin(), group_start_.end() - 1);
-    for (Index s = 0; s < m; ++s)
-      if (action_[s] == Action::Merge && group_of_[target_[s]] >= 0) members_[cursor_[group_of_[target_[s]]]++] = s;
-    pool_.parallel_dynamic(0, static_cast<std::int64_t>(groups_.size()), 64, [&](int, std::int64_t g) {
-      std::int64_t joined = strength_[groups_[g]];
-      for (Index k = group_start_[g]; k < group_start_[g + 1]; ++k) {
-        const Index s = members_[k], v = active_[s];
-        if (target_w_[s] * g_.total - strength_[v] * joined > 0) joined += strength_[v];
-        else action_[s] = Action::Defer;
+    grouped_.assign(static_cast<std::size_t>(m), 0);
+    next_in_group_.resize(static_cast<std::size_t>(m));
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
+      if (action_[s] != Action::Merge || sources_[target_[s]] < 2) return;
+      grouped_[s] = 1;
+      next_in_group_[s] = __atomic_exchange_n(&group_head_[target_[s]], static_cast<Index>(s), __ATOMIC_RELAXED);
+    });
+    if (static_cast<int>(members_.size()) < pool_.threads()) members_.resize(static_cast<std::size_t>(pool_.threads()));
+    pool_.parallel_dynamic(0, m, 256, [&](int thread, std::int64_t head) {
+      if (!grouped_[head] || group_head_[target_[head]] != head) return;
+      std::vector<Index> &members = members_[thread];
+      members.clear();
+      for (Index s = static_cast<Index>(head); s >= 0; s = next_in_group_[s]) members.push_back(s);
+      std::sort(members.begin(), members.end()); // slot order = processing order
+      std::int64_t joined = uf_[target_[head]].strength;
+      for (const Index s : members) {
+        const std::int64_t str = uf_[active_[s]].strength;
+        if (target_w_[s] * g_.total - str * joined > 0) joined += str;
+        else action_[s] = Action::Defer; // only this group's owner writes its members' actions
       }
     });
     pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
-      if (target_[s] >= 0) sources_[target_[s]] = 0, group_of_[target_[s]] = -1;
+      if (target_[s] < 0) return;
+      store_relaxed(&sources_[target_[s]], 0);
+      store_relaxed(&group_head_[target_[s]], -1);
     });
   }
 
@@ -198,7 +214,7 @@ private:
     if (static_cast<Index>(lists_.size()) < m) lists_.resize(static_cast<std::size_t>(m));
     target_.assign(static_cast<std::size_t>(m), -1);
     action_.assign(static_cast<std::size_t>(m), Action::Defer);
-    for (Index s = 0; s < m; ++s) slot_of_[active_[s]] = s;
+    pool_.parallel_for(0, m, 4096, [&](std::int64_t s) { slot_of_[active_[s]] = static_cast<Index>(s); });
     target_w_.assign(static_cast<std::size_t>(m), 0);
     if (scratch_.size() < static_cast<std::size_t>(pool_.threads()))
       scratch_.resize(static_cast<std::size_t>(pool_.threads()));
@@ -280,7 +296,7 @@ private:
       if (action_[s] != Action::Merge) return;
       const Index v = active_[s], t = target_[s];
       d_.parent[v] = t;
-      store_relaxed(&uf_[v], t);
+      store_relaxed(&uf_[v].parent, t);
       Index head = __atomic_load_n(&first_child_[t], __ATOMIC_RELAXED);
       do next_sibling_[v] = head;
       while (!__atomic_compare_exchange_n(&first_child_[t], &head, v, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
@@ -291,25 +307,29 @@ private:
         std::copy(lists_[s].begin(), lists_[s].end(), arena_.get() + at[s]);
       }
     });
-    // 3. Strengths to the final roots (v is no root now, so nobody adds to strength_[v]).
+    // 3. Strengths to the final roots (v is no root now, so nobody adds to v's strength).
     pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
-      if (action_[s] != Action::Merge) return;
       const Index v = active_[s];
-      __atomic_fetch_add(&strength_[find_root(uf_.data(), v)], strength_[v], __ATOMIC_RELAXED);
+      slot_of_[v] = -1;
+      if (action_[s] != Action::Merge) return;
+      __atomic_fetch_add(&uf_[find_root(uf_.data(), v)].strength, uf_[v].strength, __ATOMIC_RELAXED);
     });
-    for (Index s = 0; s < m; ++s) {
-      slot_of_[active_[s]] = -1;
+    for (Index s = 0; s < m; ++s)
       if (action_[s] == Action::Defer) deferred.push_back(active_[s]);
-    }
   }
 
   const Graph &g_;
   const Index batch_;
   ThreadPool &pool_;
   Dendrogram d_;
-  std::vector<Index> uf_, first_child_, next_sibling_, slot_of_, active_, target_, sources_, group_of_;
-  std::vector<Index> groups_, group_start_, members_, cursor_; // multi-source targets of a round
-  std::vector<std::int64_t> strength_, target_w_;
+  std::vector<Node> uf_;
+  std::vector<Index> first_child_, next_sibling_, slot_of_, active_, target_;
+  // Targets with several sources in a round: per vertex the count and the head of the chain, per
+  // slot the link and whether it is in a chain; per thread a group being decided.
+  std::vector<Index> sources_, group_head_, next_in_group_;
+  std::vector<std::uint8_t> grouped_;
+  std::vector<std::vector<Index>> members_;
+  std::vector<std::int64_t> target_w_;
   std::vector<std::vector<Entry>> lists_; // per slot, capacity kept from round to round
   std::unique_ptr<Entry[]> arena_;        // the stored lists (list_begin_, list_len_ of a vertex)
   std::int64_t arena_capacity_ = 0, arena_top_ = 0;

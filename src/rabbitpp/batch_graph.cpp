@@ -108,7 +108,7 @@ Index merge_row(const Csr &c, const Csr &t, Index i, Graph *g) {
 
 Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmetric) {
   std::string why;
-  if (!validate_csr(a, &why)) throw std::invalid_argument("rabbitpp: malformed CSR: " + why);
+  if (!validate_csr(a, &why, pool)) throw std::invalid_argument("rabbitpp: malformed CSR: " + why);
   if (a.nrows != a.ncols)
     throw std::invalid_argument("rabbitpp: the matrix must be square, got " + std::to_string(a.nrows) + " x " +
                                 std::to_string(a.ncols));
@@ -116,7 +116,7 @@ Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmet
   Csr c = clean_copy(a, pool);
   Graph g;
   g.n = n;
-  g.strength.assign(static_cast<std::size_t>(n), 0);
+  g.strength = prefaulted_vector<std::int64_t>(static_cast<std::size_t>(n), 0, pool);
   if (known_symmetric || sorted_pattern_is_symmetric(view_of(c), &pool)) { // G = C, every weight 2
     g.rowptr = std::move(c.rowptr);
     g.colidx = std::move(c.colidx);

@@ -1,9 +1,11 @@
 #include "src/common/csr_build.hpp"
+#include "src/common/thread_pool.hpp"
 
 #include "tests/support/host.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -166,6 +168,39 @@ TEST(ValidateCsr, ReportsEachDefect) {
   v.ncols = -1;
   EXPECT_FALSE(validate_csr(v, &why));
   EXPECT_NE(why.find("negative size"), std::string::npos);
+}
+
+// The pool's check agrees with the serial one, reason included, wherever the defect sits (rows
+// in several of its chunks of 2^14, and two defects: the first one is named).
+TEST(ValidateCsr, PoolGivesTheSerialAnswer) {
+  const Index n = 100000;
+  Csr big;
+  big.nrows = big.ncols = n;
+  big.rowptr.resize(n + 1);
+  for (Index i = 0; i < n; ++i) {
+    big.rowptr[i] = static_cast<Index>(big.colidx.size());
+    for (Index j = std::max<Index>(0, i - 1); j <= std::min<Index>(n - 1, i + 1); ++j) big.colidx.push_back(j);
+  }
+  big.rowptr[n] = static_cast<Index>(big.colidx.size());
+  ThreadPool pool(4);
+  const auto same = [&](const Csr &a) {
+    std::string serial = "untouched", parallel = "untouched";
+    EXPECT_EQ(validate_csr(view_of(a), &parallel, pool), validate_csr(view_of(a), &serial));
+    EXPECT_EQ(parallel, serial);
+  };
+  same(big);
+  same(example());
+  same(Csr{});
+  for (const Index row : {Index{0}, Index{16383}, Index{16384}, Index{70000}, n - 1}) {
+    Csr a = big;
+    a.colidx[a.rowptr[row]] = n; // outside [0, n)
+    same(a);
+    a.colidx[a.rowptr[n - 1]] = -5; // a second defect after it
+    same(a);
+    a = big;
+    a.rowptr[row + 1] = a.rowptr[row] - 1; // decreases
+    same(a);
+  }
 }
 
 TEST(RowsSortedUnique, DetectsUnsortedAndDuplicates) {
