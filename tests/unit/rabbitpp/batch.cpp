@@ -164,6 +164,28 @@ TEST(RabbitppBatch, RegroupParallelEqualsTheReference) {
   }
 }
 
+// A symmetric pattern with a repeated entry: a column's stored entries (the hub test's in-degree)
+// are then not its row's length, and the pool's hub flags must count them. Vertex 1 of the
+// 17 x 17 grid has 4 entries, 5 with the repeat, against an average of 4.76: a hub only if counted.
+TEST(RabbitppBatch, RegroupCountsARepeatedEntry) {
+  Csr a = pgk::gen::generate(pgk::gen::parse_spec("lap2d5:n=17"));
+  const Index row = 18, at = a.rowptr[row]; // row 18's first entry is column 1
+  ASSERT_EQ(a.colidx[at], 1);
+  a.colidx.insert(a.colidx.begin() + at, 1);
+  a.values.insert(a.values.begin() + at, 0.0);
+  for (Index i = row + 1; i <= a.nrows; ++i) ++a.rowptr[i];
+  const Graph g = build_graph(pgk::view_of(a));
+  ASSERT_EQ(g.total, 2 * static_cast<std::int64_t>(g.colidx.size())); // still symmetric
+  const Dendrogram d = detect_communities_serial(g);
+  const std::vector<Index> rabbit = rabbit_permutation(d), com = community_of(d);
+  Options o;
+  o.hub_scope = HubScope::All;
+  pgk::ThreadPool pool(2);
+  const std::vector<Index> ref = regroup(pgk::view_of(a), g, com, rabbit, o);
+  EXPECT_EQ(regroup_parallel(pgk::view_of(a), g, com, rabbit, o, pool), ref);
+  EXPECT_EQ(ref[0], 1) << "vertex 1 is the first hub"; // H comes first, in Rabbit order
+}
+
 // Rounds of K vertices see stale strengths and defer conflicts, so they may decide differently
 // from the one-at-a-time reference; the communities must be as good (README.md, issue 9: within 1%).
 TEST(RabbitppBatch, QualityMatchesTheSerialReference) {
