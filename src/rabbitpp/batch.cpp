@@ -99,9 +99,6 @@ public:
   }
 
 private:
-  // The edges of c's subtree: L(c) as c stored it (its row if it had no children then), which
-  // covers the children merged into c before c's round; the children merged into c in c's own
-  // round (a chain of merges decided together) are not in it and are walked recursively.
   // The edges of row c, the union-find parents of the entries a few places ahead prefetched: the
   // rows point at random vertices, and each lookup is a dependent chain of cache misses.
   template <class Add> void add_row(Index c, const Index *slot, Add &add) {
@@ -119,17 +116,17 @@ private:
     prefetch(p < 0 ? static_cast<const void *>(slot + x) : &uf_[p].parent);
   }
 
+  // The edges of c's subtree: L(c) as c stored it when it merged (every merged vertex stores
+  // its list, and it lives until c's parent is processed), which covers the children merged into
+  // c before c's round; the children merged into c in c's own round (a chain of merges decided
+  // together) are not in it and are walked recursively.
   template <class Add> void add_subtree(Index c, const Index *slot, Add &add) {
-    if (has_list_[c]) {
-      const Entry *list = arena_.get() + list_begin_[c];
-      const std::size_t size = static_cast<std::size_t>(list_len_[c]);
-      for (std::size_t k = 0; k < size; ++k) {
-        if (k + 2 * kPrefetch < size) prefetch(&uf_[list[k + 2 * kPrefetch].to].parent);
-        if (k + kPrefetch < size) prefetch_next(list[k + kPrefetch].to, slot);
-        add(list[k].to, list[k].w);
-      }
-    } else {
-      add_row(c, slot, add);
+    const Entry *list = arena_.get() + list_begin_[c];
+    const std::size_t size = static_cast<std::size_t>(list_len_[c]);
+    for (std::size_t k = 0; k < size; ++k) {
+      if (k + 2 * kPrefetch < size) prefetch(&uf_[list[k + 2 * kPrefetch].to].parent);
+      if (k + kPrefetch < size) prefetch_next(list[k + kPrefetch].to, slot);
+      add(list[k].to, list[k].w);
     }
     for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
       if (d_.round[x] == d_.round[c]) add_subtree(x, slot, add);
@@ -234,13 +231,13 @@ private:
     limit_merges_per_target();
   }
 
-  // Where the lists the round stores go in the arena (slot s: [at[s], at[s + 1]); inner merged
-  // vertices only), after a compaction when they would not fit behind the ones in use.
+  // Where the lists the round stores go in the arena (slot s: [at[s], at[s + 1]); merged vertices
+  // only), after a compaction when they would not fit behind the ones in use.
   std::vector<std::int64_t> place_stored_lists() {
     const Index m = static_cast<Index>(active_.size());
     std::vector<std::int64_t> at(static_cast<std::size_t>(m) + 1, 0);
     for (Index s = 0; s < m; ++s)
-      at[s + 1] = at[s] + (action_[s] == Action::Merge && inner_[s] ? static_cast<std::int64_t>(lists_[s].size()) : 0);
+      at[s + 1] = at[s] + (action_[s] == Action::Merge ? static_cast<std::int64_t>(lists_[s].size()) : 0);
     if (arena_top_ + at[m] > arena_capacity_) compact_arena();
     if (arena_top_ + at[m] > arena_capacity_) // live lists and new ones bound disjoint subtrees: <= nnz(G)
       throw std::logic_error("rabbitpp: the list arena overflowed after a compaction (internal error)");
@@ -281,16 +278,16 @@ private:
   // ends in: a chain v -> t -> x of one round adds both v's and t's strength to x.
   void apply_round(Index round, std::vector<Index> &deferred) {
     const Index m = static_cast<Index>(active_.size());
-    inner_.assign(static_cast<std::size_t>(m), 0);
     // 1. Before any link of this round: L(v) holds the subtrees of v's children, whose lists die.
     pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
       if (action_[s] == Action::Defer) return;
       const Index v = active_[s];
-      inner_[s] = first_child_[v] >= 0;
       for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) has_list_[c] = 0; // its space is dead
       d_.round[v] = round;
     });
-    // 2. Parents and child links; an inner node keeps its list for its parent, in the arena.
+    // 2. Parents and child links; a merged vertex keeps its list for its parent, in the arena. A
+    //    leaf's too: its parent then reads its row's entries already mapped to roots and summed,
+    //    instead of the row again (about 5% off the phase at 8M vertices, bench/NOTES.md).
     const std::vector<std::int64_t> at = place_stored_lists();
     pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
       if (action_[s] != Action::Merge) return;
@@ -300,12 +297,10 @@ private:
       Index head = __atomic_load_n(&first_child_[t], __ATOMIC_RELAXED);
       do next_sibling_[v] = head;
       while (!__atomic_compare_exchange_n(&first_child_[t], &head, v, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-      if (inner_[s]) {
-        has_list_[v] = 1;
-        list_begin_[v] = at[s];
-        list_len_[v] = static_cast<Index>(at[s + 1] - at[s]);
-        std::copy(lists_[s].begin(), lists_[s].end(), arena_.get() + at[s]);
-      }
+      has_list_[v] = 1;
+      list_begin_[v] = at[s];
+      list_len_[v] = static_cast<Index>(at[s + 1] - at[s]);
+      std::copy(lists_[s].begin(), lists_[s].end(), arena_.get() + at[s]);
     });
     // 3. Strengths to the final roots (v is no root now, so nobody adds to v's strength).
     pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
@@ -337,7 +332,7 @@ private:
   std::vector<Index> list_len_;
   Index compactions_ = 0;
   std::vector<std::vector<Index>> scratch_; // per thread: root -> place in the list being built
-  std::vector<std::uint8_t> has_list_, inner_;
+  std::vector<std::uint8_t> has_list_;
   std::vector<Action> action_;
 };
 
