@@ -1,13 +1,12 @@
 #include "src/common/csr_build.hpp"
 
-#include <atomic>
-
-#include "src/common/thread_pool.hpp"
-
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+
+#include "src/common/thread_pool.hpp"
 
 namespace pgk {
 
