@@ -12,5 +12,8 @@
 . "$(dirname "$0")/aijc_ab_common.sh"
 rebuild B kernels/aijcompound/spmv.cu '#define PGK_AIJC_BORROW 0'
 restore kernels/aijcompound/spmv.cu
-for v in A B A B; do run $v "quatsurf:n=800"; done
+# C: main's walk uncapped (__maxnreg__(255) binds nothing), i.e. main's kernels
+rebuild C kernels/aijcompound/spmv.cu $'#define PGK_AIJC_BORROW 0\n#define PGK_AIJC_MAXNREG 255'
+restore kernels/aijcompound/spmv.cu
+for v in A B C A B C; do echo "start $v $(date +%T)" >> $B; run $v "quatsurf:n=800"; done
 finish "^== |^built|^gtest|tuned:|MISSED|met  .*copy|SYM-AoS (static|dynamic)"
