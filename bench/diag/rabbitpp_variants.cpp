@@ -17,7 +17,7 @@
 using namespace pgk;
 namespace pgk::rabbitpp {
 #define DECLARE(X) Dendrogram detect_communities_batch_##X(const Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
-DECLARE(A) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T)
+DECLARE(A) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I)
 } // namespace pgk::rabbitpp
 
 int main(int argc, char **argv) {
@@ -38,6 +38,8 @@ int main(int argc, char **argv) {
     case 'H': return rabbitpp::detect_communities_batch_H;
     case 'S': return rabbitpp::detect_communities_batch_S;
     case 'T': return rabbitpp::detect_communities_batch_T;
+    case 'P': return rabbitpp::detect_communities_batch_P;
+    case 'I': return rabbitpp::detect_communities_batch_I;
     default: return rabbitpp::detect_communities_batch_A;
     }
   };

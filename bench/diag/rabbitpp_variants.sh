@@ -8,6 +8,9 @@
 #      (rabbitpp_root_table.patch)
 #   S  A with 8-byte union-find records, a 32-bit strength (rabbitpp_record8.patch)
 #   T  H and S together
+#   P  T with the lookups prefetched 16 and 32 entries ahead instead of 8 and 16 (rabbitpp_prefetch16.patch)
+#   I  T with each round's decide and apply timed, printed with PGK_ROUNDS set (rabbitpp_round_times.patch)
+# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against T, 10 runs a row.
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
 #   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (ALHST)
 export OUT
@@ -28,15 +31,37 @@ variant L rabbitpp_no_leaf_lists.patch
 variant H rabbitpp_root_table.patch
 variant S rabbitpp_record8.patch
 variant T rabbitpp_root_table.patch rabbitpp_record8.patch
-for x in A L H S T; do
+variant P rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_prefetch16.patch
+variant I rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_round_times.patch
+for x in A L H S T P I; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/diag/rabbitpp_variants.cpp" $w/[ALHST].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/diag/rabbitpp_variants.cpp" $w/[ALHSTPI].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-ALHST} >> $B 2>&1
+[ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B
 # medians per letter
 awk '$2 == "communities" { t[$1] = t[$1] " " $3 } END { for (k in t) print k, t[k] }' $B | while read k rest; do
   echo "$k median $(echo $rest | tr ' ' '\n' | sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2), "of", NR}')"
 done
+[ -n "$PGK_RV_BENCH" ] || exit 0
+# MatGetOrdering (the user's call) with the bundle's batch.cpp (A) and with T's, in turn.
+B2=$OUT/bench_rabbitpp.txt
+lib=$(find build -name 'libpetscgpukit.so*' -type f | head -1)
+buildv() {
+  t0=$(date +%s)
+  cmake --build build --target petscgpukit bench_rabbitpp -j16 > /tmp/build_$1.log 2>&1 || { tail -20 /tmp/build_$1.log; exit 7; }
+  echo "built $1 in $(( $(date +%s) - t0 )) s" >> $B2; cp build/bench/bench_rabbitpp /tmp/bench_$1; cp "$lib" /tmp/lib_$1
+}
+buildv A
+cp source/src/rabbitpp/batch.cpp $w/batch_A.cpp && cp $w/T.cpp source/src/rabbitpp/batch.cpp && buildv T
+cp $w/batch_A.cpp source/src/rabbitpp/batch.cpp
+for v in ${PGK_RV_BENCH_ORDER:-A T}; do
+  cp /tmp/lib_$v "$lib"; echo "== $v $(date +%T)" >> $B2
+  /tmp/bench_$v -use_gpu_aware_mpi 0 -matrices "communities:n=8000000" -threads 16 -orderings rabbitpp -spy 0 \
+    -runs 10 -min_runs 10 -row_seconds 100 -phase_runs ${PGK_RV_PHASE_RUNS:-3} -results /tmp/res_$v >> $B2 2>&1
+done
+cp /tmp/lib_A "$lib"
+grep -E "^== |^built|cpu 16 threads|seconds_(graph|communities|numbering|regroup)|rabbitpp figures +(modularity|communities)" $B2 | cut -c1-170
