@@ -17,7 +17,7 @@
 using namespace pgk;
 namespace pgk::rabbitpp {
 #define DECLARE(X) Dendrogram detect_communities_batch_##X(const Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
-DECLARE(A) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I)
+DECLARE(A) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U)
 } // namespace pgk::rabbitpp
 
 int main(int argc, char **argv) {
@@ -40,6 +40,8 @@ int main(int argc, char **argv) {
     case 'T': return rabbitpp::detect_communities_batch_T;
     case 'P': return rabbitpp::detect_communities_batch_P;
     case 'I': return rabbitpp::detect_communities_batch_I;
+    case 'B': return rabbitpp::detect_communities_batch_B;
+    case 'U': return rabbitpp::detect_communities_batch_U;
     default: return rabbitpp::detect_communities_batch_A;
     }
   };

@@ -9,6 +9,10 @@
 #   S  A with 8-byte union-find records, a 32-bit strength (rabbitpp_record8.patch)
 #   T  H and S together
 #   P  T with the lookups prefetched 16 and 32 entries ahead instead of 8 and 16 (rabbitpp_prefetch16.patch)
+#   B  T with each root's strength kept in its table slot, the target chosen in the table's scan
+#      (rabbitpp_best_in_scan.patch)
+#   U  T with the list arena's pages faulted in on the pool at allocation, huge pages advised
+#      (rabbitpp_arena_prefault.patch)
 #   I  T with each round's decide and apply timed, printed with PGK_ROUNDS set (rabbitpp_round_times.patch)
 # Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against T, 10 runs a row.
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
@@ -33,12 +37,14 @@ variant S rabbitpp_record8.patch
 variant T rabbitpp_root_table.patch rabbitpp_record8.patch
 variant P rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_prefetch16.patch
 variant I rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_round_times.patch
-for x in A L H S T P I; do
+variant B rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_best_in_scan.patch
+variant U rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_prefault.patch
+for x in A L H S T P I B U; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/diag/rabbitpp_variants.cpp" $w/[ALHSTPI].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/diag/rabbitpp_variants.cpp" $w/[ALHSTPIBU].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-ALHST} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B
