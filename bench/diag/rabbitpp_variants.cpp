@@ -20,18 +20,18 @@ namespace pgk::rabbitpp {
 DECLARE(A) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U)
 } // namespace pgk::rabbitpp
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
   if (argc < 5) return std::fprintf(stderr, "usage: %s SPEC THREADS REPS LETTERS\n", argv[0]), 2;
-  const int  threads = std::atoi(argv[2]), reps = std::atoi(argv[3]);
+  const int         threads = std::atoi(argv[2]), reps = std::atoi(argv[3]);
   const std::string letters = argv[4];
-  auto        t0 = std::chrono::steady_clock::now();
-  Csr         a  = gen::generate(gen::parse_spec(argv[1]));
-  ThreadPool  pool(threads);
-  rabbitpp::Graph g = rabbitpp::build_graph_parallel(view_of(a), pool, true);
-  a = Csr();
-  std::printf("graph %s: n %ld, nnz(G) %zu, set up in %.1f s, %d threads\n", argv[1], (long)g.n, g.colidx.size(),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), threads);
-  using F = rabbitpp::Dendrogram (*)(const rabbitpp::Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
+  auto              t0      = std::chrono::steady_clock::now();
+  Csr               a       = gen::generate(gen::parse_spec(argv[1]));
+  ThreadPool        pool(threads);
+  rabbitpp::Graph   g = rabbitpp::build_graph_parallel(view_of(a), pool, true);
+  a                   = Csr();
+  std::printf("graph %s: n %ld, nnz(G) %zu, set up in %.1f s, %d threads\n", argv[1], (long)g.n, g.colidx.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), threads);
+  using F         = rabbitpp::Dendrogram (*)(const rabbitpp::Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
   const auto pick = [](char c) -> F {
     switch (c) {
     case 'L': return rabbitpp::detect_communities_batch_L;
@@ -48,10 +48,10 @@ int main(int argc, char **argv) {
   const Index batch = std::max<Index>(1, std::min<Index>(65536, g.n / 64)); // default_batch
   for (int r = 0; r < reps; ++r)
     for (const char c : letters) {
-      const auto             s = std::chrono::steady_clock::now();
-      rabbitpp::Dendrogram   d = pick(c)(g, batch, pool, nullptr, 0, nullptr);
-      const double           sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count();
-      unsigned long long     h = 1469598103934665603ull;
+      const auto           s   = std::chrono::steady_clock::now();
+      rabbitpp::Dendrogram d   = pick(c)(g, batch, pool, nullptr, 0, nullptr);
+      const double         sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count();
+      unsigned long long   h   = 1469598103934665603ull;
       for (const Index p : d.parent) h = (h ^ static_cast<unsigned long long>(p + 7)) * 1099511628211ull;
       std::printf("%c communities %.3f s rounds %ld hash %016llx\n", c, sec, static_cast<long>(d.rounds), h);
       std::fflush(stdout);
