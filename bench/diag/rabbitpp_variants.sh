@@ -1,7 +1,7 @@
 #!/bin/bash
 # rabbitpp multicore (issue 9: 16 threads <= 2 s): variants of the community detection
 # (src/rabbitpp/batch.cpp) timed alternately in one process on communities:n=8000000 by
-# bench/diag/rabbitpp_variants.cpp, on the GPU node's host (run after scripts/bundle, carry ["dist"]):
+# bench/rabbitpp/variants_host.cpp, on the GPU node's host (run after scripts/bundle, carry ["dist"]):
 #   A  the bundle's batch.cpp
 #   L  A without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
 #   H  A with a per-thread open-addressing root table instead of the n-sized slot map
@@ -44,7 +44,7 @@ for x in A L H S T P I B U; do
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/diag/rabbitpp_variants.cpp" $w/[ALHSTPIBU].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[ALHSTPIBU].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-ALHST} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B

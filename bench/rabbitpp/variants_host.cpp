@@ -1,4 +1,5 @@
-// Diagnostic harness (bench/diag/rabbitpp_variants.sh): the multicore community detection of
+// Diagnostic harness, compiled by bench/diag/rabbitpp_variants.sh (not by CMake: it links copies of
+// src/rabbitpp/batch.cpp that the script patches): the multicore community detection of
 // several copies of src/rabbitpp/batch.cpp, each compiled with its entry points renamed
 // (detect_communities_batch_X), called alternately in one process on one graph, so that the
 // variants share the machine's state and its drift. Prints each call's time and the
