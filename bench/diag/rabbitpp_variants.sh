@@ -13,8 +13,12 @@
 #      (rabbitpp_best_in_scan.patch)
 #   U  T with the list arena's pages faulted in on the pool at allocation, huge pages advised
 #      (rabbitpp_arena_prefault.patch)
+#   V  the prepared change (rabbitpp_table_records_arena.patch): T, the arena faulted in on the pool
+#      without the huge-page advice, the slot map's plumbing gone (rabbitpp_t_to_prepared.patch on T)
 #   I  T with each round's decide and apply timed, printed with PGK_ROUNDS set (rabbitpp_round_times.patch)
-# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against T, 10 runs a row.
+# Run it on main before the prepared change lands (the patches apply to main's batch.cpp of 32d6c2c).
+# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against T (or
+# PGK_RV_BENCH_VARIANT), 10 runs a row, in the order PGK_RV_BENCH_ORDER (default: A, then the variant).
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
 #   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (ALHST)
 export OUT
@@ -39,12 +43,13 @@ variant P rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_prefetch16.p
 variant I rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_round_times.patch
 variant B rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_best_in_scan.patch
 variant U rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_prefault.patch
-for x in A L H S T P I B U; do
+variant V rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
+for x in A L H S T P I B U V; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[ALHSTPIBU].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[ALHSTPIBUV].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-ALHST} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B
@@ -62,9 +67,10 @@ buildv() {
   echo "built $1 in $(( $(date +%s) - t0 )) s" >> $B2; cp build/bench/bench_rabbitpp /tmp/bench_$1; cp "$lib" /tmp/lib_$1
 }
 buildv A
-cp source/src/rabbitpp/batch.cpp $w/batch_A.cpp && cp $w/T.cpp source/src/rabbitpp/batch.cpp && buildv T
+bv=${PGK_RV_BENCH_VARIANT:-T} # the variant built into the plugin against A
+cp source/src/rabbitpp/batch.cpp $w/batch_A.cpp && cp $w/$bv.cpp source/src/rabbitpp/batch.cpp && buildv $bv
 cp $w/batch_A.cpp source/src/rabbitpp/batch.cpp
-for v in ${PGK_RV_BENCH_ORDER:-A T}; do
+for v in ${PGK_RV_BENCH_ORDER:-A $bv}; do
   cp /tmp/lib_$v "$lib"; echo "== $v $(date +%T)" >> $B2
   /tmp/bench_$v -use_gpu_aware_mpi 0 -matrices "communities:n=8000000" -threads 16 -orderings rabbitpp -spy 0 \
     -runs 10 -min_runs 10 -row_seconds 100 -phase_runs ${PGK_RV_PHASE_RUNS:-3} -results /tmp/res_$v >> $B2 2>&1
