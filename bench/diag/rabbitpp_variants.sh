@@ -15,6 +15,8 @@
 #      (rabbitpp_arena_prefault.patch)
 #   V  the prepared change (rabbitpp_table_records_arena.patch): T, the arena faulted in on the pool
 #      without the huge-page advice, the slot map's plumbing gone (rabbitpp_t_to_prepared.patch on T)
+#   F  T with find_root forced inline (rabbitpp_inline_find_root.patch)
+#   Q  T without reading the rows' weights where every weight is 2 (rabbitpp_weights_two.patch)
 #   I  T with each round's decide and apply timed, printed with PGK_ROUNDS set (rabbitpp_round_times.patch)
 # Run it on main before the prepared change lands (the patches apply to main's batch.cpp of 32d6c2c).
 # Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against T (or
@@ -44,12 +46,14 @@ variant I rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_round_times.
 variant B rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_best_in_scan.patch
 variant U rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_prefault.patch
 variant V rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
-for x in A L H S T P I B U V; do
+variant F rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
+variant Q rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
+for x in A L H S T P I B U V F Q; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[ALHSTPIBUV].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[ALHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-ALHST} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B

@@ -18,7 +18,7 @@
 using namespace pgk;
 namespace pgk::rabbitpp {
 #define DECLARE(X) Dendrogram detect_communities_batch_##X(const Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
-DECLARE(A) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V)
+DECLARE(A) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
 } // namespace pgk::rabbitpp
 
 int main(int argc, char **argv)
@@ -44,6 +44,8 @@ int main(int argc, char **argv)
     case 'B': return rabbitpp::detect_communities_batch_B;
     case 'U': return rabbitpp::detect_communities_batch_U;
     case 'V': return rabbitpp::detect_communities_batch_V;
+    case 'F': return rabbitpp::detect_communities_batch_F;
+    case 'Q': return rabbitpp::detect_communities_batch_Q;
     default: return rabbitpp::detect_communities_batch_A;
     }
   };
