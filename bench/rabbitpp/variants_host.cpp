@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     default: return rabbitpp::detect_communities_batch_A;
     }
   };
-  const Index batch = std::max<Index>(1, std::min<Index>(65536, g.n / 64)); // default_batch
+  const Index batch = rabbitpp::default_batch(g.n);
   for (int r = 0; r < reps; ++r)
     for (const char c : letters) {
       const auto           s   = std::chrono::steady_clock::now();

@@ -46,6 +46,8 @@ bool validate_csr(const CsrView &a, std::string *why, ThreadPool &pool);
 // True if every row's column indices are strictly increasing (sorted, no duplicates).
 // Requires validate_csr(a) to hold.
 bool rows_sorted_unique(const CsrView &a, std::string *why = nullptr);
+// The same check and the same reason, the rows split among the pool's threads.
+bool rows_sorted_unique(const CsrView &a, std::string *why, ThreadPool &pool);
 
 // Number of stored values that are NaN or +-Inf (0 for a pattern).
 Index count_nonfinite(const CsrView &a);

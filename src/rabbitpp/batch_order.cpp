@@ -6,6 +6,7 @@
 #include <chrono>
 #include <utility>
 
+#include "src/common/csr_build.hpp"
 #include "src/rabbitpp/batch.hpp"
 #include "src/rabbitpp/regroup.hpp"
 
@@ -62,15 +63,7 @@ std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, const Graph &g, i
   const Index n = a.nrows, nnz = a.rowptr[n];
   std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
   const bool symmetric = g.total == 2 * static_cast<std::int64_t>(g.colidx.size());
-  std::atomic<bool> increasing{symmetric};
-  if (symmetric)
-    pool.parallel_ranges(n, 4096, [&](int, std::int64_t lo, std::int64_t hi) {
-      bool ok = true;
-      for (std::int64_t i = lo; i < hi && ok; ++i)
-        for (Index k = a.rowptr[i] + 1; k < a.rowptr[i + 1] && ok; ++k) ok = a.colidx[k - 1] < a.colidx[k];
-      if (!ok) increasing.store(false, std::memory_order_relaxed);
-    });
-  if (increasing.load()) {
+  if (symmetric && rows_sorted_unique(a, nullptr, pool)) {
     pool.parallel_for(0, n, 4096,
                       [&](std::int64_t v) { hub[v] = is_hub(a.rowptr[v + 1] - a.rowptr[v], n, nnz, hub_factor); });
     return hub;
