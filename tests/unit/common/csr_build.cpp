@@ -170,23 +170,36 @@ TEST(ValidateCsr, ReportsEachDefect) {
   EXPECT_NE(why.find("negative size"), std::string::npos);
 }
 
+// The pattern of a tridiagonal n x n matrix (no values): rows over several chunks of a pool's check.
+Csr tridiagonal_pattern(Index n) {
+  Csr t;
+  t.nrows = t.ncols = n;
+  t.rowptr.resize(static_cast<std::size_t>(n) + 1);
+  for (Index i = 0; i < n; ++i) {
+    t.rowptr[i] = static_cast<Index>(t.colidx.size());
+    for (Index j = std::max<Index>(0, i - 1); j <= std::min<Index>(n - 1, i + 1); ++j) t.colidx.push_back(j);
+  }
+  t.rowptr[n] = static_cast<Index>(t.colidx.size());
+  return t;
+}
+
+// A check on a pool gives the serial check's answer and reason on a.
+template <class Serial, class Pooled> void expect_pool_answer_is_serial(const Csr &a, Serial serial, Pooled pooled) {
+  std::string by_serial = "untouched", by_pool = "untouched";
+  EXPECT_EQ(pooled(view_of(a), &by_pool), serial(view_of(a), &by_serial));
+  EXPECT_EQ(by_pool, by_serial);
+}
+
 // The pool's check agrees with the serial one, reason included, wherever the defect sits (rows
 // in several of its chunks of 2^14, and two defects: the first one is named).
 TEST(ValidateCsr, PoolGivesTheSerialAnswer) {
   const Index n = 100000;
-  Csr big;
-  big.nrows = big.ncols = n;
-  big.rowptr.resize(n + 1);
-  for (Index i = 0; i < n; ++i) {
-    big.rowptr[i] = static_cast<Index>(big.colidx.size());
-    for (Index j = std::max<Index>(0, i - 1); j <= std::min<Index>(n - 1, i + 1); ++j) big.colidx.push_back(j);
-  }
-  big.rowptr[n] = static_cast<Index>(big.colidx.size());
+  const Csr big = tridiagonal_pattern(n);
   ThreadPool pool(4);
   const auto same = [&](const Csr &a) {
-    std::string serial = "untouched", parallel = "untouched";
-    EXPECT_EQ(validate_csr(view_of(a), &parallel, pool), validate_csr(view_of(a), &serial));
-    EXPECT_EQ(parallel, serial);
+    expect_pool_answer_is_serial(
+        a, [](const CsrView &v, std::string *why) { return validate_csr(v, why); },
+        [&](const CsrView &v, std::string *why) { return validate_csr(v, why, pool); });
   };
   same(big);
   same(example());
@@ -207,19 +220,12 @@ TEST(ValidateCsr, PoolGivesTheSerialAnswer) {
 // sits (rows in several of its chunks of 2^14; two defects: the first one is named).
 TEST(RowsSortedUnique, PoolGivesTheSerialAnswer) {
   const Index n = 100000;
-  Csr big;
-  big.nrows = big.ncols = n;
-  big.rowptr.resize(n + 1);
-  for (Index i = 0; i < n; ++i) {
-    big.rowptr[i] = static_cast<Index>(big.colidx.size());
-    for (Index j = std::max<Index>(0, i - 1); j <= std::min<Index>(n - 1, i + 1); ++j) big.colidx.push_back(j);
-  }
-  big.rowptr[n] = static_cast<Index>(big.colidx.size());
+  const Csr big = tridiagonal_pattern(n);
   ThreadPool pool(4);
   const auto same = [&](const Csr &a) {
-    std::string serial = "untouched", parallel = "untouched";
-    EXPECT_EQ(rows_sorted_unique(view_of(a), &parallel, pool), rows_sorted_unique(view_of(a), &serial));
-    EXPECT_EQ(parallel, serial);
+    expect_pool_answer_is_serial(
+        a, [](const CsrView &v, std::string *why) { return rows_sorted_unique(v, why); },
+        [&](const CsrView &v, std::string *why) { return rows_sorted_unique(v, why, pool); });
   };
   same(big);
   same(example());
