@@ -2,11 +2,14 @@
 # rabbitpp multicore (issue 9: 16 threads <= 2 s): variants of the community detection
 # (src/rabbitpp/batch.cpp) timed alternately in one process on communities:n=8000000 by
 # bench/rabbitpp/variants_host.cpp, on the GPU node's host (run after scripts/bundle, carry ["dist"]):
-#   A  the bundle's batch.cpp
-#   L  A without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
-#   H  A with a per-thread open-addressing root table instead of the n-sized slot map
+#   A  the bundle's batch.cpp (since the landing of the prepared change below: V's code)
+#   O  main before that landing (A with rabbitpp_table_records_arena.patch reversed); the letters
+#      L to Q below are built on O, as they were measured before the landing
+#   W  A with huge pages advised on the arena before it is faulted in (rabbitpp_arena_hugepages.patch)
+#   L  O without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
+#   H  O with a per-thread open-addressing root table instead of the n-sized slot map
 #      (rabbitpp_root_table.patch)
-#   S  A with 8-byte union-find records, a 32-bit strength (rabbitpp_record8.patch)
+#   S  O with 8-byte union-find records, a 32-bit strength (rabbitpp_record8.patch)
 #   T  H and S together
 #   P  T with the lookups prefetched 16 and 32 entries ahead instead of 8 and 16 (rabbitpp_prefetch16.patch)
 #   B  T with each root's strength kept in its table slot, the target chosen in the table's scan
@@ -18,11 +21,11 @@
 #   F  T with find_root forced inline (rabbitpp_inline_find_root.patch)
 #   Q  T without reading the rows' weights where every weight is 2 (rabbitpp_weights_two.patch)
 #   I  T with each round's decide and apply timed, printed with PGK_ROUNDS set (rabbitpp_round_times.patch)
-# Run it on main before the prepared change lands (the patches apply to main's batch.cpp of 32d6c2c).
-# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against T (or
+# The patches of L to Q apply to O (main's batch.cpp of 32d6c2c to 6e41072).
+# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against O (or
 # PGK_RV_BENCH_VARIANT), 10 runs a row, in the order PGK_RV_BENCH_ORDER (default: A, then the variant).
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
-#   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (ALHST)
+#   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (OAW)
 export OUT
 here=$PWD
 scripts/run-gpu-suite-part setup > /tmp/setup.log 2>&1 || { tail -30 /tmp/setup.log; exit 3; }
@@ -33,28 +36,30 @@ host=$(find build -name libpgk_host.a | head -1)
 [ -f "$host" ] || { echo "no libpgk_host.a"; exit 4; }
 w=/tmp/rv && rm -rf $w && mkdir -p $w
 cp source/src/rabbitpp/batch.cpp $w/A.cpp
-variant() { # letter, patches
-  local x=$1; shift; cp $w/A.cpp $w/$x.cpp
+cp $w/A.cpp $w/O.cpp && patch -s -R $w/O.cpp < "$here/bench/diag/rabbitpp_table_records_arena.patch" || exit 5
+variant() { # letter, base, patches
+  local x=$1 base=$2; shift 2; cp $w/$base.cpp $w/$x.cpp
   for p in "$@"; do patch -s $w/$x.cpp < "$here/bench/diag/$p" || exit 5; done
 }
-variant L rabbitpp_no_leaf_lists.patch
-variant H rabbitpp_root_table.patch
-variant S rabbitpp_record8.patch
-variant T rabbitpp_root_table.patch rabbitpp_record8.patch
-variant P rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_prefetch16.patch
-variant I rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_round_times.patch
-variant B rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_best_in_scan.patch
-variant U rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_prefault.patch
-variant V rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
-variant F rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
-variant Q rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
-for x in A L H S T P I B U V F Q; do
+variant W A rabbitpp_arena_hugepages.patch
+variant L O rabbitpp_no_leaf_lists.patch
+variant H O rabbitpp_root_table.patch
+variant S O rabbitpp_record8.patch
+variant T O rabbitpp_root_table.patch rabbitpp_record8.patch
+variant P O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_prefetch16.patch
+variant I O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_round_times.patch
+variant B O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_best_in_scan.patch
+variant U O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_prefault.patch
+variant V O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
+variant F O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
+variant Q O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
+for x in A O W L H S T P I B U V F Q; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[ALHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
-$w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-ALHST} >> $B 2>&1
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AOWLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
+$w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-OAW} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B
 # medians per letter
@@ -62,7 +67,7 @@ awk '$2 == "communities" { t[$1] = t[$1] " " $3 } END { for (k in t) print k, t[
   echo "$k median $(echo $rest | tr ' ' '\n' | sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2), "of", NR}')"
 done
 [ -n "$PGK_RV_BENCH" ] || exit 0
-# MatGetOrdering (the user's call) with the bundle's batch.cpp (A) and with T's, in turn.
+# MatGetOrdering (the user's call) with the bundle's batch.cpp (A) and with O's (or the variant's), in turn.
 B2=$OUT/bench_rabbitpp.txt
 lib=$(find build -name 'libpetscgpukit.so*' -type f | head -1)
 buildv() {
@@ -71,7 +76,7 @@ buildv() {
   echo "built $1 in $(( $(date +%s) - t0 )) s" >> $B2; cp build/bench/bench_rabbitpp /tmp/bench_$1; cp "$lib" /tmp/lib_$1
 }
 buildv A
-bv=${PGK_RV_BENCH_VARIANT:-T} # the variant built into the plugin against A
+bv=${PGK_RV_BENCH_VARIANT:-O} # the variant built into the plugin against A
 cp source/src/rabbitpp/batch.cpp $w/batch_A.cpp && cp $w/$bv.cpp source/src/rabbitpp/batch.cpp && buildv $bv
 cp $w/batch_A.cpp source/src/rabbitpp/batch.cpp
 for v in ${PGK_RV_BENCH_ORDER:-A $bv}; do

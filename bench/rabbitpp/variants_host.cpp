@@ -18,7 +18,7 @@
 using namespace pgk;
 namespace pgk::rabbitpp {
 #define DECLARE(X) Dendrogram detect_communities_batch_##X(const Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
-DECLARE(A) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
+DECLARE(A) DECLARE(O) DECLARE(W) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
 } // namespace pgk::rabbitpp
 
 int main(int argc, char **argv)
@@ -35,6 +35,8 @@ int main(int argc, char **argv)
   using F         = rabbitpp::Dendrogram (*)(const rabbitpp::Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
   const auto pick = [](char c) -> F {
     switch (c) {
+    case 'O': return rabbitpp::detect_communities_batch_O;
+    case 'W': return rabbitpp::detect_communities_batch_W;
     case 'L': return rabbitpp::detect_communities_batch_L;
     case 'H': return rabbitpp::detect_communities_batch_H;
     case 'S': return rabbitpp::detect_communities_batch_S;

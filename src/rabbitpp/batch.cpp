@@ -30,10 +30,12 @@ void store_relaxed(Index *p, Index v) { __atomic_store_n(p, v, __ATOMIC_RELAXED)
 
 // A vertex's union-find parent and its community's strength (meaningful at roots) share a cache
 // line: best_target reads the strengths of the roots that aggregate has just found, and the phase
-// is bound by such random reads (bench/NOTES.md). A strength is at most the graph's total weight.
+// is bound by such random reads (bench/NOTES.md). A strength is at most the graph's total weight,
+// which build_graph keeps below 2^32: with 32-bit indices a record is 8 bytes (64 MB at 8M
+// vertices, against 128 MB with a 64-bit strength: 4% off the phase on 16 threads with the table).
 struct Node {
   Index parent;
-  std::int64_t strength;
+  std::uint32_t strength;
 };
 
 Index find_root(Node *uf, Index x) {
@@ -65,14 +67,19 @@ public:
     uf_.reserve(n);
     prefault(uf_.data(), n * sizeof(Node), pool);
     uf_.resize(n);
-    pool.parallel_for(0, g.n, 4096, [&](std::int64_t v) { uf_[v] = {-1, g.strength[v]}; });
+    pool.parallel_for(0, g.n, 4096, [&](std::int64_t v) { uf_[v] = {-1, static_cast<std::uint32_t>(g.strength[v])}; });
     first_child_ = filled(-1);
     next_sibling_ = filled(-1);
     // The stored lists are disjoint subtrees' boundaries: at most nnz(G) entries live at once,
     // and as many more stored in one round; the arena is compacted when a round would overflow it.
     const std::int64_t nnz = static_cast<std::int64_t>(g.colidx.size());
     arena_capacity_ = arena_capacity > 0 ? std::max(arena_capacity, nnz) : 2 * nnz + 1024;
-    arena_.reset(new Entry[static_cast<std::size_t>(arena_capacity_)]); // not filled: touched as used
+    // A round's stored lists would fault in fresh pages one at a time, inside the rounds; the
+    // pages are faulted in on the pool up front (the runs fill the arena about once at 8M
+    // vertices, so this commits little that would stay untouched). Huge pages are not advised:
+    // with THP defrag on `madvise` a fault may then wait for compaction (bench/NOTES.md).
+    arena_.reset(new Entry[static_cast<std::size_t>(arena_capacity_)]);
+    prefault(arena_.get(), static_cast<std::size_t>(arena_capacity_) * sizeof(Entry), pool);
     list_begin_ = prefaulted_vector<std::int64_t>(n, 0, pool);
     list_len_ = filled(0);
     has_list_ = prefaulted_vector<std::uint8_t>(n, 0, pool);
@@ -101,57 +108,86 @@ public:
 private:
   // The edges of row c, the union-find parents of the entries a few places ahead prefetched: the
   // rows point at random vertices, and each lookup is a dependent chain of cache misses.
-  template <class Add> void add_row(Index c, const Index *slot, Add &add) {
+  template <class Add> void add_row(Index c, Add &add) {
     const Index b = g_.rowptr[c], e = g_.rowptr[c + 1];
     for (Index k = b; k < e; ++k) {
       if (k + 2 * kPrefetch < e) prefetch(&uf_[g_.colidx[k + 2 * kPrefetch]].parent);
-      if (k + kPrefetch < e) prefetch_next(g_.colidx[k + kPrefetch], slot);
+      if (k + kPrefetch < e) prefetch_parent(g_.colidx[k + kPrefetch]);
       add(g_.colidx[k], g_.weight[k]);
     }
   }
 
-  // The second step of x's lookup, once uf_[x] has arrived: its parent's entry, or its slot.
-  void prefetch_next(Index x, const Index *slot) const {
+  // The second step of x's lookup, once uf_[x] has arrived: its parent's entry.
+  void prefetch_parent(Index x) const {
     const Index p = load_relaxed(&uf_[x].parent);
-    prefetch(p < 0 ? static_cast<const void *>(slot + x) : &uf_[p].parent);
+    if (p >= 0) prefetch(&uf_[p].parent);
   }
 
   // The edges of c's subtree: L(c) as c stored it when it merged (every merged vertex stores
   // its list, and it lives until c's parent is processed), which covers the children merged into
   // c before c's round; the children merged into c in c's own round (a chain of merges decided
   // together) are not in it and are walked recursively.
-  template <class Add> void add_subtree(Index c, const Index *slot, Add &add) {
+  template <class Add> void add_subtree(Index c, Add &add) {
     const Entry *list = arena_.get() + list_begin_[c];
     const std::size_t size = static_cast<std::size_t>(list_len_[c]);
     for (std::size_t k = 0; k < size; ++k) {
       if (k + 2 * kPrefetch < size) prefetch(&uf_[list[k + 2 * kPrefetch].to].parent);
-      if (k + kPrefetch < size) prefetch_next(list[k + kPrefetch].to, slot);
+      if (k + kPrefetch < size) prefetch_parent(list[k + kPrefetch].to);
       add(list[k].to, list[k].w);
     }
     for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
-      if (d_.round[x] == d_.round[c]) add_subtree(x, slot, add);
+      if (d_.round[x] == d_.round[c]) add_subtree(x, add);
+  }
+
+  // An upper bound on the entries aggregate(v) gathers: v's row and its children's subtrees.
+  std::size_t gathered_bound(Index v) const {
+    std::size_t sum = static_cast<std::size_t>(g_.rowptr[v + 1] - g_.rowptr[v]);
+    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) sum += subtree_bound(c);
+    return sum;
+  }
+  std::size_t subtree_bound(Index c) const {
+    std::size_t sum = static_cast<std::size_t>(list_len_[c]);
+    for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
+      if (d_.round[x] == d_.round[c]) sum += subtree_bound(x);
+    return sum;
   }
 
   // L(v) into `out`: v's edges and its children's subtrees, mapped to roots, v's own community
-  // dropped, equal roots summed (in `slot`, a per-thread map root -> place in out, -1 between
-  // calls). v is unprocessed, so all its children merged in earlier rounds. The order of the
-  // entries follows the child lists, which the parallel apply links in any order: nothing may
-  // depend on it (sums are exact integers, ties in best_target go to the smallest root).
-  void aggregate(Index v, std::vector<Entry> &out, std::vector<Index> &slot) {
+  // dropped, equal roots summed in `table`, a per-thread open-addressing table of at least twice
+  // the entries gathered (it stays in the core's caches, where an n-sized map per thread, 32 MB at
+  // 8M vertices, 512 MB on 16 threads, did not: 10% off the phase on 16 threads, bench/NOTES.md),
+  // then moved to `out` in table order. v is
+  // unprocessed, so all its children merged in earlier rounds. Nothing may depend on the order of
+  // the entries (sums are exact integers, ties in best_target go to the smallest root).
+  void aggregate(Index v, std::vector<Entry> &out, std::vector<Entry> &table) {
     out.clear();
+    std::size_t cap = 16;
+    int shift = 60; // the hash's top log2(cap) bits
+    for (const std::size_t need = 2 * gathered_bound(v); cap < need; cap *= 2) --shift;
+    if (table.size() < cap) table.assign(cap, Entry{-1, 0});
+    const std::size_t mask = cap - 1;
     const auto add = [&](Index x, std::int64_t w) {
       const Index r = find_root(uf_.data(), x);
       if (r == v) return;
-      if (slot[r] < 0) {
-        slot[r] = static_cast<Index>(out.size());
-        out.push_back({r, static_cast<std::uint32_t>(w)});
-      } else {
-        out[slot[r]].w += static_cast<std::uint32_t>(w);
+      for (std::size_t h = (static_cast<std::uint64_t>(r) * 0x9E3779B97F4A7C15ull) >> shift;; h = (h + 1) & mask) {
+        Entry &e = table[h];
+        if (e.to == r) {
+          e.w += static_cast<std::uint32_t>(w);
+          return;
+        }
+        if (e.to < 0) {
+          e = {r, static_cast<std::uint32_t>(w)};
+          return;
+        }
       }
     };
-    add_row(v, slot.data(), add);
-    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, slot.data(), add);
-    for (const Entry &x : out) slot[x.to] = -1;
+    add_row(v, add);
+    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, add);
+    for (std::size_t h = 0; h < cap; ++h)
+      if (table[h].to >= 0) {
+        out.push_back(table[h]);
+        table[h].to = -1;
+      }
   }
 
   // The neighbour community of largest positive gain (ties: smallest root) and its weight.
@@ -159,7 +195,7 @@ private:
     Index best = -1;
     std::int64_t best_gain = 0, best_w = 0;
     for (const Entry &x : list) {
-      const std::int64_t gain = x.w * g_.total - uf_[v].strength * uf_[x.to].strength;
+      const std::int64_t gain = x.w * g_.total - static_cast<std::int64_t>(uf_[v].strength) * uf_[x.to].strength;
       if (gain > best_gain || (gain == best_gain && gain > 0 && x.to < best))
         best_gain = gain, best = x.to, best_w = x.w;
     }
@@ -216,9 +252,7 @@ private:
     if (scratch_.size() < static_cast<std::size_t>(pool_.threads()))
       scratch_.resize(static_cast<std::size_t>(pool_.threads()));
     pool_.parallel_dynamic(0, m, 16, [&](int t, std::int64_t s) {
-      std::vector<Index> &slot = scratch_[t];
-      if (slot.empty()) slot.assign(static_cast<std::size_t>(g_.n), -1);
-      aggregate(active_[s], lists_[s], slot);
+      aggregate(active_[s], lists_[s], scratch_[t]);
       std::tie(target_[s], target_w_[s]) = best_target(lists_[s], active_[s]);
     });
     pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
@@ -258,6 +292,8 @@ private:
       start[t + 1] = sum;
     });
     for (int t = 0; t < parts; ++t) start[t + 1] += start[t];
+    // Not faulted in beforehand: the copies below touch its front on every thread, and the old
+    // arena is still held (peak memory).
     std::unique_ptr<Entry[]> fresh(new Entry[static_cast<std::size_t>(arena_capacity_)]);
     pool_.run([&](int t, int) {
       std::int64_t to = start[t];
@@ -287,7 +323,7 @@ private:
     });
     // 2. Parents and child links; a merged vertex keeps its list for its parent, in the arena. A
     //    leaf's too: its parent then reads its row's entries already mapped to roots and summed,
-    //    instead of the row again (about 5% off the phase at 8M vertices, bench/NOTES.md).
+    //    instead of the row again (2% off the phase on 16 cores at 8M vertices, bench/NOTES.md).
     const std::vector<std::int64_t> at = place_stored_lists();
     pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
       if (action_[s] != Action::Merge) return;
@@ -331,7 +367,7 @@ private:
   std::vector<std::int64_t> list_begin_;
   std::vector<Index> list_len_;
   Index compactions_ = 0;
-  std::vector<std::vector<Index>> scratch_; // per thread: root -> place in the list being built
+  std::vector<std::vector<Entry>> scratch_; // per thread: the table of the list being built
   std::vector<std::uint8_t> has_list_;
   std::vector<Action> action_;
 };
