@@ -6,6 +6,11 @@
 #   O  main before that landing (A with rabbitpp_table_records_arena.patch reversed); the letters
 #      L to Q below are built on O, as they were measured before the landing
 #   W  A with huge pages advised on the arena before it is faulted in (rabbitpp_arena_hugepages.patch)
+#   X  A with the gather's new roots noted in the list as met (no scan of the table) and each child's
+#      list prefetched by the sizing walk (rabbitpp_used_slots_prefetch.patch)
+#   K  X and W together
+#   J  X with a vertex's children links, round and list place packed in one 24-byte record
+#      (rabbitpp_link_records.patch on X)
 #   L  O without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
 #   H  O with a per-thread open-addressing root table instead of the n-sized slot map
 #      (rabbitpp_root_table.patch)
@@ -42,6 +47,9 @@ variant() { # letter, base, patches
   for p in "$@"; do patch -s $w/$x.cpp < "$here/bench/diag/$p" || exit 5; done
 }
 variant W A rabbitpp_arena_hugepages.patch
+variant X A rabbitpp_used_slots_prefetch.patch
+variant K A rabbitpp_used_slots_prefetch.patch rabbitpp_arena_hugepages.patch
+variant J A rabbitpp_used_slots_prefetch.patch rabbitpp_link_records.patch
 variant L O rabbitpp_no_leaf_lists.patch
 variant H O rabbitpp_root_table.patch
 variant S O rabbitpp_record8.patch
@@ -53,12 +61,12 @@ variant U O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_pref
 variant V O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
 variant F O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
 variant Q O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
-for x in A O W L H S T P I B U V F Q; do
+for x in A O W X K J L H S T P I B U V F Q; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AOWLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AOWXKJLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-OAW} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B
