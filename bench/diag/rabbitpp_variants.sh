@@ -11,6 +11,9 @@
 #   K  X and W together
 #   J  X with a vertex's children links, round and list place packed in one 24-byte record
 #      (rabbitpp_link_records.patch on X)
+#   G  X with the gathered entries first copied into one per-thread array, the lookups then run
+#      over it with the prefetches a fixed distance ahead (rabbitpp_staged_gather.patch, X included)
+#   M  G and W together
 #   L  O without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
 #   H  O with a per-thread open-addressing root table instead of the n-sized slot map
 #      (rabbitpp_root_table.patch)
@@ -50,6 +53,8 @@ variant W A rabbitpp_arena_hugepages.patch
 variant X A rabbitpp_used_slots_prefetch.patch
 variant K A rabbitpp_used_slots_prefetch.patch rabbitpp_arena_hugepages.patch
 variant J A rabbitpp_used_slots_prefetch.patch rabbitpp_link_records.patch
+variant G A rabbitpp_staged_gather.patch
+variant M A rabbitpp_staged_gather.patch rabbitpp_arena_hugepages.patch
 variant L O rabbitpp_no_leaf_lists.patch
 variant H O rabbitpp_root_table.patch
 variant S O rabbitpp_record8.patch
@@ -61,12 +66,12 @@ variant U O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_pref
 variant V O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
 variant F O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
 variant Q O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
-for x in A O W X K J L H S T P I B U V F Q; do
+for x in A O W X K J G M L H S T P I B U V F Q; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AOWXKJLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AOWXKJGMLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-OAW} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B
