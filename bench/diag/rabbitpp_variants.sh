@@ -32,6 +32,8 @@
 # The patches of L to Q apply to O (main's batch.cpp of 32d6c2c to 6e41072).
 # Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against O (or
 # PGK_RV_BENCH_VARIANT), 10 runs a row, in the order PGK_RV_BENCH_ORDER (default: A, then the variant).
+# PGK_RV_BENCH_NUMBERING=1 also builds the variant with rabbitpp_numbering_walk_com.patch on
+# src/rabbitpp/batch_order.cpp (the numbering: the walks give com, children prefetched).
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
 #   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (OAW)
 export OUT
@@ -90,8 +92,12 @@ buildv() {
 }
 buildv A
 bv=${PGK_RV_BENCH_VARIANT:-O} # the variant built into the plugin against A
-cp source/src/rabbitpp/batch.cpp $w/batch_A.cpp && cp $w/$bv.cpp source/src/rabbitpp/batch.cpp && buildv $bv
+cp source/src/rabbitpp/batch.cpp $w/batch_A.cpp && cp $w/$bv.cpp source/src/rabbitpp/batch.cpp
+cp source/src/rabbitpp/batch_order.cpp $w/batch_order_A.cpp
+[ -z "$PGK_RV_BENCH_NUMBERING" ] || patch -s source/src/rabbitpp/batch_order.cpp < "$here/bench/diag/rabbitpp_numbering_walk_com.patch" || exit 8
+buildv $bv
 cp $w/batch_A.cpp source/src/rabbitpp/batch.cpp
+cp $w/batch_order_A.cpp source/src/rabbitpp/batch_order.cpp
 for v in ${PGK_RV_BENCH_ORDER:-A $bv}; do
   cp /tmp/lib_$v "$lib"; echo "== $v $(date +%T)" >> $B2
   /tmp/bench_$v -use_gpu_aware_mpi 0 -matrices "communities:n=8000000" -threads 16 -orderings rabbitpp -spy 0 \
