@@ -2,18 +2,20 @@
 # rabbitpp multicore (issue 9: 16 threads <= 2 s): variants of the community detection
 # (src/rabbitpp/batch.cpp) timed alternately in one process on communities:n=8000000 by
 # bench/rabbitpp/variants_host.cpp, on the GPU node's host (run after scripts/bundle, carry ["dist"]):
-#   A  the bundle's batch.cpp (since the landing of the prepared change below: V's code)
-#   O  main before that landing (A with rabbitpp_table_records_arena.patch reversed); the letters
-#      L to Q below are built on O, as they were measured before the landing
+#   A  the bundle's batch.cpp (since the second landing below: G's code)
+#   R  main before the second landing (A with rabbitpp_staged_gather.patch reversed: 9e37eae's code,
+#      the first landing, rabbitpp_table_records_arena.patch)
+#   O  main before the first landing (R with rabbitpp_table_records_arena.patch reversed); the letters
+#      L to Q below are built on O, as they were measured before that landing
 #   W  A with huge pages advised on the arena before it is faulted in (rabbitpp_arena_hugepages.patch)
-#   X  A with the gather's new roots noted in the list as met (no scan of the table) and each child's
+#   X  R with the gather's new roots noted in the list as met (no scan of the table) and each child's
 #      list prefetched by the sizing walk (rabbitpp_used_slots_prefetch.patch)
-#   K  X and W together
+#   K  X with huge pages advised on the arena
 #   J  X with a vertex's children links, round and list place packed in one 24-byte record
 #      (rabbitpp_link_records.patch on X)
 #   G  X with the gathered entries first copied into one per-thread array, the lookups then run
-#      over it with the prefetches a fixed distance ahead (rabbitpp_staged_gather.patch, X included)
-#   M  G and W together
+#      over it with the prefetches a fixed distance ahead (rabbitpp_staged_gather.patch on R,
+#      X included): landed, so G is A
 #   L  O without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
 #   H  O with a per-thread open-addressing root table instead of the n-sized slot map
 #      (rabbitpp_root_table.patch)
@@ -24,18 +26,19 @@
 #      (rabbitpp_best_in_scan.patch)
 #   U  T with the list arena's pages faulted in on the pool at allocation, huge pages advised
 #      (rabbitpp_arena_prefault.patch)
-#   V  the prepared change (rabbitpp_table_records_arena.patch): T, the arena faulted in on the pool
+#   V  the first landing (rabbitpp_table_records_arena.patch): T, the arena faulted in on the pool
 #      without the huge-page advice, the slot map's plumbing gone (rabbitpp_t_to_prepared.patch on T)
 #   F  T with find_root forced inline (rabbitpp_inline_find_root.patch)
 #   Q  T without reading the rows' weights where every weight is 2 (rabbitpp_weights_two.patch)
 #   I  T with each round's decide and apply timed, printed with PGK_ROUNDS set (rabbitpp_round_times.patch)
 # The patches of L to Q apply to O (main's batch.cpp of 32d6c2c to 6e41072).
-# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against O (or
+# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against R (or
 # PGK_RV_BENCH_VARIANT), 10 runs a row, in the order PGK_RV_BENCH_ORDER (default: A, then the variant).
-# PGK_RV_BENCH_NUMBERING=1 also builds the variant with rabbitpp_numbering_walk_com.patch on
-# src/rabbitpp/batch_order.cpp (the numbering: the walks give com, children prefetched).
+# The variant's plugin also has the numbering from before the second landing
+# (src/rabbitpp/batch_order.cpp with rabbitpp_numbering_walk_com.patch reversed) unless
+# PGK_RV_BENCH_NUMBERING=new.
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
-#   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (OAW)
+#   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (RAW)
 export OUT
 here=$PWD
 scripts/run-gpu-suite-part setup > /tmp/setup.log 2>&1 || { tail -30 /tmp/setup.log; exit 3; }
@@ -46,17 +49,17 @@ host=$(find build -name libpgk_host.a | head -1)
 [ -f "$host" ] || { echo "no libpgk_host.a"; exit 4; }
 w=/tmp/rv && rm -rf $w && mkdir -p $w
 cp source/src/rabbitpp/batch.cpp $w/A.cpp
-cp $w/A.cpp $w/O.cpp && patch -s -R $w/O.cpp < "$here/bench/diag/rabbitpp_table_records_arena.patch" || exit 5
+cp $w/A.cpp $w/R.cpp && patch -s -R $w/R.cpp < "$here/bench/diag/rabbitpp_staged_gather.patch" || exit 5
+cp $w/R.cpp $w/O.cpp && patch -s -R $w/O.cpp < "$here/bench/diag/rabbitpp_table_records_arena.patch" || exit 5
 variant() { # letter, base, patches
   local x=$1 base=$2; shift 2; cp $w/$base.cpp $w/$x.cpp
   for p in "$@"; do patch -s $w/$x.cpp < "$here/bench/diag/$p" || exit 5; done
 }
 variant W A rabbitpp_arena_hugepages.patch
-variant X A rabbitpp_used_slots_prefetch.patch
-variant K A rabbitpp_used_slots_prefetch.patch rabbitpp_arena_hugepages.patch
-variant J A rabbitpp_used_slots_prefetch.patch rabbitpp_link_records.patch
-variant G A rabbitpp_staged_gather.patch
-variant M A rabbitpp_staged_gather.patch rabbitpp_arena_hugepages.patch
+variant X R rabbitpp_used_slots_prefetch.patch
+variant K R rabbitpp_used_slots_prefetch.patch rabbitpp_arena_hugepages.patch
+variant J R rabbitpp_used_slots_prefetch.patch rabbitpp_link_records.patch
+variant G R rabbitpp_staged_gather.patch
 variant L O rabbitpp_no_leaf_lists.patch
 variant H O rabbitpp_root_table.patch
 variant S O rabbitpp_record8.patch
@@ -68,13 +71,13 @@ variant U O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_pref
 variant V O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
 variant F O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
 variant Q O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
-for x in A O W X K J G M L H S T P I B U V F Q; do
+for x in A R O W X K J G L H S T P I B U V F Q; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AOWXKJGMLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
-$w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-OAW} >> $B 2>&1
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AROWXKJGLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
+$w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-RAW} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B
 # medians per letter
@@ -82,7 +85,7 @@ awk '$2 == "communities" { t[$1] = t[$1] " " $3 } END { for (k in t) print k, t[
   echo "$k median $(echo $rest | tr ' ' '\n' | sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2), "of", NR}')"
 done
 [ -n "$PGK_RV_BENCH" ] || exit 0
-# MatGetOrdering (the user's call) with the bundle's batch.cpp (A) and with O's (or the variant's), in turn.
+# MatGetOrdering (the user's call) with the bundle's batch.cpp (A) and with R's (or the variant's), in turn.
 B2=$OUT/bench_rabbitpp.txt
 lib=$(find build -name 'libpetscgpukit.so*' -type f | head -1)
 buildv() {
@@ -91,10 +94,10 @@ buildv() {
   echo "built $1 in $(( $(date +%s) - t0 )) s" >> $B2; cp build/bench/bench_rabbitpp /tmp/bench_$1; cp "$lib" /tmp/lib_$1
 }
 buildv A
-bv=${PGK_RV_BENCH_VARIANT:-O} # the variant built into the plugin against A
+bv=${PGK_RV_BENCH_VARIANT:-R} # the variant built into the plugin against A
 cp source/src/rabbitpp/batch.cpp $w/batch_A.cpp && cp $w/$bv.cpp source/src/rabbitpp/batch.cpp
 cp source/src/rabbitpp/batch_order.cpp $w/batch_order_A.cpp
-[ -z "$PGK_RV_BENCH_NUMBERING" ] || patch -s source/src/rabbitpp/batch_order.cpp < "$here/bench/diag/rabbitpp_numbering_walk_com.patch" || exit 8
+[ "$PGK_RV_BENCH_NUMBERING" = new ] || patch -s -R source/src/rabbitpp/batch_order.cpp < "$here/bench/diag/rabbitpp_numbering_walk_com.patch" || exit 8
 buildv $bv
 cp $w/batch_A.cpp source/src/rabbitpp/batch.cpp
 cp $w/batch_order_A.cpp source/src/rabbitpp/batch_order.cpp

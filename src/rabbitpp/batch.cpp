@@ -51,6 +51,12 @@ Index find_root(Node *uf, Index x) {
 
 constexpr Index kPrefetch = 8;
 
+// A thread's buffers for building one vertex's list: the entries gathered, and the table that sums
+// them per root (all slots empty between calls).
+struct GatherScratch {
+  std::vector<Entry> staged, table;
+};
+
 class BatchDetector {
 public:
   BatchDetector(const Graph &g, Index batch, std::int64_t arena_capacity, ThreadPool &pool)
@@ -106,88 +112,99 @@ public:
   }
 
 private:
-  // The edges of row c, the union-find parents of the entries a few places ahead prefetched: the
-  // rows point at random vertices, and each lookup is a dependent chain of cache misses.
-  template <class Add> void add_row(Index c, Add &add) {
-    const Index b = g_.rowptr[c], e = g_.rowptr[c + 1];
-    for (Index k = b; k < e; ++k) {
-      if (k + 2 * kPrefetch < e) prefetch(&uf_[g_.colidx[k + 2 * kPrefetch]].parent);
-      if (k + kPrefetch < e) prefetch_parent(g_.colidx[k + kPrefetch]);
-      add(g_.colidx[k], g_.weight[k]);
-    }
-  }
-
   // The second step of x's lookup, once uf_[x] has arrived: its parent's entry.
   void prefetch_parent(Index x) const {
     const Index p = load_relaxed(&uf_[x].parent);
     if (p >= 0) prefetch(&uf_[p].parent);
   }
 
-  // The edges of c's subtree: L(c) as c stored it when it merged (every merged vertex stores
-  // its list, and it lives until c's parent is processed), which covers the children merged into
-  // c before c's round; the children merged into c in c's own round (a chain of merges decided
-  // together) are not in it and are walked recursively.
-  template <class Add> void add_subtree(Index c, Add &add) {
+  // The edges of c's subtree appended at `o`: L(c) as c stored it when it merged (every merged
+  // vertex stores its list, and it lives until c's parent is processed), which covers the children
+  // merged into c before c's round; the children merged into c in c's own round (a chain of
+  // merges decided together) are not in it and are walked recursively.
+  void copy_subtree(Index c, Entry *&o) const {
     const Entry *list = arena_.get() + list_begin_[c];
-    const std::size_t size = static_cast<std::size_t>(list_len_[c]);
+    o = std::copy(list, list + list_len_[c], o);
+    for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
+      if (d_.round[x] == d_.round[c]) copy_subtree(x, o);
+  }
+
+  // The number of entries aggregate(v) gathers: v's row and its children's subtrees. The walk also
+  // serves the copies that follow: it touches each child's links and length, and starts the read
+  // of its list (12% off the phase at 2M vertices on 2 threads, bench/NOTES.md).
+  std::size_t gathered_count(Index v) const {
+    std::size_t sum = static_cast<std::size_t>(g_.rowptr[v + 1] - g_.rowptr[v]);
+    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) sum += subtree_count(c);
+    return sum;
+  }
+  std::size_t subtree_count(Index c) const {
+    prefetch(arena_.get() + list_begin_[c]);
+    std::size_t sum = static_cast<std::size_t>(list_len_[c]);
+    for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
+      if (d_.round[x] == d_.round[c]) sum += subtree_count(x);
+    return sum;
+  }
+
+  // v's edges and its children's subtrees, copied one after another into `staged`: the lookups
+  // then run over one array with the prefetches a fixed distance ahead, where per list (most are
+  // short) each began unprefetched (15% off the phase at 2M vertices on 2 threads, bench/NOTES.md).
+  const Entry *stage(Index v, std::size_t size, std::vector<Entry> &staged) const {
+    if (staged.size() < size) staged.resize(size);
+    Entry *o = staged.data();
+    const Index b = g_.rowptr[v], e = g_.rowptr[v + 1];
+    for (Index k = b; k < e; ++k) *o++ = {g_.colidx[k], g_.weight[k]};
+    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) copy_subtree(c, o);
+    if (o != staged.data() + size)
+      throw std::logic_error("rabbitpp: a gather's count and copy disagree (internal error)");
+    return staged.data();
+  }
+
+  // L(v) into `out`: v's gathered entries mapped to roots, v's own community dropped, equal roots
+  // summed in a per-thread open-addressing table of at least twice the entries gathered (it stays
+  // in the core's caches, where an n-sized map per thread, 32 MB at 8M vertices, 512 MB on 16
+  // threads, did not: 10% off the phase on 16 threads, bench/NOTES.md), then moved to `out` in the
+  // order they were first met (each new root's slot is noted in `out` until the sums are final: no
+  // scan of the table's empty slots, whose test mispredicts). The union-find parents of the entries
+  // a few places ahead are prefetched: each lookup is a dependent chain of cache misses. v is
+  // unprocessed, so all its children merged in earlier rounds. Nothing may depend on the order of
+  // the entries (sums are exact integers, ties in best_target go to the smallest root).
+  void aggregate(Index v, std::vector<Entry> &out, GatherScratch &scratch) {
+    out.clear();
+    const std::size_t size = gathered_count(v);
+    std::size_t cap = 16;
+    int shift = 60; // the hash's top log2(cap) bits
+    for (; cap < 2 * size; cap *= 2) --shift;
+    // A new root's slot is noted in the 32-bit weight of its entry in `out`; a table past 2^32 slots
+    // (a vertex gathering over 2^31 entries, 16 GB of lists) is refused rather than mis-noted.
+    if (cap > (std::size_t{1} << 32))
+      throw std::length_error("rabbitpp: one vertex gathers more than 2^31 list entries");
+    std::vector<Entry> &table = scratch.table;
+    if (table.size() < cap) table.assign(cap, Entry{-1, 0});
+    const std::size_t mask = cap - 1;
+    const Entry *list = stage(v, size, scratch.staged);
     for (std::size_t k = 0; k < size; ++k) {
       if (k + 2 * kPrefetch < size) prefetch(&uf_[list[k + 2 * kPrefetch].to].parent);
       if (k + kPrefetch < size) prefetch_parent(list[k + kPrefetch].to);
-      add(list[k].to, list[k].w);
-    }
-    for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
-      if (d_.round[x] == d_.round[c]) add_subtree(x, add);
-  }
-
-  // An upper bound on the entries aggregate(v) gathers: v's row and its children's subtrees.
-  std::size_t gathered_bound(Index v) const {
-    std::size_t sum = static_cast<std::size_t>(g_.rowptr[v + 1] - g_.rowptr[v]);
-    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) sum += subtree_bound(c);
-    return sum;
-  }
-  std::size_t subtree_bound(Index c) const {
-    std::size_t sum = static_cast<std::size_t>(list_len_[c]);
-    for (Index x = first_child_[c]; x >= 0; x = next_sibling_[x])
-      if (d_.round[x] == d_.round[c]) sum += subtree_bound(x);
-    return sum;
-  }
-
-  // L(v) into `out`: v's edges and its children's subtrees, mapped to roots, v's own community
-  // dropped, equal roots summed in `table`, a per-thread open-addressing table of at least twice
-  // the entries gathered (it stays in the core's caches, where an n-sized map per thread, 32 MB at
-  // 8M vertices, 512 MB on 16 threads, did not: 10% off the phase on 16 threads, bench/NOTES.md),
-  // then moved to `out` in table order. v is
-  // unprocessed, so all its children merged in earlier rounds. Nothing may depend on the order of
-  // the entries (sums are exact integers, ties in best_target go to the smallest root).
-  void aggregate(Index v, std::vector<Entry> &out, std::vector<Entry> &table) {
-    out.clear();
-    std::size_t cap = 16;
-    int shift = 60; // the hash's top log2(cap) bits
-    for (const std::size_t need = 2 * gathered_bound(v); cap < need; cap *= 2) --shift;
-    if (table.size() < cap) table.assign(cap, Entry{-1, 0});
-    const std::size_t mask = cap - 1;
-    const auto add = [&](Index x, std::int64_t w) {
-      const Index r = find_root(uf_.data(), x);
-      if (r == v) return;
+      const Index r = find_root(uf_.data(), list[k].to);
+      if (r == v) continue;
       for (std::size_t h = (static_cast<std::uint64_t>(r) * 0x9E3779B97F4A7C15ull) >> shift;; h = (h + 1) & mask) {
         Entry &e = table[h];
         if (e.to == r) {
-          e.w += static_cast<std::uint32_t>(w);
-          return;
+          e.w += list[k].w;
+          break;
         }
         if (e.to < 0) {
-          e = {r, static_cast<std::uint32_t>(w)};
-          return;
+          e = {r, list[k].w};
+          out.push_back({r, static_cast<std::uint32_t>(h)}); // its slot, until the sums are final
+          break;
         }
       }
-    };
-    add_row(v, add);
-    for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) add_subtree(c, add);
-    for (std::size_t h = 0; h < cap; ++h)
-      if (table[h].to >= 0) {
-        out.push_back(table[h]);
-        table[h].to = -1;
-      }
+    }
+    for (Entry &x : out) {
+      Entry &slot = table[x.w];
+      x.w = slot.w;
+      slot.to = -1;
+    }
   }
 
   // The neighbour community of largest positive gain (ties: smallest root) and its weight.
@@ -367,7 +384,7 @@ private:
   std::vector<std::int64_t> list_begin_;
   std::vector<Index> list_len_;
   Index compactions_ = 0;
-  std::vector<std::vector<Entry>> scratch_; // per thread: the table of the list being built
+  std::vector<GatherScratch> scratch_; // per thread
   std::vector<std::uint8_t> has_list_;
   std::vector<Action> action_;
 };

@@ -2,7 +2,6 @@
 // RABBIT++ regrouping on a thread pool (the same results as dendrogram.cpp and regroup.cpp).
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <utility>
 
@@ -21,34 +20,25 @@ bool key_less(const Dendrogram &d, Index x, Index y) {
 // past 134M vertices at 16 threads.
 Index slice_bound(Index n, int t, int parts) { return static_cast<Index>(std::int64_t{n} * t / parts); }
 
-// com[v] = top of v by pointer jumping (log of the dendrogram's depth passes).
-std::vector<Index> communities_parallel(const Dendrogram &d, ThreadPool &pool) {
-  const Index n = static_cast<Index>(d.parent.size());
-  std::vector<Index> jump(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
-  pool.parallel_for(0, n, 4096,
-                    [&](std::int64_t v) { jump[v] = d.parent[v] >= 0 ? d.parent[v] : static_cast<Index>(v); });
-  for (;;) {
-    std::atomic<bool> changed{false};
-    pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
-      next[v] = jump[jump[v]];
-      if (next[v] != jump[v]) changed.store(true, std::memory_order_relaxed);
-    });
-    jump.swap(next);
-    if (!changed.load()) return jump;
-  }
-}
-
-// Post-order DFS of one community from its top, children newest first, into out[0, size).
-void number_community(Index top, const std::vector<Index> &first, const std::vector<Index> &kids, Index *out) {
+// Post-order DFS of one community from its top, children newest first, appended to `out`; com[v]
+// = top for each vertex met. On entering a vertex its children's row pointers are prefetched:
+// they are read soon (the first at once), and each is a miss at a random place.
+void number_community(Index top, const std::vector<Index> &first, const std::vector<Index> &kids,
+                      std::vector<Index> &out, Index *com) {
+  const auto enter = [&](Index v) {
+    for (Index j = first[v]; j < first[v + 1]; ++j) prefetch(&first[kids[j]]);
+  };
   std::vector<std::pair<Index, Index>> stack{{top, first[top]}};
-  Index k = 0;
+  enter(top);
   while (!stack.empty()) {
     auto &[v, next] = stack.back();
     if (next < first[v + 1]) {
       const Index child = kids[next++];
       stack.emplace_back(child, first[child]);
+      enter(child);
     } else {
-      out[k++] = v;
+      out.push_back(v);
+      com[v] = top;
       stack.pop_back();
     }
   }
@@ -81,20 +71,18 @@ std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, const Graph &g, i
 
 std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool) {
   const Index n = static_cast<Index>(d.parent.size());
-  com = communities_parallel(d, pool);
-  // Children CSR (by parent) and community sizes. Thread t owns the parents and tops in its slice
-  // of ids and streams all of d.parent and com for them: plain increments and stores, no atomics
-  // (a locked increment to a random address waits for its cache miss: with atomics the numbering
-  // took 1.6x the serial loops' time on one thread, 2M vertices), and the children land in ascending id order as in the
-  // serial loop whatever the thread count. (Serial, these loops made the numbering the one step
-  // of the multicore backend that got slower from 2 to 16 threads.)
-  std::vector<Index> first(static_cast<std::size_t>(n) + 1, 0), size(static_cast<std::size_t>(n), 0);
+  // Children CSR (by parent). Thread t owns the parents in its slice of ids and streams all of
+  // d.parent for them: plain increments and stores, no atomics (a locked increment to a random
+  // address waits for its cache miss: with atomics the numbering took 1.6x the serial loops' time
+  // on one thread, 2M vertices), and the children land in ascending id order as in the serial
+  // loop whatever the thread count. (Serial, these loops made the numbering the one step of the
+  // multicore backend that got slower from 2 to 16 threads.)
+  std::vector<Index> first(static_cast<std::size_t>(n) + 1, 0);
   pool.run([&](int t, int parts) {
     const Index lo = slice_bound(n, t, parts), hi = slice_bound(n, t + 1, parts);
     for (Index v = 0; v < n; ++v) {
-      const Index p = d.parent[v], c = com[v];
+      const Index p = d.parent[v];
       if (p >= lo && p < hi) ++first[p + 1];
-      if (c >= lo && c < hi) ++size[c];
     }
   });
   for (Index v = 0; v < n; ++v) first[v + 1] += first[v];
@@ -122,13 +110,28 @@ std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<
   std::vector<Index> tops;
   for (const auto &p : part_tops) tops.insert(tops.end(), p.begin(), p.end());
   std::sort(tops.begin(), tops.end(), [&d](Index x, Index y) { return key_less(d, x, y); });
-  std::vector<Index> offset(tops.size() + 1, 0);
-  for (std::size_t c = 0; c < tops.size(); ++c) offset[c + 1] = offset[c] + size[tops[c]];
+  // One community at a time to whichever thread is free (a few hundred communities of very
+  // different sizes, 16 to 58,072 vertices at 8M, balance badly in fixed chunks), each walked into
+  // its thread's buffer; then the walks are placed in the order of the tops. The walks also give
+  // com, where pointer jumping over the dendrogram took a fifth of the numbering (bench/NOTES.md).
+  const std::size_t m = tops.size();
+  com.resize(static_cast<std::size_t>(n));
+  std::vector<std::vector<Index>> walked(static_cast<std::size_t>(parts));
+  std::vector<int> walker(m);
+  std::vector<Index> begin(m), offset(m + 1, 0);
+  pool.parallel_dynamic(0, static_cast<std::int64_t>(m), 1, [&](int t, std::int64_t c) {
+    std::vector<Index> &out = walked[static_cast<std::size_t>(t)];
+    walker[c] = t;
+    begin[c] = static_cast<Index>(out.size());
+    number_community(tops[c], first, kids, out, com.data());
+    offset[c + 1] = static_cast<Index>(out.size()) - begin[c];
+  });
+  for (std::size_t c = 0; c < m; ++c) offset[c + 1] += offset[c];
   std::vector<Index> perm(static_cast<std::size_t>(n));
-  // One community at a time to whichever thread is free: a few hundred communities of very
-  // different sizes (16 to 58,072 vertices at 8M) balance badly in fixed chunks.
-  pool.parallel_dynamic(0, static_cast<std::int64_t>(tops.size()), 1,
-                        [&](int, std::int64_t c) { number_community(tops[c], first, kids, perm.data() + offset[c]); });
+  pool.parallel_dynamic(0, static_cast<std::int64_t>(m), 1, [&](int, std::int64_t c) {
+    const Index *from = walked[static_cast<std::size_t>(walker[c])].data() + begin[c];
+    std::copy(from, from + (offset[c + 1] - offset[c]), perm.data() + offset[c]);
+  });
   return perm;
 }
 
