@@ -16,6 +16,10 @@
 #   G  X with the gathered entries first copied into one per-thread array, the lookups then run
 #      over it with the prefetches a fixed distance ahead (rabbitpp_staged_gather.patch on R,
 #      X included): landed, so G is A
+#   Z  A with huge pages advised on the union-find records, the n-sized index arrays and the arena
+#      (rabbitpp_state_hugepages.patch; W advises the arena only)
+#   Y  A with the set-up's parts and the rounds' decide and apply timed and printed
+#      (rabbitpp_phase_times.patch)
 #   L  O without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
 #   H  O with a per-thread open-addressing root table instead of the n-sized slot map
 #      (rabbitpp_root_table.patch)
@@ -33,10 +37,11 @@
 #   I  T with each round's decide and apply timed, printed with PGK_ROUNDS set (rabbitpp_round_times.patch)
 # The patches of L to Q apply to O (main's batch.cpp of 32d6c2c to 6e41072).
 # Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against R (or
-# PGK_RV_BENCH_VARIANT), 10 runs a row, in the order PGK_RV_BENCH_ORDER (default: A, then the variant).
-# The variant's plugin also has the numbering from before the second landing
-# (src/rabbitpp/batch_order.cpp with rabbitpp_numbering_walk_com.patch reversed) unless
-# PGK_RV_BENCH_NUMBERING=new.
+# PGK_RV_BENCH_VARIANT), 10 runs a row, in the order PGK_RV_BENCH_ORDER (default: A, then the variant, vR).
+# The variant's plugin is built from the bundle's source with the variant's batch.cpp and with the
+# patches of PGK_RV_BENCH_REVERSE (names in bench/diag, `git diff` paths) reversed; by default
+# rabbitpp_numbering_walk_com.patch (the numbering from before the second landing). With
+# PGK_RV_BENCH_APPLY, patches applied to that source instead (e.g. common_symmetry_blocks.patch).
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
 #   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (RAW)
 export OUT
@@ -56,6 +61,8 @@ variant() { # letter, base, patches
   for p in "$@"; do patch -s $w/$x.cpp < "$here/bench/diag/$p" || exit 5; done
 }
 variant W A rabbitpp_arena_hugepages.patch
+variant Z A rabbitpp_state_hugepages.patch
+variant Y A rabbitpp_phase_times.patch
 variant X R rabbitpp_used_slots_prefetch.patch
 variant K R rabbitpp_used_slots_prefetch.patch rabbitpp_arena_hugepages.patch
 variant J R rabbitpp_used_slots_prefetch.patch rabbitpp_link_records.patch
@@ -71,12 +78,12 @@ variant U O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_pref
 variant V O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
 variant F O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
 variant Q O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
-for x in A R O W X K J G L H S T P I B U V F Q; do
+for x in A R O W Z Y X K J G L H S T P I B U V F Q; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AROWXKJGLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AROWZYXKJGLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-RAW} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B
@@ -95,13 +102,15 @@ buildv() {
 }
 buildv A
 bv=${PGK_RV_BENCH_VARIANT:-R} # the variant built into the plugin against A
-cp source/src/rabbitpp/batch.cpp $w/batch_A.cpp && cp $w/$bv.cpp source/src/rabbitpp/batch.cpp
-cp source/src/rabbitpp/batch_order.cpp $w/batch_order_A.cpp
-[ "$PGK_RV_BENCH_NUMBERING" = new ] || patch -s -R source/src/rabbitpp/batch_order.cpp < "$here/bench/diag/rabbitpp_numbering_walk_com.patch" || exit 8
-buildv $bv
-cp $w/batch_A.cpp source/src/rabbitpp/batch.cpp
-cp $w/batch_order_A.cpp source/src/rabbitpp/batch_order.cpp
-for v in ${PGK_RV_BENCH_ORDER:-A $bv}; do
+rm -rf $w/source_A && cp -a source $w/source_A # restored after the variant's build
+cp $w/$bv.cpp source/src/rabbitpp/batch.cpp
+for p in ${PGK_RV_BENCH_REVERSE-rabbitpp_numbering_walk_com.patch}; do
+  patch -s -p1 -R -d source < "$here/bench/diag/$p" || exit 8
+done
+for p in $PGK_RV_BENCH_APPLY; do patch -s -p1 -d source < "$here/bench/diag/$p" || exit 8; done
+buildv v$bv
+rm -rf source && mv $w/source_A source
+for v in ${PGK_RV_BENCH_ORDER:-A v$bv}; do
   cp /tmp/lib_$v "$lib"; echo "== $v $(date +%T)" >> $B2
   /tmp/bench_$v -use_gpu_aware_mpi 0 -matrices "communities:n=8000000" -threads 16 -orderings rabbitpp -spy 0 \
     -runs 10 -min_runs 10 -row_seconds 100 -phase_runs ${PGK_RV_PHASE_RUNS:-3} -results /tmp/res_$v >> $B2 2>&1
