@@ -18,7 +18,7 @@
 using namespace pgk;
 namespace pgk::rabbitpp {
 #define DECLARE(X) Dendrogram detect_communities_batch_##X(const Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
-DECLARE(A) DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
+DECLARE(A) DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(C) DECLARE(D) DECLARE(E) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
 } // namespace pgk::rabbitpp
 
 int main(int argc, char **argv)
@@ -44,6 +44,9 @@ int main(int argc, char **argv)
     case 'R': return rabbitpp::detect_communities_batch_R;
     case 'Z': return rabbitpp::detect_communities_batch_Z;
     case 'Y': return rabbitpp::detect_communities_batch_Y;
+    case 'C': return rabbitpp::detect_communities_batch_C;
+    case 'D': return rabbitpp::detect_communities_batch_D;
+    case 'E': return rabbitpp::detect_communities_batch_E;
     case 'L': return rabbitpp::detect_communities_batch_L;
     case 'H': return rabbitpp::detect_communities_batch_H;
     case 'S': return rabbitpp::detect_communities_batch_S;
