@@ -44,6 +44,9 @@
 # patches of PGK_RV_BENCH_REVERSE (names in bench/diag, `git diff` paths) reversed; by default
 # rabbitpp_numbering_walk_com.patch (the numbering from before the second landing). With
 # PGK_RV_BENCH_APPLY, patches applied to that source instead (e.g. common_symmetry_blocks.patch).
+# With PGK_RV_SYMMETRY=1 (once common_symmetry_blocks.patch is in the bundle), before the letters:
+# bench/rabbitpp/symmetry_host.cpp times the symmetric-pattern check by search, by blocks and as
+# dispatched, and rabbitpp's graph phase, on PGK_RV_SYMMETRY_SPECS, 10 runs each.
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
 #   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (RAW)
 export OUT
@@ -55,6 +58,11 @@ B=$OUT/variants.txt
 host=$(find build -name libpgk_host.a | head -1)
 [ -f "$host" ] || { echo "no libpgk_host.a"; exit 4; }
 w=/tmp/rv && rm -rf $w && mkdir -p $w
+if [ -n "$PGK_RV_SYMMETRY" ]; then
+  g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/symmetry_host.cpp" "$host" -lpthread -o $w/symmetry || exit 6
+  $w/symmetry ${PGK_RV_THREADS:-16} 10 ${PGK_RV_SYMMETRY_SPECS:-communities:n=8000000 lap3d27:n=150} > $OUT/symmetry.txt 2>&1
+  cat $OUT/symmetry.txt
+fi
 cp source/src/rabbitpp/batch.cpp $w/A.cpp
 cp $w/A.cpp $w/R.cpp && patch -s -R $w/R.cpp < "$here/bench/diag/rabbitpp_staged_gather.patch" || exit 5
 cp $w/R.cpp $w/O.cpp && patch -s -R $w/O.cpp < "$here/bench/diag/rabbitpp_table_records_arena.patch" || exit 5
