@@ -20,29 +20,31 @@ using namespace pgk;
 
 namespace {
 
-template <class F> double seconds(F &&f) {
+template <class F> double seconds(F &&f)
+{
   const auto t0 = std::chrono::steady_clock::now();
   f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double median(std::vector<double> v) {
+double median(std::vector<double> v)
+{
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2;
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
   if (argc < 4) return std::fprintf(stderr, "usage: %s THREADS REPS SPEC...\n", argv[0]), 2;
-  const int threads = std::atoi(argv[1]), reps = std::atoi(argv[2]);
+  const int  threads = std::atoi(argv[1]), reps = std::atoi(argv[2]);
   ThreadPool pool(threads);
   for (int m = 3; m < argc; ++m) {
     const Csr a = gen::generate(gen::parse_spec(argv[m]));
-    std::printf("%s: n %ld, nnz %zu, %d threads, %d runs each\n", argv[m], static_cast<long>(a.nrows), a.colidx.size(),
-                threads, reps);
+    std::printf("%s: n %ld, nnz %zu, %d threads, %d runs each\n", argv[m], static_cast<long>(a.nrows), a.colidx.size(), threads, reps);
     std::vector<double> search, blocks, dispatched, graph;
-    bool answers[3] = {};
+    bool                answers[3] = {};
     for (int r = 0; r < reps; ++r) {
       search.push_back(seconds([&] { answers[0] = detail::sorted_pattern_is_symmetric_by_search(view_of(a), &pool); }));
       blocks.push_back(seconds([&] { answers[1] = detail::sorted_pattern_is_symmetric_by_blocks(view_of(a), &pool, 14); }));
@@ -50,8 +52,7 @@ int main(int argc, char **argv) {
       graph.push_back(seconds([&] { rabbitpp::build_graph_parallel(view_of(a), pool, false); }));
     }
     std::printf("  symmetric %d %d %d\n", answers[0], answers[1], answers[2]);
-    std::printf("  check by search %.4f s, by blocks %.4f s, dispatched %.4f s; graph phase %.4f s (medians)\n",
-                median(search), median(blocks), median(dispatched), median(graph));
+    std::printf("  check by search %.4f s, by blocks %.4f s, dispatched %.4f s; graph phase %.4f s (medians)\n", median(search), median(blocks), median(dispatched), median(graph));
   }
   return 0;
 }
