@@ -18,9 +18,9 @@
 using namespace pgk;
 namespace pgk::rabbitpp {
 #define DECLARE(X) Dendrogram detect_communities_batch_##X(const Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
-DECLARE(A)
-DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(C) DECLARE(D) DECLARE(E) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F)
-    DECLARE(Q)
+// clang-format off
+DECLARE(A) DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(C) DECLARE(D) DECLARE(E) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
+// clang-format on
 } // namespace pgk::rabbitpp
 
 int main(int argc, char **argv)
