@@ -20,6 +20,9 @@
 #      (rabbitpp_state_hugepages.patch; W advises the arena only)
 #   Y  A with the set-up's parts and the rounds' decide and apply timed and printed
 #      (rabbitpp_phase_times.patch)
+#   N  A without the stored lists' flags: a list is live while the first ancestor of another round is
+#      unprocessed (checked by the compaction), so a round no longer walks its vertices' children
+#      to clear their flags (rabbitpp_lists_live_by_ancestors.patch)
 #   C, D, E  A with the lookups prefetched 6 and 12 (C), 12 and 24 (D), 16 and 32 (E) entries ahead
 #      instead of 8 and 16 (rabbitpp_prefetch_distance_6/12/16.patch; on 2 cores 8 was best)
 #   L  O without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
@@ -73,6 +76,7 @@ variant() { # letter, base, patches
 variant W A rabbitpp_arena_hugepages.patch
 variant Z A rabbitpp_state_hugepages.patch
 variant Y A rabbitpp_phase_times.patch
+variant N A rabbitpp_lists_live_by_ancestors.patch
 variant C A rabbitpp_prefetch_distance_6.patch
 variant D A rabbitpp_prefetch_distance_12.patch
 variant E A rabbitpp_prefetch_distance_16.patch
@@ -91,12 +95,12 @@ variant U O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_pref
 variant V O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
 variant F O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
 variant Q O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
-for x in A R O W Z Y C D E X K J G L H S T P I B U V F Q; do
+for x in A R O W Z Y N C D E X K J G L H S T P I B U V F Q; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AROWZYCDEXKJGLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AROWZYNCDEXKJGLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-RAW} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B

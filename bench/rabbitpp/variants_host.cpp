@@ -19,7 +19,7 @@ using namespace pgk;
 namespace pgk::rabbitpp {
 #define DECLARE(X) Dendrogram detect_communities_batch_##X(const Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
 // clang-format off
-DECLARE(A) DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(C) DECLARE(D) DECLARE(E) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
+DECLARE(A) DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(N) DECLARE(C) DECLARE(D) DECLARE(E) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
 // clang-format on
 } // namespace pgk::rabbitpp
 
@@ -46,6 +46,7 @@ int main(int argc, char **argv)
     case 'R': return rabbitpp::detect_communities_batch_R;
     case 'Z': return rabbitpp::detect_communities_batch_Z;
     case 'Y': return rabbitpp::detect_communities_batch_Y;
+    case 'N': return rabbitpp::detect_communities_batch_N;
     case 'C': return rabbitpp::detect_communities_batch_C;
     case 'D': return rabbitpp::detect_communities_batch_D;
     case 'E': return rabbitpp::detect_communities_batch_E;
