@@ -22,7 +22,9 @@
 #      (rabbitpp_phase_times.patch)
 #   N  A without the stored lists' flags: a list is live while the first ancestor of another round is
 #      unprocessed (checked by the compaction), so a round no longer walks its vertices' children
-#      to clear their flags (rabbitpp_lists_live_by_ancestors.patch)
+#      to clear their flags (rabbitpp_lists_live_by_ancestors.patch). Once that patch is on main
+#      (A has list_is_live), N is A with it reversed, R is built without it, and Y uses
+#      rabbitpp_phase_times_after_N.patch.
 #   C, D, E  A with the lookups prefetched 6 and 12 (C), 12 and 24 (D), 16 and 32 (E) entries ahead
 #      instead of 8 and 16 (rabbitpp_prefetch_distance_6/12/16.patch; on 2 cores 8 was best)
 #   L  O without the leaves' stored lists (rabbitpp_no_leaf_lists.patch: b837fe4 reverted)
@@ -67,7 +69,11 @@ if [ -n "$PGK_RV_SYMMETRY" ]; then
   cat $OUT/symmetry.txt
 fi
 cp source/src/rabbitpp/batch.cpp $w/A.cpp
-cp $w/A.cpp $w/R.cpp && patch -s -R $w/R.cpp < "$here/bench/diag/rabbitpp_staged_gather.patch" || exit 5
+# Once N's change is on main (A has list_is_live): R and Y are built from A without it, N is A without it.
+n_landed=$(grep -c list_is_live $w/A.cpp || true)
+cp $w/A.cpp $w/R.cpp
+[ "$n_landed" = 0 ] || patch -s -R $w/R.cpp < "$here/bench/diag/rabbitpp_lists_live_by_ancestors.patch" || exit 5
+patch -s -R $w/R.cpp < "$here/bench/diag/rabbitpp_staged_gather.patch" || exit 5
 cp $w/R.cpp $w/O.cpp && patch -s -R $w/O.cpp < "$here/bench/diag/rabbitpp_table_records_arena.patch" || exit 5
 variant() { # letter, base, patches
   local x=$1 base=$2; shift 2; cp $w/$base.cpp $w/$x.cpp
@@ -75,8 +81,13 @@ variant() { # letter, base, patches
 }
 variant W A rabbitpp_arena_hugepages.patch
 variant Z A rabbitpp_state_hugepages.patch
-variant Y A rabbitpp_phase_times.patch
-variant N A rabbitpp_lists_live_by_ancestors.patch
+if [ "$n_landed" = 0 ]; then
+  variant Y A rabbitpp_phase_times.patch
+  variant N A rabbitpp_lists_live_by_ancestors.patch
+else
+  variant Y A rabbitpp_phase_times_after_N.patch
+  cp $w/A.cpp $w/N.cpp && patch -s -R $w/N.cpp < "$here/bench/diag/rabbitpp_lists_live_by_ancestors.patch" || exit 5
+fi
 variant C A rabbitpp_prefetch_distance_6.patch
 variant D A rabbitpp_prefetch_distance_12.patch
 variant E A rabbitpp_prefetch_distance_16.patch
