@@ -4,12 +4,12 @@
 // (build_graph_parallel) as the library runs it, on each matrix of the list. Needs the blocked
 // check (bench/diag/common_symmetry_blocks.patch) in the library it links.
 //   symmetry_host THREADS REPS SPEC...   e.g. 16 10 communities:n=8000000 lap3d27:n=200
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
+#include "bench/common/bench_common.hpp"
 #include "src/common/csr_symmetry.hpp"
 #include "src/common/thread_pool.hpp"
 #include "src/matgen/generators.hpp"
@@ -25,12 +25,6 @@ template <class F> double seconds(F &&f)
   const auto t0 = std::chrono::steady_clock::now();
   f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2;
 }
 
 } // namespace
@@ -52,7 +46,14 @@ int main(int argc, char **argv)
       graph.push_back(seconds([&] { rabbitpp::build_graph_parallel(view_of(a), pool, false); }));
     }
     std::printf("  symmetric %d %d %d\n", answers[0], answers[1], answers[2]);
-    std::printf("  check by search %.4f s, by blocks %.4f s, dispatched %.4f s; graph phase %.4f s (medians)\n", median(search), median(blocks), median(dispatched), median(graph));
+    const auto row = [](const char *what, const std::vector<double> &t) {
+      const bench::Stats s = bench::summarize(t);
+      std::printf("  %-24s median %.4f s (min %.4f, max %.4f, %d runs)\n", what, s.median, s.min, s.max, s.runs);
+    };
+    row("check by search", search);
+    row("check by blocks", blocks);
+    row("check as dispatched", dispatched);
+    row("rabbitpp graph phase", graph);
   }
   return 0;
 }
