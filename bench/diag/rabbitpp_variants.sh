@@ -7,7 +7,9 @@
 #      the first landing, rabbitpp_table_records_arena.patch)
 #   O  main before the first landing (R with rabbitpp_table_records_arena.patch reversed); the letters
 #      L to Q below are built on O, as they were measured before that landing
-#   W  A with huge pages advised on the arena before it is faulted in (rabbitpp_arena_hugepages.patch)
+#   W  M with huge pages advised on the arena before it is faulted in (rabbitpp_arena_hugepages.patch)
+#   M  A on 4 KiB pages: the huge pages advised on the state and the arena (Pages::huge, since this
+#      session's landing) reversed (rabbitpp_state_hugepages_landed.patch); R, W, Y and Z are built on M
 #   X  R with the gather's new roots noted in the list as met (no scan of the table) and each child's
 #      list prefetched by the sizing walk (rabbitpp_used_slots_prefetch.patch)
 #   K  X with huge pages advised on the arena
@@ -16,9 +18,9 @@
 #   G  X with the gathered entries first copied into one per-thread array, the lookups then run
 #      over it with the prefetches a fixed distance ahead (rabbitpp_staged_gather.patch on R,
 #      X included): landed, so G is A
-#   Z  A with huge pages advised on the union-find records, the n-sized index arrays and the arena
-#      (rabbitpp_state_hugepages.patch; W advises the arena only)
-#   Y  A with the set-up's parts and the rounds' decide and apply timed and printed
+#   Z  M with huge pages advised on the union-find records, the n-sized index arrays and the arena
+#      (rabbitpp_state_hugepages.patch; W advises the arena only; A as landed also list_begin_)
+#   Y  M with the set-up's parts and the rounds' decide and apply timed and printed
 #      (rabbitpp_phase_times.patch)
 #   N  A without the stored lists' flags: a list is live while the first ancestor of another round is
 #      unprocessed (checked by the compaction), so a round no longer walks its vertices' children
@@ -71,7 +73,11 @@ fi
 cp source/src/rabbitpp/batch.cpp $w/A.cpp
 # Once N's change is on main (A has list_is_live): R and Y are built from A without it, N is A without it.
 n_landed=$(grep -c list_is_live $w/A.cpp || true)
-cp $w/A.cpp $w/R.cpp
+# Once the huge pages are on main (A asks for Pages::huge): M is A without them; R, W, Y and Z are built on M.
+hp_landed=$(grep -c Pages::huge $w/A.cpp || true)
+cp $w/A.cpp $w/M.cpp
+[ "$hp_landed" = 0 ] || patch -s -R $w/M.cpp < "$here/bench/diag/rabbitpp_state_hugepages_landed.patch" || exit 5
+cp $w/M.cpp $w/R.cpp
 [ "$n_landed" = 0 ] || patch -s -R $w/R.cpp < "$here/bench/diag/rabbitpp_lists_live_by_ancestors.patch" || exit 5
 patch -s -R $w/R.cpp < "$here/bench/diag/rabbitpp_staged_gather.patch" || exit 5
 cp $w/R.cpp $w/O.cpp && patch -s -R $w/O.cpp < "$here/bench/diag/rabbitpp_table_records_arena.patch" || exit 5
@@ -79,13 +85,13 @@ variant() { # letter, base, patches
   local x=$1 base=$2; shift 2; cp $w/$base.cpp $w/$x.cpp
   for p in "$@"; do patch -s $w/$x.cpp < "$here/bench/diag/$p" || exit 5; done
 }
-variant W A rabbitpp_arena_hugepages.patch
-variant Z A rabbitpp_state_hugepages.patch
+variant W M rabbitpp_arena_hugepages.patch
+variant Z M rabbitpp_state_hugepages.patch
 if [ "$n_landed" = 0 ]; then
-  variant Y A rabbitpp_phase_times.patch
+  variant Y M rabbitpp_phase_times.patch
   variant N A rabbitpp_lists_live_by_ancestors.patch
 else
-  variant Y A rabbitpp_phase_times_after_N.patch
+  variant Y M rabbitpp_phase_times_after_N.patch
   cp $w/A.cpp $w/N.cpp && patch -s -R $w/N.cpp < "$here/bench/diag/rabbitpp_lists_live_by_ancestors.patch" || exit 5
 fi
 variant C A rabbitpp_prefetch_distance_6.patch
@@ -106,12 +112,12 @@ variant U O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_arena_pref
 variant V O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_t_to_prepared.patch
 variant F O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_inline_find_root.patch
 variant Q O rabbitpp_root_table.patch rabbitpp_record8.patch rabbitpp_weights_two.patch
-for x in A R O W Z Y N C D E X K J G L H S T P I B U V F Q; do
+for x in A M R O W Z Y N C D E X K J G L H S T P I B U V F Q; do
   g++ -O2 -g -std=c++17 -Isource -Ddetect_communities_batch=detect_communities_batch_$x \
     -Ddefault_batch=default_batch_$x -c $w/$x.cpp -o $w/$x.o &
 done
 wait
-g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AROWZYNCDEXKJGLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
+g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/variants_host.cpp" $w/[AMROWZYNCDEXKJGLHSTPIBUVFQ].o "$host" -lpthread -o $w/rv || exit 6
 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} ${PGK_RV_REPS:-8} ${PGK_RV_LETTERS:-RAW} >> $B 2>&1
 [ -z "$PGK_RV_ROUNDS" ] || PGK_ROUNDS=1 $w/rv communities:n=8000000 ${PGK_RV_THREADS:-16} 1 I > $OUT/rounds.txt 2>&1
 cat $B

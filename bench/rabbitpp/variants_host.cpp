@@ -19,7 +19,7 @@ using namespace pgk;
 namespace pgk::rabbitpp {
 #define DECLARE(X) Dendrogram detect_communities_batch_##X(const Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
 // clang-format off
-DECLARE(A) DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(N) DECLARE(C) DECLARE(D) DECLARE(E) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
+DECLARE(A) DECLARE(M) DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(N) DECLARE(C) DECLARE(D) DECLARE(E) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
 // clang-format on
 } // namespace pgk::rabbitpp
 
@@ -37,6 +37,7 @@ int main(int argc, char **argv)
   using F         = rabbitpp::Dendrogram (*)(const rabbitpp::Graph &, Index, ThreadPool &, Index *, std::int64_t, Index *);
   const auto pick = [](char c) -> F {
     switch (c) {
+    case 'M': return rabbitpp::detect_communities_batch_M;
     case 'O': return rabbitpp::detect_communities_batch_O;
     case 'W': return rabbitpp::detect_communities_batch_W;
     case 'X': return rabbitpp::detect_communities_batch_X;

@@ -64,14 +64,16 @@ public:
     const std::size_t n = static_cast<std::size_t>(g.n);
     // The n-sized state, its pages faulted in on every thread (one thread faulting in some
     // hundred MB took 0.2 s, serial, at 8M vertices on the 2-core development machine).
-    const auto filled = [&](Index value) { return prefaulted_vector<Index>(n, value, pool); };
+    // Huge pages are advised: the rounds read this state, the union-find records and the list
+    // arena at random (bench/NOTES.md, Pages::huge).
+    const auto filled = [&](Index value) { return prefaulted_vector<Index>(n, value, pool, Pages::huge); };
     d_.order = processing_order(g);
     d_.pos = filled(0);
     pool.parallel_for(0, g.n, 4096, [&](std::int64_t p) { d_.pos[d_.order[p]] = static_cast<Index>(p); });
     d_.parent = filled(-1);
     d_.round = filled(-1);
     uf_.reserve(n);
-    prefault(uf_.data(), n * sizeof(Node), pool);
+    prefault(uf_.data(), n * sizeof(Node), pool, Pages::huge);
     uf_.resize(n);
     pool.parallel_for(0, g.n, 4096, [&](std::int64_t v) { uf_[v] = {-1, static_cast<std::uint32_t>(g.strength[v])}; });
     first_child_ = filled(-1);
@@ -82,13 +84,11 @@ public:
     arena_capacity_ = arena_capacity > 0 ? std::max(arena_capacity, nnz) : 2 * nnz + 1024;
     // A round's stored lists would fault in fresh pages one at a time, inside the rounds; the
     // pages are faulted in on the pool up front (the runs fill the arena about once at 8M
-    // vertices, so this commits little that would stay untouched). Huge pages are not advised:
-    // with THP defrag on `madvise` a fault may then wait for compaction (bench/NOTES.md).
+    // vertices, so this commits little that would stay untouched).
     arena_.reset(new Entry[static_cast<std::size_t>(arena_capacity_)]);
-    prefault(arena_.get(), static_cast<std::size_t>(arena_capacity_) * sizeof(Entry), pool);
-    list_begin_ = prefaulted_vector<std::int64_t>(n, 0, pool);
+    prefault(arena_.get(), static_cast<std::size_t>(arena_capacity_) * sizeof(Entry), pool, Pages::huge);
+    list_begin_ = prefaulted_vector<std::int64_t>(n, 0, pool, Pages::huge);
     list_len_ = filled(0);
-    has_list_ = prefaulted_vector<std::uint8_t>(n, 0, pool);
     slot_of_ = filled(-1);
     sources_ = filled(0);
     group_head_ = filled(-1);
@@ -297,6 +297,18 @@ private:
     return at;
   }
 
+  // Whether v's stored list will still be read: v merged, and the first of its ancestors processed
+  // in another round than v (those of v's round are the chain merged with it, whose lists are read
+  // together) is not processed yet. Once it is, it has read the list; where there is no such
+  // ancestor, or it was processed before v merged into it (a top), nobody reads it.
+  bool list_is_live(Index v) const {
+    if (d_.parent[v] < 0) return false;
+    const Index r = d_.round[v];
+    Index a = d_.parent[v];
+    while (d_.round[a] == r && d_.parent[a] >= 0) a = d_.parent[a];
+    return d_.round[a] < 0;
+  }
+
   // The lists in use moved to the front of a fresh arena, in vertex order (parallel: per-part
   // sizes, their scan, then each part copies its lists). Lists of different vertices never overlap.
   void compact_arena() {
@@ -305,7 +317,7 @@ private:
     std::vector<std::int64_t> start(static_cast<std::size_t>(parts) + 1, 0);
     pool_.run([&](int t, int) {
       std::int64_t sum = 0;
-      for (Index v = n * t / parts; v < n * (t + 1) / parts; ++v) sum += has_list_[v] ? list_len_[v] : 0;
+      for (Index v = n * t / parts; v < n * (t + 1) / parts; ++v) sum += list_is_live(v) ? list_len_[v] : 0;
       start[t + 1] = sum;
     });
     for (int t = 0; t < parts; ++t) start[t + 1] += start[t];
@@ -315,7 +327,7 @@ private:
     pool_.run([&](int t, int) {
       std::int64_t to = start[t];
       for (Index v = n * t / parts; v < n * (t + 1) / parts; ++v) {
-        if (!has_list_[v]) continue;
+        if (!list_is_live(v)) continue;
         std::copy(arena_.get() + list_begin_[v], arena_.get() + list_begin_[v] + list_len_[v], fresh.get() + to);
         list_begin_[v] = to;
         to += list_len_[v];
@@ -331,12 +343,10 @@ private:
   // ends in: a chain v -> t -> x of one round adds both v's and t's strength to x.
   void apply_round(Index round, std::vector<Index> &deferred) {
     const Index m = static_cast<Index>(active_.size());
-    // 1. Before any link of this round: L(v) holds the subtrees of v's children, whose lists die.
-    pool_.parallel_for(0, m, 256, [&](std::int64_t s) {
-      if (action_[s] == Action::Defer) return;
-      const Index v = active_[s];
-      for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) has_list_[c] = 0; // its space is dead
-      d_.round[v] = round;
+    // 1. Before any link of this round (and any compaction): the round of each vertex processed. L(v)
+    //    holds the subtrees of v's children, whose lists are now dead (list_is_live).
+    pool_.parallel_for(0, m, 4096, [&](std::int64_t s) {
+      if (action_[s] != Action::Defer) d_.round[active_[s]] = round;
     });
     // 2. Parents and child links; a merged vertex keeps its list for its parent, in the arena. A
     //    leaf's too: its parent then reads its row's entries already mapped to roots and summed,
@@ -350,7 +360,6 @@ private:
       Index head = __atomic_load_n(&first_child_[t], __ATOMIC_RELAXED);
       do next_sibling_[v] = head;
       while (!__atomic_compare_exchange_n(&first_child_[t], &head, v, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-      has_list_[v] = 1;
       list_begin_[v] = at[s];
       list_len_[v] = static_cast<Index>(at[s + 1] - at[s]);
       std::copy(lists_[s].begin(), lists_[s].end(), arena_.get() + at[s]);
@@ -385,7 +394,6 @@ private:
   std::vector<Index> list_len_;
   Index compactions_ = 0;
   std::vector<GatherScratch> scratch_; // per thread
-  std::vector<std::uint8_t> has_list_;
   std::vector<Action> action_;
 };
 

@@ -22,7 +22,9 @@ Index slice_bound(Index n, int t, int parts) { return static_cast<Index>(std::in
 
 // Post-order DFS of one community from its top, children newest first, appended to `out`; com[v]
 // = top for each vertex met. On entering a vertex its children's row pointers are prefetched:
-// they are read soon (the first at once), and each is a miss at a random place.
+// they are read soon (the first at once), and each is a miss at a random place; on descending into
+// a child, the next sibling's children (their place is known by then): walks 12% faster at 8M
+// vertices on 2 threads (bench/NOTES.md).
 void number_community(Index top, const std::vector<Index> &first, const std::vector<Index> &kids,
                       std::vector<Index> &out, Index *com) {
   const auto enter = [&](Index v) {
@@ -34,6 +36,7 @@ void number_community(Index top, const std::vector<Index> &first, const std::vec
     auto &[v, next] = stack.back();
     if (next < first[v + 1]) {
       const Index child = kids[next++];
+      if (next < first[v + 1]) prefetch(&kids[first[kids[next]]]); // the next sibling's children
       stack.emplace_back(child, first[child]);
       enter(child);
     } else {
@@ -67,6 +70,28 @@ std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, const Graph &g, i
   return hub;
 }
 
+// Each vertex's children sorted by merge key, newest first. The keys of a vertex's children are
+// read once each, into the thread's buffer, and sorted there (children are at random places: a
+// sort comparing through key_less reads two of them per comparison; 25% off at 8M vertices).
+void sort_children_newest_first(const Dendrogram &d, const std::vector<Index> &first, std::vector<Index> &kids,
+                                ThreadPool &pool) {
+  struct Keyed {
+    Index round, pos, id;
+  };
+  std::vector<std::vector<Keyed>> keyed(static_cast<std::size_t>(pool.threads()));
+  pool.parallel_dynamic(0, static_cast<std::int64_t>(first.size()) - 1, 1024, [&](int t, std::int64_t v) {
+    const Index b = first[v], e = first[v + 1];
+    if (e - b < 2) return;
+    std::vector<Keyed> &k = keyed[static_cast<std::size_t>(t)];
+    k.clear();
+    for (Index j = b; j < e; ++j) k.push_back({d.round[kids[j]], d.pos[kids[j]], kids[j]});
+    std::sort(k.begin(), k.end(), [](const Keyed &x, const Keyed &y) { // (round, pos) is unique
+      return x.round != y.round ? x.round > y.round : x.pos > y.pos;
+    });
+    for (Index j = b; j < e; ++j) kids[j] = k[static_cast<std::size_t>(j - b)].id;
+  });
+}
+
 } // namespace
 
 std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool) {
@@ -95,10 +120,7 @@ std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<
       if (p >= lo && p < hi) kids[fill[p - lo]++] = v;
     }
   });
-  pool.parallel_for(0, n, 1024, [&](std::int64_t v) {
-    std::sort(kids.begin() + first[v], kids.begin() + first[v + 1],
-              [&d](Index x, Index y) { return key_less(d, y, x); });
-  });
+  sort_children_newest_first(d, first, kids, pool);
   // The tops (roots), gathered per contiguous part in order, then sorted by merge key.
   const int parts = pool.threads();
   std::vector<std::vector<Index>> part_tops(static_cast<std::size_t>(parts));

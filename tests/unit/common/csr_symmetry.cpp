@@ -1,6 +1,7 @@
 // sorted_pattern_is_symmetric against a brute-force answer (the pattern compared with its sorted
-// transpose) on graphs large and random enough to take the prefetching path (rows looked up more
-// than 65536 rows ahead), and on meshes that take the plain one, for several thread counts.
+// transpose) on graphs large and random enough to take the blocked check and the search's
+// prefetching path (rows looked up more than 65536 rows ahead), and on meshes that take the plain
+// search, for several thread counts; each way of the check also on its own.
 #include "src/common/csr_build.hpp"
 #include "src/common/csr_symmetry.hpp"
 #include "src/common/thread_pool.hpp"
@@ -53,18 +54,29 @@ Csr without_entry(const Csr &a, Index k) {
   return b;
 }
 
+// The check and both of its ways (the search; by blocks, of 1 row up to more than the matrix), on
+// 1 to 3 threads and without a pool, give the brute-force answer.
 void expect_same_answer(const Csr &a, const char *what) {
   const bool expect = brute_force_symmetric(a);
   EXPECT_EQ(pgk::sorted_pattern_is_symmetric(view_of(a)), expect) << what;
+  EXPECT_EQ(pgk::detail::sorted_pattern_is_symmetric_by_search(view_of(a), nullptr), expect) << what << ", search";
+  for (int shift : {0, 3, 12, 20})
+    EXPECT_EQ(pgk::detail::sorted_pattern_is_symmetric_by_blocks(view_of(a), nullptr, shift), expect)
+        << what << ", blocks of 2^" << shift << " rows";
   for (int threads : {1, 2, 3}) {
     pgk::ThreadPool pool(threads);
     EXPECT_EQ(pgk::sorted_pattern_is_symmetric(view_of(a), &pool), expect) << what << ", " << threads << " threads";
+    EXPECT_EQ(pgk::detail::sorted_pattern_is_symmetric_by_search(view_of(a), &pool), expect)
+        << what << ", " << threads << " threads, search";
+    for (int shift : {0, 3, 12})
+      EXPECT_EQ(pgk::detail::sorted_pattern_is_symmetric_by_blocks(view_of(a), &pool, shift), expect)
+          << what << ", " << threads << " threads, blocks of 2^" << shift << " rows";
   }
 }
 
 } // namespace
 
-TEST(SortedPatternIsSymmetric, RandomGraphsTakeThePrefetchingPathAndAgreeWithBruteForce) {
+TEST(SortedPatternIsSymmetric, RandomGraphsAgreeWithBruteForceByBlocksAndBySearch) {
   const Csr a = random_symmetric(300000, 8, 11);
   ASSERT_TRUE(brute_force_symmetric(a));
   expect_same_answer(a, "symmetric");
