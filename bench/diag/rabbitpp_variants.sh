@@ -45,13 +45,14 @@
 #   Q  T without reading the rows' weights where every weight is 2 (rabbitpp_weights_two.patch)
 #   I  T with each round's decide and apply timed, printed with PGK_ROUNDS set (rabbitpp_round_times.patch)
 # The patches of L to Q apply to O (main's batch.cpp of 32d6c2c to 6e41072).
-# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against R (or
-# PGK_RV_BENCH_VARIANT), 10 runs a row, in the order PGK_RV_BENCH_ORDER (default: A, then the variant, vR).
+# Then (PGK_RV_BENCH=1) bench_rabbitpp through MatGetOrdering, the bundle's code against A (or
+# PGK_RV_BENCH_VARIANT), 10 runs a row, in the order PGK_RV_BENCH_ORDER (default: A, then the variant, vA).
 # The variant's plugin is built from the bundle's source with the variant's batch.cpp and with the
-# patches of PGK_RV_BENCH_REVERSE (names in bench/diag, `git diff` paths) reversed; by default
-# rabbitpp_numbering_walk_com.patch (the numbering from before the second landing). With
-# PGK_RV_BENCH_APPLY, patches applied to that source instead (e.g. common_symmetry_blocks.patch).
-# With PGK_RV_SYMMETRY=1 (once common_symmetry_blocks.patch is in the bundle), before the letters:
+# patches of PGK_RV_BENCH_REVERSE (names in bench/diag, `git diff` paths) reversed, in the order given;
+# by default the four changes of af2f13e, so that vA is 4c960ef's library. With PGK_RV_BENCH_APPLY,
+# patches applied to that source after (e.g. rabbitpp_hugepages_arena_only.patch, with
+# PGK_RV_BENCH_REVERSE="").
+# With PGK_RV_SYMMETRY=1 (the blocked check is on main since af2f13e), before the letters:
 # bench/rabbitpp/symmetry_host.cpp times the symmetric-pattern check by search, by blocks and as
 # dispatched, and rabbitpp's graph phase, on PGK_RV_SYMMETRY_SPECS, 10 runs each.
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
@@ -135,10 +136,10 @@ buildv() {
   echo "built $1 in $(( $(date +%s) - t0 )) s" >> $B2; cp build/bench/bench_rabbitpp /tmp/bench_$1; cp "$lib" /tmp/lib_$1
 }
 buildv A
-bv=${PGK_RV_BENCH_VARIANT:-R} # the variant built into the plugin against A
+bv=${PGK_RV_BENCH_VARIANT:-A} # the variant built into the plugin against A
 rm -rf $w/source_A && cp -a source $w/source_A # restored after the variant's build
 cp $w/$bv.cpp source/src/rabbitpp/batch.cpp
-for p in ${PGK_RV_BENCH_REVERSE-rabbitpp_numbering_walk_com.patch}; do
+for p in ${PGK_RV_BENCH_REVERSE-rabbitpp_state_hugepages_landed.patch rabbitpp_lists_live_by_ancestors.patch rabbitpp_numbering_keys_prefetch.patch common_symmetry_blocks.patch}; do
   patch -s -p1 -R -d source < "$here/bench/diag/$p" || exit 8
 done
 for p in $PGK_RV_BENCH_APPLY; do patch -s -p1 -d source < "$here/bench/diag/$p" || exit 8; done
