@@ -54,7 +54,9 @@
 # PGK_RV_BENCH_REVERSE="").
 # With PGK_RV_SYMMETRY=1 (the blocked check is on main since af2f13e), before the letters:
 # bench/rabbitpp/symmetry_host.cpp times the symmetric-pattern check by search, by blocks and as
-# dispatched, and rabbitpp's graph phase, on PGK_RV_SYMMETRY_SPECS, 10 runs each.
+# dispatched, and rabbitpp's graph phase, on PGK_RV_SYMMETRY_SPECS, 10 runs each; then the same for each of
+# PGK_RV_SYMMETRY_VARIANTS (e.g. "times:common_symmetry_phase_times.patch
+# huge:common_symmetry_phase_times.patch,common_symmetry_mirrors_hugepages.patch"), the blocked check's passes timed.
 # Every call prints the dendrogram's hash: the variants must agree. About 3 minutes with the set-up.
 #   PGK_RV_REPS (8), PGK_RV_THREADS (16), PGK_RV_LETTERS (RAW)
 export OUT
@@ -69,6 +71,16 @@ w=/tmp/rv && rm -rf $w && mkdir -p $w
 if [ -n "$PGK_RV_SYMMETRY" ]; then
   g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/symmetry_host.cpp" "$host" -lpthread -o $w/symmetry || exit 6
   $w/symmetry ${PGK_RV_THREADS:-16} 10 ${PGK_RV_SYMMETRY_SPECS:-communities:n=8000000 lap3d27:n=150} > $OUT/symmetry.txt 2>&1
+  # PGK_RV_SYMMETRY_VARIANTS: "name:patch,patch,..." each: the harness linked against the library's
+  # csr_symmetry.cpp with the patches applied in order, run once after the other with PGK_SYM_TIMES set.
+  for v in $PGK_RV_SYMMETRY_VARIANTS; do
+    name=${v%%:*}; cp source/src/common/csr_symmetry.cpp $w/sym_$name.cpp
+    for p in $(echo "${v#*:}" | tr , ' '); do patch -s $w/sym_$name.cpp < "$here/bench/diag/$p" || exit 5; done
+    g++ -O2 -std=c++17 -Isource -c $w/sym_$name.cpp -o $w/sym_$name.o || exit 6
+    g++ -O2 -std=c++17 -Isource "$here/bench/rabbitpp/symmetry_host.cpp" $w/sym_$name.o "$host" -lpthread -o $w/symmetry_$name || exit 6
+    echo "== symmetry variant $name: ${v#*:}" >> $OUT/symmetry.txt
+    PGK_SYM_TIMES=1 $w/symmetry_$name ${PGK_RV_THREADS:-16} 10 ${PGK_RV_SYMMETRY_SPECS:-communities:n=8000000 lap3d27:n=150} >> $OUT/symmetry.txt 2>&1
+  done
   cat $OUT/symmetry.txt
 fi
 cp source/src/rabbitpp/batch.cpp $w/A.cpp

@@ -1,6 +1,7 @@
 // bench_rabbitpp section 1: the ordering time as a user gets it (MatGetOrdering rabbitpp with
 // -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_threads t on the host MATAIJ, gpu
-// on the MATAIJCUSPARSE copy; wall clock, the device synchronized), then the same orderings
+// on the MATAIJCUSPARSE copy; wall clock, the device synchronized; on the most threads also on
+// the same arrays without the generator's symmetry flag, as a user's matrix), then the same orderings
 // called directly (pgk::rabbitpp::rabbitpp_batch, pgk::cuda::rabbitpp_gpu) for the time of each
 // phase and the figures (modularity, insularity, ...). Every permutation, from every backend and
 // every call, is checked equal to the first one.
@@ -49,6 +50,35 @@ static PetscErrorCode PrintTiming(const std::string &what, const Stats &s, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The generators flag symmetric kinds (MAT_SYMMETRIC), so the plugin skips its check of the
+// pattern's symmetry. A user's matrix assembled without the flag pays for the check: this row
+// orders a matrix on the same arrays with no flag, on the most threads of the list.
+static PetscErrorCode TimeUnflagged(Problem &p, const Budget &cpu, Results &res)
+{
+  Mat                   B;
+  PetscBool             known, sym;
+  const PetscScalar    *v;
+  std::vector<PetscInt> perm;
+  Stats                 s;
+  std::string           note;
+  const int             t     = *std::max_element(p.threads.begin(), p.threads.end());
+  const std::string     label = "cpu " + std::to_string(t) + " threads, no symmetry flag";
+
+  PetscFunctionBegin;
+  PetscCall(MatIsStructurallySymmetricKnown(p.host, &known, &sym));
+  if (!known) PetscFunctionReturn(PETSC_SUCCESS); // the rows above are unflagged already
+  PetscCall(MatSeqAIJGetArrayRead(p.host, &v));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, p.n, p.n, (PetscInt *)p.csr.rowptr, (PetscInt *)p.csr.colidx, (PetscScalar *)v, &B));
+  PetscCall(SetRabbitppBackend("cpu", t));
+  PetscCall(TimeMatGetOrdering(B, PETSC_FALSE, MATORDERINGRABBITPP, cpu, &perm, &s, &note));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatSeqAIJRestoreArrayRead(p.host, &v));
+  PetscCall(CheckSamePermutation(p, perm, "MatGetOrdering rabbitpp " + label));
+  res.add(MakeRow(p, "MatGetOrdering rabbitpp " + label, "seconds", s, "", 0, note));
+  PetscCall(PrintTiming(label, s, note));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode BenchOrderingTimes(Problem &p, const Options &o, PetscBool gpu, Results &res)
 {
   std::vector<PetscInt> perm;
@@ -68,6 +98,7 @@ PetscErrorCode BenchOrderingTimes(Problem &p, const Options &o, PetscBool gpu, R
     p.sum.order_seconds[label] = s.median;
     PetscCall(PrintTiming(label + " (host MATAIJ)", s, note));
   }
+  PetscCall(TimeUnflagged(p, cpu, res));
   if (gpu) {
     PetscCall(SetRabbitppBackend("gpu", 0));
     PetscCall(TimeMatGetOrdering(p.dev, PETSC_TRUE, MATORDERINGRABBITPP, dev, &perm, &s, &note));
