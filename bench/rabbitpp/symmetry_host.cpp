@@ -1,8 +1,8 @@
 // Diagnostic harness, compiled by bench/diag/rabbitpp_variants.sh with PGK_RV_SYMMETRY=1 (not by
 // CMake): the symmetric-pattern check of src/common/csr_symmetry.cpp both ways (the search, by
 // blocks) and as dispatched, alternately in one process, then rabbitpp's graph phase
-// (build_graph_parallel) as the library runs it, on each matrix of the list. Needs the blocked
-// check (bench/diag/common_symmetry_blocks.patch) in the library it links.
+// (build_graph_parallel) as the library runs it, on each matrix of the list (the blocked check is
+// on main since af2f13e).
 //   symmetry_host THREADS REPS SPEC...   e.g. 16 10 communities:n=8000000 lap3d27:n=200
 #include <chrono>
 #include <cstdio>
