@@ -1,4 +1,7 @@
 #!/bin/bash
+# NOTE (thirty-eighth session): since the list arena alone gets huge pages (Options::huge_pages), M's
+# patch (rabbitpp_state_hugepages_landed.patch) no longer reverses, so the letters built on M do not
+# build; MatGetOrdering variants are timed by bench/diag/rabbitpp_node_ab.sh instead.
 # rabbitpp multicore (issue 9: 16 threads <= 2 s): variants of the community detection
 # (src/rabbitpp/batch.cpp) timed alternately in one process on communities:n=8000000 by
 # bench/rabbitpp/variants_host.cpp, on the GPU node's host (run after scripts/bundle, carry ["dist"]):

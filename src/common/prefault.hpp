@@ -13,10 +13,10 @@ namespace pgk {
 class ThreadPool;
 
 // The page size a buffer asks for. `huge` suits large arrays read at random, where nearly every
-// read of a 4 KiB-paged array also misses the TLB: rabbitpp's multicore state (union-find records,
-// the n-sized index arrays, the list arena; the arena alone gained 5% of the community phase on
-// three H100/H200 nodes, bench/NOTES.md). With THP defrag on `madvise` (Ubuntu's default) a fault
-// may then wait for compaction: 6-7% lost on a fragmented 2-core machine.
+// read of a 4 KiB-paged array also misses the TLB: rabbitpp's multicore list arena (5% of the
+// community phase gained on three H100/H200 nodes; advised on its union-find records and n-sized
+// arrays too, 3% of that lost again, bench/NOTES.md). With THP defrag on `madvise` (Ubuntu's
+// default) a fault may then wait for compaction: 6-7% lost on a fragmented 2-core machine.
 enum class Pages { base, huge };
 
 // Advises transparent huge pages for the whole 2 MiB pages inside [p, p + bytes) (MADV_HUGEPAGE),

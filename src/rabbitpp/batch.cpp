@@ -59,21 +59,19 @@ struct GatherScratch {
 
 class BatchDetector {
 public:
-  BatchDetector(const Graph &g, Index batch, std::int64_t arena_capacity, ThreadPool &pool)
+  BatchDetector(const Graph &g, Index batch, std::int64_t arena_capacity, Pages arena_pages, ThreadPool &pool)
       : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
     const std::size_t n = static_cast<std::size_t>(g.n);
     // The n-sized state, its pages faulted in on every thread (one thread faulting in some
     // hundred MB took 0.2 s, serial, at 8M vertices on the 2-core development machine).
-    // Huge pages are advised: the rounds read this state, the union-find records and the list
-    // arena at random (bench/NOTES.md, Pages::huge).
-    const auto filled = [&](Index value) { return prefaulted_vector<Index>(n, value, pool, Pages::huge); };
+    const auto filled = [&](Index value) { return prefaulted_vector<Index>(n, value, pool); };
     d_.order = processing_order(g);
     d_.pos = filled(0);
     pool.parallel_for(0, g.n, 4096, [&](std::int64_t p) { d_.pos[d_.order[p]] = static_cast<Index>(p); });
     d_.parent = filled(-1);
     d_.round = filled(-1);
     uf_.reserve(n);
-    prefault(uf_.data(), n * sizeof(Node), pool, Pages::huge);
+    prefault(uf_.data(), n * sizeof(Node), pool);
     uf_.resize(n);
     pool.parallel_for(0, g.n, 4096, [&](std::int64_t v) { uf_[v] = {-1, static_cast<std::uint32_t>(g.strength[v])}; });
     first_child_ = filled(-1);
@@ -84,10 +82,12 @@ public:
     arena_capacity_ = arena_capacity > 0 ? std::max(arena_capacity, nnz) : 2 * nnz + 1024;
     // A round's stored lists would fault in fresh pages one at a time, inside the rounds; the
     // pages are faulted in on the pool up front (the runs fill the arena about once at 8M
-    // vertices, so this commits little that would stay untouched).
+    // vertices, so this commits little that would stay untouched). Huge pages (Options::huge_pages)
+    // go on the arena only: on an H200 node the community phase took 1.517 s against 1.567 s with
+    // them on the union-find records and the n-sized arrays too (medians of 5, bench/NOTES.md).
     arena_.reset(new Entry[static_cast<std::size_t>(arena_capacity_)]);
-    prefault(arena_.get(), static_cast<std::size_t>(arena_capacity_) * sizeof(Entry), pool, Pages::huge);
-    list_begin_ = prefaulted_vector<std::int64_t>(n, 0, pool, Pages::huge);
+    prefault(arena_.get(), static_cast<std::size_t>(arena_capacity_) * sizeof(Entry), pool, arena_pages);
+    list_begin_ = prefaulted_vector<std::int64_t>(n, 0, pool);
     list_len_ = filled(0);
     slot_of_ = filled(-1);
     sources_ = filled(0);
@@ -402,8 +402,8 @@ private:
 Index default_batch(Index n) { return std::max<Index>(1, std::min<Index>(65536, n / 64)); }
 
 Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred,
-                                    std::int64_t arena_capacity, Index *compactions) {
-  BatchDetector detector(g, batch, arena_capacity, pool);
+                                    std::int64_t arena_capacity, Index *compactions, Pages arena_pages) {
+  BatchDetector detector(g, batch, arena_capacity, arena_pages, pool);
   return detector.run(deferred, compactions);
 }
 

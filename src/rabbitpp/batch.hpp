@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "src/common/prefault.hpp"
 #include "src/common/thread_pool.hpp"
 #include "src/rabbitpp/rabbitpp.hpp"
 
@@ -27,8 +28,10 @@ Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmet
 // below nnz(G), which always suffices), compacted when a round's lists do not fit behind those in
 // use (*compactions, if not null, counts it), as the device backend's arena: one allocation for
 // the whole run instead of a heap block a list, which other threads freed (the apply did not scale).
+// arena_pages: the arena's page size (Options::huge_pages).
 Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred = nullptr,
-                                    std::int64_t arena_capacity = 0, Index *compactions = nullptr);
+                                    std::int64_t arena_capacity = 0, Index *compactions = nullptr,
+                                    Pages arena_pages = Pages::huge);
 
 // rabbit_permutation and community_of (dendrogram.hpp), computed on the pool.
 std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool);

@@ -12,9 +12,15 @@
 namespace pgk::rabbitpp {
 namespace {
 
-bool key_less(const Dendrogram &d, Index x, Index y) {
-  return d.round[x] != d.round[y] ? d.round[x] < d.round[y] : d.pos[x] < d.pos[y];
-}
+// A vertex's merge key: the round it was processed in, then its place in the processing order
+// (unique per vertex). Earlier merges compare less.
+struct MergeKey {
+  Index round, pos;
+  bool operator<(const MergeKey &o) const { return round != o.round ? round < o.round : pos < o.pos; }
+};
+MergeKey merge_key(const Dendrogram &d, Index v) { return {d.round[v], d.pos[v]}; }
+
+bool key_less(const Dendrogram &d, Index x, Index y) { return merge_key(d, x) < merge_key(d, y); }
 
 // Start of thread t's slice of [0, n) among `parts`; 64-bit, as n * t overflows a 32-bit Index
 // past 134M vertices at 16 threads.
@@ -76,7 +82,8 @@ std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, const Graph &g, i
 void sort_children_newest_first(const Dendrogram &d, const std::vector<Index> &first, std::vector<Index> &kids,
                                 ThreadPool &pool) {
   struct Keyed {
-    Index round, pos, id;
+    MergeKey key;
+    Index id;
   };
   std::vector<std::vector<Keyed>> keyed(static_cast<std::size_t>(pool.threads()));
   pool.parallel_dynamic(0, static_cast<std::int64_t>(first.size()) - 1, 1024, [&](int t, std::int64_t v) {
@@ -84,10 +91,8 @@ void sort_children_newest_first(const Dendrogram &d, const std::vector<Index> &f
     if (e - b < 2) return;
     std::vector<Keyed> &k = keyed[static_cast<std::size_t>(t)];
     k.clear();
-    for (Index j = b; j < e; ++j) k.push_back({d.round[kids[j]], d.pos[kids[j]], kids[j]});
-    std::sort(k.begin(), k.end(), [](const Keyed &x, const Keyed &y) { // (round, pos) is unique
-      return x.round != y.round ? x.round > y.round : x.pos > y.pos;
-    });
+    for (Index j = b; j < e; ++j) k.push_back({merge_key(d, kids[j]), kids[j]});
+    std::sort(k.begin(), k.end(), [](const Keyed &x, const Keyed &y) { return y.key < x.key; }); // newest first
     for (Index j = b; j < e; ++j) kids[j] = k[static_cast<std::size_t>(j - b)].id;
   });
 }
@@ -200,8 +205,8 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   const auto t1 = clock::now();
   Index deferred = 0;
   Index compactions = 0;
-  const Dendrogram d =
-      detect_communities_batch(g, opt.batch > 0 ? opt.batch : default_batch(g.n), pool, &deferred, 0, &compactions);
+  const Dendrogram d = detect_communities_batch(g, opt.batch > 0 ? opt.batch : default_batch(g.n), pool, &deferred, 0,
+                                                &compactions, opt.huge_pages ? Pages::huge : Pages::base);
   const auto t2 = clock::now();
   std::vector<Index> com;
   const std::vector<Index> rabbit = rabbit_permutation_parallel(d, com, pool);

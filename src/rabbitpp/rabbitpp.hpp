@@ -34,6 +34,10 @@ struct Options {
   int hub_factor = 1;
   Index batch = 0; // K: vertices per merge round (1: the serial Rabbit Order; 0: default_batch(n))
   int threads = 0; // multicore backend: worker threads (0: hardware concurrency)
+  // Multicore backend: transparent huge pages advised on the list arena, read at random by the
+  // rounds (3-5% off the community phase on H100/H200 nodes). Off: 4 KiB pages, for machines
+  // where a huge-page fault waits on compaction (bench/NOTES.md). Never changes the result.
+  bool huge_pages = true;
   // A promise that A's pattern is structurally symmetric (PETSc's flag): the graph is then A
   // without its diagonal, all weights 2, and the check that costs a search per entry is skipped.
   // The result is the same as without the promise when it holds.

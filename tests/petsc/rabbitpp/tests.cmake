@@ -20,9 +20,12 @@ pgk_test(petsc.rabbitpp.hub_factor_refused LABELS petsc ARGS --fail --expect "hu
 pgk_test(petsc.rabbitpp.nonsymmetric LABELS petsc ARGS ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx -mat_ordering_rabbitpp_backend cpu)
 pgk_test(petsc.rabbitpp.view LABELS petsc ARGS ${SAME} --expect "communities [0-9]+ \\(largest" --expect "modularity 0\\.[0-9]+" --expect "time: graph"
          -- ${T} -mat_ordering_rabbitpp_view)
-pgk_test(petsc.rabbitpp.help LABELS petsc ARGS --expect "-mat_ordering_rabbitpp_backend" --expect "-mat_ordering_rabbitpp_hub_scope" -- ${T} -help)
-pgk_test(petsc.rabbitpp.view_cpu LABELS petsc ARGS ${SAME} --expect "backend cpu \\(2 threads\\)" --expect "list arena \\(2 nnz\\(G\\) \\+ 1024 entries\\): 0 compactions"
+pgk_test(petsc.rabbitpp.help LABELS petsc ARGS --expect "-mat_ordering_rabbitpp_backend" --expect "-mat_ordering_rabbitpp_hub_scope" --expect "-mat_ordering_rabbitpp_huge_pages" -- ${T} -help)
+pgk_test(petsc.rabbitpp.view_cpu LABELS petsc ARGS ${SAME} --expect "backend cpu \\(2 threads\\)" --expect "list arena \\(2 nnz\\(G\\) \\+ 1024 entries, huge pages advised\\): 0 compactions"
          -- ${T} -gen communities:n=3000 -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_threads 2 -mat_ordering_rabbitpp_view)
+# Huge pages off: 4 KiB pages, the same permutation (SAME: identical to the reference), on a list arena over 2 MiB.
+pgk_test(petsc.rabbitpp.huge_pages_off LABELS petsc ARGS ${SAME} --expect "list arena \\(2 nnz\\(G\\) \\+ 1024 entries, 4 KiB pages\\)"
+         -- ${T} -gen communities:n=60000 -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_threads 2 -mat_ordering_rabbitpp_huge_pages 0 -mat_ordering_rabbitpp_view)
 pgk_test(petsc.rabbitpp.mpi LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen communities:n=6000 -mat_ordering_rabbitpp_backend cpu -repeat 2)
 # A rank bound to one core gets one thread by default (the affinity mask, not the node's share):
 # bound by taskset, and by Open MPI's --bind-to core on 2 ranks.

@@ -125,6 +125,8 @@ TEST(RabbitppBatch, SameResultForEveryThreadCountAndRun) {
         EXPECT_EQ(rabbitpp_batch(pgk::view_of(a), o), ref)
             << "n " << a.nrows << " K " << batch << " threads " << threads;
       }
+      o.huge_pages = false; // the list arena on 4 KiB pages
+      EXPECT_EQ(rabbitpp_batch(pgk::view_of(a), o), ref) << "n " << a.nrows << " K " << batch << " 4 KiB pages";
     }
 }
 
