@@ -9,7 +9,10 @@
 #   PGK_AB_RUNS    "label:build:arg,arg ..."  what runs, in order; args are bench_rabbitpp options with
 #                  commas for spaces. Default: the bundle, the bundle on 4 KiB pages
 #                  (-mat_ordering_rabbitpp_huge_pages 0), then each build of PGK_AB_BUILDS.
-#   PGK_AB_ROUNDS  times the whole list runs (1)
+#   PGK_AB_ROUNDS  times the whole list runs (1; the node drifts between rows as much as variants differ: use 2)
+#   PGK_AB_HOST    if set, first bench_rabbitpp_phases (bench/rabbitpp/phases_host.cpp: rabbitpp_batch with its
+#                  system time and page faults, huge and 4 KiB arena pages alternately) for each build,
+#                  PGK_AB_HOST_RUNS (4) runs each, flagged
 # About 90 s a run, plus 10 s a build.
 export OUT
 here=$PWD
@@ -25,9 +28,9 @@ lib=$(find build -name 'libpetscgpukit.so*' -type f | head -1)
 } >> $B
 buildv() {
   local t0=$(date +%s)
-  cmake --build build --target petscgpukit bench_rabbitpp -j16 > /tmp/build_$1.log 2>&1 || { tail -20 /tmp/build_$1.log; exit 7; }
+  cmake --build build --target petscgpukit bench_rabbitpp bench_rabbitpp_phases -j16 > /tmp/build_$1.log 2>&1 || { tail -20 /tmp/build_$1.log; exit 7; }
   echo "built $1 in $(($(date +%s) - t0)) s" >> $B
-  cp build/bench/bench_rabbitpp /tmp/bench_$1 && cp "$lib" /tmp/lib_$1
+  cp build/bench/bench_rabbitpp /tmp/bench_$1 && cp build/bench/bench_rabbitpp_phases /tmp/phases_$1 && cp "$lib" /tmp/lib_$1
 }
 buildv A
 runs="A:A: 4k:A:-mat_ordering_rabbitpp_huge_pages,0"
@@ -39,6 +42,13 @@ for v in $PGK_AB_BUILDS; do
   rm -rf source && mv /tmp/ab_source source
   runs="$runs $name:$name:"
 done
+if [ -n "$PGK_AB_HOST" ]; then
+  for b in A ${PGK_AB_BUILDS}; do
+    b=${b%%:*}
+    echo "== host phases, build $b $(date +%T)" >> $B
+    /tmp/phases_$b communities:n=8000000 16 ${PGK_AB_HOST_RUNS:-4} >> $B 2>&1
+  done
+fi
 for r in $(seq ${PGK_AB_ROUNDS:-1}); do
   for x in ${PGK_AB_RUNS:-$runs}; do
     label=${x%%:*} rest=${x#*:}
@@ -50,4 +60,4 @@ for r in $(seq ${PGK_AB_ROUNDS:-1}); do
   done
 done
 cp /tmp/lib_A "$lib"
-grep -E "^== |^built|MatGetOrdering rabbitpp (cpu|gpu)|seconds_(graph|communities|numbering|regroup)" $B | cut -c1-170
+grep -E "^== |^built|median of|MatGetOrdering rabbitpp (cpu|gpu)|seconds_(graph|communities|numbering|regroup)" $B | cut -c1-170
