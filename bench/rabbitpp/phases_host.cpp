@@ -15,6 +15,7 @@
 
 #include <sys/resource.h>
 
+#include "bench/common/bench_common.hpp"
 #include "src/matgen/generators.hpp"
 #include "src/rabbitpp/batch.hpp"
 
@@ -31,13 +32,6 @@ Usage usage_now()
   getrusage(RUSAGE_SELF, &u);
   const auto sec = [](const timeval &t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
   return {sec(u.ru_utime), sec(u.ru_stime), u.ru_minflt};
-}
-
-double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.empty() ? 0 : v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
 } // namespace
@@ -71,6 +65,6 @@ int main(int argc, char **argv)
                   huge ? "huge" : "4k  ", r, s, u1.user - u0.user, u1.sys - u0.sys, u1.minor_faults - u0.minor_faults, info.seconds_graph, info.seconds_communities, info.seconds_order, info.seconds_regroup, h);
       if (r >= 0) wall[huge].push_back(s), sys[huge].push_back(u1.sys - u0.sys);
     }
-  for (int huge = 1; huge >= 0; --huge) std::printf("%s median of %d: wall %.3f s, sys %.3f s (the call includes the figures' pass)\n", huge ? "huge" : "4k  ", runs, median(wall[huge]), median(sys[huge]));
+  for (int huge = 1; huge >= 0; --huge) std::printf("%s median of %d: wall %.3f s, sys %.3f s (the call includes the figures' pass)\n", huge ? "huge" : "4k  ", runs, pgk::bench::summarize(wall[huge]).median, pgk::bench::summarize(sys[huge]).median);
   return 0;
 }
