@@ -60,7 +60,7 @@ struct GatherScratch {
 class BatchDetector {
 public:
   BatchDetector(const Graph &g, Index batch, std::int64_t arena_capacity, Pages arena_pages, ThreadPool &pool)
-      : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool), arena_pages_(arena_pages) {
+      : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
     const std::size_t n = static_cast<std::size_t>(g.n);
     // The n-sized state, its pages faulted in on every thread (one thread faulting in some
     // hundred MB took 0.2 s, serial, at 8M vertices on the 2-core development machine).
@@ -322,12 +322,8 @@ private:
     });
     for (int t = 0; t < parts; ++t) start[t + 1] += start[t];
     // Not faulted in beforehand: the copies below touch its front on every thread, and the old
-    // arena is still held (peak memory); faulting it all in took 0.6 s more at 4M vertices on 2
-    // threads (bench/NOTES.md). Huge pages are advised as on the first arena: the rounds after a
-    // compaction, the heaviest, read their lists from this one.
+    // arena is still held (peak memory).
     std::unique_ptr<Entry[]> fresh(new Entry[static_cast<std::size_t>(arena_capacity_)]);
-    if (arena_pages_ == Pages::huge)
-      advise_huge_pages(fresh.get(), static_cast<std::size_t>(arena_capacity_) * sizeof(Entry));
     pool_.run([&](int t, int) {
       std::int64_t to = start[t];
       for (Index v = n * t / parts; v < n * (t + 1) / parts; ++v) {
@@ -394,7 +390,6 @@ private:
   std::vector<std::vector<Entry>> lists_; // per slot, capacity kept from round to round
   std::unique_ptr<Entry[]> arena_;        // the stored lists (list_begin_, list_len_ of a vertex)
   std::int64_t arena_capacity_ = 0, arena_top_ = 0;
-  Pages arena_pages_;
   std::vector<std::int64_t> list_begin_;
   std::vector<Index> list_len_;
   Index compactions_ = 0;
