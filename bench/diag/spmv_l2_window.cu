@@ -1,0 +1,181 @@
+// Issue 9's MatMult target (after rabbitpp <= 1.9x the ideal time), a diagnostic: the MatMult
+// after rabbitpp reads ~1 GB from DRAM beyond its compulsory 1.34 GB on communities:n=8000000,
+// about 62 B for each of the 16M entries whose column lies in another community
+// (bench/results/rabbitpp_spmv_ncu_6eba3a9_h200.txt). Does keeping x in L2 (an access policy
+// window on x with persisting hits, cudaLimitPersistingL2CacheSize at its maximum) take those
+// bytes off? cuSPARSE's CSR SpMV (what MATAIJCUSPARSE's MatMult calls) after the original
+// numbering and after rabbitpp, each algorithm, with and without the window; CUDA events,
+// median of 20 after 5 warm-up; the ideal as bench_rabbitpp's (compulsory bytes / D2D copy
+// bandwidth measured here). Built by bench/diag/spmv_l2_window.sh; no PETSc.
+//   spmv_l2_window SPEC THREADS      e.g. communities:n=8000000 16
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "src/common/permute_pattern.hpp"
+#include "src/matgen/generators.hpp"
+#include "src/rabbitpp/batch.hpp"
+
+#define CK(call)                                                                               \
+  do {                                                                                         \
+    const cudaError_t e_ = (call);                                                             \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));         \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+#define CS(call)                                                                               \
+  do {                                                                                         \
+    const cusparseStatus_t e_ = (call);                                                        \
+    if (e_ != CUSPARSE_STATUS_SUCCESS) {                                                       \
+      std::fprintf(stderr, "%s:%d: cusparse %s\n", __FILE__, __LINE__, cusparseGetErrorString(e_)); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+namespace {
+
+template <class F> double median_ms(cudaStream_t s, int warm, int runs, F f) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<double> t;
+  for (int r = -warm; r < runs; ++r) {
+    CK(cudaEventRecord(a, s));
+    f();
+    CK(cudaEventRecord(b, s));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (r >= 0) t.push_back(ms);
+  }
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Read plus write bytes per second of a 2 GiB device-to-device copy.
+double copy_bandwidth(cudaStream_t s) {
+  const size_t bytes = size_t{2} << 30;
+  void *a, *b;
+  CK(cudaMalloc(&a, bytes));
+  CK(cudaMalloc(&b, bytes));
+  CK(cudaMemsetAsync(a, 1, bytes, s));
+  const double ms = median_ms(s, 3, 10, [&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s)); });
+  CK(cudaFree(a));
+  CK(cudaFree(b));
+  return 2.0 * bytes / (ms * 1e-3);
+}
+
+void set_window(cudaStream_t s, void *base, size_t bytes, float hit_ratio) {
+  cudaStreamAttrValue v{};
+  v.accessPolicyWindow.base_ptr = base;
+  v.accessPolicyWindow.num_bytes = bytes;
+  v.accessPolicyWindow.hitRatio = hit_ratio;
+  v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  v.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  CK(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s SPEC THREADS\n", argv[0]);
+    return 2;
+  }
+  static_assert(sizeof(pgk::Index) == 4, "32-bit indices (as PETSc's default build)");
+  const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec(argv[1]));
+  const pgk::Index n = a.nrows;
+  const long long nnz = a.nnz();
+  pgk::rabbitpp::Options o;
+  o.threads = std::atoi(argv[2]);
+  o.input_is_symmetric = true;
+  std::vector<pgk::Index> natural(static_cast<size_t>(n));
+  std::iota(natural.begin(), natural.end(), pgk::Index{0});
+  const std::vector<pgk::Index> rabbitpp = pgk::rabbitpp::rabbitpp_batch(pgk::view_of(a), o);
+
+  int dev = 0, l2 = 0, max_persist = 0, max_window = 0;
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  CK(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, dev));
+  CK(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  const double bw = copy_bandwidth(s);
+  const double compulsory = 2.0 * n * 8 + (n + 1.0) * 4 + nnz * 12.0;
+  const double ideal_ms = compulsory / bw * 1e3;
+  std::printf("%s: n %d, nnz %lld; L2 %d MiB, max persisting %d MiB, max window %d MiB; copy %.0f GB/s; ideal %.4f ms (%.3g bytes)\n", argv[1], n, nnz, l2 >> 20, max_persist >> 20, max_window >> 20, bw / 1e9, ideal_ms, compulsory);
+
+  cusparseHandle_t h;
+  CS(cusparseCreate(&h));
+  CS(cusparseSetStream(h, s));
+  const size_t xbytes = static_cast<size_t>(n) * 8;
+  const std::pair<std::string, const std::vector<pgk::Index> *> orders[] = {{"original", &natural}, {"rabbitpp", &rabbitpp}};
+  for (const auto &[name, perm] : orders) {
+    const pgk::PermutedPattern pp = pgk::permute_pattern_symmetric(pgk::view_of(a), *perm);
+    std::vector<double> vals(static_cast<size_t>(nnz), 1.0);
+    if (!a.values.empty())
+      for (long long e = 0; e < nnz; ++e) vals[pp.dst[e]] = a.values[e];
+    int *rp, *ci;
+    double *v, *x, *y;
+    CK(cudaMalloc(&rp, (n + 1) * sizeof(int)));
+    CK(cudaMalloc(&ci, nnz * sizeof(int)));
+    CK(cudaMalloc(&v, nnz * sizeof(double)));
+    CK(cudaMalloc(&x, xbytes));
+    CK(cudaMalloc(&y, xbytes));
+    CK(cudaMemcpy(rp, pp.pattern.rowptr.data(), (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(ci, pp.pattern.colidx.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(v, vals.data(), nnz * sizeof(double), cudaMemcpyHostToDevice));
+    std::vector<double> hx(static_cast<size_t>(n));
+    for (pgk::Index i = 0; i < n; ++i) hx[i] = 1.0 + (i % 7) * 0.125;
+    CK(cudaMemcpy(x, hx.data(), xbytes, cudaMemcpyHostToDevice));
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t X, Y;
+    CS(cusparseCreateCsr(&A, n, n, nnz, rp, ci, v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    CS(cusparseCreateDnVec(&X, n, x, CUDA_R_64F));
+    CS(cusparseCreateDnVec(&Y, n, y, CUDA_R_64F));
+    const double one = 1, zero = 0;
+    for (const auto &[alg_name, alg] : {std::make_pair("CSR_ALG1", CUSPARSE_SPMV_CSR_ALG1), std::make_pair("CSR_ALG2", CUSPARSE_SPMV_CSR_ALG2)}) {
+      const cusparseSpMVAlg_t algv = alg; // a lambda may not capture a structured binding (C++17)
+      size_t buf_bytes = 0;
+      void *buf = nullptr;
+      CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, &buf_bytes));
+      CK(cudaMalloc(&buf, std::max<size_t>(buf_bytes, 1)));
+      const auto spmv = [&] { CS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, buf)); };
+      // Windows: none, then persisting carve-outs of the whole maximum with the hit ratio that fits
+      // it to x, and of half of it.
+      for (const double share : {0.0, 1.0, 0.5}) {
+        const size_t carve = static_cast<size_t>(share * max_persist);
+        CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, carve));
+        const size_t window = std::min<size_t>(xbytes, static_cast<size_t>(max_window));
+        const float hit = carve ? static_cast<float>(std::min(1.0, static_cast<double>(carve) / window)) : 0.f;
+        set_window(s, carve ? x : nullptr, carve ? window : 0, hit);
+        const double ms = median_ms(s, 5, 20, spmv);
+        std::printf("  %-8s %s  carve-out %5.1f MiB, window %5.1f MiB, hit ratio %.2f: %.4f ms, %.3fx ideal\n", name.c_str(), alg_name, carve / 1048576.0, carve ? window / 1048576.0 : 0.0, hit, ms, ms / ideal_ms);
+        set_window(s, nullptr, 0, 0.f);
+        CK(cudaCtxResetPersistingL2Cache());
+      }
+      CK(cudaFree(buf));
+    }
+    std::vector<double> hy(static_cast<size_t>(n));
+    CK(cudaMemcpy(hy.data(), y, xbytes, cudaMemcpyDeviceToHost));
+    double sum = 0;
+    for (double t : hy) sum += t;
+    std::printf("  %-8s sum(y) %.17g\n", name.c_str(), sum);
+    CS(cusparseDestroySpMat(A));
+    CS(cusparseDestroyDnVec(X));
+    CS(cusparseDestroyDnVec(Y));
+    for (void *p : {static_cast<void *>(rp), static_cast<void *>(ci), static_cast<void *>(v), static_cast<void *>(x), static_cast<void *>(y)}) CK(cudaFree(p));
+  }
+  CS(cusparseDestroy(h));
+  CK(cudaStreamDestroy(s));
+  return 0;
+}
