@@ -151,8 +151,12 @@ int main(int argc, char **argv) {
       CK(cudaMalloc(&buf, std::max<size_t>(buf_bytes, 1)));
       const auto spmv = [&] { CS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, buf)); };
       // Windows: none, then persisting carve-outs of the whole maximum with the hit ratio that fits
-      // it to x, and of half of it.
+      // it to x, and of half of it (PGK_L2W_WINDOWS=0: none). Then, without a window, the L2's
+      // fetch granularity from DRAM (cudaLimitMaxL2FetchGranularity, a hint): a random read of x
+      // costs about 62 B of DRAM after rabbitpp, two 32-byte sectors.
+      const bool windows = !std::getenv("PGK_L2W_WINDOWS") || std::atoi(std::getenv("PGK_L2W_WINDOWS")) != 0;
       for (const double share : {0.0, 1.0, 0.5}) {
+        if (share > 0 && !windows) continue;
         const size_t carve = static_cast<size_t>(share * max_persist);
         CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, carve));
         const size_t window = std::min<size_t>(xbytes, static_cast<size_t>(max_window));
@@ -162,6 +166,15 @@ int main(int argc, char **argv) {
         std::printf("  %-8s %s  carve-out %5.1f MiB, window %5.1f MiB, hit ratio %.2f: %.4f ms, %.3fx ideal\n", name.c_str(), alg_name, carve / 1048576.0, carve ? window / 1048576.0 : 0.0, hit, ms, ms / ideal_ms);
         set_window(s, nullptr, 0, 0.f);
         CK(cudaCtxResetPersistingL2Cache());
+      }
+      size_t gran0 = 0;
+      CK(cudaDeviceGetLimit(&gran0, cudaLimitMaxL2FetchGranularity));
+      for (const size_t gran : {size_t{32}, size_t{64}, size_t{128}, gran0}) {
+        CK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, gran));
+        size_t got = 0;
+        CK(cudaDeviceGetLimit(&got, cudaLimitMaxL2FetchGranularity));
+        const double ms = median_ms(s, 5, 20, spmv);
+        std::printf("  %-8s %s  L2 fetch granularity %3zu B (asked %3zu, default %zu): %.4f ms, %.3fx ideal\n", name.c_str(), alg_name, got, gran, gran0, ms, ms / ideal_ms);
       }
       CK(cudaFree(buf));
     }
