@@ -6,7 +6,7 @@
 // bytes off? cuSPARSE's CSR SpMV (what MATAIJCUSPARSE's MatMult calls) after the original
 // numbering and after rabbitpp, each algorithm, with and without the window; CUDA events,
 // median of 20 after 5 warm-up; the ideal as bench_rabbitpp's (compulsory bytes / D2D copy
-// bandwidth measured here). Built by bench/diag/spmv_l2_window.sh; no PETSc.
+// bandwidth measured here). Built by bench/diag/spmv_l2_window.sh (not by CMake); no PETSc.
 //   spmv_l2_window SPEC THREADS      e.g. communities:n=8000000 16
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -22,26 +22,27 @@
 #include "src/matgen/generators.hpp"
 #include "src/rabbitpp/batch.hpp"
 
-#define CK(call)                                                                               \
-  do {                                                                                         \
-    const cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));         \
-      std::exit(1);                                                                            \
-    }                                                                                          \
+#define CK(call)                                                                                                                                                                                                                                         \
+  do {                                                                                                                                                                                                                                                   \
+    const cudaError_t e_ = (call);                                                                                                                                                                                                                       \
+    if (e_ != cudaSuccess) {                                                                                                                                                                                                                             \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                                                                                                                                                                   \
+      std::exit(1);                                                                                                                                                                                                                                      \
+    }                                                                                                                                                                                                                                                    \
   } while (0)
-#define CS(call)                                                                               \
-  do {                                                                                         \
-    const cusparseStatus_t e_ = (call);                                                        \
-    if (e_ != CUSPARSE_STATUS_SUCCESS) {                                                       \
-      std::fprintf(stderr, "%s:%d: cusparse %s\n", __FILE__, __LINE__, cusparseGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
+#define CS(call)                                                                                                                                                                                                                                         \
+  do {                                                                                                                                                                                                                                                   \
+    const cusparseStatus_t e_ = (call);                                                                                                                                                                                                                  \
+    if (e_ != CUSPARSE_STATUS_SUCCESS) {                                                                                                                                                                                                                 \
+      std::fprintf(stderr, "%s:%d: cusparse %s\n", __FILE__, __LINE__, cusparseGetErrorString(e_));                                                                                                                                                      \
+      std::exit(1);                                                                                                                                                                                                                                      \
+    }                                                                                                                                                                                                                                                    \
   } while (0)
 
 namespace {
 
-template <class F> double median_ms(cudaStream_t s, int warm, int runs, F f) {
+template <class F> double median_ms(cudaStream_t s, int warm, int runs, F f)
+{
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
@@ -62,9 +63,10 @@ template <class F> double median_ms(cudaStream_t s, int warm, int runs, F f) {
 }
 
 // Read plus write bytes per second of a 2 GiB device-to-device copy.
-double copy_bandwidth(cudaStream_t s) {
+double copy_bandwidth(cudaStream_t s)
+{
   const size_t bytes = size_t{2} << 30;
-  void *a, *b;
+  void        *a, *b;
   CK(cudaMalloc(&a, bytes));
   CK(cudaMalloc(&b, bytes));
   CK(cudaMemsetAsync(a, 1, bytes, s));
@@ -74,29 +76,31 @@ double copy_bandwidth(cudaStream_t s) {
   return 2.0 * bytes / (ms * 1e-3);
 }
 
-void set_window(cudaStream_t s, void *base, size_t bytes, float hit_ratio) {
+void set_window(cudaStream_t s, void *base, size_t bytes, float hit_ratio)
+{
   cudaStreamAttrValue v{};
-  v.accessPolicyWindow.base_ptr = base;
+  v.accessPolicyWindow.base_ptr  = base;
   v.accessPolicyWindow.num_bytes = bytes;
-  v.accessPolicyWindow.hitRatio = hit_ratio;
-  v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-  v.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  v.accessPolicyWindow.hitRatio  = hit_ratio;
+  v.accessPolicyWindow.hitProp   = cudaAccessPropertyPersisting;
+  v.accessPolicyWindow.missProp  = cudaAccessPropertyStreaming;
   CK(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v));
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s SPEC THREADS\n", argv[0]);
     return 2;
   }
   static_assert(sizeof(pgk::Index) == 4, "32-bit indices (as PETSc's default build)");
-  const pgk::Csr a = pgk::gen::generate(pgk::gen::parse_spec(argv[1]));
-  const pgk::Index n = a.nrows;
-  const long long nnz = a.nnz();
+  const pgk::Csr         a   = pgk::gen::generate(pgk::gen::parse_spec(argv[1]));
+  const pgk::Index       n   = a.nrows;
+  const long long        nnz = a.nnz();
   pgk::rabbitpp::Options o;
-  o.threads = std::atoi(argv[2]);
+  o.threads            = std::atoi(argv[2]);
   o.input_is_symmetric = true;
   std::vector<pgk::Index> natural(static_cast<size_t>(n));
   std::iota(natural.begin(), natural.end(), pgk::Index{0});
@@ -109,22 +113,22 @@ int main(int argc, char **argv) {
   CK(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
   cudaStream_t s;
   CK(cudaStreamCreate(&s));
-  const double bw = copy_bandwidth(s);
+  const double bw         = copy_bandwidth(s);
   const double compulsory = 2.0 * n * 8 + (n + 1.0) * 4 + nnz * 12.0;
-  const double ideal_ms = compulsory / bw * 1e3;
+  const double ideal_ms   = compulsory / bw * 1e3;
   std::printf("%s: n %d, nnz %lld; L2 %d MiB, max persisting %d MiB, max window %d MiB; copy %.0f GB/s; ideal %.4f ms (%.3g bytes)\n", argv[1], n, nnz, l2 >> 20, max_persist >> 20, max_window >> 20, bw / 1e9, ideal_ms, compulsory);
 
   cusparseHandle_t h;
   CS(cusparseCreate(&h));
   CS(cusparseSetStream(h, s));
-  const size_t xbytes = static_cast<size_t>(n) * 8;
+  const size_t                                                  xbytes   = static_cast<size_t>(n) * 8;
   const std::pair<std::string, const std::vector<pgk::Index> *> orders[] = {{"original", &natural}, {"rabbitpp", &rabbitpp}};
   for (const auto &[name, perm] : orders) {
     const pgk::PermutedPattern pp = pgk::permute_pattern_symmetric(pgk::view_of(a), *perm);
-    std::vector<double> vals(static_cast<size_t>(nnz), 1.0);
+    std::vector<double>        vals(static_cast<size_t>(nnz), 1.0);
     if (!a.values.empty())
       for (long long e = 0; e < nnz; ++e) vals[pp.dst[e]] = a.values[e];
-    int *rp, *ci;
+    int    *rp, *ci;
     double *v, *x, *y;
     CK(cudaMalloc(&rp, (n + 1) * sizeof(int)));
     CK(cudaMalloc(&ci, nnz * sizeof(int)));
@@ -144,9 +148,9 @@ int main(int argc, char **argv) {
     CS(cusparseCreateDnVec(&Y, n, y, CUDA_R_64F));
     const double one = 1, zero = 0;
     for (const auto &[alg_name, alg] : {std::make_pair("CSR_ALG1", CUSPARSE_SPMV_CSR_ALG1), std::make_pair("CSR_ALG2", CUSPARSE_SPMV_CSR_ALG2)}) {
-      const cusparseSpMVAlg_t algv = alg; // a lambda may not capture a structured binding (C++17)
-      size_t buf_bytes = 0;
-      void *buf = nullptr;
+      const cusparseSpMVAlg_t algv      = alg; // a lambda may not capture a structured binding (C++17)
+      size_t                  buf_bytes = 0;
+      void                   *buf       = nullptr;
       CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, &buf_bytes));
       CK(cudaMalloc(&buf, std::max<size_t>(buf_bytes, 1)));
       const auto spmv = [&] { CS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, buf)); };
@@ -160,7 +164,7 @@ int main(int argc, char **argv) {
         const size_t carve = static_cast<size_t>(share * max_persist);
         CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, carve));
         const size_t window = std::min<size_t>(xbytes, static_cast<size_t>(max_window));
-        const float hit = carve ? static_cast<float>(std::min(1.0, static_cast<double>(carve) / window)) : 0.f;
+        const float  hit    = carve ? static_cast<float>(std::min(1.0, static_cast<double>(carve) / window)) : 0.f;
         set_window(s, carve ? x : nullptr, carve ? window : 0, hit);
         const double ms = median_ms(s, 5, 20, spmv);
         std::printf("  %-8s %s  carve-out %5.1f MiB, window %5.1f MiB, hit ratio %.2f: %.4f ms, %.3fx ideal\n", name.c_str(), alg_name, carve / 1048576.0, carve ? window / 1048576.0 : 0.0, hit, ms, ms / ideal_ms);
