@@ -23,7 +23,7 @@ variants="A: ${PGK_HAB_VARIANTS:-}"
 } >> "$B"
 build() { # name patches: /tmp/hab_NAME/phases
   local d=/tmp/hab_$1 p
-  rm -rf "$d" && mkdir -p "$d/obj" && cp -a src bench "$d"/ || exit 3
+  rm -rf "$d" && mkdir -p "$d/obj" && cp -a src bench tests "$d"/ || exit 3
   for p in $(echo "$2" | tr , ' '); do
     case $p in
       -*) patch -s -R -p1 -d "$d" < "$here/bench/diag/${p#-}" || exit 4 ;;
