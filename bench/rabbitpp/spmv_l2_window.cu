@@ -18,18 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_common.hpp"
+#include "bench/common/copy_bandwidth.hpp"
+#include "kernels/common/cuda_check.cuh"
 #include "src/common/permute_pattern.hpp"
 #include "src/matgen/generators.hpp"
 #include "src/rabbitpp/batch.hpp"
 
-#define CK(call)                                                                                                                                                                                                                                         \
-  do {                                                                                                                                                                                                                                                   \
-    const cudaError_t e_ = (call);                                                                                                                                                                                                                       \
-    if (e_ != cudaSuccess) {                                                                                                                                                                                                                             \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                                                                                                                                                                   \
-      std::exit(1);                                                                                                                                                                                                                                      \
-    }                                                                                                                                                                                                                                                    \
-  } while (0)
 #define CS(call)                                                                                                                                                                                                                                         \
   do {                                                                                                                                                                                                                                                   \
     const cusparseStatus_t e_ = (call);                                                                                                                                                                                                                  \
@@ -44,36 +39,28 @@ namespace {
 template <class F> double median_ms(cudaStream_t s, int warm, int runs, F f)
 {
   cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
+  PGK_CUDA_CHECK(cudaEventCreate(&a));
+  PGK_CUDA_CHECK(cudaEventCreate(&b));
   std::vector<double> t;
   for (int r = -warm; r < runs; ++r) {
-    CK(cudaEventRecord(a, s));
+    PGK_CUDA_CHECK(cudaEventRecord(a, s));
     f();
-    CK(cudaEventRecord(b, s));
-    CK(cudaEventSynchronize(b));
+    PGK_CUDA_CHECK(cudaEventRecord(b, s));
+    PGK_CUDA_CHECK(cudaEventSynchronize(b));
     float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
+    PGK_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
     if (r >= 0) t.push_back(ms);
   }
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  PGK_CUDA_CHECK(cudaEventDestroy(a));
+  PGK_CUDA_CHECK(cudaEventDestroy(b));
+  return pgk::bench::summarize(t).median;
 }
 
-// Read plus write bytes per second of a 2 GiB device-to-device copy.
-double copy_bandwidth(cudaStream_t s)
+// Read plus write bytes per second of a 2 GiB device-to-device copy (bench_rabbitpp's figure).
+double copy_bandwidth()
 {
-  const size_t bytes = size_t{2} << 30;
-  void        *a, *b;
-  CK(cudaMalloc(&a, bytes));
-  CK(cudaMalloc(&b, bytes));
-  CK(cudaMemsetAsync(a, 1, bytes, s));
-  const double ms = median_ms(s, 3, 10, [&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s)); });
-  CK(cudaFree(a));
-  CK(cudaFree(b));
-  return 2.0 * bytes / (ms * 1e-3);
+  const std::size_t bytes = std::size_t{2} << 30;
+  return 2.0 * bytes / pgk::bench::summarize(pgk::bench::measure_device_copy(bytes, 3, 10).memcpy_seconds).median;
 }
 
 void set_window(cudaStream_t s, void *base, size_t bytes, float hit_ratio)
@@ -84,7 +71,7 @@ void set_window(cudaStream_t s, void *base, size_t bytes, float hit_ratio)
   v.accessPolicyWindow.hitRatio  = hit_ratio;
   v.accessPolicyWindow.hitProp   = cudaAccessPropertyPersisting;
   v.accessPolicyWindow.missProp  = cudaAccessPropertyStreaming;
-  CK(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v));
+  PGK_CUDA_CHECK(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v));
 }
 
 } // namespace
@@ -107,13 +94,13 @@ int main(int argc, char **argv)
   const std::vector<pgk::Index> rabbitpp = pgk::rabbitpp::rabbitpp_batch(pgk::view_of(a), o);
 
   int dev = 0, l2 = 0, max_persist = 0, max_window = 0;
-  CK(cudaGetDevice(&dev));
-  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-  CK(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, dev));
-  CK(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
+  PGK_CUDA_CHECK(cudaGetDevice(&dev));
+  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, dev));
+  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev));
   cudaStream_t s;
-  CK(cudaStreamCreate(&s));
-  const double bw         = copy_bandwidth(s);
+  PGK_CUDA_CHECK(cudaStreamCreate(&s));
+  const double bw         = copy_bandwidth();
   const double compulsory = 2.0 * n * 8 + (n + 1.0) * 4 + nnz * 12.0;
   const double ideal_ms   = compulsory / bw * 1e3;
   std::printf("%s: n %d, nnz %lld; L2 %d MiB, max persisting %d MiB, max window %d MiB; copy %.0f GB/s; ideal %.4f ms (%.3g bytes)\n", argv[1], n, nnz, l2 >> 20, max_persist >> 20, max_window >> 20, bw / 1e9, ideal_ms, compulsory);
@@ -130,17 +117,17 @@ int main(int argc, char **argv)
       for (long long e = 0; e < nnz; ++e) vals[pp.dst[e]] = a.values[e];
     int    *rp, *ci;
     double *v, *x, *y;
-    CK(cudaMalloc(&rp, (n + 1) * sizeof(int)));
-    CK(cudaMalloc(&ci, nnz * sizeof(int)));
-    CK(cudaMalloc(&v, nnz * sizeof(double)));
-    CK(cudaMalloc(&x, xbytes));
-    CK(cudaMalloc(&y, xbytes));
-    CK(cudaMemcpy(rp, pp.pattern.rowptr.data(), (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(ci, pp.pattern.colidx.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(v, vals.data(), nnz * sizeof(double), cudaMemcpyHostToDevice));
+    PGK_CUDA_CHECK(cudaMalloc(&rp, (n + 1) * sizeof(int)));
+    PGK_CUDA_CHECK(cudaMalloc(&ci, nnz * sizeof(int)));
+    PGK_CUDA_CHECK(cudaMalloc(&v, nnz * sizeof(double)));
+    PGK_CUDA_CHECK(cudaMalloc(&x, xbytes));
+    PGK_CUDA_CHECK(cudaMalloc(&y, xbytes));
+    PGK_CUDA_CHECK(cudaMemcpy(rp, pp.pattern.rowptr.data(), (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
+    PGK_CUDA_CHECK(cudaMemcpy(ci, pp.pattern.colidx.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
+    PGK_CUDA_CHECK(cudaMemcpy(v, vals.data(), nnz * sizeof(double), cudaMemcpyHostToDevice));
     std::vector<double> hx(static_cast<size_t>(n));
     for (pgk::Index i = 0; i < n; ++i) hx[i] = 1.0 + (i % 7) * 0.125;
-    CK(cudaMemcpy(x, hx.data(), xbytes, cudaMemcpyHostToDevice));
+    PGK_CUDA_CHECK(cudaMemcpy(x, hx.data(), xbytes, cudaMemcpyHostToDevice));
     cusparseSpMatDescr_t A;
     cusparseDnVecDescr_t X, Y;
     CS(cusparseCreateCsr(&A, n, n, nnz, rp, ci, v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
@@ -152,7 +139,7 @@ int main(int argc, char **argv)
       size_t                  buf_bytes = 0;
       void                   *buf       = nullptr;
       CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, &buf_bytes));
-      CK(cudaMalloc(&buf, std::max<size_t>(buf_bytes, 1)));
+      PGK_CUDA_CHECK(cudaMalloc(&buf, std::max<size_t>(buf_bytes, 1)));
       const auto spmv = [&] { CS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, buf)); };
       // Windows: none, then persisting carve-outs of the whole maximum with the hit ratio that fits
       // it to x, and of half of it (PGK_L2W_WINDOWS=0: none). Then, without a window, the L2's
@@ -162,37 +149,37 @@ int main(int argc, char **argv)
       for (const double share : {0.0, 1.0, 0.5}) {
         if (share > 0 && !windows) continue;
         const size_t carve = static_cast<size_t>(share * max_persist);
-        CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, carve));
+        PGK_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, carve));
         const size_t window = std::min<size_t>(xbytes, static_cast<size_t>(max_window));
         const float  hit    = carve ? static_cast<float>(std::min(1.0, static_cast<double>(carve) / window)) : 0.f;
         set_window(s, carve ? x : nullptr, carve ? window : 0, hit);
         const double ms = median_ms(s, 5, 20, spmv);
         std::printf("  %-8s %s  carve-out %5.1f MiB, window %5.1f MiB, hit ratio %.2f: %.4f ms, %.3fx ideal\n", name.c_str(), alg_name, carve / 1048576.0, carve ? window / 1048576.0 : 0.0, hit, ms, ms / ideal_ms);
         set_window(s, nullptr, 0, 0.f);
-        CK(cudaCtxResetPersistingL2Cache());
+        PGK_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
       }
       size_t gran0 = 0;
-      CK(cudaDeviceGetLimit(&gran0, cudaLimitMaxL2FetchGranularity));
+      PGK_CUDA_CHECK(cudaDeviceGetLimit(&gran0, cudaLimitMaxL2FetchGranularity));
       for (const size_t gran : {size_t{32}, size_t{64}, size_t{128}, gran0}) {
-        CK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, gran));
+        PGK_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, gran));
         size_t got = 0;
-        CK(cudaDeviceGetLimit(&got, cudaLimitMaxL2FetchGranularity));
+        PGK_CUDA_CHECK(cudaDeviceGetLimit(&got, cudaLimitMaxL2FetchGranularity));
         const double ms = median_ms(s, 5, 20, spmv);
         std::printf("  %-8s %s  L2 fetch granularity %3zu B (asked %3zu, default %zu): %.4f ms, %.3fx ideal\n", name.c_str(), alg_name, got, gran, gran0, ms, ms / ideal_ms);
       }
-      CK(cudaFree(buf));
+      PGK_CUDA_CHECK(cudaFree(buf));
     }
     std::vector<double> hy(static_cast<size_t>(n));
-    CK(cudaMemcpy(hy.data(), y, xbytes, cudaMemcpyDeviceToHost));
+    PGK_CUDA_CHECK(cudaMemcpy(hy.data(), y, xbytes, cudaMemcpyDeviceToHost));
     double sum = 0;
     for (double t : hy) sum += t;
     std::printf("  %-8s sum(y) %.17g\n", name.c_str(), sum);
     CS(cusparseDestroySpMat(A));
     CS(cusparseDestroyDnVec(X));
     CS(cusparseDestroyDnVec(Y));
-    for (void *p : {static_cast<void *>(rp), static_cast<void *>(ci), static_cast<void *>(v), static_cast<void *>(x), static_cast<void *>(y)}) CK(cudaFree(p));
+    for (void *p : {static_cast<void *>(rp), static_cast<void *>(ci), static_cast<void *>(v), static_cast<void *>(x), static_cast<void *>(y)}) PGK_CUDA_CHECK(cudaFree(p));
   }
   CS(cusparseDestroy(h));
-  CK(cudaStreamDestroy(s));
+  PGK_CUDA_CHECK(cudaStreamDestroy(s));
   return 0;
 }
