@@ -59,7 +59,7 @@ struct GatherScratch {
 
 class BatchDetector {
 public:
-  BatchDetector(const Graph &g, Index batch, std::int64_t arena_capacity, Pages arena_pages, ThreadPool &pool)
+  BatchDetector(const GraphView &g, Index batch, std::int64_t arena_capacity, Pages arena_pages, ThreadPool &pool)
       : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
     const std::size_t n = static_cast<std::size_t>(g.n);
     // The n-sized state, its pages faulted in on every thread (one thread faulting in some
@@ -78,7 +78,7 @@ public:
     next_sibling_ = filled(-1);
     // The stored lists are disjoint subtrees' boundaries: at most nnz(G) entries live at once,
     // and as many more stored in one round; the arena is compacted when a round would overflow it.
-    const std::int64_t nnz = static_cast<std::int64_t>(g.colidx.size());
+    const std::int64_t nnz = g.edges;
     arena_capacity_ = arena_capacity > 0 ? std::max(arena_capacity, nnz) : 2 * nnz + 1024;
     // A round's stored lists would fault in fresh pages one at a time, inside the rounds; the
     // pages are faulted in on the pool up front (the runs fill the arena about once at 8M
@@ -152,7 +152,10 @@ private:
     if (staged.size() < size) staged.resize(size);
     Entry *o = staged.data();
     const Index b = g_.rowptr[v], e = g_.rowptr[v + 1];
-    for (Index k = b; k < e; ++k) *o++ = {g_.colidx[k], g_.weight[k]};
+    if (g_.weight)
+      for (Index k = b; k < e; ++k) *o++ = {g_.colidx[k], g_.weight[k]};
+    else // every weight 2; a stored diagonal entry is staged too, and aggregate drops it (root v)
+      for (Index k = b; k < e; ++k) *o++ = {g_.colidx[k], 2u};
     for (Index c = first_child_[v]; c >= 0; c = next_sibling_[c]) copy_subtree(c, o);
     if (o != staged.data() + size)
       throw std::logic_error("rabbitpp: a gather's count and copy disagree (internal error)");
@@ -375,7 +378,7 @@ private:
       if (action_[s] == Action::Defer) deferred.push_back(active_[s]);
   }
 
-  const Graph &g_;
+  const GraphView g_;
   const Index batch_;
   ThreadPool &pool_;
   Dendrogram d_;
@@ -401,7 +404,7 @@ private:
 
 Index default_batch(Index n) { return std::max<Index>(1, std::min<Index>(65536, n / 64)); }
 
-Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred,
+Dendrogram detect_communities_batch(const GraphView &g, Index batch, ThreadPool &pool, Index *deferred,
                                     std::int64_t arena_capacity, Index *compactions, Pages arena_pages) {
   BatchDetector detector(g, batch, arena_capacity, arena_pages, pool);
   return detector.run(deferred, compactions);

@@ -22,6 +22,24 @@ Index default_batch(Index n);
 // caller promises a structurally symmetric A (Options::input_is_symmetric); the check is skipped.
 Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmetric = false);
 
+// G for rabbitpp_batch: where the caller promises a structurally symmetric A (known_symmetric) and
+// A's rows are strictly increasing (PETSc's are), a view of A's own arrays with the diagonal
+// stored (GraphView) and only the strengths computed; otherwise build_graph_parallel's copy.
+// Either way the same dendrogram and permutation. A must outlive it. Throws as build_graph.
+class BatchGraph {
+public:
+  BatchGraph(const CsrView &a, ThreadPool &pool, bool known_symmetric);
+  BatchGraph(const BatchGraph &) = delete; // the view points into this object
+  BatchGraph &operator=(const BatchGraph &) = delete;
+  const GraphView &view() const { return view_; }
+  bool borrowed() const { return view_.diagonal_stored; }
+
+private:
+  Graph owned_;                        // the copy, where A is not borrowed
+  std::vector<std::int64_t> strength_; // the strengths, where it is
+  GraphView view_;
+};
+
 // Community detection in rounds of `batch` vertices; Dendrogram::rounds counts the rounds and
 // *deferred (if not null) the vertices deferred to a later round. The lists that merged vertices
 // keep for their parents lie in one arena of arena_capacity entries (0: 2 nnz(G) + 1024; never
@@ -29,7 +47,7 @@ Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmet
 // use (*compactions, if not null, counts it), as the device backend's arena: one allocation for
 // the whole run instead of a heap block a list, which other threads freed (the apply did not scale).
 // arena_pages: the arena's page size (Options::huge_pages).
-Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &pool, Index *deferred = nullptr,
+Dendrogram detect_communities_batch(const GraphView &g, Index batch, ThreadPool &pool, Index *deferred = nullptr,
                                     std::int64_t arena_capacity = 0, Index *compactions = nullptr,
                                     Pages arena_pages = Pages::huge);
 
@@ -37,7 +55,7 @@ Dendrogram detect_communities_batch(const Graph &g, Index batch, ThreadPool &poo
 std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool);
 
 // regroup (regroup.hpp) on the pool.
-std::vector<Index> regroup_parallel(const CsrView &a, const Graph &g, const std::vector<Index> &com,
+std::vector<Index> regroup_parallel(const CsrView &a, const GraphView &g, const std::vector<Index> &com,
                                     const std::vector<Index> &perm_rabbit, const Options &opt, ThreadPool &pool);
 
 // The whole ordering on opt.threads threads (0: all cores). perm[new] = old; info may be null

@@ -104,14 +104,22 @@ Index merge_row(const Csr &c, const Csr &t, Index i, Graph *g) {
   return out;
 }
 
-} // namespace
-
-Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmetric) {
+void check_input(const CsrView &a, ThreadPool &pool) {
   std::string why;
   if (!validate_csr(a, &why, pool)) throw std::invalid_argument("rabbitpp: malformed CSR: " + why);
   if (a.nrows != a.ncols)
     throw std::invalid_argument("rabbitpp: the matrix must be square, got " + std::to_string(a.nrows) + " x " +
                                 std::to_string(a.ncols));
+}
+
+void check_total(std::int64_t total) {
+  if (total > 3037000499LL)
+    throw std::overflow_error("rabbitpp: the graph's total edge weight " + std::to_string(total) +
+                              " exceeds 3037000499 (the exact modularity-gain comparison needs total^2 < 2^63)");
+}
+
+// build_graph_parallel on an A that check_input accepted.
+Graph build_graph_checked(const CsrView &a, ThreadPool &pool, bool known_symmetric) {
   const Index n = a.nrows;
   Csr c = clean_copy(a, pool);
   Graph g;
@@ -134,10 +142,39 @@ Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmet
     pool.parallel_for(0, n, 1024, [&](std::int64_t i) { merge_row(c, t, static_cast<Index>(i), &g); });
   }
   g.total = std::accumulate(g.strength.begin(), g.strength.end(), std::int64_t{0});
-  if (g.total > 3037000499LL)
-    throw std::overflow_error("rabbitpp: the graph's total edge weight " + std::to_string(g.total) +
-                              " exceeds 3037000499 (the exact modularity-gain comparison needs total^2 < 2^63)");
+  check_total(g.total);
   return g;
+}
+
+} // namespace
+
+Graph build_graph_parallel(const CsrView &a, ThreadPool &pool, bool known_symmetric) {
+  check_input(a, pool);
+  return build_graph_checked(a, pool, known_symmetric);
+}
+
+BatchGraph::BatchGraph(const CsrView &a, ThreadPool &pool, bool known_symmetric) {
+  check_input(a, pool);
+  if (!known_symmetric || !rows_sorted_unique(a, nullptr, pool)) {
+    owned_ = build_graph_checked(a, pool, known_symmetric);
+    view_ = owned_;
+    return;
+  }
+  const Index n = a.nrows;
+  // A's rows are G's rows with at most their diagonal entry more: str(v) = 2 (row length - [a_vv stored]).
+  strength_ = prefaulted_vector<std::int64_t>(static_cast<std::size_t>(n), 0, pool);
+  pool.parallel_for(0, n, 4096, [&](std::int64_t v) {
+    const Index *b = a.colidx + a.rowptr[v], *e = a.colidx + a.rowptr[v + 1], *d = std::lower_bound(b, e, v);
+    strength_[v] = 2 * static_cast<std::int64_t>((e - b) - (d != e && *d == v));
+  });
+  view_.n = n;
+  view_.rowptr = a.rowptr;
+  view_.colidx = a.colidx;
+  view_.strength = strength_.data();
+  view_.total = std::accumulate(strength_.begin(), strength_.end(), std::int64_t{0});
+  view_.edges = view_.total / 2;
+  view_.diagonal_stored = true;
+  check_total(view_.total);
 }
 
 } // namespace pgk::rabbitpp

@@ -58,11 +58,11 @@ void number_community(Index top, const std::vector<Index> &first, const std::vec
 // increasing (PETSc's are), that is row v's length, read in one pass; otherwise the columns are
 // counted by atomic increments (exact integers), a random read-modify-write per entry that took
 // most of the regrouping (1 of 1.5 s at 8M vertices on 2 threads).
-std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, const Graph &g, int hub_factor, ThreadPool &pool) {
+std::vector<std::uint8_t> hub_flags_parallel(const CsrView &a, const GraphView &g, int hub_factor, ThreadPool &pool) {
   const Index n = a.nrows, nnz = a.rowptr[n];
   std::vector<std::uint8_t> hub(static_cast<std::size_t>(n));
-  const bool symmetric = g.total == 2 * static_cast<std::int64_t>(g.colidx.size());
-  if (symmetric && rows_sorted_unique(a, nullptr, pool)) {
+  const bool symmetric = g.total == 2 * g.edges;
+  if (symmetric && (g.diagonal_stored || rows_sorted_unique(a, nullptr, pool))) { // a borrowed G: rows checked
     pool.parallel_for(0, n, 4096,
                       [&](std::int64_t v) { hub[v] = is_hub(a.rowptr[v + 1] - a.rowptr[v], n, nnz, hub_factor); });
     return hub;
@@ -162,7 +162,7 @@ std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<
   return perm;
 }
 
-std::vector<Index> regroup_parallel(const CsrView &a, const Graph &g, const std::vector<Index> &com,
+std::vector<Index> regroup_parallel(const CsrView &a, const GraphView &g, const std::vector<Index> &com,
                                     const std::vector<Index> &perm_rabbit, const Options &opt, ThreadPool &pool) {
   const Index n = g.n;
   std::vector<std::uint8_t> place(static_cast<std::size_t>(n));
@@ -201,7 +201,8 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   check_hub_factor(opt);
   ThreadPool pool(opt.threads);
   const auto t0 = clock::now();
-  const Graph g = build_graph_parallel(a, pool, opt.input_is_symmetric);
+  const BatchGraph graph(a, pool, opt.input_is_symmetric);
+  const GraphView &g = graph.view();
   const auto t1 = clock::now();
   Index deferred = 0;
   Index compactions = 0;

@@ -64,7 +64,7 @@ Graph build_graph(const CsrView &a) {
   return g;
 }
 
-std::vector<Index> processing_order(const Graph &g) {
+std::vector<Index> processing_order(const GraphView &g) {
   // Counting sort by degree: stable, so ties stay in ascending id. O(n + max degree).
   Index max_degree = 0;
   for (Index v = 0; v < g.n; ++v) max_degree = std::max(max_degree, g.degree(v));

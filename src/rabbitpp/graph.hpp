@@ -12,6 +12,6 @@ namespace pgk::rabbitpp {
 Graph build_graph(const CsrView &a);
 
 // Vertices by ascending degree, ties by ascending id (order[pos] = vertex).
-std::vector<Index> processing_order(const Graph &g);
+std::vector<Index> processing_order(const GraphView &g);
 
 } // namespace pgk::rabbitpp

@@ -7,7 +7,7 @@
 
 namespace pgk::rabbitpp {
 
-std::vector<std::uint8_t> insular_flags(const Graph &g, const std::vector<Index> &com) {
+std::vector<std::uint8_t> insular_flags(const GraphView &g, const std::vector<Index> &com) {
   std::vector<std::uint8_t> insular(static_cast<std::size_t>(g.n), 1);
   for (Index v = 0; v < g.n; ++v)
     for (Index e = g.rowptr[v]; e < g.rowptr[v + 1]; ++e)
@@ -51,7 +51,7 @@ std::vector<Index> regroup(const CsrView &a, const Graph &g, const std::vector<I
   return perm;
 }
 
-Info figures(const CsrView &a, const Graph &g, const std::vector<Index> &com, const Dendrogram &d, int hub_factor) {
+Info figures(const CsrView &a, const GraphView &g, const std::vector<Index> &com, const Dendrogram &d, int hub_factor) {
   const Index n = g.n;
   Info info;
   info.rounds = d.rounds;
@@ -61,7 +61,8 @@ Info figures(const CsrView &a, const Graph &g, const std::vector<Index> &com, co
     ++size[com[v]];
     tot[com[v]] += g.strength[v];
     for (Index e = g.rowptr[v]; e < g.rowptr[v + 1]; ++e)
-      if (com[g.colidx[e]] == com[v]) inside[com[v]] += g.weight[e];
+      if (com[g.colidx[e]] == com[v] && g.colidx[e] != v)
+        inside[com[v]] += g.weight_at(e); // a stored diagonal: no edge
   }
   std::int64_t inside_all = 0;
   const double total = static_cast<double>(g.total);

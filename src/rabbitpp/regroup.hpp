@@ -6,8 +6,8 @@
 namespace pgk::rabbitpp {
 
 // Per vertex: 1 if every neighbour in g lies in its own community (com), 0 otherwise; a
-// vertex without neighbours is insular.
-std::vector<std::uint8_t> insular_flags(const Graph &g, const std::vector<Index> &com);
+// vertex without neighbours is insular. (A stored diagonal entry lies in its own community.)
+std::vector<std::uint8_t> insular_flags(const GraphView &g, const std::vector<Index> &com);
 
 // Per vertex: 1 if its in-degree (stored entries of its column of A, diagonal included) is above
 // hub_factor times the average nnz(A) / n, exact: indeg * n > hub_factor * nnz.
@@ -28,6 +28,6 @@ std::vector<Index> regroup(const CsrView &a, const Graph &g, const std::vector<I
                            const std::vector<Index> &perm_rabbit, const Options &opt);
 
 // Communities, largest community, modularity, insularity, insular vertices, hubs, skew, rounds.
-Info figures(const CsrView &a, const Graph &g, const std::vector<Index> &com, const Dendrogram &d, int hub_factor);
+Info figures(const CsrView &a, const GraphView &g, const std::vector<Index> &com, const Dendrogram &d, int hub_factor);
 
 } // namespace pgk::rabbitpp

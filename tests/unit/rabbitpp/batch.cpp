@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -190,6 +191,73 @@ TEST(RabbitppBatch, RegroupCountsARepeatedEntry) {
 
 // Rounds of K vertices see stale strengths and defer conflicts, so they may decide differently
 // from the one-at-a-time reference; the communities must be as good (README.md, issue 9: within 1%).
+// Structurally symmetric patterns: generated ones (every diagonal stored), the messy corpus made
+// symmetric (sorted rows, the diagonal in some rows only) and one without any diagonal.
+std::vector<Csr> symmetric_corpus() {
+  std::vector<Csr> out;
+  for (const char *spec : {"lap2d5:n=17", "powerlaw:n=3000,communities=12", "rgg2d:n=3000,deg=6", "communities:n=5000",
+                           "disconnected:n=1500,parts=9", "empty:n=7"})
+    out.push_back(pgk::gen::generate(pgk::gen::parse_spec(spec)));
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const Csr m = messy(300 + 97 * static_cast<Index>(seed), seed);
+    std::vector<Index> r, c;
+    for (Index i = 0; i < m.nrows; ++i)
+      for (Index k = m.rowptr[i]; k < m.rowptr[i + 1]; ++k)
+        if (seed != 4 || m.colidx[k] != i) // seed 4: no diagonal at all
+          r.push_back(i), c.push_back(m.colidx[k]), r.push_back(m.colidx[k]), c.push_back(i);
+    out.push_back(pgk::csr_from_coo(m.nrows, m.nrows, r, c, {}));
+  }
+  out.push_back(pgk::csr_from_coo(1, 1, {0}, {0}, {}));
+  return out;
+}
+
+// A symmetric A with sorted rows is read in place (the diagonal stored in its rows): the same
+// degrees, strengths and total as the copy, and the same permutation and figures as the unflagged
+// call, which copies; an unsorted row makes the flagged call copy.
+TEST(RabbitppBatch, BorrowedGraphGivesTheCopysResult) {
+  for (const Csr &a : symmetric_corpus())
+    for (int threads : {1, 3}) {
+      SCOPED_TRACE("n = " + std::to_string(a.nrows) + ", threads " + std::to_string(threads));
+      pgk::ThreadPool pool(threads);
+      const BatchGraph borrowed(pgk::view_of(a), pool, true);
+      const Graph copy = build_graph(pgk::view_of(a));
+      ASSERT_TRUE(borrowed.borrowed());
+      const GraphView &g = borrowed.view();
+      ASSERT_EQ(g.n, copy.n);
+      for (Index v = 0; v < g.n; ++v) {
+        ASSERT_EQ(g.degree(v), copy.degree(v)) << "vertex " << v;
+        ASSERT_EQ(g.strength[v], copy.strength[v]) << "vertex " << v;
+      }
+      EXPECT_EQ(g.total, copy.total);
+      EXPECT_EQ(g.edges, static_cast<std::int64_t>(copy.colidx.size()));
+      EXPECT_EQ(processing_order(g), processing_order(copy));
+      Options o;
+      o.threads = threads;
+      o.batch = 64;
+      Info flagged, unflagged;
+      o.input_is_symmetric = true;
+      const std::vector<Index> p = rabbitpp_batch(pgk::view_of(a), o, &flagged);
+      o.input_is_symmetric = false;
+      EXPECT_EQ(p, rabbitpp_batch(pgk::view_of(a), o, &unflagged));
+      EXPECT_EQ(flagged.communities, unflagged.communities);
+      EXPECT_EQ(flagged.modularity, unflagged.modularity);
+      EXPECT_EQ(flagged.insularity, unflagged.insularity);
+      EXPECT_EQ(flagged.insular, unflagged.insular);
+      EXPECT_EQ(flagged.hubs, unflagged.hubs);
+      EXPECT_EQ(flagged.rounds, unflagged.rounds);
+      EXPECT_EQ(flagged.deferred, unflagged.deferred);
+      if (a.nnz() > 1) { // a reversed row: not strictly increasing, so copied
+        Csr r = a;
+        const Index row = a.nrows / 2;
+        std::reverse(r.colidx.begin() + r.rowptr[row], r.colidx.begin() + r.rowptr[row + 1]);
+        if (r.colidx == a.colidx) continue; // a row of one entry
+        EXPECT_FALSE(BatchGraph(pgk::view_of(r), pool, true).borrowed());
+        o.input_is_symmetric = true;
+        EXPECT_EQ(rabbitpp_batch(pgk::view_of(r), o), p);
+      }
+    }
+}
+
 TEST(RabbitppBatch, QualityMatchesTheSerialReference) {
   for (const char *spec : {"powerlaw:n=40000,communities=200", "rgg2d:n=40000,deg=8", "lap3d7:n=30"}) {
     const Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
