@@ -166,11 +166,16 @@ static PetscErrorCode RecordFigures(Problem &p, const std::string &which, const 
 static PetscErrorCode DirectCpu(Problem &p, const Options &o, int threads, bool regroup, const Budget &b, std::vector<pgk::rabbitpp::Info> *calls, Stats *wall, std::string *note)
 {
   pgk::rabbitpp::Options ro = o.ordering;
+  PetscBool              known, sym;
 
   PetscFunctionBegin;
   ro.regroup = regroup;
   ro.threads = threads;
-  auto once  = [&](double *sec) -> PetscErrorCode {
+  // As the plugin does: a matrix flagged structurally symmetric is read in place, so that these
+  // phases are those of the flagged MatGetOrdering row above.
+  PetscCall(MatIsStructurallySymmetricKnown(p.host, &known, &sym));
+  ro.input_is_symmetric = known && sym;
+  auto once             = [&](double *sec) -> PetscErrorCode {
     pgk::rabbitpp::Info     info;
     std::vector<pgk::Index> q;
     const auto              t0 = std::chrono::steady_clock::now();
