@@ -30,8 +30,7 @@ build() { # name patches: /tmp/hab_NAME/phases
       *) patch -s -p1 -d "$d" < "$here/bench/diag/$p" || exit 4 ;;
     esac
   done
-  (cd "$d" && ls src/common/*.cpp src/matgen/*.cpp src/rabbitpp/*.cpp bench/rabbitpp/phases_host.cpp |
-    xargs -P "$(nproc)" -I{} sh -c 'g++ -O2 -g -std=c++17 -pthread -I. -c {} -o obj/$(echo {} | tr / _).o' &&
+  (cd "$d" && bash "$here/bench/diag/host_objects.sh" obj bench/rabbitpp/phases_host.cpp &&
     g++ -pthread obj/*.o -o phases) > "$d/build.log" 2>&1 || { tail -20 "$d/build.log"; exit 5; }
 }
 t0=$(date +%s)
