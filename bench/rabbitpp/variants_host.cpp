@@ -18,7 +18,7 @@
 using namespace pgk;
 namespace pgk::rabbitpp {
 // The signature since the list arena's page size became a parameter (Options::huge_pages).
-#define DECLARE(X) Dendrogram detect_communities_batch_##X(const GraphView &, Index, ThreadPool &, Index *, std::int64_t, Index *, Pages);
+#define DECLARE(X) Dendrogram detect_communities_batch_##X(const GraphView &, Index, ThreadPool &, Index *, std::int64_t, Index *, Pages, int);
 // clang-format off
 DECLARE(A) DECLARE(M) DECLARE(O) DECLARE(W) DECLARE(X) DECLARE(K) DECLARE(J) DECLARE(G) DECLARE(R) DECLARE(Z) DECLARE(Y) DECLARE(N) DECLARE(C) DECLARE(D) DECLARE(E) DECLARE(L) DECLARE(H) DECLARE(S) DECLARE(T) DECLARE(P) DECLARE(I) DECLARE(B) DECLARE(U) DECLARE(V) DECLARE(F) DECLARE(Q)
 // clang-format on
@@ -35,7 +35,7 @@ int main(int argc, char **argv)
   rabbitpp::Graph   g = rabbitpp::build_graph_parallel(view_of(a), pool, true);
   a                   = Csr();
   std::printf("graph %s: n %ld, nnz(G) %zu, set up in %.1f s, %d threads\n", argv[1], (long)g.n, g.colidx.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), threads);
-  using F         = rabbitpp::Dendrogram (*)(const rabbitpp::GraphView &, Index, ThreadPool &, Index *, std::int64_t, Index *, Pages);
+  using F         = rabbitpp::Dendrogram (*)(const rabbitpp::GraphView &, Index, ThreadPool &, Index *, std::int64_t, Index *, Pages, int);
   const auto pick = [](char c) -> F {
     switch (c) {
     case 'M': return rabbitpp::detect_communities_batch_M;
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
   for (int r = 0; r < reps; ++r)
     for (const char c : letters) {
       const auto           s   = std::chrono::steady_clock::now();
-      rabbitpp::Dendrogram d   = pick(c)(g, batch, pool, nullptr, 0, nullptr, Pages::huge);
+      rabbitpp::Dendrogram d   = pick(c)(g, batch, pool, nullptr, 0, nullptr, Pages::huge, 64);
       const double         sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count();
       unsigned long long   h   = 1469598103934665603ull;
       for (const Index p : d.parent) h = (h ^ static_cast<unsigned long long>(p + 7)) * 1099511628211ull;

@@ -59,8 +59,9 @@ struct GatherScratch {
 
 class BatchDetector {
 public:
-  BatchDetector(const GraphView &g, Index batch, std::int64_t arena_capacity, Pages arena_pages, ThreadPool &pool)
-      : g_(g), batch_(std::max<Index>(1, batch)), pool_(pool) {
+  BatchDetector(const GraphView &g, Index batch, std::int64_t arena_capacity, Pages arena_pages, int cycle_walk,
+                ThreadPool &pool)
+      : g_(g), batch_(std::max<Index>(1, batch)), cycle_walk_(std::max(0, cycle_walk)), pool_(pool) {
     const std::size_t n = static_cast<std::size_t>(g.n);
     // The n-sized state, its pages faulted in on every thread (one thread faulting in some
     // hundred MB took 0.2 s, serial, at 8M vertices on the 2-core development machine).
@@ -260,6 +261,54 @@ private:
     });
   }
 
+  // A round's merges form chains (v -> t -> x). Where G is symmetric a pair's gain is the same
+  // from both sides, so no chain of three or more closes on itself (each link would need a larger
+  // gain than the one before it), and a pair's cycle is broken in decide_round. A false symmetry
+  // promise (Options::input_is_symmetric on an unsymmetric pattern) reads each pair's weight from
+  // one side only; a longer cycle would then close the union-find on itself (find_root never
+  // returns). Each such cycle's latest slot waits for a later round instead, as a pair's does; the
+  // others still merge, so the rounds end. Nothing changes where G is symmetric.
+  void break_merge_cycles() {
+    const Index m = static_cast<Index>(active_.size());
+    const auto next = [&](Index s) { // the slot s merges into where that one merges too, else -1
+      const Index ts = target_slot_[s];
+      return action_[s] == Action::Merge && ts >= 0 && action_[ts] == Action::Merge ? ts : Index{-1};
+    };
+    // Each slot walks its chain while the slots stay below its own: back at itself, it is its
+    // cycle's latest. A walk longer than cycle_walk_ (a long chain, or a cycle it does not lie on)
+    // leaves the round to the serial walk, which decides the same.
+    closes_cycle_.assign(static_cast<std::size_t>(m), 0);
+    std::uint8_t undecided = 0, any = 0;
+    pool_.parallel_for(0, m, 1024, [&](std::int64_t slot) {
+      const Index s = static_cast<Index>(slot);
+      Index u = next(s);
+      for (int step = 0; u >= 0 && u < s; ++step, u = next(u))
+        if (step == cycle_walk_) return __atomic_store_n(&undecided, std::uint8_t{1}, __ATOMIC_RELAXED);
+      if (u == s) closes_cycle_[s] = 1, __atomic_store_n(&any, std::uint8_t{1}, __ATOMIC_RELAXED);
+    });
+    if (undecided) return break_merge_cycles_serially(next);
+    if (any)
+      for (Index s = 0; s < m; ++s)
+        if (closes_cycle_[s]) action_[s] = Action::Defer;
+  }
+
+  template <class Next> void break_merge_cycles_serially(const Next &next) {
+    const Index m = static_cast<Index>(active_.size());
+    walk_of_.assign(static_cast<std::size_t>(m), -1);
+    for (Index start = 0; start < m; ++start) {
+      if (walk_of_[start] >= 0 || next(start) < 0) continue;
+      Index s = start;
+      while (s >= 0 && walk_of_[s] < 0) {
+        walk_of_[s] = start;
+        s = next(s);
+      }
+      if (s < 0 || walk_of_[s] != start) continue; // the chain ends, or joins an earlier walk
+      Index latest = s;                            // s is on a cycle this walk closed
+      for (Index u = next(s); u != s; u = next(u)) latest = std::max(latest, u);
+      action_[latest] = Action::Defer;
+    }
+  }
+
   // Aggregation, targets, receiving flags and actions of the active vertices: every value read
   // is the state at the start of the round.
   void decide_round() {
@@ -275,14 +324,17 @@ private:
       aggregate(active_[s], lists_[s], scratch_[t]);
       std::tie(target_[s], target_w_[s]) = best_target(lists_[s], active_[s]);
     });
+    target_slot_.resize(static_cast<std::size_t>(m));
     pool_.parallel_for(0, m, 1024, [&](std::int64_t s) {
       const Index t = target_[s], ts = t >= 0 ? slot_of_[t] : -1;
+      target_slot_[s] = ts;
       if (t < 0) action_[s] = Action::Top;
       else if (ts >= 0 && target_[ts] == active_[s] && ts < s)
         action_[s] = Action::Defer; // mutual pair: the later one waits
       else action_[s] = Action::Merge;
     });
     limit_merges_per_target();
+    break_merge_cycles();
   }
 
   // Where the lists the round stores go in the arena (slot s: [at[s], at[s + 1]); merged vertices
@@ -380,6 +432,7 @@ private:
 
   const GraphView g_;
   const Index batch_;
+  const int cycle_walk_;
   ThreadPool &pool_;
   Dendrogram d_;
   std::vector<Node> uf_;
@@ -387,6 +440,8 @@ private:
   // Targets with several sources in a round: per vertex the count and the head of the chain, per
   // slot the link and whether it is in a chain; per thread a group being decided.
   std::vector<Index> sources_, group_head_, next_in_group_;
+  std::vector<Index> target_slot_, walk_of_; // per slot: the target's slot (-1: not in the round); the walk that met it
+  std::vector<std::uint8_t> closes_cycle_;   // per slot: the latest slot of a cycle of merges
   std::vector<std::uint8_t> grouped_;
   std::vector<std::vector<Index>> members_;
   std::vector<std::int64_t> target_w_;
@@ -405,8 +460,9 @@ private:
 Index default_batch(Index n) { return std::max<Index>(1, std::min<Index>(65536, n / 64)); }
 
 Dendrogram detect_communities_batch(const GraphView &g, Index batch, ThreadPool &pool, Index *deferred,
-                                    std::int64_t arena_capacity, Index *compactions, Pages arena_pages) {
-  BatchDetector detector(g, batch, arena_capacity, arena_pages, pool);
+                                    std::int64_t arena_capacity, Index *compactions, Pages arena_pages,
+                                    int cycle_walk) {
+  BatchDetector detector(g, batch, arena_capacity, arena_pages, cycle_walk, pool);
   return detector.run(deferred, compactions);
 }
 

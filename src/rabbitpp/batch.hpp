@@ -46,10 +46,13 @@ private:
 // below nnz(G), which always suffices), compacted when a round's lists do not fit behind those in
 // use (*compactions, if not null, counts it), as the device backend's arena: one allocation for
 // the whole run instead of a heap block a list, which other threads freed (the apply did not scale).
-// arena_pages: the arena's page size (Options::huge_pages).
+// arena_pages: the arena's page size (Options::huge_pages). cycle_walk: how far each vertex of a
+// round follows its chain of merges looking for a cycle (only a false symmetry promise makes one,
+// src/rabbitpp/README.md) before the round is left to a serial walk; the result is the same for
+// every value (tests pass 0, which sends every chained round to the serial walk).
 Dendrogram detect_communities_batch(const GraphView &g, Index batch, ThreadPool &pool, Index *deferred = nullptr,
                                     std::int64_t arena_capacity = 0, Index *compactions = nullptr,
-                                    Pages arena_pages = Pages::huge);
+                                    Pages arena_pages = Pages::huge, int cycle_walk = 64);
 
 // rabbit_permutation and community_of (dendrogram.hpp), computed on the pool.
 std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<Index> &com, ThreadPool &pool);

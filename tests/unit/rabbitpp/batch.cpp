@@ -11,7 +11,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -256,6 +261,93 @@ TEST(RabbitppBatch, BorrowedGraphGivesTheCopysResult) {
         EXPECT_EQ(rabbitpp_batch(pgk::view_of(r), o), p);
       }
     }
+}
+
+// f on its own thread. Still running after `seconds`, it is taken for a hang: the test fails and
+// its process ends there (a thread cannot be stopped), instead of waiting for ctest's time-out.
+template <class F> void within_seconds(double seconds, F &&f) {
+  std::packaged_task<void()> task(std::forward<F>(f));
+  std::future<void> done = task.get_future();
+  std::thread worker(std::move(task));
+  if (done.wait_for(std::chrono::duration<double>(seconds)) != std::future_status::ready) {
+    ADD_FAILURE() << "still running after " << seconds << " s: a hang";
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+  worker.join();
+  done.get();
+}
+
+// A false promise: PETSc's structural-symmetry flag set on an unsymmetric pattern (e.g. an
+// explicit zero stored on one side only). The multicore backend then reads each row as stored,
+// so a pair's weight comes from one side, and a round's merges could close a cycle of three or
+// more (the union-find's find_root never returned before break_merge_cycles). Documented: a valid
+// permutation, the same on every thread count, which may differ from the unflagged result.
+TEST(RabbitppBatch, FalseSymmetryPromiseStillGivesOnePermutation) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Index n = 20 + static_cast<Index>((seed * 53) % 280);
+    std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 5;
+    const auto next = [&x]() { return x ^= x << 13, x ^= x >> 7, x ^= x << 17; };
+    std::vector<Index> r, c; // directed: up to 5 random columns a row, the diagonal in some rows, a hub row
+    for (Index i = 0; i < n; ++i) {
+      const Index k = seed % 5 == 0 && i == 0 ? n : static_cast<Index>(next() % 6);
+      for (Index t = 0; t < k; ++t) r.push_back(i), c.push_back(static_cast<Index>(next() % n));
+      if (next() % 2) r.push_back(i), c.push_back(i);
+    }
+    const Csr sorted = pgk::csr_from_coo(n, n, r, c, {}); // rows strictly increasing: the borrowed view
+    Csr unsorted = sorted;                                // reversed rows: the copy
+    for (Index i = 0; i < n; ++i)
+      std::reverse(unsorted.colidx.begin() + unsorted.rowptr[i], unsorted.colidx.begin() + unsorted.rowptr[i + 1]);
+    for (const Csr *a : std::vector<const Csr *>{&unsorted, &sorted}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + (a == &sorted ? ", sorted rows" : ", unsorted rows"));
+      std::vector<Index> first;
+      for (int threads : {1, 2, 4}) {
+        Options o;
+        o.threads = threads;
+        o.batch = 1 + static_cast<Index>(seed % 17);
+        o.input_is_symmetric = true;
+        std::vector<Index> p;
+        within_seconds(30, [&] { p = rabbitpp_batch(pgk::view_of(*a), o); });
+        std::vector<Index> sorted_p = p;
+        std::sort(sorted_p.begin(), sorted_p.end());
+        ASSERT_EQ(static_cast<Index>(p.size()), a->nrows);
+        for (Index i = 0; i < a->nrows; ++i) ASSERT_EQ(sorted_p[i], i) << "not a permutation";
+        if (first.empty()) first = p;
+        EXPECT_EQ(p, first) << threads << " threads";
+        // The parallel cycle check and the serial walk (every chained round: cycle_walk 0) agree.
+        pgk::ThreadPool pool(threads);
+        const BatchGraph g(pgk::view_of(*a), pool, true);
+        Index deferred = 0, serial_deferred = 0;
+        Dendrogram d, serial;
+        within_seconds(30, [&] {
+          d = detect_communities_batch(g.view(), o.batch, pool, &deferred);
+          serial = detect_communities_batch(g.view(), o.batch, pool, &serial_deferred, 0, nullptr, pgk::Pages::huge, 0);
+        });
+        EXPECT_EQ(d.parent, serial.parent);
+        EXPECT_EQ(d.round, serial.round);
+        EXPECT_EQ(deferred, serial_deferred);
+      }
+    }
+  }
+}
+
+// On a symmetric G no round has a cycle of merges: sending every chained round to the serial walk
+// changes nothing.
+TEST(RabbitppBatch, CycleCheckChangesNothingOnASymmetricGraph) {
+  for (const Csr &a : corpus()) {
+    const Graph g = build_graph(pgk::view_of(a));
+    for (Index batch : {7, 64}) {
+      pgk::ThreadPool pool(3);
+      SCOPED_TRACE("n = " + std::to_string(a.nrows) + ", K " + std::to_string(batch));
+      Index deferred = 0, serial_deferred = 0;
+      const Dendrogram d = detect_communities_batch(g, batch, pool, &deferred);
+      const Dendrogram serial =
+          detect_communities_batch(g, batch, pool, &serial_deferred, 0, nullptr, pgk::Pages::huge, 0);
+      EXPECT_EQ(d.parent, serial.parent);
+      EXPECT_EQ(d.round, serial.round);
+      EXPECT_EQ(deferred, serial_deferred);
+    }
+  }
 }
 
 TEST(RabbitppBatch, QualityMatchesTheSerialReference) {
