@@ -6,11 +6,13 @@ static const char help[] = "MatOrdering rabbitpp / rabbit through MatGetOrdering
                            "  -repeat <k>               order k times, every result must be identical\n"
                            "  Transfers of the orderings: exactly kernels/rabbitpp/rabbitpp_gpu.hpp's list on the\n"
                            "  device (none to the device), none on the host.\n"
-                           "  -case ok|unassembled|nonsquare\n"
+                           "  -case ok|unassembled|nonsquare|false_flag (false_flag: an unsymmetric pattern of 149 rows\n"
+                           "  flagged MAT_STRUCTURALLY_SYMMETRIC, one process; the reference takes the flag as the plugin does)\n"
                            "  (all -mat_ordering_rabbitpp_* options apply)\n";
 
 #include <petscgpukit.h>
 
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -49,8 +51,11 @@ static PetscErrorCode Reference(Mat A, PetscBool regroup, std::vector<PetscInt> 
   PetscFunctionBegin;
   PetscCall(PgkMatGetCSRStructureHost(A, &csr));
   PetscCall(ReferenceOptions(regroup, csr.csr.nrows, &o));
-  ref     = pgk::rabbitpp::rabbitpp_batch(csr.csr, o, &info);
-  *rounds = (PetscInt)info.rounds;
+  PetscBool known, symmetric; // the plugin trusts PETSc's flag, a false one too (README)
+  PetscCall(MatIsStructurallySymmetricKnown(A, &known, &symmetric));
+  o.input_is_symmetric = known && symmetric;
+  ref                  = pgk::rabbitpp::rabbitpp_batch(csr.csr, o, &info);
+  *rounds              = (PetscInt)info.rounds;
   if (o.batch == 1) { // the classic Rabbit Order: the batched code with K = 1 is the serial reference
     const std::vector<PetscInt> serial = pgk::rabbitpp::rabbitpp_serial(csr.csr, o);
     PetscCheck(serial == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "K = 1 differs from the serial reference");
@@ -89,6 +94,28 @@ static PetscErrorCode ExpectedDeviceTransfers(PetscInt n, PetscInt rounds, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// A directed random pattern (up to 5 columns a row, the diagonal in about half the rows) that a
+// user flags structurally symmetric by mistake. With rounds of 14 it made the multicore backend's
+// merges close a cycle of three, which hung it before a62575e.
+static PetscErrorCode BuildFalselyFlagged(MPI_Comm comm, Mat *A)
+{
+  const PetscInt n    = 149;
+  std::uint64_t  x    = 13 * 0x9E3779B97F4A7C15ull + 5;
+  const auto     next = [&x]() { return x ^= x << 13, x ^= x >> 7, x ^= x << 17; };
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, n, n, 6, NULL, 6, NULL, A));
+  for (PetscInt i = 0; i < n; ++i) {
+    const PetscInt k = (PetscInt)(next() % 6);
+    for (PetscInt t = 0; t < k; ++t) PetscCall(MatSetValue(*A, i, (PetscInt)(next() % n), 1.0, ADD_VALUES));
+    if (next() % 2) PetscCall(MatSetValue(*A, i, i, 1.0, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*A, MAT_STRUCTURALLY_SYMMETRIC, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode BuildMatrix(MPI_Comm comm, const char *which, Mat *A)
 {
   char      spec[256] = "communities:n=3000", file[PETSC_MAX_PATH_LEN] = "";
@@ -104,7 +131,8 @@ static PetscErrorCode BuildMatrix(MPI_Comm comm, const char *which, Mat *A)
   } else if (!std::strcmp(which, "unassembled")) {
     PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, 10, 10, 1, NULL, 0, NULL, A));
     PetscCall(MatSetValue(*A, 0, 0, 1.0, INSERT_VALUES));
-  } else if (has_file) PetscCall(PetscGpuKitMatLoad(comm, file, NULL, A));
+  } else if (!std::strcmp(which, "false_flag")) PetscCall(BuildFalselyFlagged(comm, A));
+  else if (has_file) PetscCall(PetscGpuKitMatLoad(comm, file, NULL, A));
   else PetscCall(PetscGpuKitMatCreateGenerated(comm, spec, NULL, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -18,6 +18,11 @@ pgk_test(petsc.rabbitpp.hub_factor LABELS petsc ARGS ${SAME} --expect "in-degree
 pgk_test(petsc.rabbitpp.hub_factor_refused LABELS petsc ARGS --fail --expect "hub_factor must be in \\[1, 2\\^20\\]. got 0"
          -- ${T} -gen communities:n=2000 -mat_ordering_rabbitpp_hub_factor 0)
 pgk_test(petsc.rabbitpp.nonsymmetric LABELS petsc ARGS ${SAME} -- ${T} -f ${PGK_DATA}/general5_real.mtx -mat_ordering_rabbitpp_backend cpu)
+# An unsymmetric pattern flagged structurally symmetric: trusted, a valid permutation, the same as the flagged
+# reference on one thread (this matrix hung the cpu backend before a62575e; a hang fails in 60 s).
+pgk_test(petsc.rabbitpp.false_symmetry_flag LABELS petsc ARGS ${SAME}
+         -- ${T} -case false_flag -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_threads 3 -mat_ordering_rabbitpp_batch 14 -repeat 2)
+set_tests_properties(petsc.rabbitpp.false_symmetry_flag PROPERTIES TIMEOUT 60)
 pgk_test(petsc.rabbitpp.view LABELS petsc ARGS ${SAME} --expect "communities [0-9]+ \\(largest" --expect "modularity 0\\.[0-9]+" --expect "time: graph"
          -- ${T} -mat_ordering_rabbitpp_view)
 pgk_test(petsc.rabbitpp.help LABELS petsc ARGS --expect "-mat_ordering_rabbitpp_backend" --expect "-mat_ordering_rabbitpp_hub_scope" --expect "-mat_ordering_rabbitpp_huge_pages" -- ${T} -help)
