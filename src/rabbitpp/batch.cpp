@@ -267,7 +267,8 @@ private:
   // promise (Options::input_is_symmetric on an unsymmetric pattern) reads each pair's weight from
   // one side only; a longer cycle would then close the union-find on itself (find_root never
   // returns). Each such cycle's latest slot waits for a later round instead, as a pair's does; the
-  // others still merge, so the rounds end. Nothing changes where G is symmetric.
+  // others still merge, so the rounds end. Nothing changes where G is symmetric. Run only where
+  // G was taken on the caller's word (GraphView::symmetry_promised).
   void break_merge_cycles() {
     const Index m = static_cast<Index>(active_.size());
     const auto next = [&](Index s) { // the slot s merges into where that one merges too, else -1
@@ -334,7 +335,7 @@ private:
       else action_[s] = Action::Merge;
     });
     limit_merges_per_target();
-    break_merge_cycles();
+    if (g_.symmetry_promised) break_merge_cycles(); // a G symmetrized here has no such cycle
   }
 
   // Where the lists the round stores go in the arena (slot s: [at[s], at[s + 1]); merged vertices

@@ -48,8 +48,9 @@ private:
 // the whole run instead of a heap block a list, which other threads freed (the apply did not scale).
 // arena_pages: the arena's page size (Options::huge_pages). cycle_walk: how far each vertex of a
 // round follows its chain of merges looking for a cycle (only a false symmetry promise makes one,
-// src/rabbitpp/README.md) before the round is left to a serial walk; the result is the same for
-// every value (tests pass 0, which sends every chained round to the serial walk).
+// src/rabbitpp/README.md; checked where g.symmetry_promised) before the round is left to a serial
+// walk; the result is the same for every value (tests pass 0, which sends every chained round to
+// the serial walk).
 Dendrogram detect_communities_batch(const GraphView &g, Index batch, ThreadPool &pool, Index *deferred = nullptr,
                                     std::int64_t arena_capacity = 0, Index *compactions = nullptr,
                                     Pages arena_pages = Pages::huge, int cycle_walk = 64);

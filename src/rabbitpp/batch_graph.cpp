@@ -158,6 +158,7 @@ BatchGraph::BatchGraph(const CsrView &a, ThreadPool &pool, bool known_symmetric)
   if (!known_symmetric || !rows_sorted_unique(a, nullptr, pool)) {
     owned_ = build_graph_checked(a, pool, known_symmetric);
     view_ = owned_;
+    view_.symmetry_promised = known_symmetric;
     return;
   }
   const Index n = a.nrows;
@@ -174,6 +175,7 @@ BatchGraph::BatchGraph(const CsrView &a, ThreadPool &pool, bool known_symmetric)
   view_.total = std::accumulate(strength_.begin(), strength_.end(), std::int64_t{0});
   view_.edges = view_.total / 2;
   view_.diagonal_stored = true;
+  view_.symmetry_promised = true;
   check_total(view_.total);
 }
 

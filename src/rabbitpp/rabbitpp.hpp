@@ -69,6 +69,9 @@ struct GraphView {
   std::int64_t total = 0;
   std::int64_t edges = 0;       // nnz(G): stored entries, diagonal ones excluded
   bool diagonal_stored = false; // rows may hold their diagonal entry
+  // G is A's pattern taken on the caller's word that it is symmetric (Options::input_is_symmetric),
+  // not symmetrized here: only such a G can be unsymmetric (a false promise).
+  bool symmetry_promised = false;
 
   GraphView() = default;
   GraphView(const Graph &g) // NOLINT: every Graph is a view

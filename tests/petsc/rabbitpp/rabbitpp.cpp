@@ -6,17 +6,17 @@ static const char help[] = "MatOrdering rabbitpp / rabbit through MatGetOrdering
                            "  -repeat <k>               order k times, every result must be identical\n"
                            "  Transfers of the orderings: exactly kernels/rabbitpp/rabbitpp_gpu.hpp's list on the\n"
                            "  device (none to the device), none on the host.\n"
-                           "  -case ok|unassembled|nonsquare|false_flag (false_flag: an unsymmetric pattern of 149 rows\n"
+                           "  -case ok|unassembled|nonsquare|false_flag (false_flag: an unsymmetric pattern of 222 rows\n"
                            "  flagged MAT_STRUCTURALLY_SYMMETRIC, one process; the reference takes the flag as the plugin does)\n"
                            "  (all -mat_ordering_rabbitpp_* options apply)\n";
 
 #include <petscgpukit.h>
 
-#include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "petsc_plugin/sys/csr_access.hpp"
+#include "src/common/rng.hpp"
 #include "src/rabbitpp/batch.hpp"
 #include "src/rabbitpp/serial.hpp"
 
@@ -95,20 +95,19 @@ static PetscErrorCode ExpectedDeviceTransfers(PetscInt n, PetscInt rounds, Petsc
 }
 
 // A directed random pattern (up to 5 columns a row, the diagonal in about half the rows) that a
-// user flags structurally symmetric by mistake. With rounds of 14 it made the multicore backend's
-// merges close a cycle of three, which hung it before a62575e.
+// user flags structurally symmetric by mistake. With rounds of 16 it made the multicore backend's
+// merges close a cycle, which hung it before a62575e (the unit test's seed 474).
 static PetscErrorCode BuildFalselyFlagged(MPI_Comm comm, Mat *A)
 {
-  const PetscInt n    = 149;
-  std::uint64_t  x    = 13 * 0x9E3779B97F4A7C15ull + 5;
-  const auto     next = [&x]() { return x ^= x << 13, x ^= x >> 7, x ^= x << 17; };
+  const PetscInt  n = 222;
+  pgk::SplitMix64 rng(474);
 
   PetscFunctionBegin;
   PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, PETSC_DECIDE, n, n, 6, NULL, 6, NULL, A));
   for (PetscInt i = 0; i < n; ++i) {
-    const PetscInt k = (PetscInt)(next() % 6);
-    for (PetscInt t = 0; t < k; ++t) PetscCall(MatSetValue(*A, i, (PetscInt)(next() % n), 1.0, ADD_VALUES));
-    if (next() % 2) PetscCall(MatSetValue(*A, i, i, 1.0, ADD_VALUES));
+    const PetscInt k = (PetscInt)rng.bounded(6);
+    for (PetscInt t = 0; t < k; ++t) PetscCall(MatSetValue(*A, i, (PetscInt)rng.bounded(n), 1.0, ADD_VALUES));
+    if (rng.bounded(2)) PetscCall(MatSetValue(*A, i, i, 1.0, ADD_VALUES));
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));

@@ -21,7 +21,7 @@ pgk_test(petsc.rabbitpp.nonsymmetric LABELS petsc ARGS ${SAME} -- ${T} -f ${PGK_
 # An unsymmetric pattern flagged structurally symmetric: trusted, a valid permutation, the same as the flagged
 # reference on one thread (this matrix hung the cpu backend before a62575e; a hang fails in 60 s).
 pgk_test(petsc.rabbitpp.false_symmetry_flag LABELS petsc ARGS ${SAME}
-         -- ${T} -case false_flag -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_threads 3 -mat_ordering_rabbitpp_batch 14 -repeat 2)
+         -- ${T} -case false_flag -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_threads 3 -mat_ordering_rabbitpp_batch 16 -repeat 2)
 set_tests_properties(petsc.rabbitpp.false_symmetry_flag PROPERTIES TIMEOUT 60)
 pgk_test(petsc.rabbitpp.view LABELS petsc ARGS ${SAME} --expect "communities [0-9]+ \\(largest" --expect "modularity 0\\.[0-9]+" --expect "time: graph"
          -- ${T} -mat_ordering_rabbitpp_view)
