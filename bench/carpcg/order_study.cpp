@@ -6,7 +6,11 @@
 //   tiles:B     square tiles of B x B grid nodes, tiles coloured 2 x 2 (tiles of one colour are
 //               more than 2 nodes apart, so they touch disjoint unknowns and can sweep at once);
 //               order: colour, tile, natural order inside a tile. One chain of B*B projections
-//               per tile and colour on a device.
+//               per tile and colour on a device, or a level schedule of that chain (its levels per
+//               colour are printed: the dependent steps a device sweep would take).
+//   blocks:S    any matrix: blocks of up to S rows grown by breadth-first search over A's graph,
+//               coloured greedily so that blocks of one colour touch disjoint unknowns; rows
+//               ascending inside a block (its levels per colour are printed, as for tiles)
 //   lattice7    colour (x + 2 y) mod 7: a distance-2 colouring of fem2d's triangular lattice with 7
 //               colours (the greedy one uses 9; checked by is_distance2_coloring), colour by colour
 //   wave:K      colour (x + 2 y) mod K, K >= 7 (a distance-2 colouring for every such K): the
@@ -67,6 +71,96 @@ static bool tiles_sweep_at_once(const CsrView &a, Index n, Index tile)
   return true;
 }
 
+// The dependent steps of one forward sweep in a block order on a device that sweeps the blocks of
+// a colour at once and each block as a level schedule of its rows in the order given (rows of one
+// level touch disjoint unknowns): per colour, the most levels of any of its blocks. A row's level
+// is one past the latest level that touched any of its unknowns earlier in its block; blocks of
+// one colour touch disjoint unknowns, so one array of "last level per unknown" serves a colour.
+// colour_start: where each colour's rows begin in order (one more entry than colours).
+static void print_block_levels(const CsrView &a, const std::string &name, const std::vector<Index> &order, const std::vector<size_t> &colour_start)
+{
+  std::vector<int> last(a.ncols, 0);
+  long             steps = 0;
+  std::printf("%s: %zu colours, levels per colour (most in a block):", name.c_str(), colour_start.size() - 1);
+  for (size_t c = 0; c + 1 < colour_start.size(); ++c) {
+    std::fill(last.begin(), last.end(), 0);
+    int most = 0;
+    for (size_t i = colour_start[c]; i < colour_start[c + 1]; ++i) {
+      const Index row   = order[i];
+      int         level = 0;
+      for (Index k = a.rowptr[row]; k < a.rowptr[row + 1]; ++k) level = std::max(level, last[a.colidx[k]]);
+      ++level;
+      for (Index k = a.rowptr[row]; k < a.rowptr[row + 1]; ++k) last[a.colidx[k]] = level;
+      most = std::max(most, level);
+    }
+    std::printf(" %d", most);
+    steps += most;
+  }
+  std::printf("; %ld dependent steps a sweep, %ld a double sweep\n", steps, 2 * steps);
+  std::fflush(stdout);
+}
+
+static std::vector<size_t> tile_colour_starts(Index n, Index tile)
+{
+  std::vector<size_t> start{0};
+  const Index         nt = (n + tile - 1) / tile;
+  for (int colour = 0; colour < 4; ++colour) {
+    size_t rows = 0;
+    for (Index ty = colour / 2; ty < nt; ty += 2)
+      for (Index tx = colour % 2; tx < nt; tx += 2) rows += static_cast<size_t>(std::min(n, (tx + 1) * tile) - tx * tile) * (std::min(n, (ty + 1) * tile) - ty * tile);
+    start.push_back(start.back() + rows);
+  }
+  return start;
+}
+
+// Blocks for any matrix: rows grouped by breadth-first search over A's graph (seeds in row order,
+// each block takes up to `size` unassigned rows), blocks coloured greedily so that blocks of one
+// colour touch disjoint unknowns; order: colour, block, rows ascending inside a block.
+static std::vector<Index> aggregate_order(const CsrView &a, Index size, std::vector<size_t> &colour_start)
+{
+  std::vector<Index> block(a.nrows, -1), queue;
+  Index              nblocks = 0;
+  for (Index seed = 0; seed < a.nrows; ++seed) {
+    if (block[seed] != -1) continue;
+    queue.assign(1, seed);
+    block[seed] = nblocks;
+    for (size_t head = 0; head < queue.size() && static_cast<Index>(queue.size()) < size; ++head)
+      for (Index k = a.rowptr[queue[head]]; k < a.rowptr[queue[head] + 1] && static_cast<Index>(queue.size()) < size; ++k) {
+        const Index j = a.colidx[k];
+        if (block[j] == -1) block[j] = nblocks, queue.push_back(j);
+      }
+    ++nblocks;
+  }
+  // Blocks conflict where they touch a common unknown: for each unknown, the blocks touching it.
+  std::vector<std::vector<Index>> touching(a.ncols), rows_of(nblocks);
+  for (Index row = 0; row < a.nrows; ++row) {
+    rows_of[block[row]].push_back(row);
+    for (Index k = a.rowptr[row]; k < a.rowptr[row + 1]; ++k) {
+      auto &t = touching[a.colidx[k]];
+      if (t.empty() || t.back() != block[row]) t.push_back(block[row]);
+    }
+  }
+  std::vector<int> colour(nblocks, -1), seen;
+  int              ncolours = 0;
+  for (Index b = 0; b < nblocks; ++b) {
+    seen.assign(ncolours + 1, 0);
+    for (Index row : rows_of[b])
+      for (Index k = a.rowptr[row]; k < a.rowptr[row + 1]; ++k)
+        for (Index other : touching[a.colidx[k]])
+          if (colour[other] >= 0) seen[colour[other]] = 1;
+    colour[b] = static_cast<int>(std::find(seen.begin(), seen.end(), 0) - seen.begin());
+    ncolours  = std::max(ncolours, colour[b] + 1);
+  }
+  std::vector<Index> order;
+  colour_start.assign(1, 0);
+  for (int c = 0; c < ncolours; ++c) {
+    for (Index b = 0; b < nblocks; ++b)
+      if (colour[b] == c) order.insert(order.end(), rows_of[b].begin(), rows_of[b].end());
+    colour_start.push_back(order.size());
+  }
+  return order;
+}
+
 int main(int argc, char **argv)
 {
   if (argc < 4) {
@@ -109,6 +203,12 @@ int main(int argc, char **argv)
       }
       o.scheme = carpcg::Scheme::Sequential;
       o.order  = tile_order(n, tile);
+      print_block_levels(v, name, o.order, tile_colour_starts(n, tile));
+    } else if (name.rfind("blocks:", 0) == 0) {
+      std::vector<size_t> start;
+      o.scheme = carpcg::Scheme::Sequential;
+      o.order  = aggregate_order(v, std::max(1, std::atoi(name.c_str() + 7)), start);
+      print_block_levels(v, name, o.order, start);
     } else {
       std::fprintf(stderr, "unknown order %s\n", name.c_str());
       return 2;
