@@ -11,6 +11,8 @@
 //   blocks:S    any matrix: blocks of up to S rows grown by breadth-first search over A's graph,
 //               coloured greedily so that blocks of one colour touch disjoint unknowns; rows
 //               ascending inside a block (its levels per colour are printed, as for tiles)
+//   cells:R     any matrix: seeds more than R steps apart, each row joined to its nearest seed
+//               (compact cells), coloured and ordered as blocks:S
 //   lattice7    colour (x + 2 y) mod 7: a distance-2 colouring of fem2d's triangular lattice with 7
 //               colours (the greedy one uses 9; checked by is_distance2_coloring), colour by colour
 //   wave:K      colour (x + 2 y) mod K, K >= 7 (a distance-2 colouring for every such K): the
@@ -116,6 +118,8 @@ static std::vector<size_t> tile_colour_starts(Index n, Index tile)
 // Blocks for any matrix: rows grouped by breadth-first search over A's graph (seeds in row order,
 // each block takes up to `size` unassigned rows), blocks coloured greedily so that blocks of one
 // colour touch disjoint unknowns; order: colour, block, rows ascending inside a block.
+static std::vector<Index> coloured_block_order(const CsrView &a, const std::vector<Index> &block, Index nblocks, std::vector<size_t> &colour_start);
+
 static std::vector<Index> aggregate_order(const CsrView &a, Index size, std::vector<size_t> &colour_start)
 {
   std::vector<Index> block(a.nrows, -1), queue;
@@ -131,6 +135,44 @@ static std::vector<Index> aggregate_order(const CsrView &a, Index size, std::vec
       }
     ++nblocks;
   }
+  return coloured_block_order(a, block, nblocks, colour_start);
+}
+
+// Cells for any matrix: seeds more than `radius` steps apart in A's graph (greedy, row order),
+// every row joined to its nearest seed by one breadth-first search from all seeds at once (ties to
+// the seed reached first), so the blocks are compact like Voronoi cells; coloured and ordered as
+// blocks:S.
+static std::vector<Index> cell_order(const CsrView &a, Index radius, std::vector<size_t> &colour_start)
+{
+  std::vector<Index> dist(a.nrows, -1), queue, block(a.nrows, -1), seeds;
+  for (Index seed = 0; seed < a.nrows; ++seed) { // greedy seeds: a seed covers its radius-ball
+    if (dist[seed] != -1) continue;
+    seeds.push_back(seed);
+    queue.assign(1, seed);
+    dist[seed] = 0;
+    for (size_t head = 0; head < queue.size(); ++head) {
+      const Index r = queue[head];
+      if (dist[r] == radius) continue;
+      for (Index k = a.rowptr[r]; k < a.rowptr[r + 1]; ++k)
+        if (dist[a.colidx[k]] == -1) dist[a.colidx[k]] = dist[r] + 1, queue.push_back(a.colidx[k]);
+    }
+    for (Index r : queue) dist[r] = 0; // covered: never a seed
+  }
+  queue.clear();
+  for (size_t s = 0; s < seeds.size(); ++s) block[seeds[s]] = static_cast<Index>(s), queue.push_back(seeds[s]);
+  for (size_t head = 0; head < queue.size(); ++head)
+    for (Index k = a.rowptr[queue[head]]; k < a.rowptr[queue[head] + 1]; ++k)
+      if (block[a.colidx[k]] == -1) block[a.colidx[k]] = block[queue[head]], queue.push_back(a.colidx[k]);
+  Index nblocks = static_cast<Index>(seeds.size());
+  for (Index r = 0; r < a.nrows; ++r) // rows no seed reaches (none here: every row is within a ball)
+    if (block[r] == -1) block[r] = nblocks++;
+  return coloured_block_order(a, block, nblocks, colour_start);
+}
+
+// Blocks coloured greedily (block order) so that blocks of one colour touch disjoint unknowns;
+// order: colour, block, rows ascending inside a block.
+static std::vector<Index> coloured_block_order(const CsrView &a, const std::vector<Index> &block, Index nblocks, std::vector<size_t> &colour_start)
+{
   // Blocks conflict where they touch a common unknown: for each unknown, the blocks touching it.
   std::vector<std::vector<Index>> touching(a.ncols), rows_of(nblocks);
   for (Index row = 0; row < a.nrows; ++row) {
@@ -208,6 +250,11 @@ int main(int argc, char **argv)
       std::vector<size_t> start;
       o.scheme = carpcg::Scheme::Sequential;
       o.order  = aggregate_order(v, std::max(1, std::atoi(name.c_str() + 7)), start);
+      print_block_levels(v, name, o.order, start);
+    } else if (name.rfind("cells:", 0) == 0) {
+      std::vector<size_t> start;
+      o.scheme = carpcg::Scheme::Sequential;
+      o.order  = cell_order(v, std::max(1, std::atoi(name.c_str() + 6)), start);
       print_block_levels(v, name, o.order, start);
     } else {
       std::fprintf(stderr, "unknown order %s\n", name.c_str());
