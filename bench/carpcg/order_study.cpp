@@ -21,6 +21,7 @@
 //               levels where a 7-colouring carries it 7; K = 3n - 2 is a level schedule of the natural order
 // Host only, no PETSc (target bench_carpcg_orders). Usage: bench_carpcg_orders n lambda order [order...]
 // Results of the twenty-sixth session: bench/NOTES.md, bench/results/carpcg_orders_cpu.txt.
+#include "bench/carpcg/tiles.hpp"
 #include "src/carpcg/cg.hpp"
 #include "src/carpcg/coloring.hpp"
 #include "src/carpcg/operators.hpp"
@@ -36,42 +37,9 @@
 #include <vector>
 
 using namespace pgk;
-
-static std::vector<Index> tile_order(Index n, Index tile)
-{
-  std::vector<Index> order;
-  order.reserve(static_cast<size_t>(n) * n);
-  const Index nt = (n + tile - 1) / tile;
-  for (int colour = 0; colour < 4; ++colour)
-    for (Index ty = colour / 2; ty < nt; ty += 2)
-      for (Index tx = colour % 2; tx < nt; tx += 2)
-        for (Index y = ty * tile; y < std::min(n, (ty + 1) * tile); ++y)
-          for (Index x = tx * tile; x < std::min(n, (tx + 1) * tile); ++x) order.push_back(x + n * y);
-  return order;
-}
-
-// Whether tiles of one colour touch disjoint unknowns (no column is shared by rows of two
-// different tiles of one colour), the property that lets them sweep at once.
-static bool tiles_sweep_at_once(const CsrView &a, Index n, Index tile)
-{
-  std::vector<Index> owner(a.ncols, -1); // per unknown: the tile of the colour being checked
-  const Index        nt = (n + tile - 1) / tile;
-  for (int colour = 0; colour < 4; ++colour) {
-    std::fill(owner.begin(), owner.end(), -1);
-    for (Index ty = colour / 2; ty < nt; ty += 2)
-      for (Index tx = colour % 2; tx < nt; tx += 2)
-        for (Index y = ty * tile; y < std::min(n, (ty + 1) * tile); ++y)
-          for (Index x = tx * tile; x < std::min(n, (tx + 1) * tile); ++x) {
-            const Index row = x + n * y, id = tx + nt * ty;
-            for (Index k = a.rowptr[row]; k < a.rowptr[row + 1]; ++k) {
-              Index &o = owner[a.colidx[k]];
-              if (o != -1 && o != id) return false;
-              o = id;
-            }
-          }
-  }
-  return true;
-}
+using bench_tiles::tile_colour_starts;
+using bench_tiles::tile_order;
+using bench_tiles::tiles_sweep_at_once;
 
 // The dependent steps of one forward sweep in a block order on a device that sweeps the blocks of
 // a colour at once and each block as a level schedule of its rows in the order given (rows of one
@@ -100,19 +68,6 @@ static void print_block_levels(const CsrView &a, const std::string &name, const 
   }
   std::printf("; %ld dependent steps a sweep, %ld a double sweep\n", steps, 2 * steps);
   std::fflush(stdout);
-}
-
-static std::vector<size_t> tile_colour_starts(Index n, Index tile)
-{
-  std::vector<size_t> start{0};
-  const Index         nt = (n + tile - 1) / tile;
-  for (int colour = 0; colour < 4; ++colour) {
-    size_t rows = 0;
-    for (Index ty = colour / 2; ty < nt; ty += 2)
-      for (Index tx = colour % 2; tx < nt; tx += 2) rows += static_cast<size_t>(std::min(n, (tx + 1) * tile) - tx * tile) * (std::min(n, (ty + 1) * tile) - ty * tile);
-    start.push_back(start.back() + rows);
-  }
-  return start;
 }
 
 // Blocks for any matrix: rows grouped by breadth-first search over A's graph (seeds in row order,

@@ -1,0 +1,342 @@
+// Issue 11's device experiment: the double Kaczmarz sweep of CGMN in coloured-tile order
+// (tiles.hpp) on the GPU, to measure what the host study (order_study.cpp, bench/NOTES.md,
+// forty-first session) could only model: t, one dependent level step, and f, a tile kernel's fixed
+// cost. One CUDA block per tile, all tiles of a colour in one kernel; a block loads its tile's rows
+// (level order) and its region of x into shared memory, one warp projects the rows level by level
+// (the rows of a level touch disjoint unknowns), and the block writes the region back. Seven
+// kernels a double sweep: colours 0, 1, 2 forward, colour 3 forward then backward, colours 2, 1, 0
+// backward. Every product and sum is rounded alone (__dmul_rn, __dadd_rn) and a row's dot product
+// is summed in storage order, so the iterates must equal the host reference's sweep in tile order
+// bit for bit (checked). Not part of the library: a bench switch for a design decision.
+// Usage: bench_carpcg_tiles n lambda B [B...]   (fem2d:n=n; B <= 32)
+// Prints per B: tiles a colour, levels a colour, the bitwise check, a double sweep's time from a
+// stream and from a CUDA graph, the same with the level loop left out (load and store only), each
+// kernel's time; first cuSPARSE's CSR SpMV on the same matrix (a MatMult's unit) and the library's
+// multicolor double sweep (main's scheme, the same-run baseline). CUDA events, median of 15
+// repetitions of 50 calls after 20 warm-up calls.
+#include "bench/carpcg/tiles.hpp"
+#include "kernels/carpcg/carpcg_gpu.hpp"
+#include "kernels/common/cuda_check.cuh"
+#include "src/carpcg/operators.hpp"
+#include "src/carpcg/sweep.hpp"
+#include "src/common/rng.hpp"
+#include "src/matgen/generators.hpp"
+
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace pgk;
+using bench_tiles::TilePlan;
+
+namespace {
+
+struct DevPlan {
+  int                   n, tile, ntiles_x, width, max_rows, max_levels, region;
+  const int            *nlevels, *level_ptr, *row_len;
+  const double         *rhs, *norms2, *values;
+  const unsigned short *local_col;
+};
+
+size_t shared_bytes(const TilePlan &p)
+{
+  const size_t rs = p.max_rows, es = static_cast<size_t>(p.width) * rs;
+  return 8 * (p.region + es + 2 * rs) + 4 * (rs + p.max_levels + 1) + 2 * es;
+}
+
+// The projections of the stored rows [begin, end) of one level, lane by lane (sweep.cpp's
+// project_row on the shared copies).
+__device__ void project_level(int begin, int end, int lane, int rs, double lambda, const double *vals, const unsigned short *col, const double *rhs, const double *n2, const int *len, double *xs)
+{
+  for (int r = begin + lane; r < end; r += 32) {
+    const double norm2 = n2[r];
+    if (norm2 == 0) continue;
+    double dot = 0;
+    for (int e = 0; e < len[r]; ++e) dot = __dadd_rn(dot, __dmul_rn(vals[e * rs + r], xs[col[e * rs + r]]));
+    const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(rhs[r], dot), norm2));
+    for (int e = 0; e < len[r]; ++e) {
+      const int c = col[e * rs + r];
+      xs[c]       = __dadd_rn(xs[c], __dmul_rn(coef, vals[e * rs + r]));
+    }
+  }
+}
+
+// Mode 0: forward, 1: backward, 2: forward then backward. Sweep = false: the load and store only.
+template <int Mode, bool Sweep> __global__ void tile_sweep_kernel(DevPlan p, const int *tiles, double lambda, double *x)
+{
+  extern __shared__ double smem[];
+  const int                t = tiles[blockIdx.x], rs = p.max_rows, es = p.width * rs, ls = p.max_levels + 1;
+  double                  *xs = smem, *vals = xs + p.region, *rhs = vals + es, *n2 = rhs + rs;
+  int                     *len = reinterpret_cast<int *>(n2 + rs), *lvl = len + rs;
+  unsigned short          *col  = reinterpret_cast<unsigned short *>(lvl + ls);
+  const int                side = p.tile + 2, x0 = (t % p.ntiles_x) * p.tile - 1, y0 = (t / p.ntiles_x) * p.tile - 1;
+  for (int c = threadIdx.x; c < p.region; c += blockDim.x) {
+    const int gx = x0 + c % side, gy = y0 + c / side;
+    xs[c] = gx >= 0 && gy >= 0 && gx < p.n && gy < p.n ? x[gx + static_cast<size_t>(p.n) * gy] : 0.0;
+  }
+  if (Sweep) {
+    const size_t tr = static_cast<size_t>(t) * rs, te = static_cast<size_t>(t) * es;
+    for (int i = threadIdx.x; i < es; i += blockDim.x) vals[i] = p.values[te + i], col[i] = p.local_col[te + i];
+    for (int i = threadIdx.x; i < rs; i += blockDim.x) rhs[i] = p.rhs[tr + i], n2[i] = p.norms2[tr + i], len[i] = p.row_len[tr + i];
+    for (int i = threadIdx.x; i < ls; i += blockDim.x) lvl[i] = p.level_ptr[static_cast<size_t>(t) * ls + i];
+  }
+  __syncthreads();
+  if (Sweep && threadIdx.x < 32) {
+    const int nl = p.nlevels[t], lane = threadIdx.x;
+    if (Mode != 1)
+      for (int l = 0; l < nl; ++l) {
+        project_level(lvl[l], lvl[l + 1], lane, rs, lambda, vals, col, rhs, n2, len, xs);
+        __syncwarp();
+      }
+    if (Mode != 0)
+      for (int l = nl - 1; l >= 0; --l) {
+        project_level(lvl[l], lvl[l + 1], lane, rs, lambda, vals, col, rhs, n2, len, xs);
+        __syncwarp();
+      }
+  }
+  __syncthreads();
+  for (int c = threadIdx.x; c < p.region; c += blockDim.x) {
+    const int gx = x0 + c % side, gy = y0 + c / side;
+    if (gx >= 0 && gy >= 0 && gx < p.n && gy < p.n) x[gx + static_cast<size_t>(p.n) * gy] = xs[c];
+  }
+}
+
+template <class T> T *upload(const std::vector<T> &h)
+{
+  T *d = nullptr;
+  PGK_CUDA_CHECK(cudaMalloc(&d, std::max<size_t>(1, h.size()) * sizeof(T)));
+  PGK_CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+double median(std::vector<double> v)
+{
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Median over `reps` of the time of `inner` calls of `body`, in microseconds per call.
+double time_us(cudaStream_t s, int reps, int inner, const std::function<void()> &body)
+{
+  cudaEvent_t e0, e1;
+  PGK_CUDA_CHECK(cudaEventCreate(&e0));
+  PGK_CUDA_CHECK(cudaEventCreate(&e1));
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    PGK_CUDA_CHECK(cudaEventRecord(e0, s));
+    for (int i = 0; i < inner; ++i) body();
+    PGK_CUDA_CHECK(cudaEventRecord(e1, s));
+    PGK_CUDA_CHECK(cudaEventSynchronize(e1));
+    float m = 0;
+    PGK_CUDA_CHECK(cudaEventElapsedTime(&m, e0, e1));
+    ms.push_back(1000.0 * m / inner);
+  }
+  PGK_CUDA_CHECK(cudaEventDestroy(e0));
+  PGK_CUDA_CHECK(cudaEventDestroy(e1));
+  return median(ms);
+}
+
+#define CUSPARSE_OK(call)                                                                                                                                                                                                                                \
+  do {                                                                                                                                                                                                                                                   \
+    if ((call) != CUSPARSE_STATUS_SUCCESS) {                                                                                                                                                                                                             \
+      std::fprintf(stderr, "%s failed\n", #call);                                                                                                                                                                                                        \
+      std::exit(1);                                                                                                                                                                                                                                      \
+    }                                                                                                                                                                                                                                                    \
+  } while (0)
+
+// cuSPARSE's CSR SpMV y = A x on the same matrix (what MATAIJCUSPARSE's MatMult calls), us a call.
+double spmv_us(const Csr &a, cudaStream_t s)
+{
+  static_assert(sizeof(Index) == 4 || sizeof(Index) == 8, "Index");
+  const cusparseIndexType_t it = sizeof(Index) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+  Index                    *rp = upload(a.rowptr), *ci = upload(a.colidx);
+  double                   *v = upload(a.values), *x = upload(std::vector<double>(a.ncols, 1.0)), *y = upload(std::vector<double>(a.nrows, 0.0));
+  cusparseHandle_t          h;
+  CUSPARSE_OK(cusparseCreate(&h));
+  CUSPARSE_OK(cusparseSetStream(h, s));
+  cusparseSpMatDescr_t m;
+  cusparseDnVecDescr_t vx, vy;
+  CUSPARSE_OK(cusparseCreateCsr(&m, a.nrows, a.ncols, a.nnz(), rp, ci, v, it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  CUSPARSE_OK(cusparseCreateDnVec(&vx, a.ncols, x, CUDA_R_64F));
+  CUSPARSE_OK(cusparseCreateDnVec(&vy, a.nrows, y, CUDA_R_64F));
+  const double one = 1, zero = 0;
+  size_t       bytes = 0;
+  CUSPARSE_OK(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bytes));
+  void *buf = nullptr;
+  PGK_CUDA_CHECK(cudaMalloc(&buf, std::max<size_t>(bytes, 1)));
+  auto call = [&] { CUSPARSE_OK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf)); };
+  for (int i = 0; i < 20; ++i) call();
+  const double us = time_us(s, 15, 50, call);
+  cusparseDestroySpMat(m);
+  cusparseDestroyDnVec(vx);
+  cusparseDestroyDnVec(vy);
+  cusparseDestroy(h);
+  for (void *ptr : {(void *)rp, (void *)ci, (void *)v, (void *)x, (void *)y, buf}) PGK_CUDA_CHECK(cudaFree(ptr));
+  return us;
+}
+
+// The library's multicolor double sweep (main's scheme, CUDA graph on) on the same matrix and b:
+// the same-run baseline, us a double sweep.
+double multicolor_us(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
+{
+  Index        *rp = upload(a.rowptr), *ci = upload(a.colidx);
+  double       *v = upload(a.values), *db = upload(b), *x = upload(std::vector<double>(a.nrows, 0.0)), *y = upload(std::vector<double>(a.nrows, 0.0));
+  CsrView       dv      = view_of(a);
+  const CsrView pattern = dv;
+  dv.rowptr = rp, dv.colidx = ci, dv.values = v;
+  double us = 0;
+  {
+    cuda::CarpcgDevice        dev;
+    cuda::CarpcgDeviceOptions o;
+    o.lambda = lambda;
+    dev.setup(dv, pattern, o, s);
+    auto call = [&] { dev.double_sweep(x, db, y, s), std::swap(x, y); };
+    for (int i = 0; i < 20; ++i) call();
+    us = time_us(s, 15, 50, call);
+  }
+  for (void *ptr : {(void *)rp, (void *)ci, (void *)v, (void *)db, (void *)x, (void *)y}) PGK_CUDA_CHECK(cudaFree(ptr));
+  return us;
+}
+
+struct DeviceTiles {
+  DevPlan             p{};
+  int                *tiles[4] = {};
+  int                 count[4] = {};
+  size_t              smem     = 0;
+  int                 threads  = 0;
+  std::vector<void *> owned;
+
+  DeviceTiles(const TilePlan &h)
+  {
+    auto keep = [this](auto *d) {
+      owned.push_back(d);
+      return d;
+    };
+    p = {static_cast<int>(h.n),  static_cast<int>(h.tile), static_cast<int>(h.ntiles_x), h.width, h.max_rows, h.max_levels, h.region, keep(upload(h.nlevels)), keep(upload(h.level_ptr)), keep(upload(h.row_len)), keep(upload(h.rhs)),
+         keep(upload(h.norms2)), keep(upload(h.values)),   keep(upload(h.local_col))};
+    for (int c = 0; c < 4; ++c) tiles[c] = keep(upload(h.tiles_of_colour[c])), count[c] = static_cast<int>(h.tiles_of_colour[c].size());
+    smem    = shared_bytes(h);
+    threads = std::min(256, std::max(64, static_cast<int>(h.tile * h.tile / 4)));
+    for (const void *k : {(const void *)tile_sweep_kernel<0, true>, (const void *)tile_sweep_kernel<1, true>, (const void *)tile_sweep_kernel<2, true>, (const void *)tile_sweep_kernel<0, false>, (const void *)tile_sweep_kernel<1, false>,
+                          (const void *)tile_sweep_kernel<2, false>})
+      PGK_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  }
+  ~DeviceTiles()
+  {
+    for (void *d : owned) cudaFree(d);
+  }
+  void launch(int colour, int mode, bool sweep, double lambda, double *x, cudaStream_t s) const
+  {
+    const dim3 grid(count[colour]), block(threads);
+    if (count[colour] == 0) return;
+    if (sweep && mode == 0) tile_sweep_kernel<0, true><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
+    if (sweep && mode == 1) tile_sweep_kernel<1, true><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
+    if (sweep && mode == 2) tile_sweep_kernel<2, true><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
+    if (!sweep && mode == 0) tile_sweep_kernel<0, false><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
+    if (!sweep && mode == 1) tile_sweep_kernel<1, false><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
+    if (!sweep && mode == 2) tile_sweep_kernel<2, false><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
+    PGK_CUDA_CHECK_LAUNCH();
+  }
+};
+
+// The seven kernels of a double sweep: (colour, mode).
+constexpr int kSteps[7][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 2}, {2, 1}, {1, 1}, {0, 1}};
+
+void run_tiles(const Csr &a, const std::vector<double> &b, const std::vector<double> &norms, Index n, double lambda, Index tile, cudaStream_t s)
+{
+  const CsrView v = view_of(a);
+  if (!bench_tiles::tiles_sweep_at_once(v, n, tile)) {
+    std::printf("tiles:%d: tiles of one colour share unknowns\n", static_cast<int>(tile));
+    return;
+  }
+  const TilePlan    h = bench_tiles::build_tile_plan(v, b.data(), norms.data(), n, tile);
+  const DeviceTiles d(h);
+  double           *x = nullptr;
+  PGK_CUDA_CHECK(cudaMalloc(&x, a.nrows * sizeof(double)));
+  auto double_sweep = [&](bool sweep) {
+    for (const auto &k : kSteps) d.launch(k[0], k[1], sweep, lambda, x, s);
+  };
+  // The check: two double sweeps from 0 against the host reference in tile order.
+  PGK_CUDA_CHECK(cudaMemsetAsync(x, 0, a.nrows * sizeof(double), s));
+  double_sweep(true), double_sweep(true);
+  std::vector<double> xd(a.nrows), xh(a.nrows, 0.0);
+  PGK_CUDA_CHECK(cudaMemcpyAsync(xd.data(), x, a.nrows * sizeof(double), cudaMemcpyDeviceToHost, s));
+  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  const std::vector<Index> order = bench_tiles::tile_order(n, tile);
+  for (int i = 0; i < 2; ++i)
+    for (bool backward : {false, true}) carpcg::sweep(v, norms.data(), b.data(), lambda, order.data(), a.nrows, backward, xh.data());
+  Index  differ = 0;
+  double most   = 0;
+  for (Index i = 0; i < a.nrows; ++i)
+    if (std::memcmp(&xd[i], &xh[i], sizeof(double)) != 0) ++differ, most = std::max(most, std::abs(xd[i] - xh[i]));
+  int steps = 0;
+  for (int l : h.colour_levels) steps += 2 * l;
+  for (int i = 0; i < 20; ++i) double_sweep(true);
+  const double    stream_us = time_us(s, 15, 50, [&] { double_sweep(true); });
+  const double    noop_us   = time_us(s, 15, 50, [&] { double_sweep(false); });
+  cudaGraph_t     g;
+  cudaGraphExec_t ge;
+  PGK_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < 50; ++i) double_sweep(true);
+  PGK_CUDA_CHECK(cudaStreamEndCapture(s, &g));
+  PGK_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+  const double graph_us = time_us(s, 15, 1, [&] { PGK_CUDA_CHECK(cudaGraphLaunch(ge, s)); }) / 50;
+  std::printf("tiles:%-3d rows %d, tiles a colour %d/%d/%d/%d, levels a colour %d/%d/%d/%d (%d dependent steps a double sweep), "
+              "%zu B shared, %d threads a block\n",
+              static_cast<int>(tile), static_cast<int>(a.nrows), d.count[0], d.count[1], d.count[2], d.count[3], h.colour_levels[0], h.colour_levels[1], h.colour_levels[2], h.colour_levels[3], steps, d.smem, d.threads);
+  std::printf("  bitwise check (2 double sweeps from 0 vs the host sweep in tile order): %s (%d of %d differ, max |diff| %.3e)\n", differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ), static_cast<int>(a.nrows), most);
+  std::printf("  double sweep: stream %.1f us, graph %.1f us; load+store only (no levels) %.1f us; t = (stream - load+store) / steps = %.1f ns\n", stream_us, graph_us, noop_us, 1000.0 * (stream_us - noop_us) / steps);
+  std::printf("  kernels (colour:mode, levels, us):");
+  for (const auto &k : kSteps) {
+    const double us = time_us(s, 15, 20, [&] { d.launch(k[0], k[1], true, lambda, x, s); });
+    std::printf(" %d:%s %d %.1f", k[0], k[1] == 0 ? "f" : k[1] == 1 ? "b" : "fb", (k[1] == 2 ? 2 : 1) * h.colour_levels[k[0]], us);
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+  PGK_CUDA_CHECK(cudaGraphExecDestroy(ge));
+  PGK_CUDA_CHECK(cudaGraphDestroy(g));
+  PGK_CUDA_CHECK(cudaFree(x));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s n lambda B [B...]\n", argv[0]);
+    return 2;
+  }
+  const Index         n      = std::atoi(argv[1]);
+  const double        lambda = std::atof(argv[2]);
+  const Csr           a      = gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(n)));
+  const CsrView       v      = view_of(a);
+  std::vector<double> xtrue(a.nrows), b(a.nrows);
+  SplitMix64          rng(7);
+  for (auto &xt : xtrue) xt = rng.uniform() - 0.5;
+  carpcg::residual(v, nullptr, xtrue.data(), b.data()); // b = -A xtrue, as order_study.cpp
+  const std::vector<double> norms = carpcg::row_norms2(v);
+  cudaStream_t              s;
+  PGK_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaDeviceProp prop;
+  PGK_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("fem2d:n=%d (%d rows, %d entries), lambda %.2f, %s; CUDA events, median of 15 x 50 after 20 warm-up\n", static_cast<int>(n), static_cast<int>(a.nrows), static_cast<int>(a.nnz()), lambda, prop.name);
+  std::printf("cuSPARSE CSR SpMV (a MatMult's unit): %.1f us; library multicolor double sweep (graph): %.1f us\n", spmv_us(a, s), multicolor_us(a, b, lambda, s));
+  std::fflush(stdout);
+  for (int k = 3; k < argc; ++k) {
+    const Index tile = std::atoi(argv[k]);
+    if (tile < 2 || tile > 32) {
+      std::fprintf(stderr, "B must be 2..32\n");
+      return 2;
+    }
+    run_tiles(a, b, norms, n, lambda, tile, s);
+  }
+  PGK_CUDA_CHECK(cudaStreamDestroy(s));
+  return 0;
+}
