@@ -13,6 +13,8 @@
 //               ascending inside a block (its levels per colour are printed, as for tiles)
 //   cells:R     any matrix: seeds more than R steps apart, each row joined to its nearest seed
 //               (compact cells), coloured and ordered as blocks:S
+//   gtiles:B[xH] B x H tiles (H = B when left out) as blocks, coloured greedily and ordered as
+//               blocks:S (gtiles:B is tiles:B's blocks without its fixed 2 x 2 colour pattern)
 //   lattice7    colour (x + 2 y) mod 7: a distance-2 colouring of fem2d's triangular lattice with 7
 //               colours (the greedy one uses 9; checked by is_distance2_coloring), colour by colour
 //   wave:K      colour (x + 2 y) mod K, K >= 7 (a distance-2 colouring for every such K): the
@@ -33,6 +35,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -205,6 +208,16 @@ int main(int argc, char **argv)
       std::vector<size_t> start;
       o.scheme = carpcg::Scheme::Sequential;
       o.order  = aggregate_order(v, std::max(1, std::atoi(name.c_str() + 7)), start);
+      print_block_levels(v, name, o.order, start);
+    } else if (name.rfind("gtiles:", 0) == 0) {
+      const char         *h    = std::strchr(name.c_str() + 7, 'x');
+      const Index         tile = std::max(2, std::atoi(name.c_str() + 7)), high = h ? std::max(1, std::atoi(h + 1)) : tile;
+      const Index         ntx = (n + tile - 1) / tile, nty = (n + high - 1) / high;
+      std::vector<Index>  block(a.nrows);
+      std::vector<size_t> start;
+      for (Index row = 0; row < a.nrows; ++row) block[row] = (row % n) / tile + ntx * ((row / n) / high);
+      o.scheme = carpcg::Scheme::Sequential;
+      o.order  = coloured_block_order(v, block, ntx * nty, start);
       print_block_levels(v, name, o.order, start);
     } else if (name.rfind("cells:", 0) == 0) {
       std::vector<size_t> start;
