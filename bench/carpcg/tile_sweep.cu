@@ -9,9 +9,11 @@
 // is summed in storage order, so the iterates must equal the host reference's sweep in tile order
 // bit for bit (checked). Not part of the library: a bench switch for a design decision.
 // Usage: bench_carpcg_tiles n lambda B [B...]   (fem2d:n=n; B <= 32)
-// Prints per B: tiles a colour, levels a colour, the bitwise check, a double sweep's time from a
-// stream and from a CUDA graph, the same with the level loop left out (load and store only), each
-// kernel's time; first cuSPARSE's CSR SpMV on the same matrix (a MatMult's unit) and the library's
+// Two variants of the level loop: "loop" (a row's entries in a loop, every load in the dependent
+// chain) and "registers" (a row's entries unrolled into registers, its unknowns gathered at once,
+// the next level's row loaded while this one projects). Prints per B and variant: the bitwise
+// check, a double sweep's time from a stream and from a CUDA graph, the same with the level loop
+// left out (the loads into shared memory and the store only), each kernel's time; first cuSPARSE's CSR SpMV on the same matrix (a MatMult's unit) and the library's
 // multicolor double sweep (main's scheme, the same-run baseline). CUDA events, median of 15
 // repetitions of 50 calls after 20 warm-up calls.
 #include "bench/carpcg/tiles.hpp"
@@ -69,7 +71,61 @@ __device__ void project_level(int begin, int end, int lane, int rs, double lambd
 }
 
 // Mode 0: forward, 1: backward, 2: forward then backward. Sweep = false: the load and store only.
-template <int Mode, bool Sweep> __global__ void tile_sweep_kernel(DevPlan p, const int *tiles, double lambda, double *x)
+// One row of a level in a lane's registers (the unrolled variant): its entries, local columns,
+// right-hand side and norm; len == 0 where the lane has no row at that level.
+template <int W> struct RowRegs {
+  double v[W], rhs, n2;
+  int    c[W], len;
+};
+
+template <int W> __device__ void load_row(int l, int lane, int rs, const int *lvl, const double *vals, const unsigned short *col, const double *rhs, const double *n2, const int *len, RowRegs<W> &row)
+{
+  const int r = lvl[l] + lane;
+  row.len     = r < lvl[l + 1] ? len[r] : 0;
+  if (row.len == 0) return;
+  row.rhs = rhs[r], row.n2 = n2[r];
+#pragma unroll
+  for (int e = 0; e < W; ++e)
+    if (e < row.len) row.v[e] = vals[e * rs + r], row.c[e] = col[e * rs + r];
+}
+
+// A row's projection from registers: its unknowns gathered at once, the dot summed in storage
+// order, the unknowns written back from the gathered values (no other row of the level touches them).
+template <int W> __device__ void project_regs(const RowRegs<W> &row, double lambda, double *xs)
+{
+  if (row.len == 0 || row.n2 == 0) return;
+  double xv[W];
+#pragma unroll
+  for (int e = 0; e < W; ++e)
+    if (e < row.len) xv[e] = xs[row.c[e]];
+  double dot = 0;
+#pragma unroll
+  for (int e = 0; e < W; ++e)
+    if (e < row.len) dot = __dadd_rn(dot, __dmul_rn(row.v[e], xv[e]));
+  const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(row.rhs, dot), row.n2));
+#pragma unroll
+  for (int e = 0; e < W; ++e)
+    if (e < row.len) xs[row.c[e]] = __dadd_rn(xv[e], __dmul_rn(coef, row.v[e]));
+}
+
+// The levels first, first + step, ... (count of them), one row a lane (a level has at most 32
+// rows), the next level's row loaded into registers while this one projects.
+template <int W> __device__ void sweep_levels_regs(int first, int step, int count, int lane, int rs, double lambda, const int *lvl, const double *vals, const unsigned short *col, const double *rhs, const double *n2, const int *len, double *xs)
+{
+  if (count <= 0) return;
+  RowRegs<W> cur, next;
+  load_row(first, lane, rs, lvl, vals, col, rhs, n2, len, cur);
+  for (int i = 0; i < count; ++i) {
+    if (i + 1 < count) load_row(first + (i + 1) * step, lane, rs, lvl, vals, col, rhs, n2, len, next);
+    project_regs(cur, lambda, xs);
+    __syncwarp();
+    cur = next;
+  }
+}
+
+// W == 0: the rows' entries in a loop (project_level); W > 0: rows of at most W entries from
+// registers (sweep_levels_regs).
+template <int Mode, bool Sweep, int W> __global__ void tile_sweep_kernel(DevPlan p, const int *tiles, double lambda, double *x)
 {
   extern __shared__ double smem[];
   const int                t = tiles[blockIdx.x], rs = p.max_rows, es = p.width * rs, ls = p.max_levels + 1;
@@ -81,14 +137,17 @@ template <int Mode, bool Sweep> __global__ void tile_sweep_kernel(DevPlan p, con
     const int gx = x0 + c % side, gy = y0 + c / side;
     xs[c] = gx >= 0 && gy >= 0 && gx < p.n && gy < p.n ? x[gx + static_cast<size_t>(p.n) * gy] : 0.0;
   }
-  if (Sweep) {
-    const size_t tr = static_cast<size_t>(t) * rs, te = static_cast<size_t>(t) * es;
-    for (int i = threadIdx.x; i < es; i += blockDim.x) vals[i] = p.values[te + i], col[i] = p.local_col[te + i];
-    for (int i = threadIdx.x; i < rs; i += blockDim.x) rhs[i] = p.rhs[tr + i], n2[i] = p.norms2[tr + i], len[i] = p.row_len[tr + i];
-    for (int i = threadIdx.x; i < ls; i += blockDim.x) lvl[i] = p.level_ptr[static_cast<size_t>(t) * ls + i];
-  }
+  const size_t tr = static_cast<size_t>(t) * rs, te = static_cast<size_t>(t) * es;
+  for (int i = threadIdx.x; i < es; i += blockDim.x) vals[i] = p.values[te + i], col[i] = p.local_col[te + i];
+  for (int i = threadIdx.x; i < rs; i += blockDim.x) rhs[i] = p.rhs[tr + i], n2[i] = p.norms2[tr + i], len[i] = p.row_len[tr + i];
+  for (int i = threadIdx.x; i < ls; i += blockDim.x) lvl[i] = p.level_ptr[static_cast<size_t>(t) * ls + i];
   __syncthreads();
-  if (Sweep && threadIdx.x < 32) {
+  if (Sweep && W > 0 && threadIdx.x < 32) {
+    const int nl = p.nlevels[t];
+    if (Mode != 1) sweep_levels_regs<(W > 0 ? W : 1)>(0, 1, nl, threadIdx.x, rs, lambda, lvl, vals, col, rhs, n2, len, xs);
+    if (Mode != 0) sweep_levels_regs<(W > 0 ? W : 1)>(nl - 1, -1, nl, threadIdx.x, rs, lambda, lvl, vals, col, rhs, n2, len, xs);
+  }
+  if (Sweep && W == 0 && threadIdx.x < 32) {
     const int nl = p.nlevels[t], lane = threadIdx.x;
     if (Mode != 1)
       for (int l = 0; l < nl; ++l) {
@@ -205,12 +264,19 @@ double multicolor_us(const Csr &a, const std::vector<double> &b, double lambda, 
   return us;
 }
 
+using Kernel = void (*)(DevPlan, const int *, double, double *);
+
+// The kernels of a variant (W: 0 the loop, kRegWidth the registers) by [sweep][mode].
+template <int W> constexpr Kernel kKernels[2][3] = {{tile_sweep_kernel<0, false, W>, tile_sweep_kernel<1, false, W>, tile_sweep_kernel<2, false, W>}, {tile_sweep_kernel<0, true, W>, tile_sweep_kernel<1, true, W>, tile_sweep_kernel<2, true, W>}};
+constexpr int                     kRegWidth      = 8; // the registers variant: rows of at most 8 entries (fem2d: 7)
+
 struct DeviceTiles {
   DevPlan             p{};
   int                *tiles[4] = {};
   int                 count[4] = {};
   size_t              smem     = 0;
   int                 threads  = 0;
+  int                 widest   = 0; // rows in the widest level of any tile
   std::vector<void *> owned;
 
   DeviceTiles(const TilePlan &h)
@@ -224,30 +290,84 @@ struct DeviceTiles {
     for (int c = 0; c < 4; ++c) tiles[c] = keep(upload(h.tiles_of_colour[c])), count[c] = static_cast<int>(h.tiles_of_colour[c].size());
     smem    = shared_bytes(h);
     threads = std::min(256, std::max(64, static_cast<int>(h.tile * h.tile / 4)));
-    for (const void *k : {(const void *)tile_sweep_kernel<0, true>, (const void *)tile_sweep_kernel<1, true>, (const void *)tile_sweep_kernel<2, true>, (const void *)tile_sweep_kernel<0, false>, (const void *)tile_sweep_kernel<1, false>,
-                          (const void *)tile_sweep_kernel<2, false>})
-      PGK_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    for (Index t = 0; t < h.ntiles; ++t)
+      for (int l = 0; l < h.nlevels[t]; ++l) {
+        const int *lp = &h.level_ptr[t * (h.max_levels + 1) + l];
+        widest        = std::max(widest, lp[1] - lp[0]);
+      }
+    for (int sweep = 0; sweep < 2; ++sweep)
+      for (int mode = 0; mode < 3; ++mode)
+        for (Kernel k : {kKernels<0>[sweep][mode], kKernels<kRegWidth>[sweep][mode]}) PGK_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(k), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   }
   ~DeviceTiles()
   {
     for (void *d : owned) cudaFree(d);
   }
-  void launch(int colour, int mode, bool sweep, double lambda, double *x, cudaStream_t s) const
+  void launch(int variant, int colour, int mode, bool sweep, double lambda, double *x, cudaStream_t s) const
   {
-    const dim3 grid(count[colour]), block(threads);
     if (count[colour] == 0) return;
-    if (sweep && mode == 0) tile_sweep_kernel<0, true><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
-    if (sweep && mode == 1) tile_sweep_kernel<1, true><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
-    if (sweep && mode == 2) tile_sweep_kernel<2, true><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
-    if (!sweep && mode == 0) tile_sweep_kernel<0, false><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
-    if (!sweep && mode == 1) tile_sweep_kernel<1, false><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
-    if (!sweep && mode == 2) tile_sweep_kernel<2, false><<<grid, block, smem, s>>>(p, tiles[colour], lambda, x);
+    const Kernel k = variant == 0 ? kKernels<0>[sweep][mode] : kKernels<kRegWidth>[sweep][mode];
+    k<<<count[colour], threads, smem, s>>>(p, tiles[colour], lambda, x);
     PGK_CUDA_CHECK_LAUNCH();
   }
 };
 
 // The seven kernels of a double sweep: (colour, mode).
 constexpr int kSteps[7][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 2}, {2, 1}, {1, 1}, {0, 1}};
+
+// Rows of x that differ in bits from the host reference after two double sweeps from 0, and the
+// largest difference.
+Index check_against_host(const Csr &a, const std::vector<double> &b, const std::vector<double> &norms, Index n, double lambda, Index tile, const std::vector<double> &xd, double &most)
+{
+  const CsrView            v = view_of(a);
+  std::vector<double>      xh(a.nrows, 0.0);
+  const std::vector<Index> order = bench_tiles::tile_order(n, tile);
+  for (int i = 0; i < 2; ++i)
+    for (bool backward : {false, true}) carpcg::sweep(v, norms.data(), b.data(), lambda, order.data(), a.nrows, backward, xh.data());
+  Index differ = 0;
+  most         = 0;
+  for (Index i = 0; i < a.nrows; ++i)
+    if (std::memcmp(&xd[i], &xh[i], sizeof(double)) != 0) ++differ, most = std::max(most, std::abs(xd[i] - xh[i]));
+  return differ;
+}
+
+void run_variant(const Csr &a, const std::vector<double> &b, const std::vector<double> &norms, Index n, double lambda, const TilePlan &h, const DeviceTiles &d, int variant, double *x, cudaStream_t s)
+{
+  auto double_sweep = [&](bool sweep) {
+    for (const auto &k : kSteps) d.launch(variant, k[0], k[1], sweep, lambda, x, s);
+  };
+  PGK_CUDA_CHECK(cudaMemsetAsync(x, 0, a.nrows * sizeof(double), s));
+  double_sweep(true), double_sweep(true);
+  std::vector<double> xd(a.nrows);
+  PGK_CUDA_CHECK(cudaMemcpyAsync(xd.data(), x, a.nrows * sizeof(double), cudaMemcpyDeviceToHost, s));
+  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  double      most   = 0;
+  const Index differ = check_against_host(a, b, norms, n, lambda, h.tile, xd, most);
+  int         steps  = 0;
+  for (int l : h.colour_levels) steps += 2 * l;
+  for (int i = 0; i < 20; ++i) double_sweep(true);
+  const double    stream_us = time_us(s, 15, 50, [&] { double_sweep(true); });
+  const double    noop_us   = time_us(s, 15, 50, [&] { double_sweep(false); });
+  cudaGraph_t     g;
+  cudaGraphExec_t ge;
+  PGK_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < 50; ++i) double_sweep(true);
+  PGK_CUDA_CHECK(cudaStreamEndCapture(s, &g));
+  PGK_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+  const double graph_us = time_us(s, 15, 1, [&] { PGK_CUDA_CHECK(cudaGraphLaunch(ge, s)); }) / 50;
+  std::printf("  %s: bitwise check (2 double sweeps from 0 vs the host sweep in tile order): %s (%d of %d differ, max |diff| %.3e)\n", variant == 0 ? "loop" : "registers", differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ),
+              static_cast<int>(a.nrows), most);
+  std::printf("    double sweep: stream %.1f us, graph %.1f us; loads and stores only (no levels) %.1f us; t = (stream - that) / steps = %.1f ns\n", stream_us, graph_us, noop_us, 1000.0 * (stream_us - noop_us) / steps);
+  std::printf("    kernels (colour:mode, levels, us):");
+  for (const auto &k : kSteps) {
+    const double us = time_us(s, 15, 20, [&] { d.launch(variant, k[0], k[1], true, lambda, x, s); });
+    std::printf(" %d:%s %d %.1f", k[0], k[1] == 0 ? "f" : k[1] == 1 ? "b" : "fb", (k[1] == 2 ? 2 : 1) * h.colour_levels[k[0]], us);
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+  PGK_CUDA_CHECK(cudaGraphExecDestroy(ge));
+  PGK_CUDA_CHECK(cudaGraphDestroy(g));
+}
 
 void run_tiles(const Csr &a, const std::vector<double> &b, const std::vector<double> &norms, Index n, double lambda, Index tile, cudaStream_t s)
 {
@@ -260,48 +380,11 @@ void run_tiles(const Csr &a, const std::vector<double> &b, const std::vector<dou
   const DeviceTiles d(h);
   double           *x = nullptr;
   PGK_CUDA_CHECK(cudaMalloc(&x, a.nrows * sizeof(double)));
-  auto double_sweep = [&](bool sweep) {
-    for (const auto &k : kSteps) d.launch(k[0], k[1], sweep, lambda, x, s);
-  };
-  // The check: two double sweeps from 0 against the host reference in tile order.
-  PGK_CUDA_CHECK(cudaMemsetAsync(x, 0, a.nrows * sizeof(double), s));
-  double_sweep(true), double_sweep(true);
-  std::vector<double> xd(a.nrows), xh(a.nrows, 0.0);
-  PGK_CUDA_CHECK(cudaMemcpyAsync(xd.data(), x, a.nrows * sizeof(double), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
-  const std::vector<Index> order = bench_tiles::tile_order(n, tile);
-  for (int i = 0; i < 2; ++i)
-    for (bool backward : {false, true}) carpcg::sweep(v, norms.data(), b.data(), lambda, order.data(), a.nrows, backward, xh.data());
-  Index  differ = 0;
-  double most   = 0;
-  for (Index i = 0; i < a.nrows; ++i)
-    if (std::memcmp(&xd[i], &xh[i], sizeof(double)) != 0) ++differ, most = std::max(most, std::abs(xd[i] - xh[i]));
-  int steps = 0;
-  for (int l : h.colour_levels) steps += 2 * l;
-  for (int i = 0; i < 20; ++i) double_sweep(true);
-  const double    stream_us = time_us(s, 15, 50, [&] { double_sweep(true); });
-  const double    noop_us   = time_us(s, 15, 50, [&] { double_sweep(false); });
-  cudaGraph_t     g;
-  cudaGraphExec_t ge;
-  PGK_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  for (int i = 0; i < 50; ++i) double_sweep(true);
-  PGK_CUDA_CHECK(cudaStreamEndCapture(s, &g));
-  PGK_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
-  const double graph_us = time_us(s, 15, 1, [&] { PGK_CUDA_CHECK(cudaGraphLaunch(ge, s)); }) / 50;
-  std::printf("tiles:%-3d rows %d, tiles a colour %d/%d/%d/%d, levels a colour %d/%d/%d/%d (%d dependent steps a double sweep), "
-              "%zu B shared, %d threads a block\n",
-              static_cast<int>(tile), static_cast<int>(a.nrows), d.count[0], d.count[1], d.count[2], d.count[3], h.colour_levels[0], h.colour_levels[1], h.colour_levels[2], h.colour_levels[3], steps, d.smem, d.threads);
-  std::printf("  bitwise check (2 double sweeps from 0 vs the host sweep in tile order): %s (%d of %d differ, max |diff| %.3e)\n", differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ), static_cast<int>(a.nrows), most);
-  std::printf("  double sweep: stream %.1f us, graph %.1f us; load+store only (no levels) %.1f us; t = (stream - load+store) / steps = %.1f ns\n", stream_us, graph_us, noop_us, 1000.0 * (stream_us - noop_us) / steps);
-  std::printf("  kernels (colour:mode, levels, us):");
-  for (const auto &k : kSteps) {
-    const double us = time_us(s, 15, 20, [&] { d.launch(k[0], k[1], true, lambda, x, s); });
-    std::printf(" %d:%s %d %.1f", k[0], k[1] == 0 ? "f" : k[1] == 1 ? "b" : "fb", (k[1] == 2 ? 2 : 1) * h.colour_levels[k[0]], us);
-  }
-  std::printf("\n");
-  std::fflush(stdout);
-  PGK_CUDA_CHECK(cudaGraphExecDestroy(ge));
-  PGK_CUDA_CHECK(cudaGraphDestroy(g));
+  std::printf("tiles:%-3d rows %d, tiles a colour %d/%d/%d/%d, levels a colour %d/%d/%d/%d, widest level %d rows, %zu B shared, %d threads a block\n", static_cast<int>(tile), static_cast<int>(a.nrows), d.count[0], d.count[1], d.count[2], d.count[3],
+              h.colour_levels[0], h.colour_levels[1], h.colour_levels[2], h.colour_levels[3], d.widest, d.smem, d.threads);
+  run_variant(a, b, norms, n, lambda, h, d, 0, x, s);
+  if (d.widest <= 32 && h.width <= kRegWidth) run_variant(a, b, norms, n, lambda, h, d, 1, x, s);
+  else std::printf("  registers: not run (a level wider than 32 rows or a row longer than %d)\n", kRegWidth);
   PGK_CUDA_CHECK(cudaFree(x));
 }
 
