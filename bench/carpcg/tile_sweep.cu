@@ -8,10 +8,13 @@
 // backward. Every product and sum is rounded alone (__dmul_rn, __dadd_rn) and a row's dot product
 // is summed in storage order, so the iterates must equal the host reference's sweep in tile order
 // bit for bit (checked). Not part of the library: a bench switch for a design decision.
-// Usage: bench_carpcg_tiles n lambda B [B...]   (fem2d:n=n; B <= 32)
-// Two variants of the level loop: "loop" (a row's entries in a loop, every load in the dependent
-// chain) and "registers" (a row's entries unrolled into registers, its unknowns gathered at once,
-// the next level's row loaded while this one projects). Prints per B and variant: the bitwise
+// Usage: bench_carpcg_tiles n lambda B [B...]   (fem2d:n=n; B <= 32). Environment:
+// PGK_TILES_VARIANTS (names to run, default all), PGK_TILES_THREADS (threads a block, default
+// B^2 / 4 in [64, 256]), PGK_TILES_CHECK_ONLY (the bitwise checks only: for compute-sanitizer).
+// Three variants of the level loop: "loop" (a row's entries in a loop, every load in the dependent
+// chain), "registers" (a row's entries unrolled into registers, its unknowns gathered at once,
+// the next level's row loaded while this one projects) and "reciprocal" (registers with
+// lambda / |a_i|^2 precomputed: no division in the chain, so not the reference's bits). Prints per B and variant: the bitwise
 // check, a double sweep's time from a stream and from a CUDA graph, the same with the level loop
 // left out (the loads into shared memory and the store only), each kernel's time; first cuSPARSE's CSR SpMV on the same matrix (a MatMult's unit) and the library's
 // multicolor double sweep (main's scheme, the same-run baseline). CUDA events, median of 15
@@ -91,7 +94,7 @@ template <int W> __device__ void load_row(int l, int lane, int rs, const int *lv
 
 // A row's projection from registers: its unknowns gathered at once, the dot summed in storage
 // order, the unknowns written back from the gathered values (no other row of the level touches them).
-template <int W> __device__ void project_regs(const RowRegs<W> &row, double lambda, double *xs)
+template <int W, bool Recip> __device__ void project_regs(const RowRegs<W> &row, double lambda, double *xs)
 {
   if (row.len == 0 || row.n2 == 0) return;
   double xv[W];
@@ -102,7 +105,8 @@ template <int W> __device__ void project_regs(const RowRegs<W> &row, double lamb
 #pragma unroll
   for (int e = 0; e < W; ++e)
     if (e < row.len) dot = __dadd_rn(dot, __dmul_rn(row.v[e], xv[e]));
-  const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(row.rhs, dot), row.n2));
+  // Recip: n2 holds lambda / |a_i|^2 (one product instead of a division: not the reference's bits)
+  const double coef = Recip ? __dmul_rn(__dsub_rn(row.rhs, dot), row.n2) : __dmul_rn(lambda, __ddiv_rn(__dsub_rn(row.rhs, dot), row.n2));
 #pragma unroll
   for (int e = 0; e < W; ++e)
     if (e < row.len) xs[row.c[e]] = __dadd_rn(xv[e], __dmul_rn(coef, row.v[e]));
@@ -110,22 +114,26 @@ template <int W> __device__ void project_regs(const RowRegs<W> &row, double lamb
 
 // The levels first, first + step, ... (count of them), one row a lane (a level has at most 32
 // rows), the next level's row loaded into registers while this one projects.
-template <int W> __device__ void sweep_levels_regs(int first, int step, int count, int lane, int rs, double lambda, const int *lvl, const double *vals, const unsigned short *col, const double *rhs, const double *n2, const int *len, double *xs)
+template <int W, bool Recip>
+__device__ void sweep_levels_regs(int first, int step, int count, int lane, int rs, double lambda, const int *lvl, const double *vals, const unsigned short *col, const double *rhs, const double *n2, const int *len, double *xs)
 {
   if (count <= 0) return;
   RowRegs<W> cur, next;
   load_row(first, lane, rs, lvl, vals, col, rhs, n2, len, cur);
   for (int i = 0; i < count; ++i) {
     if (i + 1 < count) load_row(first + (i + 1) * step, lane, rs, lvl, vals, col, rhs, n2, len, next);
-    project_regs(cur, lambda, xs);
+    project_regs<W, Recip>(cur, lambda, xs);
     __syncwarp();
     cur = next;
   }
 }
 
-// W == 0: the rows' entries in a loop (project_level); W > 0: rows of at most W entries from
-// registers (sweep_levels_regs).
-template <int Mode, bool Sweep, int W> __global__ void tile_sweep_kernel(DevPlan p, const int *tiles, double lambda, double *x)
+constexpr int kRegWidth = 8; // the registers variants: rows of at most 8 entries (fem2d: 7)
+
+// Kind 0 ("loop"): the rows' entries in a loop (project_level); 1 ("registers"): rows of at most
+// kRegWidth entries from registers (sweep_levels_regs); 2 ("reciprocal"): 1 with lambda / |a_i|^2
+// computed at the load, a product in place of the division in the chain.
+template <int Mode, bool Sweep, int Kind> __global__ void tile_sweep_kernel(DevPlan p, const int *tiles, double lambda, double *x)
 {
   extern __shared__ double smem[];
   const int                t = tiles[blockIdx.x], rs = p.max_rows, es = p.width * rs, ls = p.max_levels + 1;
@@ -139,15 +147,15 @@ template <int Mode, bool Sweep, int W> __global__ void tile_sweep_kernel(DevPlan
   }
   const size_t tr = static_cast<size_t>(t) * rs, te = static_cast<size_t>(t) * es;
   for (int i = threadIdx.x; i < es; i += blockDim.x) vals[i] = p.values[te + i], col[i] = p.local_col[te + i];
-  for (int i = threadIdx.x; i < rs; i += blockDim.x) rhs[i] = p.rhs[tr + i], n2[i] = p.norms2[tr + i], len[i] = p.row_len[tr + i];
+  for (int i = threadIdx.x; i < rs; i += blockDim.x) rhs[i] = p.rhs[tr + i], len[i] = p.row_len[tr + i], n2[i] = Kind < 2 ? p.norms2[tr + i] : p.norms2[tr + i] == 0 ? 0.0 : lambda / p.norms2[tr + i];
   for (int i = threadIdx.x; i < ls; i += blockDim.x) lvl[i] = p.level_ptr[static_cast<size_t>(t) * ls + i];
   __syncthreads();
-  if (Sweep && W > 0 && threadIdx.x < 32) {
+  if (Sweep && Kind > 0 && threadIdx.x < 32) {
     const int nl = p.nlevels[t];
-    if (Mode != 1) sweep_levels_regs<(W > 0 ? W : 1)>(0, 1, nl, threadIdx.x, rs, lambda, lvl, vals, col, rhs, n2, len, xs);
-    if (Mode != 0) sweep_levels_regs<(W > 0 ? W : 1)>(nl - 1, -1, nl, threadIdx.x, rs, lambda, lvl, vals, col, rhs, n2, len, xs);
+    if (Mode != 1) sweep_levels_regs<kRegWidth, Kind == 2>(0, 1, nl, threadIdx.x, rs, lambda, lvl, vals, col, rhs, n2, len, xs);
+    if (Mode != 0) sweep_levels_regs<kRegWidth, Kind == 2>(nl - 1, -1, nl, threadIdx.x, rs, lambda, lvl, vals, col, rhs, n2, len, xs);
   }
-  if (Sweep && W == 0 && threadIdx.x < 32) {
+  if (Sweep && Kind == 0 && threadIdx.x < 32) {
     const int nl = p.nlevels[t], lane = threadIdx.x;
     if (Mode != 1)
       for (int l = 0; l < nl; ++l) {
@@ -266,9 +274,9 @@ double multicolor_us(const Csr &a, const std::vector<double> &b, double lambda, 
 
 using Kernel = void (*)(DevPlan, const int *, double, double *);
 
-// The kernels of a variant (W: 0 the loop, kRegWidth the registers) by [sweep][mode].
-template <int W> constexpr Kernel kKernels[2][3] = {{tile_sweep_kernel<0, false, W>, tile_sweep_kernel<1, false, W>, tile_sweep_kernel<2, false, W>}, {tile_sweep_kernel<0, true, W>, tile_sweep_kernel<1, true, W>, tile_sweep_kernel<2, true, W>}};
-constexpr int                     kRegWidth      = 8; // the registers variant: rows of at most 8 entries (fem2d: 7)
+// The kernels of a variant (tile_sweep_kernel's Kind) by [sweep][mode].
+template <int K> constexpr Kernel kKernels[2][3]   = {{tile_sweep_kernel<0, false, K>, tile_sweep_kernel<1, false, K>, tile_sweep_kernel<2, false, K>}, {tile_sweep_kernel<0, true, K>, tile_sweep_kernel<1, true, K>, tile_sweep_kernel<2, true, K>}};
+const char *const                 kVariantNames[3] = {"loop", "registers", "reciprocal"};
 
 struct DeviceTiles {
   DevPlan             p{};
@@ -290,6 +298,7 @@ struct DeviceTiles {
     for (int c = 0; c < 4; ++c) tiles[c] = keep(upload(h.tiles_of_colour[c])), count[c] = static_cast<int>(h.tiles_of_colour[c].size());
     smem    = shared_bytes(h);
     threads = std::min(256, std::max(64, static_cast<int>(h.tile * h.tile / 4)));
+    if (const char *t = std::getenv("PGK_TILES_THREADS")) threads = std::max(32, std::atoi(t));
     for (Index t = 0; t < h.ntiles; ++t)
       for (int l = 0; l < h.nlevels[t]; ++l) {
         const int *lp = &h.level_ptr[t * (h.max_levels + 1) + l];
@@ -297,7 +306,7 @@ struct DeviceTiles {
       }
     for (int sweep = 0; sweep < 2; ++sweep)
       for (int mode = 0; mode < 3; ++mode)
-        for (Kernel k : {kKernels<0>[sweep][mode], kKernels<kRegWidth>[sweep][mode]}) PGK_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(k), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+        for (Kernel k : {kKernels<0>[sweep][mode], kKernels<1>[sweep][mode], kKernels<2>[sweep][mode]}) PGK_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(k), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   }
   ~DeviceTiles()
   {
@@ -306,7 +315,7 @@ struct DeviceTiles {
   void launch(int variant, int colour, int mode, bool sweep, double lambda, double *x, cudaStream_t s) const
   {
     if (count[colour] == 0) return;
-    const Kernel k = variant == 0 ? kKernels<0>[sweep][mode] : kKernels<kRegWidth>[sweep][mode];
+    const Kernel k = variant == 0 ? kKernels<0>[sweep][mode] : variant == 1 ? kKernels<1>[sweep][mode] : kKernels<2>[sweep][mode];
     k<<<count[colour], threads, smem, s>>>(p, tiles[colour], lambda, x);
     PGK_CUDA_CHECK_LAUNCH();
   }
@@ -345,6 +354,10 @@ void run_variant(const Csr &a, const std::vector<double> &b, const std::vector<d
   const Index differ = check_against_host(a, b, norms, n, lambda, h.tile, xd, most);
   int         steps  = 0;
   for (int l : h.colour_levels) steps += 2 * l;
+  if (std::getenv("PGK_TILES_CHECK_ONLY")) {
+    std::printf("  %s: bitwise check: %s (%d of %d differ, max |diff| %.3e)\n", kVariantNames[variant], differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ), static_cast<int>(a.nrows), most);
+    return;
+  }
   for (int i = 0; i < 20; ++i) double_sweep(true);
   const double    stream_us = time_us(s, 15, 50, [&] { double_sweep(true); });
   const double    noop_us   = time_us(s, 15, 50, [&] { double_sweep(false); });
@@ -355,7 +368,7 @@ void run_variant(const Csr &a, const std::vector<double> &b, const std::vector<d
   PGK_CUDA_CHECK(cudaStreamEndCapture(s, &g));
   PGK_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
   const double graph_us = time_us(s, 15, 1, [&] { PGK_CUDA_CHECK(cudaGraphLaunch(ge, s)); }) / 50;
-  std::printf("  %s: bitwise check (2 double sweeps from 0 vs the host sweep in tile order): %s (%d of %d differ, max |diff| %.3e)\n", variant == 0 ? "loop" : "registers", differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ),
+  std::printf("  %s: bitwise check (2 double sweeps from 0 vs the host sweep in tile order): %s (%d of %d differ, max |diff| %.3e)\n", kVariantNames[variant], differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ),
               static_cast<int>(a.nrows), most);
   std::printf("    double sweep: stream %.1f us, graph %.1f us; loads and stores only (no levels) %.1f us; t = (stream - that) / steps = %.1f ns\n", stream_us, graph_us, noop_us, 1000.0 * (stream_us - noop_us) / steps);
   std::printf("    kernels (colour:mode, levels, us):");
@@ -382,9 +395,12 @@ void run_tiles(const Csr &a, const std::vector<double> &b, const std::vector<dou
   PGK_CUDA_CHECK(cudaMalloc(&x, a.nrows * sizeof(double)));
   std::printf("tiles:%-3d rows %d, tiles a colour %d/%d/%d/%d, levels a colour %d/%d/%d/%d, widest level %d rows, %zu B shared, %d threads a block\n", static_cast<int>(tile), static_cast<int>(a.nrows), d.count[0], d.count[1], d.count[2], d.count[3],
               h.colour_levels[0], h.colour_levels[1], h.colour_levels[2], h.colour_levels[3], d.widest, d.smem, d.threads);
-  run_variant(a, b, norms, n, lambda, h, d, 0, x, s);
-  if (d.widest <= 32 && h.width <= kRegWidth) run_variant(a, b, norms, n, lambda, h, d, 1, x, s);
-  else std::printf("  registers: not run (a level wider than 32 rows or a row longer than %d)\n", kRegWidth);
+  const char *only = std::getenv("PGK_TILES_VARIANTS"); // e.g. "registers,reciprocal"; all when unset
+  for (int variant = 0; variant < 3; ++variant) {
+    if (only && !std::strstr(only, kVariantNames[variant])) continue;
+    if (variant == 0 || (d.widest <= 32 && h.width <= kRegWidth)) run_variant(a, b, norms, n, lambda, h, d, variant, x, s);
+    else std::printf("  %s: not run (a level wider than 32 rows or a row longer than %d)\n", kVariantNames[variant], kRegWidth);
+  }
   PGK_CUDA_CHECK(cudaFree(x));
 }
 
@@ -410,7 +426,7 @@ int main(int argc, char **argv)
   cudaDeviceProp prop;
   PGK_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("fem2d:n=%d (%d rows, %d entries), lambda %.2f, %s; CUDA events, median of 15 x 50 after 20 warm-up\n", static_cast<int>(n), static_cast<int>(a.nrows), static_cast<int>(a.nnz()), lambda, prop.name);
-  std::printf("cuSPARSE CSR SpMV (a MatMult's unit): %.1f us; library multicolor double sweep (graph): %.1f us\n", spmv_us(a, s), multicolor_us(a, b, lambda, s));
+  if (!std::getenv("PGK_TILES_CHECK_ONLY")) std::printf("cuSPARSE CSR SpMV (a MatMult's unit): %.1f us; library multicolor double sweep (graph): %.1f us\n", spmv_us(a, s), multicolor_us(a, b, lambda, s));
   std::fflush(stdout);
   for (int k = 3; k < argc; ++k) {
     const Index tile = std::atoi(argv[k]);
