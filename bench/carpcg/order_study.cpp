@@ -167,14 +167,12 @@ int main(int argc, char **argv)
     std::fprintf(stderr, "usage: %s n lambda order...\n", argv[0]);
     return 2;
   }
-  const Index         n      = std::atoi(argv[1]);
-  const double        lambda = std::atof(argv[2]);
-  const Csr           a      = gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(n)));
-  const CsrView       v      = view_of(a);
-  std::vector<double> xtrue(a.nrows), b(a.nrows);
-  SplitMix64          rng(7);
-  for (auto &x : xtrue) x = rng.uniform() - 0.5;
-  carpcg::residual(v, nullptr, xtrue.data(), b.data()); // b = -A xtrue
+  const Index   n       = std::atoi(argv[1]);
+  const double  lambda  = std::atof(argv[2]);
+  const auto    problem = bench_tiles::fem2d_problem(n);
+  const Csr    &a       = problem.a;
+  const CsrView v       = view_of(a);
+  const auto   &b       = problem.b;
   for (int k = 3; k < argc; ++k) {
     const std::string       name = argv[k];
     carpcg::OperatorOptions o;

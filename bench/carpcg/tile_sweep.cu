@@ -412,15 +412,13 @@ int main(int argc, char **argv)
     std::fprintf(stderr, "usage: %s n lambda B [B...]\n", argv[0]);
     return 2;
   }
-  const Index         n      = std::atoi(argv[1]);
-  const double        lambda = std::atof(argv[2]);
-  const Csr           a      = gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(n)));
-  const CsrView       v      = view_of(a);
-  std::vector<double> xtrue(a.nrows), b(a.nrows);
-  SplitMix64          rng(7);
-  for (auto &xt : xtrue) xt = rng.uniform() - 0.5;
-  carpcg::residual(v, nullptr, xtrue.data(), b.data()); // b = -A xtrue, as order_study.cpp
-  const std::vector<double> norms = carpcg::row_norms2(v);
+  const Index               n       = std::atoi(argv[1]);
+  const double              lambda  = std::atof(argv[2]);
+  const auto                problem = bench_tiles::fem2d_problem(n);
+  const Csr                &a       = problem.a;
+  const CsrView             v       = view_of(a);
+  const auto               &b       = problem.b;
+  const std::vector<double> norms   = carpcg::row_norms2(v);
   cudaStream_t              s;
   PGK_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   cudaDeviceProp prop;

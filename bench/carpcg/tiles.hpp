@@ -3,13 +3,34 @@
 // Shared by the host order study (order_study.cpp) and the device tile sweep (tile_sweep.cu).
 #pragma once
 
+#include "src/carpcg/sweep.hpp"
 #include "src/common/csr.hpp"
+#include "src/common/rng.hpp"
+#include "src/matgen/generators.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace pgk::bench_tiles {
+
+// The studies' problem: fem2d:n=n and b = -A xtrue for xtrue uniform in [-0.5, 0.5) (seed 7).
+struct Fem2dProblem {
+  Csr                 a;
+  std::vector<double> b;
+};
+
+inline Fem2dProblem fem2d_problem(Index n)
+{
+  Fem2dProblem        p{gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(n))), {}};
+  std::vector<double> xtrue(p.a.nrows);
+  p.b.resize(p.a.nrows);
+  SplitMix64 rng(7);
+  for (auto &x : xtrue) x = rng.uniform() - 0.5;
+  carpcg::residual(view_of(p.a), nullptr, xtrue.data(), p.b.data());
+  return p;
+}
 
 // The rows in sweep order: colour, tile (row-major over the tiles of that colour), natural
 // (row-major) order inside a tile. n: the grid's side (rows = n * n).
