@@ -163,16 +163,10 @@ static std::vector<Index> coloured_block_order(const CsrView &a, const std::vect
 
 int main(int argc, char **argv)
 {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: %s n lambda order...\n", argv[0]);
-    return 2;
-  }
-  const Index   n       = std::atoi(argv[1]);
-  const double  lambda  = std::atof(argv[2]);
-  const auto    problem = bench_tiles::fem2d_problem(n);
-  const Csr    &a       = problem.a;
-  const CsrView v       = view_of(a);
-  const auto   &b       = problem.b;
+  const auto study = bench_tiles::fem2d_study(argc, argv, "order...");
+  if (!study) return 2;
+  const auto &[n, lambda, a, b] = *study;
+  const CsrView v               = view_of(a);
   for (int k = 3; k < argc; ++k) {
     const std::string       name = argv[k];
     carpcg::OperatorOptions o;

@@ -408,17 +408,11 @@ void run_tiles(const Csr &a, const std::vector<double> &b, const std::vector<dou
 
 int main(int argc, char **argv)
 {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: %s n lambda B [B...]\n", argv[0]);
-    return 2;
-  }
-  const Index               n       = std::atoi(argv[1]);
-  const double              lambda  = std::atof(argv[2]);
-  const auto                problem = bench_tiles::fem2d_problem(n);
-  const Csr                &a       = problem.a;
-  const CsrView             v       = view_of(a);
-  const auto               &b       = problem.b;
-  const std::vector<double> norms   = carpcg::row_norms2(v);
+  const auto study = bench_tiles::fem2d_study(argc, argv, "B [B...]");
+  if (!study) return 2;
+  const auto &[n, lambda, a, b]   = *study;
+  const CsrView             v     = view_of(a);
+  const std::vector<double> norms = carpcg::row_norms2(v);
   cudaStream_t              s;
   PGK_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   cudaDeviceProp prop;

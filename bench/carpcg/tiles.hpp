@@ -10,26 +10,39 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 namespace pgk::bench_tiles {
 
-// The studies' problem: fem2d:n=n and b = -A xtrue for xtrue uniform in [-0.5, 0.5) (seed 7).
-struct Fem2dProblem {
+// A study's arguments "n lambda rest..." and its problem: fem2d:n=n and b = -A xtrue for xtrue
+// uniform in [-0.5, 0.5) (seed 7). Empty (after a usage line naming `rest`) when too few arguments.
+struct Fem2dStudy {
+  Index               n      = 0;
+  double              lambda = 0;
   Csr                 a;
   std::vector<double> b;
 };
 
-inline Fem2dProblem fem2d_problem(Index n)
+inline std::optional<Fem2dStudy> fem2d_study(int argc, char **argv, const char *rest)
 {
-  Fem2dProblem        p{gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(n))), {}};
-  std::vector<double> xtrue(p.a.nrows);
-  p.b.resize(p.a.nrows);
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s n lambda %s\n", argv[0], rest);
+    return std::nullopt;
+  }
+  Fem2dStudy st;
+  st.n      = std::atoi(argv[1]);
+  st.lambda = std::atof(argv[2]);
+  st.a      = gen::generate(gen::parse_spec("fem2d:n=" + std::to_string(st.n)));
+  std::vector<double> xtrue(st.a.nrows);
+  st.b.resize(st.a.nrows);
   SplitMix64 rng(7);
   for (auto &x : xtrue) x = rng.uniform() - 0.5;
-  carpcg::residual(view_of(p.a), nullptr, xtrue.data(), p.b.data());
-  return p;
+  carpcg::residual(view_of(st.a), nullptr, xtrue.data(), st.b.data());
+  return st;
 }
 
 // The rows in sweep order: colour, tile (row-major over the tiles of that colour), natural
