@@ -20,14 +20,17 @@
 // multicolor double sweep (main's scheme, the same-run baseline). CUDA events, median of 15
 // repetitions of 50 calls after 20 warm-up calls.
 #include "bench/carpcg/tiles.hpp"
+#include "bench/common/bench_common.hpp"
+#include "bench/common/cusparse_check.hpp"
 #include "kernels/carpcg/carpcg_gpu.hpp"
 #include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_buffer.hpp"
+#include "kernels/common/event_timer.hpp"
+#include "kernels/common/transfer.hpp"
 #include "src/carpcg/operators.hpp"
 #include "src/carpcg/sweep.hpp"
 #include "src/common/rng.hpp"
 #include "src/matgen/generators.hpp"
-
-#include <cusparse.h>
 
 #include <algorithm>
 #include <cmath>
@@ -73,7 +76,6 @@ __device__ void project_level(int begin, int end, int lane, int rs, double lambd
   }
 }
 
-// Mode 0: forward, 1: backward, 2: forward then backward. Sweep = false: the load and store only.
 // One row of a level in a lane's registers (the unrolled variant): its entries, local columns,
 // right-hand side and norm; len == 0 where the lane has no row at that level.
 template <int W> struct RowRegs {
@@ -130,7 +132,8 @@ __device__ void sweep_levels_regs(int first, int step, int count, int lane, int 
 
 constexpr int kRegWidth = 8; // the registers variants: rows of at most 8 entries (fem2d: 7)
 
-// Kind 0 ("loop"): the rows' entries in a loop (project_level); 1 ("registers"): rows of at most
+// Mode 0: forward, 1: backward, 2: forward then backward. Sweep = false: the loads and the store
+// only. Kind 0 ("loop"): the rows' entries in a loop (project_level); 1 ("registers"): rows of at most
 // kRegWidth entries from registers (sweep_levels_regs); 2 ("reciprocal"): 1 with lambda / |a_i|^2
 // computed at the load, a product in place of the division in the chain.
 template <int Mode, bool Sweep, int Kind> __global__ void tile_sweep_kernel(DevPlan p, const int *tiles, double lambda, double *x)
@@ -175,77 +178,52 @@ template <int Mode, bool Sweep, int Kind> __global__ void tile_sweep_kernel(DevP
   }
 }
 
-template <class T> T *upload(const std::vector<T> &h)
+template <class T> cuda::DeviceBuffer<T> upload(const std::vector<T> &h, cudaStream_t s)
 {
-  T *d = nullptr;
-  PGK_CUDA_CHECK(cudaMalloc(&d, std::max<size_t>(1, h.size()) * sizeof(T)));
-  PGK_CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  cuda::DeviceBuffer<T> d;
+  d.upload(h.data(), h.size(), s);
   return d;
 }
 
-double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Median over `reps` of the time of `inner` calls of `body`, in microseconds per call.
+// Median over `reps` of the time of `inner` calls of `body` between two CUDA events, in
+// microseconds a call.
 double time_us(cudaStream_t s, int reps, int inner, const std::function<void()> &body)
 {
-  cudaEvent_t e0, e1;
-  PGK_CUDA_CHECK(cudaEventCreate(&e0));
-  PGK_CUDA_CHECK(cudaEventCreate(&e1));
-  std::vector<double> ms;
-  for (int r = 0; r < reps; ++r) {
-    PGK_CUDA_CHECK(cudaEventRecord(e0, s));
-    for (int i = 0; i < inner; ++i) body();
-    PGK_CUDA_CHECK(cudaEventRecord(e1, s));
-    PGK_CUDA_CHECK(cudaEventSynchronize(e1));
-    float m = 0;
-    PGK_CUDA_CHECK(cudaEventElapsedTime(&m, e0, e1));
-    ms.push_back(1000.0 * m / inner);
-  }
-  PGK_CUDA_CHECK(cudaEventDestroy(e0));
-  PGK_CUDA_CHECK(cudaEventDestroy(e1));
-  return median(ms);
+  cuda::EventTimer timer(2);
+  return 1e6 * bench::measure(0, reps, [&] {
+                 timer.record(0, s);
+                 for (int i = 0; i < inner; ++i) body();
+                 timer.record(1, s);
+                 return 1e-3 * timer.ms(0, 1) / inner;
+               }).median;
 }
-
-#define CUSPARSE_OK(call)                                                                                                                                                                                                                                \
-  do {                                                                                                                                                                                                                                                   \
-    if ((call) != CUSPARSE_STATUS_SUCCESS) {                                                                                                                                                                                                             \
-      std::fprintf(stderr, "%s failed\n", #call);                                                                                                                                                                                                        \
-      std::exit(1);                                                                                                                                                                                                                                      \
-    }                                                                                                                                                                                                                                                    \
-  } while (0)
 
 // cuSPARSE's CSR SpMV y = A x on the same matrix (what MATAIJCUSPARSE's MatMult calls), us a call.
 double spmv_us(const Csr &a, cudaStream_t s)
 {
   static_assert(sizeof(Index) == 4 || sizeof(Index) == 8, "Index");
   const cusparseIndexType_t it = sizeof(Index) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
-  Index                    *rp = upload(a.rowptr), *ci = upload(a.colidx);
-  double                   *v = upload(a.values), *x = upload(std::vector<double>(a.ncols, 1.0)), *y = upload(std::vector<double>(a.nrows, 0.0));
+  auto                      rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
+  auto                      v = upload(a.values, s), x = upload(std::vector<double>(a.ncols, 1.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
   cusparseHandle_t          h;
-  CUSPARSE_OK(cusparseCreate(&h));
-  CUSPARSE_OK(cusparseSetStream(h, s));
+  PGK_BENCH_CUSPARSE(cusparseCreate(&h));
+  PGK_BENCH_CUSPARSE(cusparseSetStream(h, s));
   cusparseSpMatDescr_t m;
   cusparseDnVecDescr_t vx, vy;
-  CUSPARSE_OK(cusparseCreateCsr(&m, a.nrows, a.ncols, a.nnz(), rp, ci, v, it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-  CUSPARSE_OK(cusparseCreateDnVec(&vx, a.ncols, x, CUDA_R_64F));
-  CUSPARSE_OK(cusparseCreateDnVec(&vy, a.nrows, y, CUDA_R_64F));
+  PGK_BENCH_CUSPARSE(cusparseCreateCsr(&m, a.nrows, a.ncols, a.nnz(), rp.data(), ci.data(), v.data(), it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  PGK_BENCH_CUSPARSE(cusparseCreateDnVec(&vx, a.ncols, x.data(), CUDA_R_64F));
+  PGK_BENCH_CUSPARSE(cusparseCreateDnVec(&vy, a.nrows, y.data(), CUDA_R_64F));
   const double one = 1, zero = 0;
   size_t       bytes = 0;
-  CUSPARSE_OK(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bytes));
-  void *buf = nullptr;
-  PGK_CUDA_CHECK(cudaMalloc(&buf, std::max<size_t>(bytes, 1)));
-  auto call = [&] { CUSPARSE_OK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf)); };
+  PGK_BENCH_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bytes));
+  cuda::DeviceBuffer<unsigned char> buf(bytes);
+  auto                              call = [&] { PGK_BENCH_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf.data())); };
   for (int i = 0; i < 20; ++i) call();
   const double us = time_us(s, 15, 50, call);
   cusparseDestroySpMat(m);
   cusparseDestroyDnVec(vx);
   cusparseDestroyDnVec(vy);
   cusparseDestroy(h);
-  for (void *ptr : {(void *)rp, (void *)ci, (void *)v, (void *)x, (void *)y, buf}) PGK_CUDA_CHECK(cudaFree(ptr));
   return us;
 }
 
@@ -253,23 +231,19 @@ double spmv_us(const Csr &a, cudaStream_t s)
 // the same-run baseline, us a double sweep.
 double multicolor_us(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
 {
-  Index        *rp = upload(a.rowptr), *ci = upload(a.colidx);
-  double       *v = upload(a.values), *db = upload(b), *x = upload(std::vector<double>(a.nrows, 0.0)), *y = upload(std::vector<double>(a.nrows, 0.0));
+  auto          rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
+  auto          v = upload(a.values, s), db = upload(b, s), x = upload(std::vector<double>(a.nrows, 0.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
   CsrView       dv      = view_of(a);
   const CsrView pattern = dv;
-  dv.rowptr = rp, dv.colidx = ci, dv.values = v;
-  double us = 0;
-  {
-    cuda::CarpcgDevice        dev;
-    cuda::CarpcgDeviceOptions o;
-    o.lambda = lambda;
-    dev.setup(dv, pattern, o, s);
-    auto call = [&] { dev.double_sweep(x, db, y, s), std::swap(x, y); };
-    for (int i = 0; i < 20; ++i) call();
-    us = time_us(s, 15, 50, call);
-  }
-  for (void *ptr : {(void *)rp, (void *)ci, (void *)v, (void *)db, (void *)x, (void *)y}) PGK_CUDA_CHECK(cudaFree(ptr));
-  return us;
+  dv.rowptr = rp.data(), dv.colidx = ci.data(), dv.values = v.data();
+  cuda::CarpcgDevice        dev;
+  cuda::CarpcgDeviceOptions o;
+  o.lambda = lambda;
+  dev.setup(dv, pattern, o, s);
+  double *in = x.data(), *out = y.data();
+  auto    call = [&] { dev.double_sweep(in, db.data(), out, s), std::swap(in, out); };
+  for (int i = 0; i < 20; ++i) call();
+  return time_us(s, 15, 50, call);
 }
 
 using Kernel = void (*)(DevPlan, const int *, double, double *);
@@ -279,23 +253,20 @@ template <int K> constexpr Kernel kKernels[2][3]   = {{tile_sweep_kernel<0, fals
 const char *const                 kVariantNames[3] = {"loop", "registers", "reciprocal"};
 
 struct DeviceTiles {
-  DevPlan             p{};
-  int                *tiles[4] = {};
-  int                 count[4] = {};
-  size_t              smem     = 0;
-  int                 threads  = 0;
-  int                 widest   = 0; // rows in the widest level of any tile
-  std::vector<void *> owned;
+  cuda::DeviceBuffer<int>            nlevels, level_ptr, row_len, tiles[4];
+  cuda::DeviceBuffer<double>         rhs, norms2, values;
+  cuda::DeviceBuffer<unsigned short> local_col;
+  DevPlan                            p{};
+  int                                count[4] = {};
+  size_t                             smem     = 0;
+  int                                threads  = 0;
+  int                                widest   = 0; // rows in the widest level of any tile
 
-  DeviceTiles(const TilePlan &h)
+  DeviceTiles(const TilePlan &h, cudaStream_t s)
+      : nlevels(upload(h.nlevels, s)), level_ptr(upload(h.level_ptr, s)), row_len(upload(h.row_len, s)), rhs(upload(h.rhs, s)), norms2(upload(h.norms2, s)), values(upload(h.values, s)), local_col(upload(h.local_col, s))
   {
-    auto keep = [this](auto *d) {
-      owned.push_back(d);
-      return d;
-    };
-    p = {static_cast<int>(h.n),  static_cast<int>(h.tile), static_cast<int>(h.ntiles_x), h.width, h.max_rows, h.max_levels, h.region, keep(upload(h.nlevels)), keep(upload(h.level_ptr)), keep(upload(h.row_len)), keep(upload(h.rhs)),
-         keep(upload(h.norms2)), keep(upload(h.values)),   keep(upload(h.local_col))};
-    for (int c = 0; c < 4; ++c) tiles[c] = keep(upload(h.tiles_of_colour[c])), count[c] = static_cast<int>(h.tiles_of_colour[c].size());
+    p = {static_cast<int>(h.n), static_cast<int>(h.tile), static_cast<int>(h.ntiles_x), h.width, h.max_rows, h.max_levels, h.region, nlevels.data(), level_ptr.data(), row_len.data(), rhs.data(), norms2.data(), values.data(), local_col.data()};
+    for (int c = 0; c < 4; ++c) tiles[c] = upload(h.tiles_of_colour[c], s), count[c] = static_cast<int>(h.tiles_of_colour[c].size());
     smem    = shared_bytes(h);
     threads = std::min(256, std::max(64, static_cast<int>(h.tile * h.tile / 4)));
     if (const char *t = std::getenv("PGK_TILES_THREADS")) threads = std::max(32, std::atoi(t));
@@ -308,15 +279,11 @@ struct DeviceTiles {
       for (int mode = 0; mode < 3; ++mode)
         for (Kernel k : {kKernels<0>[sweep][mode], kKernels<1>[sweep][mode], kKernels<2>[sweep][mode]}) PGK_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void *>(k), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   }
-  ~DeviceTiles()
-  {
-    for (void *d : owned) cudaFree(d);
-  }
   void launch(int variant, int colour, int mode, bool sweep, double lambda, double *x, cudaStream_t s) const
   {
     if (count[colour] == 0) return;
     const Kernel k = variant == 0 ? kKernels<0>[sweep][mode] : variant == 1 ? kKernels<1>[sweep][mode] : kKernels<2>[sweep][mode];
-    k<<<count[colour], threads, smem, s>>>(p, tiles[colour], lambda, x);
+    k<<<count[colour], threads, smem, s>>>(p, tiles[colour].data(), lambda, x);
     PGK_CUDA_CHECK_LAUNCH();
   }
 };
@@ -348,8 +315,7 @@ void run_variant(const Csr &a, const std::vector<double> &b, const std::vector<d
   PGK_CUDA_CHECK(cudaMemsetAsync(x, 0, a.nrows * sizeof(double), s));
   double_sweep(true), double_sweep(true);
   std::vector<double> xd(a.nrows);
-  PGK_CUDA_CHECK(cudaMemcpyAsync(xd.data(), x, a.nrows * sizeof(double), cudaMemcpyDeviceToHost, s));
-  PGK_CUDA_CHECK(cudaStreamSynchronize(s));
+  cuda::copy_to_host(xd.data(), x, a.nrows * sizeof(double), s);
   double      most   = 0;
   const Index differ = check_against_host(a, b, norms, n, lambda, h.tile, xd, most);
   int         steps  = 0;
@@ -389,19 +355,17 @@ void run_tiles(const Csr &a, const std::vector<double> &b, const std::vector<dou
     std::printf("tiles:%d: tiles of one colour share unknowns\n", static_cast<int>(tile));
     return;
   }
-  const TilePlan    h = bench_tiles::build_tile_plan(v, b.data(), norms.data(), n, tile);
-  const DeviceTiles d(h);
-  double           *x = nullptr;
-  PGK_CUDA_CHECK(cudaMalloc(&x, a.nrows * sizeof(double)));
+  const TilePlan             h = bench_tiles::build_tile_plan(v, b.data(), norms.data(), n, tile);
+  const DeviceTiles          d(h, s);
+  cuda::DeviceBuffer<double> x(a.nrows);
   std::printf("tiles:%-3d rows %d, tiles a colour %d/%d/%d/%d, levels a colour %d/%d/%d/%d, widest level %d rows, %zu B shared, %d threads a block\n", static_cast<int>(tile), static_cast<int>(a.nrows), d.count[0], d.count[1], d.count[2], d.count[3],
               h.colour_levels[0], h.colour_levels[1], h.colour_levels[2], h.colour_levels[3], d.widest, d.smem, d.threads);
   const char *only = std::getenv("PGK_TILES_VARIANTS"); // e.g. "registers,reciprocal"; all when unset
   for (int variant = 0; variant < 3; ++variant) {
     if (only && !std::strstr(only, kVariantNames[variant])) continue;
-    if (variant == 0 || (d.widest <= 32 && h.width <= kRegWidth)) run_variant(a, b, norms, n, lambda, h, d, variant, x, s);
+    if (variant == 0 || (d.widest <= 32 && h.width <= kRegWidth)) run_variant(a, b, norms, n, lambda, h, d, variant, x.data(), s);
     else std::printf("  %s: not run (a level wider than 32 rows or a row longer than %d)\n", kVariantNames[variant], kRegWidth);
   }
-  PGK_CUDA_CHECK(cudaFree(x));
 }
 
 } // namespace

@@ -20,19 +20,11 @@
 
 #include "bench/common/bench_common.hpp"
 #include "bench/common/copy_bandwidth.hpp"
+#include "bench/common/cusparse_check.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "src/common/permute_pattern.hpp"
 #include "src/matgen/generators.hpp"
 #include "src/rabbitpp/batch.hpp"
-
-#define CS(call)                                                                                                                                                                                                                                         \
-  do {                                                                                                                                                                                                                                                   \
-    const cusparseStatus_t e_ = (call);                                                                                                                                                                                                                  \
-    if (e_ != CUSPARSE_STATUS_SUCCESS) {                                                                                                                                                                                                                 \
-      std::fprintf(stderr, "%s:%d: cusparse %s\n", __FILE__, __LINE__, cusparseGetErrorString(e_));                                                                                                                                                      \
-      std::exit(1);                                                                                                                                                                                                                                      \
-    }                                                                                                                                                                                                                                                    \
-  } while (0)
 
 namespace {
 
@@ -106,8 +98,8 @@ int main(int argc, char **argv)
   std::printf("%s: n %d, nnz %lld; L2 %d MiB, max persisting %d MiB, max window %d MiB; copy %.0f GB/s; ideal %.4f ms (%.3g bytes)\n", argv[1], n, nnz, l2 >> 20, max_persist >> 20, max_window >> 20, bw / 1e9, ideal_ms, compulsory);
 
   cusparseHandle_t h;
-  CS(cusparseCreate(&h));
-  CS(cusparseSetStream(h, s));
+  PGK_BENCH_CUSPARSE(cusparseCreate(&h));
+  PGK_BENCH_CUSPARSE(cusparseSetStream(h, s));
   const size_t                                                  xbytes   = static_cast<size_t>(n) * 8;
   const std::pair<std::string, const std::vector<pgk::Index> *> orders[] = {{"original", &natural}, {"rabbitpp", &rabbitpp}};
   for (const auto &[name, perm] : orders) {
@@ -130,17 +122,17 @@ int main(int argc, char **argv)
     PGK_CUDA_CHECK(cudaMemcpy(x, hx.data(), xbytes, cudaMemcpyHostToDevice));
     cusparseSpMatDescr_t A;
     cusparseDnVecDescr_t X, Y;
-    CS(cusparseCreateCsr(&A, n, n, nnz, rp, ci, v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-    CS(cusparseCreateDnVec(&X, n, x, CUDA_R_64F));
-    CS(cusparseCreateDnVec(&Y, n, y, CUDA_R_64F));
+    PGK_BENCH_CUSPARSE(cusparseCreateCsr(&A, n, n, nnz, rp, ci, v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    PGK_BENCH_CUSPARSE(cusparseCreateDnVec(&X, n, x, CUDA_R_64F));
+    PGK_BENCH_CUSPARSE(cusparseCreateDnVec(&Y, n, y, CUDA_R_64F));
     const double one = 1, zero = 0;
     for (const auto &[alg_name, alg] : {std::make_pair("CSR_ALG1", CUSPARSE_SPMV_CSR_ALG1), std::make_pair("CSR_ALG2", CUSPARSE_SPMV_CSR_ALG2)}) {
       const cusparseSpMVAlg_t algv      = alg; // a lambda may not capture a structured binding (C++17)
       size_t                  buf_bytes = 0;
       void                   *buf       = nullptr;
-      CS(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, &buf_bytes));
+      PGK_BENCH_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, &buf_bytes));
       PGK_CUDA_CHECK(cudaMalloc(&buf, std::max<size_t>(buf_bytes, 1)));
-      const auto spmv = [&] { CS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, buf)); };
+      const auto spmv = [&] { PGK_BENCH_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_64F, algv, buf)); };
       // Windows: none, then persisting carve-outs of the whole maximum with the hit ratio that fits
       // it to x, and of half of it (PGK_L2W_WINDOWS=0: none). Then, without a window, the L2's
       // fetch granularity from DRAM (cudaLimitMaxL2FetchGranularity, a hint): a random read of x
@@ -174,12 +166,12 @@ int main(int argc, char **argv)
     double sum = 0;
     for (double t : hy) sum += t;
     std::printf("  %-8s sum(y) %.17g\n", name.c_str(), sum);
-    CS(cusparseDestroySpMat(A));
-    CS(cusparseDestroyDnVec(X));
-    CS(cusparseDestroyDnVec(Y));
+    PGK_BENCH_CUSPARSE(cusparseDestroySpMat(A));
+    PGK_BENCH_CUSPARSE(cusparseDestroyDnVec(X));
+    PGK_BENCH_CUSPARSE(cusparseDestroyDnVec(Y));
     for (void *p : {static_cast<void *>(rp), static_cast<void *>(ci), static_cast<void *>(v), static_cast<void *>(x), static_cast<void *>(y)}) PGK_CUDA_CHECK(cudaFree(p));
   }
-  CS(cusparseDestroy(h));
+  PGK_BENCH_CUSPARSE(cusparseDestroy(h));
   PGK_CUDA_CHECK(cudaStreamDestroy(s));
   return 0;
 }
