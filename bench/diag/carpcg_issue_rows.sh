@@ -9,6 +9,8 @@
 #   PGK_ROWS     the specs, ';' between them (default: the three above)
 #   PGK_CAP      seconds a solve may take (-solve_seconds; default 12)
 #   PGK_LIMIT    seconds each process may take (default 200)
+#   PGK_EXTRA    more bench_carpcg options (e.g. "-methods mc,carp -max_it 400000")
+#   PGK_AIJC     if set, then bench_aijcompound on these matrices (every row, median of 20 after 5)
 export OUT
 scripts/run-gpu-suite-part setup > /tmp/setup.log 2>&1 || { tail -30 /tmp/setup.log; exit 3; }
 cd /tmp/r/petscgpukit-bundle && export LD_LIBRARY_PATH=$PWD/syslibs
@@ -19,7 +21,13 @@ IFS=';' read -ra specs <<< "$rows"
 for s in "${specs[@]}"; do
   t0=$(date +%s)
   timeout "${PGK_LIMIT:-200}" build/bench/bench_carpcg -use_gpu_aware_mpi 0 -problems "$s" -runs 10 -long_runs 3 \
-    -row_seconds 12 -solve_seconds "${PGK_CAP:-12}" -results $OUT/res >> $B 2>&1
+    -row_seconds 12 -solve_seconds "${PGK_CAP:-12}" -results $OUT/res ${PGK_EXTRA:-} >> $B 2>&1
   echo "== $s: rc $? in $(( $(date +%s) - t0 )) s" >> $B
 done
+if [ -n "${PGK_AIJC:-}" ]; then
+  timeout 200 build/bench/bench_aijcompound -use_gpu_aware_mpi 0 -matrices "$PGK_AIJC" -runs 20 -warmup 5 \
+    -results $OUT/res > $OUT/aijcompound.txt 2>&1
+  echo "== bench_aijcompound $PGK_AIJC: rc $?" >> $B
+  grep -E "^== |met |MISSED|tuned" $OUT/aijcompound.txt | cut -c1-200
+fi
 grep -E "^== |CONVERGED|DIVERGED|MatMult|MISSED|met" $B | cut -c1-200
