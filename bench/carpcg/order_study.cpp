@@ -28,8 +28,6 @@
 #include "src/carpcg/coloring.hpp"
 #include "src/carpcg/operators.hpp"
 #include "src/carpcg/sweep.hpp"
-#include "src/common/rng.hpp"
-#include "src/matgen/generators.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -29,8 +29,6 @@
 #include "kernels/common/transfer.hpp"
 #include "src/carpcg/operators.hpp"
 #include "src/carpcg/sweep.hpp"
-#include "src/common/rng.hpp"
-#include "src/matgen/generators.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -220,10 +218,10 @@ double spmv_us(const Csr &a, cudaStream_t s)
   auto                              call = [&] { PGK_BENCH_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf.data())); };
   for (int i = 0; i < 20; ++i) call();
   const double us = time_us(s, 15, 50, call);
-  cusparseDestroySpMat(m);
-  cusparseDestroyDnVec(vx);
-  cusparseDestroyDnVec(vy);
-  cusparseDestroy(h);
+  PGK_BENCH_CUSPARSE(cusparseDestroySpMat(m));
+  PGK_BENCH_CUSPARSE(cusparseDestroyDnVec(vx));
+  PGK_BENCH_CUSPARSE(cusparseDestroyDnVec(vy));
+  PGK_BENCH_CUSPARSE(cusparseDestroy(h));
   return us;
 }
 

@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
