@@ -19,13 +19,11 @@
 // left out (the loads into shared memory and the store only), each kernel's time; first cuSPARSE's CSR SpMV on the same matrix (a MatMult's unit) and the library's
 // multicolor double sweep (main's scheme, the same-run baseline). CUDA events, median of 15
 // repetitions of 50 calls after 20 warm-up calls.
+#include "bench/carpcg/sweep_timing.cuh"
 #include "bench/carpcg/tiles.hpp"
-#include "bench/common/bench_common.hpp"
-#include "bench/common/cusparse_check.hpp"
 #include "kernels/carpcg/carpcg_gpu.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_buffer.hpp"
-#include "kernels/common/event_timer.hpp"
 #include "kernels/common/transfer.hpp"
 #include "src/carpcg/operators.hpp"
 #include "src/carpcg/sweep.hpp"
@@ -35,11 +33,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
 using namespace pgk;
+using bench_sweeps::multicolor_us;
+using bench_sweeps::spmv_us;
+using bench_sweeps::time_us;
+using bench_sweeps::upload;
 using bench_tiles::TilePlan;
 
 namespace {
@@ -174,74 +175,6 @@ template <int Mode, bool Sweep, int Kind> __global__ void tile_sweep_kernel(DevP
     const int gx = x0 + c % side, gy = y0 + c / side;
     if (gx >= 0 && gy >= 0 && gx < p.n && gy < p.n) x[gx + static_cast<size_t>(p.n) * gy] = xs[c];
   }
-}
-
-template <class T> cuda::DeviceBuffer<T> upload(const std::vector<T> &h, cudaStream_t s)
-{
-  cuda::DeviceBuffer<T> d;
-  d.upload(h.data(), h.size(), s);
-  return d;
-}
-
-// Median over `reps` of the time of `inner` calls of `body` between two CUDA events, in
-// microseconds a call.
-double time_us(cudaStream_t s, int reps, int inner, const std::function<void()> &body)
-{
-  cuda::EventTimer timer(2);
-  return 1e6 * bench::measure(0, reps, [&] {
-                 timer.record(0, s);
-                 for (int i = 0; i < inner; ++i) body();
-                 timer.record(1, s);
-                 return 1e-3 * timer.ms(0, 1) / inner;
-               }).median;
-}
-
-// cuSPARSE's CSR SpMV y = A x on the same matrix (what MATAIJCUSPARSE's MatMult calls), us a call.
-double spmv_us(const Csr &a, cudaStream_t s)
-{
-  static_assert(sizeof(Index) == 4 || sizeof(Index) == 8, "Index");
-  const cusparseIndexType_t it = sizeof(Index) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
-  auto                      rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
-  auto                      v = upload(a.values, s), x = upload(std::vector<double>(a.ncols, 1.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
-  cusparseHandle_t          h;
-  PGK_BENCH_CUSPARSE(cusparseCreate(&h));
-  PGK_BENCH_CUSPARSE(cusparseSetStream(h, s));
-  cusparseSpMatDescr_t m;
-  cusparseDnVecDescr_t vx, vy;
-  PGK_BENCH_CUSPARSE(cusparseCreateCsr(&m, a.nrows, a.ncols, a.nnz(), rp.data(), ci.data(), v.data(), it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-  PGK_BENCH_CUSPARSE(cusparseCreateDnVec(&vx, a.ncols, x.data(), CUDA_R_64F));
-  PGK_BENCH_CUSPARSE(cusparseCreateDnVec(&vy, a.nrows, y.data(), CUDA_R_64F));
-  const double one = 1, zero = 0;
-  size_t       bytes = 0;
-  PGK_BENCH_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bytes));
-  cuda::DeviceBuffer<unsigned char> buf(bytes);
-  auto                              call = [&] { PGK_BENCH_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf.data())); };
-  for (int i = 0; i < 20; ++i) call();
-  const double us = time_us(s, 15, 50, call);
-  PGK_BENCH_CUSPARSE(cusparseDestroySpMat(m));
-  PGK_BENCH_CUSPARSE(cusparseDestroyDnVec(vx));
-  PGK_BENCH_CUSPARSE(cusparseDestroyDnVec(vy));
-  PGK_BENCH_CUSPARSE(cusparseDestroy(h));
-  return us;
-}
-
-// The library's multicolor double sweep (main's scheme, CUDA graph on) on the same matrix and b:
-// the same-run baseline, us a double sweep.
-double multicolor_us(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
-{
-  auto          rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
-  auto          v = upload(a.values, s), db = upload(b, s), x = upload(std::vector<double>(a.nrows, 0.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
-  CsrView       dv      = view_of(a);
-  const CsrView pattern = dv;
-  dv.rowptr = rp.data(), dv.colidx = ci.data(), dv.values = v.data();
-  cuda::CarpcgDevice        dev;
-  cuda::CarpcgDeviceOptions o;
-  o.lambda = lambda;
-  dev.setup(dv, pattern, o, s);
-  double *in = x.data(), *out = y.data();
-  auto    call = [&] { dev.double_sweep(in, db.data(), out, s), std::swap(in, out); };
-  for (int i = 0; i < 20; ++i) call();
-  return time_us(s, 15, 50, call);
 }
 
 using Kernel = void (*)(DevPlan, const int *, double, double *);

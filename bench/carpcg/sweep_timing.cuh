@@ -1,0 +1,90 @@
+// Shared by issue 11's device sweep experiments (tile_sweep.cu, flag_sweep.cu): uploads, CUDA-event
+// timing, cuSPARSE's CSR SpMV (a MatMult's unit) and the library's multicolor double sweep (the
+// same-run baseline) on one fem2d problem. Bench code: no PETSc.
+#pragma once
+
+#include "bench/common/bench_common.hpp"
+#include "bench/common/cusparse_check.hpp"
+#include "kernels/carpcg/carpcg_gpu.hpp"
+#include "kernels/common/cuda_check.cuh"
+#include "kernels/common/device_buffer.hpp"
+#include "kernels/common/event_timer.hpp"
+#include "src/common/csr.hpp"
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <functional>
+#include <vector>
+
+namespace pgk::bench_sweeps {
+
+template <class T> inline cuda::DeviceBuffer<T> upload(const std::vector<T> &h, cudaStream_t s)
+{
+  cuda::DeviceBuffer<T> d;
+  d.upload(h.data(), h.size(), s);
+  return d;
+}
+
+// Median over `reps` of the time of `inner` calls of `body` between two CUDA events, in
+// microseconds a call.
+inline double time_us(cudaStream_t s, int reps, int inner, const std::function<void()> &body)
+{
+  cuda::EventTimer timer(2);
+  return 1e6 * bench::measure(0, reps, [&] {
+                 timer.record(0, s);
+                 for (int i = 0; i < inner; ++i) body();
+                 timer.record(1, s);
+                 return 1e-3 * timer.ms(0, 1) / inner;
+               }).median;
+}
+
+// cuSPARSE's CSR SpMV y = A x on the same matrix (what MATAIJCUSPARSE's MatMult calls), us a call.
+inline double spmv_us(const Csr &a, cudaStream_t s)
+{
+  static_assert(sizeof(Index) == 4 || sizeof(Index) == 8, "Index");
+  const cusparseIndexType_t it = sizeof(Index) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+  auto                      rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
+  auto                      v = upload(a.values, s), x = upload(std::vector<double>(a.ncols, 1.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
+  cusparseHandle_t          h;
+  PGK_BENCH_CUSPARSE(cusparseCreate(&h));
+  PGK_BENCH_CUSPARSE(cusparseSetStream(h, s));
+  cusparseSpMatDescr_t m;
+  cusparseDnVecDescr_t vx, vy;
+  PGK_BENCH_CUSPARSE(cusparseCreateCsr(&m, a.nrows, a.ncols, a.nnz(), rp.data(), ci.data(), v.data(), it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  PGK_BENCH_CUSPARSE(cusparseCreateDnVec(&vx, a.ncols, x.data(), CUDA_R_64F));
+  PGK_BENCH_CUSPARSE(cusparseCreateDnVec(&vy, a.nrows, y.data(), CUDA_R_64F));
+  const double one = 1, zero = 0;
+  size_t       bytes = 0;
+  PGK_BENCH_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bytes));
+  cuda::DeviceBuffer<unsigned char> buf(bytes);
+  auto                              call = [&] { PGK_BENCH_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf.data())); };
+  for (int i = 0; i < 20; ++i) call();
+  const double us = time_us(s, 15, 50, call);
+  PGK_BENCH_CUSPARSE(cusparseDestroySpMat(m));
+  PGK_BENCH_CUSPARSE(cusparseDestroyDnVec(vx));
+  PGK_BENCH_CUSPARSE(cusparseDestroyDnVec(vy));
+  PGK_BENCH_CUSPARSE(cusparseDestroy(h));
+  return us;
+}
+
+// The library's multicolor double sweep (main's scheme, CUDA graph on) on the same matrix and b:
+// the same-run baseline, us a double sweep.
+inline double multicolor_us(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
+{
+  auto          rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
+  auto          v = upload(a.values, s), db = upload(b, s), x = upload(std::vector<double>(a.nrows, 0.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
+  CsrView       dv      = view_of(a);
+  const CsrView pattern = dv;
+  dv.rowptr = rp.data(), dv.colidx = ci.data(), dv.values = v.data();
+  cuda::CarpcgDevice        dev;
+  cuda::CarpcgDeviceOptions o;
+  o.lambda = lambda;
+  dev.setup(dv, pattern, o, s);
+  double *in = x.data(), *out = y.data();
+  auto    call = [&] { dev.double_sweep(in, db.data(), out, s), std::swap(in, out); };
+  for (int i = 0; i < 20; ++i) call();
+  return time_us(s, 15, 50, call);
+}
+
+} // namespace pgk::bench_sweeps
