@@ -107,31 +107,56 @@ __device__ inline double ordered_dot(Index lo, Index hi, const Index *cols, cons
   return s;
 }
 
-// The projection of one row (sweep.cpp's project_row), group-uniform, in ordered_dot's order. A's
-// arrays are read with streaming loads (ld.global.cs: evict first in L1 and L2), once for rows of
-// up to 2G entries (the lane keeps its two entries in registers for the update): a colour touches
-// most of x (a row's unknowns are disjoint from the colour's other rows'), so x is what L2 should
-// keep between the colours, and A is read once a sweep. The lanes update distinct unknowns.
+// A row's data that does not depend on x, for a group of G lanes: its entries lo..hi, its squared
+// norm and right-hand side, and the lane's first two entries (a lane keeps them in registers for
+// the update). Loading it apart from the projection lets a caller issue these loads early (before a
+// wait), and the projection is then the same operations on the same values.
+struct RowHead {
+  Index lo, hi, c0, c1;
+  double v0, v1;
+};
+
+// A's arrays are read with streaming loads (ld.global.cs: evict first in L1 and L2): a colour
+// touches most of x (a row's unknowns are disjoint from the colour's other rows'), so x is what L2
+// should keep between the colours, and A is read once a sweep.
 template <int G>
-__device__ inline void project_row(Index lo, Index hi, const Index *cols, const double *vals, double norm2, double bi,
-                                   double lambda, double *x, int lane) {
-  const unsigned mask = subwarp_mask<G>();
+__device__ inline RowHead load_row_head(Index lo, Index hi, const Index *cols, const double *vals, int lane) {
   const Index k0 = lo + lane, k1 = lo + G + lane;
-  const Index c0 = k0 < hi ? __ldcs(cols + k0) : 0, c1 = k1 < hi ? __ldcs(cols + k1) : 0;
-  const double v0 = k0 < hi ? __ldcs(vals + k0) : 0.0, v1 = k1 < hi ? __ldcs(vals + k1) : 0.0;
-  const double p0 = k0 < hi ? __dmul_rn(v0, x[c0]) : 0.0, p1 = k1 < hi ? __dmul_rn(v1, x[c1]) : 0.0;
-  const Index len = hi - lo;
+  return {lo,
+          hi,
+          k0 < hi ? __ldcs(cols + k0) : 0,
+          k1 < hi ? __ldcs(cols + k1) : 0,
+          k0 < hi ? __ldcs(vals + k0) : 0.0,
+          k1 < hi ? __ldcs(vals + k1) : 0.0};
+}
+
+// The projection of one row (sweep.cpp's project_row) from its head, group-uniform, in
+// ordered_dot's order; entries past the first 2G are read here. The lanes update distinct unknowns.
+template <int G>
+__device__ inline void project_head(const RowHead &r, const Index *cols, const double *vals, double norm2, double bi,
+                                    double lambda, double *x, int lane) {
+  const unsigned mask = subwarp_mask<G>();
+  const Index k0 = r.lo + lane, k1 = r.lo + G + lane, hi = r.hi;
+  const double p0 = k0 < hi ? __dmul_rn(r.v0, x[r.c0]) : 0.0, p1 = k1 < hi ? __dmul_rn(r.v1, x[r.c1]) : 0.0;
+  const Index len = hi - r.lo;
   double s = add_in_order<G>(0.0, p0, len < G ? static_cast<int>(len) : G, mask);
   if (len > G) s = add_in_order<G>(s, p1, len - G < G ? static_cast<int>(len - G) : G, mask);
-  for (Index base = lo + 2 * G; base < hi; base += G) {
+  for (Index base = r.lo + 2 * G; base < hi; base += G) {
     const Index k = base + lane;
     const double p = k < hi ? __dmul_rn(__ldcs(vals + k), x[__ldcs(cols + k)]) : 0.0;
     s = add_in_order<G>(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
   }
   const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(bi, s), norm2));
-  if (k0 < hi) x[c0] = __dadd_rn(x[c0], __dmul_rn(coef, v0));
-  if (k1 < hi) x[c1] = __dadd_rn(x[c1], __dmul_rn(coef, v1));
-  for (Index k = lo + 2 * G + lane; k < hi; k += G) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
+  if (k0 < hi) x[r.c0] = __dadd_rn(x[r.c0], __dmul_rn(coef, r.v0));
+  if (k1 < hi) x[r.c1] = __dadd_rn(x[r.c1], __dmul_rn(coef, r.v1));
+  for (Index k = r.lo + 2 * G + lane; k < hi; k += G) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
+}
+
+// The projection of one row: its head loaded, then projected.
+template <int G>
+__device__ inline void project_row(Index lo, Index hi, const Index *cols, const double *vals, double norm2, double bi,
+                                   double lambda, double *x, int lane) {
+  project_head<G>(load_row_head<G>(lo, hi, cols, vals, lane), cols, vals, norm2, bi, lambda, x, lane);
 }
 
 // Blocks of kThreads threads for `rows` groups of G lanes.
