@@ -19,7 +19,8 @@
 namespace pgk::bench_tiles {
 
 // A study's arguments "n lambda rest..." and its problem: fem2d:n=n and b = -A xtrue for xtrue
-// uniform in [-0.5, 0.5) (seed 7). Empty (after a usage line naming `rest`) when too few arguments.
+// uniform in [-0.5, 0.5) (seed 7). Empty (after a usage line naming `rest`) when fewer than
+// `min_rest` arguments follow n and lambda.
 struct Fem2dStudy {
   Index               n      = 0;
   double              lambda = 0;
@@ -27,9 +28,9 @@ struct Fem2dStudy {
   std::vector<double> b;
 };
 
-inline std::optional<Fem2dStudy> fem2d_study(int argc, char **argv, const char *rest)
+inline std::optional<Fem2dStudy> fem2d_study(int argc, char **argv, const char *rest, int min_rest = 1)
 {
-  if (argc < 4) {
+  if (argc < 3 + min_rest) {
     std::fprintf(stderr, "usage: %s n lambda %s\n", argv[0], rest);
     return std::nullopt;
   }

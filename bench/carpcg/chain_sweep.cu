@@ -1,0 +1,249 @@
+// Issue 11's device experiment after bench_carpcg_flags (forty-fourth session): a multicolor colour
+// costs about 4.7 us at 361k rows with or without launches between colours, one row projection's
+// chain of dependent loads. This program shortens the chain without changing the order or the bits:
+// three colour kernels, each launched once per colour and direction (17 a double sweep, captured in
+// a CUDA graph as the library does), on A stored in colour order:
+//   csr      the library's colour kernel: the norm, then (past the zero-row branch) the row
+//            pointer, then the entries, then x;
+//   csr-ahead the norm, the row pointer and b loaded together, the branch after;
+//   slices   each colour stored as a slice of fixed width (column-major, ELL): the entries'
+//            addresses follow from the row's position, so the entries load with the norm, and x next.
+// Every kernel sums a row in storage order through kernels/carpcg/internal.cuh's project_head, so
+// two double sweeps from 0 must equal the library's bits (checked).
+// Usage: bench_carpcg_chain n lambda   (fem2d:n=n). Prints cuSPARSE's SpMV, the library's double
+// sweep (graph), and per kernel the bitwise check and a double sweep's time (graph). CUDA events,
+// median of 15 x 50 calls after 20 warm-up calls. PGK_CHAIN_CHECK_ONLY=1: the checks only.
+#include "bench/carpcg/sweep_timing.cuh"
+#include "bench/carpcg/tiles.hpp"
+#include "kernels/carpcg/internal.cuh"
+#include "src/carpcg/coloring.hpp"
+#include "src/carpcg/sweep.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace pgk;
+using bench_sweeps::multicolor_us;
+using bench_sweeps::spmv_us;
+using bench_sweeps::time_us;
+using bench_sweeps::upload;
+
+namespace {
+
+constexpr int kLanes   = 4; // fem2d: 7 entries a row (the library's rule gives 4)
+constexpr int kThreads = 256;
+constexpr int kWidth   = 2 * kLanes; // the slices hold rows of at most 2 entries a lane
+
+enum Kind { kCsr = 0, kCsrAhead = 1, kSlices = 2 };
+const char *const kKindNames[3] = {"csr", "csr-ahead", "slices"};
+
+// A in colour order (stored row w), and the same rows as one slice per colour.
+struct ChainOperator {
+  const Index         *rowptr, *cols, *slice_cols;
+  const double        *vals, *norms2, *rhs, *slice_vals;
+  const unsigned char *len; // the stored row's length (slices)
+  double               lambda;
+};
+
+template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chain_colour_kernel(ChainOperator a, Index first, Index count, Index slice, const double *b, double *x)
+{
+  using pgk::cuda::carpcg_detail::load_row_head;
+  using pgk::cuda::carpcg_detail::project_head;
+  using pgk::cuda::carpcg_detail::RowHead;
+  const int   lane   = static_cast<int>(threadIdx.x % kLanes);
+  const Index groups = static_cast<Index>(gridDim.x) * kThreads / kLanes;
+  for (Index i = (blockIdx.x * static_cast<Index>(kThreads) + threadIdx.x) / kLanes; i < count; i += groups) {
+    const Index w = first + i;
+    RowHead     head;
+    double      n2, bi;
+    if (K == kCsr) {
+      n2 = __ldcs(a.norms2 + w);
+      if (n2 == 0) continue; // a zero row (sweep.hpp)
+      bi   = b ? __ldcs(a.rhs + w) : 0.0;
+      head = load_row_head<kLanes>(__ldcs(a.rowptr + w), __ldcs(a.rowptr + w + 1), a.cols, a.vals, lane);
+    } else if (K == kCsrAhead) {
+      const Index lo = __ldcs(a.rowptr + w), hi = __ldcs(a.rowptr + w + 1);
+      n2 = __ldcs(a.norms2 + w), bi = b ? __ldcs(a.rhs + w) : 0.0;
+      if (n2 == 0) continue;
+      head = load_row_head<kLanes>(lo, hi, a.cols, a.vals, lane);
+    } else {
+      const Index len = a.len[w], e0 = slice + lane * count + i, e1 = e0 + kLanes * count;
+      head = {0, len, lane < len ? __ldcs(a.slice_cols + e0) : 0, lane + kLanes < len ? __ldcs(a.slice_cols + e1) : 0, lane < len ? __ldcs(a.slice_vals + e0) : 0.0, lane + kLanes < len ? __ldcs(a.slice_vals + e1) : 0.0};
+      n2 = __ldcs(a.norms2 + w), bi = b ? __ldcs(a.rhs + w) : 0.0;
+      if (n2 == 0) continue;
+    }
+    for (int pass = 0; pass < Passes; ++pass) project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
+  }
+}
+
+// The host arrays: colour order, slices, and where each colour's slice starts.
+struct HostChain {
+  std::vector<Index>         rowptr{0}, cols, slice_cols, slice_start;
+  std::vector<double>        vals, norms2, rhs, slice_vals;
+  std::vector<unsigned char> len;
+  int                        widest = 0;
+};
+
+HostChain build_chain(const Csr &a, const std::vector<double> &b, const std::vector<double> &norms, const carpcg::Coloring &col)
+{
+  HostChain h;
+  for (Index r : col.rows) {
+    const Index lo = a.rowptr[r], hi = a.rowptr[r + 1];
+    h.cols.insert(h.cols.end(), a.colidx.begin() + lo, a.colidx.begin() + hi);
+    h.vals.insert(h.vals.end(), a.values.begin() + lo, a.values.begin() + hi);
+    h.rowptr.push_back(static_cast<Index>(h.cols.size()));
+    h.norms2.push_back(norms[r]), h.rhs.push_back(b[r]), h.len.push_back(static_cast<unsigned char>(std::min<Index>(hi - lo, 255)));
+    h.widest = std::max<int>(h.widest, static_cast<int>(hi - lo));
+  }
+  h.slice_start.assign(1, 0);
+  for (int c = 0; c < col.ncolors; ++c) {
+    const Index first = col.class_ptr[c], count = col.class_size(c), base = h.slice_start.back();
+    h.slice_cols.resize(base + kWidth * count, 0), h.slice_vals.resize(base + kWidth * count, 0.0);
+    for (Index i = 0; i < count; ++i)
+      for (Index e = h.rowptr[first + i]; e < h.rowptr[first + i + 1] && e - h.rowptr[first + i] < kWidth; ++e) {
+        const Index at   = base + (e - h.rowptr[first + i]) * count + i;
+        h.slice_cols[at] = h.cols[e], h.slice_vals[at] = h.vals[e];
+      }
+    h.slice_start.push_back(base + kWidth * count);
+  }
+  return h;
+}
+
+// Rows whose slice entries differ from their CSR entries (0 when build_chain laid them out right;
+// the kernel reads entry e of colour c's row i at slice_start[c] + e * count + i).
+Index slice_mismatches(const HostChain &h, const carpcg::Coloring &col)
+{
+  Index bad = 0;
+  for (int c = 0; c < col.ncolors; ++c)
+    for (Index i = 0, count = col.class_size(c); i < count; ++i) {
+      const Index w = col.class_ptr[c] + i;
+      for (Index e = 0; e < h.rowptr[w + 1] - h.rowptr[w]; ++e) {
+        const Index at = h.slice_start[c] + e * count + i;
+        if (h.slice_cols[at] != h.cols[h.rowptr[w] + e] || h.slice_vals[at] != h.vals[h.rowptr[w] + e]) {
+          ++bad;
+          break;
+        }
+      }
+    }
+  return bad;
+}
+
+struct DeviceChain {
+  pgk::cuda::DeviceBuffer<Index>         rowptr, cols, slice_cols;
+  pgk::cuda::DeviceBuffer<double>        vals, norms2, rhs, slice_vals;
+  pgk::cuda::DeviceBuffer<unsigned char> len;
+  ChainOperator                          op{};
+
+  DeviceChain(const HostChain &h, double lambda, cudaStream_t s)
+      : rowptr(upload(h.rowptr, s)), cols(upload(h.cols, s)), slice_cols(upload(h.slice_cols, s)), vals(upload(h.vals, s)), norms2(upload(h.norms2, s)), rhs(upload(h.rhs, s)), slice_vals(upload(h.slice_vals, s)), len(upload(h.len, s))
+  {
+    op = {rowptr.data(), cols.data(), slice_cols.data(), vals.data(), norms2.data(), rhs.data(), slice_vals.data(), len.data(), lambda};
+  }
+};
+
+// y = the double sweep of x with b, as the library's double_sweep: a copy, colours 0..last-1,
+// the last non-empty colour projected twice, colours last-1..0.
+template <int K> void chain_double_sweep(const DeviceChain &d, const HostChain &h, const carpcg::Coloring &col, int last, const double *x, double *y, cudaStream_t s)
+{
+  const Index n = static_cast<Index>(h.norms2.size());
+  PGK_CUDA_CHECK(cudaMemcpyAsync(y, x, sizeof(double) * n, cudaMemcpyDeviceToDevice, s));
+  auto colour = [&](int c, bool twice) {
+    const Index count = col.class_size(c);
+    if (count == 0) return;
+    const int grid   = static_cast<int>(std::min<Index>((count * kLanes + kThreads - 1) / kThreads, 1 << 16));
+    auto     *kernel = twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>;
+    kernel<<<grid, kThreads, 0, s>>>(d.op, col.class_ptr[c], count, h.slice_start[c], d.rhs.data(), y);
+    PGK_CUDA_CHECK_LAUNCH();
+  };
+  for (int c = 0; c < last; ++c) colour(c, false);
+  colour(last, true);
+  for (int c = last - 1; c >= 0; --c) colour(c, false);
+}
+
+// Two double sweeps from 0 with b: the library's (main's multicolor scheme), as the bits to match.
+std::vector<double> library_two_sweeps(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
+{
+  auto          rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
+  auto          v = upload(a.values, s), db = upload(b, s);
+  auto          x = upload(std::vector<double>(a.nrows, 0.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
+  CsrView       dv      = view_of(a);
+  const CsrView pattern = dv;
+  dv.rowptr = rp.data(), dv.colidx = ci.data(), dv.values = v.data();
+  pgk::cuda::CarpcgDevice        dev;
+  pgk::cuda::CarpcgDeviceOptions o;
+  o.lambda = lambda;
+  dev.setup(dv, pattern, o, s);
+  dev.double_sweep(x.data(), db.data(), y.data(), s);
+  dev.double_sweep(y.data(), db.data(), x.data(), s);
+  return x.download(s);
+}
+
+template <int K> void run_kind(const DeviceChain &d, const HostChain &h, const carpcg::Coloring &col, int last, const std::vector<double> &want, bool check_only, cudaStream_t s)
+{
+  const Index                     n = static_cast<Index>(h.norms2.size());
+  pgk::cuda::DeviceBuffer<double> x(n), y(n);
+  PGK_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, sizeof(double) * n, s));
+  chain_double_sweep<K>(d, h, col, last, x.data(), y.data(), s);
+  chain_double_sweep<K>(d, h, col, last, y.data(), x.data(), s);
+  const std::vector<double> got    = x.download(s);
+  Index                     differ = 0;
+  for (Index i = 0; i < n; ++i) differ += std::memcmp(&got[i], &want[i], sizeof(double)) != 0;
+  std::printf("  %-10s bitwise check (2 double sweeps from 0 vs the library's): %s (%d of %d differ)", kKindNames[K], differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ), static_cast<int>(n));
+  if (check_only) {
+    std::printf("\n");
+    return;
+  }
+  cudaGraph_t     g;
+  cudaGraphExec_t ge;
+  PGK_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  chain_double_sweep<K>(d, h, col, last, x.data(), y.data(), s);
+  PGK_CUDA_CHECK(cudaStreamEndCapture(s, &g));
+  PGK_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+  auto call = [&] { PGK_CUDA_CHECK(cudaGraphLaunch(ge, s)); };
+  for (int i = 0; i < 20; ++i) call();
+  std::printf("; double sweep (graph) %.1f us\n", time_us(s, 15, 50, call));
+  std::fflush(stdout);
+  PGK_CUDA_CHECK(cudaGraphExecDestroy(ge));
+  PGK_CUDA_CHECK(cudaGraphDestroy(g));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+  const auto study = bench_tiles::fem2d_study(argc, argv, "", 0);
+  if (!study) return 2;
+  const auto &[n, lambda, a, b]   = *study;
+  const CsrView             v     = view_of(a);
+  const std::vector<double> norms = carpcg::row_norms2(v);
+  const carpcg::Coloring    col   = carpcg::distance2_coloring(v);
+  int                       last  = col.ncolors - 1;
+  while (last >= 0 && col.class_size(last) == 0) --last;
+  const HostChain h = build_chain(a, b, norms, col);
+  if (h.widest > kWidth || pgk::cuda::carpcg_lanes_per_row(0, a.nrows, a.nnz(), carpcg::Scheme::Multicolor) != kLanes) {
+    std::fprintf(stderr, "built for rows of at most %d entries and %d lanes a row\n", kWidth, kLanes);
+    return 2;
+  }
+  if (const Index bad = slice_mismatches(h, col)) {
+    std::fprintf(stderr, "%d rows' slices differ from their CSR entries\n", static_cast<int>(bad));
+    return 1;
+  }
+  const bool   check_only = std::getenv("PGK_CHAIN_CHECK_ONLY") != nullptr;
+  cudaStream_t s;
+  PGK_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaDeviceProp prop;
+  PGK_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("fem2d:n=%d (%d rows, %d entries), lambda %.2f, %d colours, %s; CUDA events, median of 15 x 50 after 20 warm-up\n", static_cast<int>(n), static_cast<int>(a.nrows), static_cast<int>(a.nnz()), lambda, col.ncolors, prop.name);
+  if (!check_only) std::printf("cuSPARSE CSR SpMV (a MatMult's unit): %.1f us; library multicolor double sweep (graph): %.1f us\n", spmv_us(a, s), multicolor_us(a, b, lambda, s));
+  std::fflush(stdout);
+  const std::vector<double> want = library_two_sweeps(a, b, lambda, s);
+  const DeviceChain         d(h, lambda, s);
+  run_kind<kCsr>(d, h, col, last, want, check_only, s);
+  run_kind<kCsrAhead>(d, h, col, last, want, check_only, s);
+  run_kind<kSlices>(d, h, col, last, want, check_only, s);
+  PGK_CUDA_CHECK(cudaStreamDestroy(s));
+  return 0;
+}
