@@ -26,6 +26,7 @@
 #include <vector>
 
 using namespace pgk;
+using bench_sweeps::library_two_sweeps;
 using bench_sweeps::multicolor_us;
 using bench_sweeps::spmv_us;
 using bench_sweeps::time_us;
@@ -161,24 +162,6 @@ template <int K> void chain_double_sweep(const DeviceChain &d, const HostChain &
   for (int c = 0; c < last; ++c) colour(c, false);
   colour(last, true);
   for (int c = last - 1; c >= 0; --c) colour(c, false);
-}
-
-// Two double sweeps from 0 with b: the library's (main's multicolor scheme), as the bits to match.
-std::vector<double> library_two_sweeps(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
-{
-  auto          rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
-  auto          v = upload(a.values, s), db = upload(b, s);
-  auto          x = upload(std::vector<double>(a.nrows, 0.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
-  CsrView       dv      = view_of(a);
-  const CsrView pattern = dv;
-  dv.rowptr = rp.data(), dv.colidx = ci.data(), dv.values = v.data();
-  pgk::cuda::CarpcgDevice        dev;
-  pgk::cuda::CarpcgDeviceOptions o;
-  o.lambda = lambda;
-  dev.setup(dv, pattern, o, s);
-  dev.double_sweep(x.data(), db.data(), y.data(), s);
-  dev.double_sweep(y.data(), db.data(), x.data(), s);
-  return x.download(s);
 }
 
 template <int K> void run_kind(const DeviceChain &d, const HostChain &h, const carpcg::Coloring &col, int last, const std::vector<double> &want, bool check_only, cudaStream_t s)

@@ -39,6 +39,7 @@
 #include <vector>
 
 using namespace pgk;
+using bench_sweeps::library_two_sweeps;
 using bench_sweeps::multicolor_us;
 using bench_sweeps::spmv_us;
 using bench_sweeps::time_us;
@@ -202,24 +203,6 @@ struct DeviceBands {
   }
   bool timed_out_once(cudaStream_t s) const { return timed_out.get(0, s) != 0; }
 };
-
-// Two double sweeps from 0 with b: the library's (main's multicolor scheme), as the bits to match.
-std::vector<double> library_two_sweeps(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
-{
-  auto          rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
-  auto          v = upload(a.values, s), db = upload(b, s);
-  auto          x = upload(std::vector<double>(a.nrows, 0.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
-  CsrView       dv      = view_of(a);
-  const CsrView pattern = dv;
-  dv.rowptr = rp.data(), dv.colidx = ci.data(), dv.values = v.data();
-  pgk::cuda::CarpcgDevice        dev;
-  pgk::cuda::CarpcgDeviceOptions o;
-  o.lambda = lambda;
-  dev.setup(dv, pattern, o, s);
-  dev.double_sweep(x.data(), db.data(), y.data(), s);
-  dev.double_sweep(y.data(), db.data(), x.data(), s);
-  return x.download(s);
-}
 
 // Entries of two vectors that differ in bits.
 Index bits_differ(const std::vector<double> &u, const std::vector<double> &v)

@@ -1,6 +1,6 @@
-// Shared by issue 11's device sweep experiments (tile_sweep.cu, flag_sweep.cu): uploads, CUDA-event
-// timing, cuSPARSE's CSR SpMV (a MatMult's unit) and the library's multicolor double sweep (the
-// same-run baseline) on one fem2d problem. Bench code: no PETSc.
+// Shared by issue 11's device sweep experiments (tile_sweep.cu, flag_sweep.cu, chain_sweep.cu): uploads, CUDA-event
+// timing, cuSPARSE's CSR SpMV (a MatMult's unit), the library's multicolor double sweep (the
+// same-run baseline) and its bits after two sweeps, on one fem2d problem. Bench code: no PETSc.
 #pragma once
 
 #include "bench/common/bench_common.hpp"
@@ -15,6 +15,7 @@
 #include <cusparse.h>
 
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace pgk::bench_sweeps {
@@ -68,23 +69,42 @@ inline double spmv_us(const Csr &a, cudaStream_t s)
   return us;
 }
 
-// The library's multicolor double sweep (main's scheme, CUDA graph on) on the same matrix and b:
-// the same-run baseline, us a double sweep.
+// The library's multicolor scheme (main's, CUDA graph on) set up on a copy of A on the device, with
+// b and two vectors that start at 0.
+struct LibrarySweep {
+  cuda::DeviceBuffer<Index>  rp, ci;
+  cuda::DeviceBuffer<double> v, db, x, y;
+  cuda::CarpcgDevice         dev;
+
+  LibrarySweep(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
+      : rp(upload(a.rowptr, s)), ci(upload(a.colidx, s)), v(upload(a.values, s)), db(upload(b, s)), x(upload(std::vector<double>(a.nrows, 0.0), s)), y(upload(std::vector<double>(a.nrows, 0.0), s))
+  {
+    CsrView       dv      = view_of(a);
+    const CsrView pattern = dv;
+    dv.rowptr = rp.data(), dv.colidx = ci.data(), dv.values = v.data();
+    cuda::CarpcgDeviceOptions o;
+    o.lambda = lambda;
+    dev.setup(dv, pattern, o, s);
+  }
+};
+
+// The library's double sweep on the same matrix and b: the same-run baseline, us a double sweep.
 inline double multicolor_us(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
 {
-  auto          rp = upload(a.rowptr, s), ci = upload(a.colidx, s);
-  auto          v = upload(a.values, s), db = upload(b, s), x = upload(std::vector<double>(a.nrows, 0.0), s), y = upload(std::vector<double>(a.nrows, 0.0), s);
-  CsrView       dv      = view_of(a);
-  const CsrView pattern = dv;
-  dv.rowptr = rp.data(), dv.colidx = ci.data(), dv.values = v.data();
-  cuda::CarpcgDevice        dev;
-  cuda::CarpcgDeviceOptions o;
-  o.lambda = lambda;
-  dev.setup(dv, pattern, o, s);
-  double *in = x.data(), *out = y.data();
-  auto    call = [&] { dev.double_sweep(in, db.data(), out, s), std::swap(in, out); };
+  LibrarySweep l(a, b, lambda, s);
+  double      *in = l.x.data(), *out = l.y.data();
+  auto         call = [&] { l.dev.double_sweep(in, l.db.data(), out, s), std::swap(in, out); };
   for (int i = 0; i < 20; ++i) call();
   return time_us(s, 15, 50, call);
+}
+
+// Two double sweeps from 0 with b: the library's, as the bits to match.
+inline std::vector<double> library_two_sweeps(const Csr &a, const std::vector<double> &b, double lambda, cudaStream_t s)
+{
+  LibrarySweep l(a, b, lambda, s);
+  l.dev.double_sweep(l.x.data(), l.db.data(), l.y.data(), s);
+  l.dev.double_sweep(l.y.data(), l.db.data(), l.x.data(), s);
+  return l.x.download(s);
 }
 
 } // namespace pgk::bench_sweeps
