@@ -26,11 +26,7 @@
 #include <vector>
 
 using namespace pgk;
-using bench_sweeps::library_two_sweeps;
-using bench_sweeps::multicolor_us;
-using bench_sweeps::spmv_us;
-using bench_sweeps::time_us;
-using bench_sweeps::upload;
+using namespace bench_sweeps;
 
 namespace {
 
@@ -197,15 +193,11 @@ template <int K> void run_kind(const DeviceChain &d, const HostChain &h, const c
 
 int main(int argc, char **argv)
 {
-  const auto study = bench_tiles::fem2d_study(argc, argv, "", 0);
+  const auto study = sweep_study(argc, argv, "", 0);
   if (!study) return 2;
-  const auto &[n, lambda, a, b]   = *study;
-  const CsrView             v     = view_of(a);
-  const std::vector<double> norms = carpcg::row_norms2(v);
-  const carpcg::Coloring    col   = carpcg::distance2_coloring(v);
-  int                       last  = col.ncolors - 1;
-  while (last >= 0 && col.class_size(last) == 0) --last;
-  const HostChain h = build_chain(a, b, norms, col);
+  const auto &[fem, norms, col, last] = *study;
+  const auto &[n, lambda, a, b]       = fem;
+  const HostChain h                   = build_chain(a, b, norms, col);
   if (h.widest > kWidth || pgk::cuda::carpcg_lanes_per_row(0, a.nrows, a.nnz(), carpcg::Scheme::Multicolor) != kLanes) {
     std::fprintf(stderr, "built for rows of at most %d entries and %d lanes a row\n", kWidth, kLanes);
     return 2;

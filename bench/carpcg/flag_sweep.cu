@@ -39,11 +39,7 @@
 #include <vector>
 
 using namespace pgk;
-using bench_sweeps::library_two_sweeps;
-using bench_sweeps::multicolor_us;
-using bench_sweeps::spmv_us;
-using bench_sweeps::time_us;
-using bench_sweeps::upload;
+using namespace bench_sweeps;
 
 namespace {
 
@@ -259,15 +255,11 @@ template <int T> void run_threads(const Csr &a, const std::vector<double> &b, co
 
 int main(int argc, char **argv)
 {
-  const auto study = bench_tiles::fem2d_study(argc, argv, "T [T...]");
+  const auto study = sweep_study(argc, argv, "T [T...]");
   if (!study) return 2;
-  const auto &[n, lambda, a, b]   = *study;
-  const CsrView             v     = view_of(a);
-  const std::vector<double> norms = carpcg::row_norms2(v);
-  const carpcg::Coloring    col   = carpcg::distance2_coloring(v);
-  int                       last  = col.ncolors - 1;
-  while (last >= 0 && col.class_size(last) == 0) --last;
-  const bool check_only = std::getenv("PGK_FLAGS_CHECK_ONLY") != nullptr;
+  const auto &[fem, norms, col, last] = *study;
+  const auto &[n, lambda, a, b]       = fem;
+  const bool check_only               = std::getenv("PGK_FLAGS_CHECK_ONLY") != nullptr;
   if (pgk::cuda::carpcg_lanes_per_row(0, a.nrows, a.nnz(), carpcg::Scheme::Multicolor) != kLanes) {
     std::fprintf(stderr, "the library would use another lane count on this matrix (built for %d)\n", kLanes);
     return 2;

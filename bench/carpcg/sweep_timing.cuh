@@ -3,18 +3,22 @@
 // same-run baseline) and its bits after two sweeps, on one fem2d problem. Bench code: no PETSc.
 #pragma once
 
+#include "bench/carpcg/tiles.hpp"
 #include "bench/common/bench_common.hpp"
 #include "bench/common/cusparse_check.hpp"
 #include "kernels/carpcg/carpcg_gpu.hpp"
 #include "kernels/common/cuda_check.cuh"
 #include "kernels/common/device_buffer.hpp"
 #include "kernels/common/event_timer.hpp"
+#include "src/carpcg/coloring.hpp"
+#include "src/carpcg/sweep.hpp"
 #include "src/common/csr.hpp"
 
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -105,6 +109,34 @@ inline std::vector<double> library_two_sweeps(const Csr &a, const std::vector<do
   l.dev.double_sweep(l.x.data(), l.db.data(), l.y.data(), s);
   l.dev.double_sweep(l.y.data(), l.db.data(), l.x.data(), s);
   return l.x.download(s);
+}
+
+// The last colour with rows: where the library's double sweep turns (projected twice in one launch).
+inline int last_colour(const carpcg::Coloring &c)
+{
+  int last = c.ncolors - 1;
+  while (last >= 0 && c.class_size(last) == 0) --last;
+  return last;
+}
+
+// A study's problem (bench_tiles::fem2d_study) with what the multicolor experiments need: the row
+// norms, the library's colouring and its last colour.
+struct SweepStudy {
+  bench_tiles::Fem2dStudy fem;
+  std::vector<double>     norms;
+  carpcg::Coloring        col;
+  int                     last = -1;
+};
+
+inline std::optional<SweepStudy> sweep_study(int argc, char **argv, const char *rest, int min_rest = 1)
+{
+  auto fem = bench_tiles::fem2d_study(argc, argv, rest, min_rest);
+  if (!fem) return std::nullopt;
+  SweepStudy st{std::move(*fem), {}, {}, -1};
+  st.norms = carpcg::row_norms2(view_of(st.fem.a));
+  st.col   = carpcg::distance2_coloring(view_of(st.fem.a));
+  st.last  = last_colour(st.col);
+  return st;
 }
 
 } // namespace pgk::bench_sweeps

@@ -37,10 +37,7 @@
 #include <vector>
 
 using namespace pgk;
-using bench_sweeps::multicolor_us;
-using bench_sweeps::spmv_us;
-using bench_sweeps::time_us;
-using bench_sweeps::upload;
+using namespace bench_sweeps;
 using bench_tiles::TilePlan;
 
 namespace {
