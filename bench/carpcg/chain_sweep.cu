@@ -14,15 +14,12 @@
 // sweep (graph), and per kernel the bitwise check and a double sweep's time (graph). CUDA events,
 // median of 15 x 50 calls after 20 warm-up calls. PGK_CHAIN_CHECK_ONLY=1: the checks only.
 #include "bench/carpcg/sweep_timing.cuh"
-#include "bench/carpcg/tiles.hpp"
 #include "kernels/carpcg/internal.cuh"
 #include "src/carpcg/coloring.hpp"
-#include "src/carpcg/sweep.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 using namespace pgk;
@@ -30,9 +27,9 @@ using namespace bench_sweeps;
 
 namespace {
 
-constexpr int kLanes   = 4; // fem2d: 7 entries a row (the library's rule gives 4)
-constexpr int kThreads = 256;
-constexpr int kWidth   = 2 * kLanes; // the slices hold rows of at most 2 entries a lane
+constexpr int kLanes   = 4;                                  // fem2d: 7 entries a row (the library's rule gives 4)
+constexpr int kThreads = pgk::cuda::carpcg_detail::kThreads; // the library's colour kernel's block
+constexpr int kWidth   = 2 * kLanes;                         // the slices hold rows of at most 2 entries a lane
 
 enum Kind { kCsr = 0, kCsrAhead = 1, kSlices = 2 };
 const char *const kKindNames[3] = {"csr", "csr-ahead", "slices"};
@@ -45,41 +42,39 @@ struct ChainOperator {
   double               lambda;
 };
 
-template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chain_colour_kernel(ChainOperator a, Index first, Index count, Index slice, const double *b, double *x)
+template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chain_colour_kernel(ChainOperator a, Index first, Index count, Index slice, double *x)
 {
-  using pgk::cuda::carpcg_detail::load_row_head;
-  using pgk::cuda::carpcg_detail::project_head;
-  using pgk::cuda::carpcg_detail::RowHead;
-  const int   lane   = static_cast<int>(threadIdx.x % kLanes);
-  const Index groups = static_cast<Index>(gridDim.x) * kThreads / kLanes;
-  for (Index i = (blockIdx.x * static_cast<Index>(kThreads) + threadIdx.x) / kLanes; i < count; i += groups) {
+  using namespace pgk::cuda::carpcg_detail;
+  const int lane = group_lane<kLanes>();
+  for (Index i = group_id<kLanes>(); i < count; i += group_count<kLanes>()) {
     const Index w = first + i;
     RowHead     head;
     double      n2, bi;
     if (K == kCsr) {
       n2 = __ldcs(a.norms2 + w);
       if (n2 == 0) continue; // a zero row (sweep.hpp)
-      bi   = b ? __ldcs(a.rhs + w) : 0.0;
+      bi   = __ldcs(a.rhs + w);
       head = load_row_head<kLanes>(__ldcs(a.rowptr + w), __ldcs(a.rowptr + w + 1), a.cols, a.vals, lane);
     } else if (K == kCsrAhead) {
       const Index lo = __ldcs(a.rowptr + w), hi = __ldcs(a.rowptr + w + 1);
-      n2 = __ldcs(a.norms2 + w), bi = b ? __ldcs(a.rhs + w) : 0.0;
+      n2 = __ldcs(a.norms2 + w), bi = __ldcs(a.rhs + w);
       if (n2 == 0) continue;
       head = load_row_head<kLanes>(lo, hi, a.cols, a.vals, lane);
     } else {
       const Index len = a.len[w], e0 = slice + lane * count + i, e1 = e0 + kLanes * count;
       head = {0, len, lane < len ? __ldcs(a.slice_cols + e0) : 0, lane + kLanes < len ? __ldcs(a.slice_cols + e1) : 0, lane < len ? __ldcs(a.slice_vals + e0) : 0.0, lane + kLanes < len ? __ldcs(a.slice_vals + e1) : 0.0};
-      n2 = __ldcs(a.norms2 + w), bi = b ? __ldcs(a.rhs + w) : 0.0;
+      n2 = __ldcs(a.norms2 + w), bi = __ldcs(a.rhs + w);
       if (n2 == 0) continue;
     }
     for (int pass = 0; pass < Passes; ++pass) project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
   }
 }
 
-// The host arrays: colour order, slices, and where each colour's slice starts.
+// The host arrays: A in colour order, its rows' lengths, the slices and where each colour's slice starts.
 struct HostChain {
-  std::vector<Index>         rowptr{0}, cols, slice_cols, slice_start;
-  std::vector<double>        vals, norms2, rhs, slice_vals;
+  StoredRows                 rows;
+  std::vector<Index>         slice_cols, slice_start;
+  std::vector<double>        slice_vals;
   std::vector<unsigned char> len;
   int                        widest = 0;
 };
@@ -87,22 +82,20 @@ struct HostChain {
 HostChain build_chain(const Csr &a, const std::vector<double> &b, const std::vector<double> &norms, const carpcg::Coloring &col)
 {
   HostChain h;
-  for (Index r : col.rows) {
-    const Index lo = a.rowptr[r], hi = a.rowptr[r + 1];
-    h.cols.insert(h.cols.end(), a.colidx.begin() + lo, a.colidx.begin() + hi);
-    h.vals.insert(h.vals.end(), a.values.begin() + lo, a.values.begin() + hi);
-    h.rowptr.push_back(static_cast<Index>(h.cols.size()));
-    h.norms2.push_back(norms[r]), h.rhs.push_back(b[r]), h.len.push_back(static_cast<unsigned char>(std::min<Index>(hi - lo, 255)));
-    h.widest = std::max<int>(h.widest, static_cast<int>(hi - lo));
+  h.rows = rows_in_order(a, b, norms, col.rows);
+  for (size_t w = 0; w + 1 < h.rows.rowptr.size(); ++w) {
+    const Index len = h.rows.rowptr[w + 1] - h.rows.rowptr[w];
+    h.len.push_back(static_cast<unsigned char>(std::min<Index>(len, 255)));
+    h.widest = std::max<int>(h.widest, static_cast<int>(len));
   }
   h.slice_start.assign(1, 0);
   for (int c = 0; c < col.ncolors; ++c) {
     const Index first = col.class_ptr[c], count = col.class_size(c), base = h.slice_start.back();
     h.slice_cols.resize(base + kWidth * count, 0), h.slice_vals.resize(base + kWidth * count, 0.0);
     for (Index i = 0; i < count; ++i)
-      for (Index e = h.rowptr[first + i]; e < h.rowptr[first + i + 1] && e - h.rowptr[first + i] < kWidth; ++e) {
-        const Index at   = base + (e - h.rowptr[first + i]) * count + i;
-        h.slice_cols[at] = h.cols[e], h.slice_vals[at] = h.vals[e];
+      for (Index e = h.rows.rowptr[first + i]; e < h.rows.rowptr[first + i + 1] && e - h.rows.rowptr[first + i] < kWidth; ++e) {
+        const Index at   = base + (e - h.rows.rowptr[first + i]) * count + i;
+        h.slice_cols[at] = h.rows.cols[e], h.slice_vals[at] = h.rows.vals[e];
       }
     h.slice_start.push_back(base + kWidth * count);
   }
@@ -117,9 +110,9 @@ Index slice_mismatches(const HostChain &h, const carpcg::Coloring &col)
   for (int c = 0; c < col.ncolors; ++c)
     for (Index i = 0, count = col.class_size(c); i < count; ++i) {
       const Index w = col.class_ptr[c] + i;
-      for (Index e = 0; e < h.rowptr[w + 1] - h.rowptr[w]; ++e) {
+      for (Index e = 0; e < h.rows.rowptr[w + 1] - h.rows.rowptr[w]; ++e) {
         const Index at = h.slice_start[c] + e * count + i;
-        if (h.slice_cols[at] != h.cols[h.rowptr[w] + e] || h.slice_vals[at] != h.vals[h.rowptr[w] + e]) {
+        if (h.slice_cols[at] != h.rows.cols[h.rows.rowptr[w] + e] || h.slice_vals[at] != h.rows.vals[h.rows.rowptr[w] + e]) {
           ++bad;
           break;
         }
@@ -129,15 +122,15 @@ Index slice_mismatches(const HostChain &h, const carpcg::Coloring &col)
 }
 
 struct DeviceChain {
-  pgk::cuda::DeviceBuffer<Index>         rowptr, cols, slice_cols;
-  pgk::cuda::DeviceBuffer<double>        vals, norms2, rhs, slice_vals;
+  DeviceRows                             rows;
+  pgk::cuda::DeviceBuffer<Index>         slice_cols;
+  pgk::cuda::DeviceBuffer<double>        slice_vals;
   pgk::cuda::DeviceBuffer<unsigned char> len;
   ChainOperator                          op{};
 
-  DeviceChain(const HostChain &h, double lambda, cudaStream_t s)
-      : rowptr(upload(h.rowptr, s)), cols(upload(h.cols, s)), slice_cols(upload(h.slice_cols, s)), vals(upload(h.vals, s)), norms2(upload(h.norms2, s)), rhs(upload(h.rhs, s)), slice_vals(upload(h.slice_vals, s)), len(upload(h.len, s))
+  DeviceChain(const HostChain &h, double lambda, cudaStream_t s) : rows(h.rows, s), slice_cols(upload(h.slice_cols, s)), slice_vals(upload(h.slice_vals, s)), len(upload(h.len, s))
   {
-    op = {rowptr.data(), cols.data(), slice_cols.data(), vals.data(), norms2.data(), rhs.data(), slice_vals.data(), len.data(), lambda};
+    op = {rows.rowptr.data(), rows.cols.data(), slice_cols.data(), rows.vals.data(), rows.norms2.data(), rows.rhs.data(), slice_vals.data(), len.data(), lambda};
   }
 };
 
@@ -145,14 +138,13 @@ struct DeviceChain {
 // the last non-empty colour projected twice, colours last-1..0.
 template <int K> void chain_double_sweep(const DeviceChain &d, const HostChain &h, const carpcg::Coloring &col, int last, const double *x, double *y, cudaStream_t s)
 {
-  const Index n = static_cast<Index>(h.norms2.size());
+  const Index n = static_cast<Index>(h.rows.norms2.size());
   PGK_CUDA_CHECK(cudaMemcpyAsync(y, x, sizeof(double) * n, cudaMemcpyDeviceToDevice, s));
   auto colour = [&](int c, bool twice) {
     const Index count = col.class_size(c);
     if (count == 0) return;
-    const int grid   = static_cast<int>(std::min<Index>((count * kLanes + kThreads - 1) / kThreads, 1 << 16));
-    auto     *kernel = twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>;
-    kernel<<<grid, kThreads, 0, s>>>(d.op, col.class_ptr[c], count, h.slice_start[c], d.rhs.data(), y);
+    auto *kernel = twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>;
+    kernel<<<pgk::cuda::carpcg_detail::group_grid(count, kLanes), kThreads, 0, s>>>(d.op, col.class_ptr[c], count, h.slice_start[c], y);
     PGK_CUDA_CHECK_LAUNCH();
   };
   for (int c = 0; c < last; ++c) colour(c, false);
@@ -162,14 +154,12 @@ template <int K> void chain_double_sweep(const DeviceChain &d, const HostChain &
 
 template <int K> void run_kind(const DeviceChain &d, const HostChain &h, const carpcg::Coloring &col, int last, const std::vector<double> &want, bool check_only, cudaStream_t s)
 {
-  const Index                     n = static_cast<Index>(h.norms2.size());
+  const Index                     n = static_cast<Index>(h.rows.norms2.size());
   pgk::cuda::DeviceBuffer<double> x(n), y(n);
   PGK_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, sizeof(double) * n, s));
   chain_double_sweep<K>(d, h, col, last, x.data(), y.data(), s);
   chain_double_sweep<K>(d, h, col, last, y.data(), x.data(), s);
-  const std::vector<double> got    = x.download(s);
-  Index                     differ = 0;
-  for (Index i = 0; i < n; ++i) differ += std::memcmp(&got[i], &want[i], sizeof(double)) != 0;
+  const Index differ = bits_differ(x.download(s), want);
   std::printf("  %-10s bitwise check (2 double sweeps from 0 vs the library's): %s (%d of %d differ)", kKindNames[K], differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ), static_cast<int>(n));
   if (check_only) {
     std::printf("\n");

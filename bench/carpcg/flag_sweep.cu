@@ -23,11 +23,8 @@
 // double sweep's time (copy + kernel, stream launches). CUDA events, median of
 // 15 x 50 calls after 20 warm-up calls. PGK_FLAGS_CHECK_ONLY=1: the checks only (compute-sanitizer).
 #include "bench/carpcg/sweep_timing.cuh"
-#include "bench/carpcg/tiles.hpp"
 #include "kernels/carpcg/internal.cuh"
-#include "kernels/common/transfer.hpp"
 #include "src/carpcg/coloring.hpp"
-#include "src/carpcg/sweep.hpp"
 
 #include <cuda/atomic>
 
@@ -35,7 +32,6 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 using namespace pgk;
@@ -102,7 +98,7 @@ struct LoadedRow {
 __device__ LoadedRow load_row(const FlagPlan &p, Index w, int lane)
 {
   const Index lo = __ldcs(p.rowptr + w), hi = __ldcs(p.rowptr + w + 1);
-  return {pgk::cuda::carpcg_detail::load_row_head<kLanes>(lo, hi, p.cols, p.vals, lane), __ldcs(p.norms2 + w), p.rhs ? __ldcs(p.rhs + w) : 0.0};
+  return {pgk::cuda::carpcg_detail::load_row_head<kLanes>(lo, hi, p.cols, p.vals, lane), __ldcs(p.norms2 + w), __ldcs(p.rhs + w)};
 }
 
 // Phases 0..last-1: colours forward; phase last: the last colour projected twice (main's turning
@@ -135,11 +131,11 @@ template <int T, int K> __global__ void __launch_bounds__(T, 2048 / T) flag_swee
   }
 }
 
-// The host side: bands, reach, the reordered operator.
+// The host side: bands, reach, the operator in band-major, colour-minor order.
 struct HostBands {
-  int                 nbands = 0, reach = 0;
-  std::vector<Index>  seg, rowptr, cols;
-  std::vector<double> vals, norms2, rhs;
+  int                nbands = 0, reach = 0;
+  std::vector<Index> seg;
+  StoredRows         rows;
 };
 
 HostBands build_bands(const Csr &a, const std::vector<double> &b, const std::vector<double> &norms, const carpcg::Coloring &col, int nbands)
@@ -162,58 +158,42 @@ HostBands build_bands(const Csr &a, const std::vector<double> &b, const std::vec
   for (size_t i = 1; i < h.seg.size(); ++i) h.seg[i] += h.seg[i - 1];
   std::vector<Index> order(n), next(h.seg.begin(), h.seg.end() - 1);
   for (Index r = 0; r < n; ++r) order[next[static_cast<size_t>(band(r)) * nc + col.color[r]]++] = r;
-  h.rowptr.assign(1, 0);
-  for (Index r : order) {
-    for (Index e = a.rowptr[r]; e < a.rowptr[r + 1]; ++e) h.cols.push_back(a.colidx[e]), h.vals.push_back(a.values[e]);
-    h.rowptr.push_back(static_cast<Index>(h.cols.size()));
-    h.norms2.push_back(norms[r]), h.rhs.push_back(b[r]);
-  }
+  h.rows = rows_in_order(a, b, norms, order);
   return h;
 }
 
 struct DeviceBands {
   Index                             n;
-  pgk::cuda::DeviceBuffer<Index>    rowptr, cols, seg;
-  pgk::cuda::DeviceBuffer<double>   vals, norms2, rhs;
+  DeviceRows                        rows;
+  pgk::cuda::DeviceBuffer<Index>    seg;
   pgk::cuda::DeviceBuffer<unsigned> counts;
   pgk::cuda::DeviceBuffer<int>      timed_out;
   FlagPlan                          p{};
   unsigned                          base = 0;
 
-  DeviceBands(const HostBands &h, Index n, int ncolors, int last, double lambda, cudaStream_t s)
-      : n(n), rowptr(upload(h.rowptr, s)), cols(upload(h.cols, s)), seg(upload(h.seg, s)), vals(upload(h.vals, s)), norms2(upload(h.norms2, s)), rhs(upload(h.rhs, s)), counts(h.nbands), timed_out(1)
+  DeviceBands(const HostBands &h, Index n, int ncolors, int last, double lambda, cudaStream_t s) : n(n), rows(h.rows, s), seg(upload(h.seg, s)), counts(h.nbands), timed_out(1)
   {
     PGK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, sizeof(unsigned) * h.nbands, s));
     PGK_CUDA_CHECK(cudaMemsetAsync(timed_out.data(), 0, sizeof(int), s));
-    p = {rowptr.data(), cols.data(), seg.data(), vals.data(), norms2.data(), rhs.data(), ncolors, last, h.reach, h.nbands, lambda, counts.data(), timed_out.data()};
+    p = {rows.rowptr.data(), rows.cols.data(), seg.data(), rows.vals.data(), rows.norms2.data(), rows.rhs.data(), ncolors, last, h.reach, h.nbands, lambda, counts.data(), timed_out.data()};
   }
-  // y = the double sweep of x (b: the stored right-hand side, or none), as the library's double_sweep.
-  template <int T, int K> void double_sweep(const double *x, bool with_b, double *y, cudaStream_t s)
+  // y = the double sweep of x with b, as the library's double_sweep.
+  template <int T, int K> void double_sweep(const double *x, double *y, cudaStream_t s)
   {
     PGK_CUDA_CHECK(cudaMemcpyAsync(y, x, sizeof(double) * n, cudaMemcpyDeviceToDevice, s));
-    FlagPlan q = p;
-    if (!with_b) q.rhs = nullptr;
-    void *args[] = {&q, &base, &y};
+    void *args[] = {&p, &base, &y};
     PGK_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(flag_sweep_kernel<T, K>), dim3(p.nbands), dim3(T), args, 0, s));
     if (K != kNoWait) base += 2 * p.last + 1; // the kernel without waits leaves the counts as they were
   }
   bool timed_out_once(cudaStream_t s) const { return timed_out.get(0, s) != 0; }
 };
 
-// Entries of two vectors that differ in bits.
-Index bits_differ(const std::vector<double> &u, const std::vector<double> &v)
-{
-  Index d = 0;
-  for (size_t i = 0; i < u.size(); ++i) d += std::memcmp(&u[i], &v[i], sizeof(double)) != 0;
-  return d;
-}
-
 template <int T, int K> void run_kernel(DeviceBands &d, const std::vector<double> &want, bool check_only, cudaStream_t s)
 {
   pgk::cuda::DeviceBuffer<double> x(d.n), y(d.n);
   PGK_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, sizeof(double) * d.n, s));
-  d.double_sweep<T, K>(x.data(), true, y.data(), s);
-  d.double_sweep<T, K>(y.data(), true, x.data(), s);
+  d.double_sweep<T, K>(x.data(), y.data(), s);
+  d.double_sweep<T, K>(y.data(), x.data(), s);
   const Index differ = bits_differ(x.download(s), want);
   const bool  late   = d.timed_out_once(s);
   std::printf("  %-7s bitwise check (2 double sweeps from 0 vs the library's): %s (%d of %d differ)%s", kKindNames[K], differ == 0 ? "IDENTICAL" : "DIFFERENT", static_cast<int>(differ), static_cast<int>(d.n), late ? ", A WAIT TIMED OUT" : "");
@@ -222,7 +202,7 @@ template <int T, int K> void run_kernel(DeviceBands &d, const std::vector<double
     return;
   }
   double *in = x.data(), *out = y.data();
-  auto    call = [&] { d.double_sweep<T, K>(in, true, out, s), std::swap(in, out); };
+  auto    call = [&] { d.double_sweep<T, K>(in, out, s), std::swap(in, out); };
   for (int i = 0; i < 20; ++i) call();
   std::printf("; double sweep %.1f us%s\n", time_us(s, 15, 50, call), d.timed_out_once(s) ? " (A WAIT TIMED OUT)" : "");
   std::fflush(stdout);

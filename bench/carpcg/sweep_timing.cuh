@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <utility>
@@ -109,6 +110,42 @@ inline std::vector<double> library_two_sweeps(const Csr &a, const std::vector<do
   l.dev.double_sweep(l.x.data(), l.db.data(), l.y.data(), s);
   l.dev.double_sweep(l.y.data(), l.db.data(), l.x.data(), s);
   return l.x.download(s);
+}
+
+// A's rows with their squared norms and right-hand sides, stored in a given order: stored row w is
+// A's row order[w] (the experiments' operators in colour or band order).
+struct StoredRows {
+  std::vector<Index>  rowptr{0}, cols;
+  std::vector<double> vals, norms2, rhs;
+};
+
+inline StoredRows rows_in_order(const Csr &a, const std::vector<double> &b, const std::vector<double> &norms, const std::vector<Index> &order)
+{
+  StoredRows h;
+  for (Index r : order) {
+    const Index lo = a.rowptr[r], hi = a.rowptr[r + 1];
+    h.cols.insert(h.cols.end(), a.colidx.begin() + lo, a.colidx.begin() + hi);
+    h.vals.insert(h.vals.end(), a.values.begin() + lo, a.values.begin() + hi);
+    h.rowptr.push_back(static_cast<Index>(h.cols.size()));
+    h.norms2.push_back(norms[r]), h.rhs.push_back(b[r]);
+  }
+  return h;
+}
+
+// StoredRows on the device.
+struct DeviceRows {
+  cuda::DeviceBuffer<Index>  rowptr, cols;
+  cuda::DeviceBuffer<double> vals, norms2, rhs;
+
+  DeviceRows(const StoredRows &h, cudaStream_t s) : rowptr(upload(h.rowptr, s)), cols(upload(h.cols, s)), vals(upload(h.vals, s)), norms2(upload(h.norms2, s)), rhs(upload(h.rhs, s)) {}
+};
+
+// Entries of two vectors that differ in bits.
+inline Index bits_differ(const std::vector<double> &u, const std::vector<double> &v)
+{
+  Index d = 0;
+  for (size_t i = 0; i < u.size(); ++i) d += std::memcmp(&u[i], &v[i], sizeof(double)) != 0;
+  return d;
 }
 
 // The last colour with rows: where the library's double sweep turns (projected twice in one launch).

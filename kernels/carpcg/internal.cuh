@@ -107,10 +107,10 @@ __device__ inline double ordered_dot(Index lo, Index hi, const Index *cols, cons
   return s;
 }
 
-// A row's data that does not depend on x, for a group of G lanes: its entries lo..hi, its squared
-// norm and right-hand side, and the lane's first two entries (a lane keeps them in registers for
-// the update). Loading it apart from the projection lets a caller issue these loads early (before a
-// wait), and the projection is then the same operations on the same values.
+// What a lane of a row's group of G lanes loads before it reads x: the row's entries lo..hi and
+// the lane's first two entries (columns and values; the lane keeps them in registers for the
+// update). The norm and b are the caller's. Loading it apart from the projection lets a caller issue these loads early
+// (before a wait), and the projection is then the same operations on the same values.
 struct RowHead {
   Index lo, hi, c0, c1;
   double v0, v1;
