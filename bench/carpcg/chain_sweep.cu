@@ -1,13 +1,22 @@
 // Issue 11's device experiment after bench_carpcg_flags (forty-fourth session): a multicolor colour
 // costs about 4.7 us at 361k rows with or without launches between colours, one row projection's
 // chain of dependent loads. This program shortens the chain without changing the order or the bits:
-// three colour kernels, each launched once per colour and direction (17 a double sweep, captured in
-// a CUDA graph as the library does), on A stored in colour order:
-//   csr      the library's colour kernel: the norm, then (past the zero-row branch) the row
-//            pointer, then the entries, then x;
-//   csr-ahead the norm, the row pointer and b loaded together, the branch after;
-//   slices   each colour stored as a slice of fixed width (column-major, ELL): the entries'
-//            addresses follow from the row's position, so the entries load with the norm, and x next.
+// colour kernels, each launched once per colour and direction (17 a double sweep, captured in a
+// CUDA graph as the library does), on A stored in colour order:
+//   csr       the library's colour kernel up to the forty-fourth session: the norm, then (past the
+//             zero-row branch) the row pointer, then the entries, then x;
+//   csr-ahead the norm, the row pointer and b loaded together, the branch after (the library's
+//             colour kernel since the forty-fifth session);
+//   slices    each colour stored as a slice of fixed width (column-major, ELL): the entries'
+//             addresses follow from the row's position, so the entries load with the norm, and x next;
+// and csr-ahead as programmatic dependent launches (kernels/common/pdl.cuh), where a colour's
+// kernel may start while the colour before it still runs, and must wait for it before touching x:
+//   pdl       the wait first, then csr-ahead (the twenty-seventh session's form, 5.7% slower then);
+//   pdl-ahead the next colour's launch allowed at once, the row's head (bounds, norm, b, first
+//             entries: nothing a colour writes) loaded, then the wait, then the projection: only
+//             x's loads, the sum and the stores stay on the chain between colours;
+//   pdl-late  as pdl-ahead, but the next colour's launch allowed only after the wait, so that at most
+//             two colours are resident (one projecting, the next loading its heads).
 // Every kernel sums a row in storage order through kernels/carpcg/internal.cuh's project_head, so
 // two double sweeps from 0 must equal the library's bits (checked).
 // Usage: bench_carpcg_chain n lambda   (fem2d:n=n). Prints cuSPARSE's SpMV, the library's double
@@ -15,6 +24,7 @@
 // median of 15 x 50 calls after 20 warm-up calls. PGK_CHAIN_CHECK_ONLY=1: the checks only.
 #include "bench/carpcg/sweep_timing.cuh"
 #include "kernels/carpcg/internal.cuh"
+#include "kernels/common/pdl.cuh"
 #include "src/carpcg/coloring.hpp"
 
 #include <algorithm>
@@ -31,8 +41,12 @@ constexpr int kLanes   = 4;                                  // fem2d: 7 entries
 constexpr int kThreads = pgk::cuda::carpcg_detail::kThreads; // the library's colour kernel's block
 constexpr int kWidth   = 2 * kLanes;                         // the slices hold rows of at most 2 entries a lane
 
-enum Kind { kCsr = 0, kCsrAhead = 1, kSlices = 2 };
-const char *const kKindNames[3] = {"csr", "csr-ahead", "slices"};
+enum Kind { kCsr = 0, kCsrAhead = 1, kSlices = 2, kPdl = 3, kPdlAhead = 4, kPdlLate = 5 };
+const char *const kKindNames[6] = {"csr", "csr-ahead", "slices", "pdl", "pdl-ahead", "pdl-late"};
+constexpr bool    is_pdl(int k)
+{
+  return k >= kPdl;
+}
 
 // A in colour order (stored row w), and the same rows as one slice per colour.
 struct ChainOperator {
@@ -45,7 +59,10 @@ struct ChainOperator {
 template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chain_colour_kernel(ChainOperator a, Index first, Index count, Index slice, double *x)
 {
   using namespace pgk::cuda::carpcg_detail;
-  const int lane = group_lane<kLanes>();
+  const int lane    = group_lane<kLanes>();
+  bool      waiting = K == kPdlAhead || K == kPdlLate; // the wait still to come, before the first x access
+  if (K == kPdl || K == kPdlAhead) pgk::cuda::pdl_launch_dependents();
+  if (K == kPdl) pgk::cuda::pdl_wait();
   for (Index i = group_id<kLanes>(); i < count; i += group_count<kLanes>()) {
     const Index w = first + i;
     RowHead     head;
@@ -55,16 +72,21 @@ template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chai
       if (n2 == 0) continue; // a zero row (sweep.hpp)
       bi   = __ldcs(a.rhs + w);
       head = load_row_head<kLanes>(__ldcs(a.rowptr + w), __ldcs(a.rowptr + w + 1), a.cols, a.vals, lane);
-    } else if (K == kCsrAhead) {
-      const Index lo = __ldcs(a.rowptr + w), hi = __ldcs(a.rowptr + w + 1);
-      n2 = __ldcs(a.norms2 + w), bi = __ldcs(a.rhs + w);
-      if (n2 == 0) continue;
-      head = load_row_head<kLanes>(lo, hi, a.cols, a.vals, lane);
-    } else {
+    } else if (K == kSlices) {
       const Index len = a.len[w], e0 = slice + lane * count + i, e1 = e0 + kLanes * count;
       head = {0, len, lane < len ? __ldcs(a.slice_cols + e0) : 0, lane + kLanes < len ? __ldcs(a.slice_cols + e1) : 0, lane < len ? __ldcs(a.slice_vals + e0) : 0.0, lane + kLanes < len ? __ldcs(a.slice_vals + e1) : 0.0};
       n2 = __ldcs(a.norms2 + w), bi = __ldcs(a.rhs + w);
       if (n2 == 0) continue;
+    } else { // csr-ahead and the programmatic launches
+      const Index lo = __ldcs(a.rowptr + w), hi = __ldcs(a.rowptr + w + 1);
+      n2 = __ldcs(a.norms2 + w), bi = __ldcs(a.rhs + w);
+      if (n2 == 0) continue;
+      head = load_row_head<kLanes>(lo, hi, a.cols, a.vals, lane);
+    }
+    if (waiting) { // only threads that touch x wait: a thread with no (nonzero) row leaves x alone
+      pgk::cuda::pdl_wait();
+      if (K == kPdlLate) pgk::cuda::pdl_launch_dependents();
+      waiting = false;
     }
     for (int pass = 0; pass < Passes; ++pass) project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
   }
@@ -140,12 +162,16 @@ template <int K> void chain_double_sweep(const DeviceChain &d, const HostChain &
 {
   const Index n = static_cast<Index>(h.rows.norms2.size());
   PGK_CUDA_CHECK(cudaMemcpyAsync(y, x, sizeof(double) * n, cudaMemcpyDeviceToDevice, s));
-  auto colour = [&](int c, bool twice) {
+  bool first_launch = true; // its predecessor is the copy, not a kernel: launched plainly
+  auto colour       = [&](int c, bool twice) {
     const Index count = col.class_size(c);
     if (count == 0) return;
-    auto *kernel = twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>;
-    kernel<<<pgk::cuda::carpcg_detail::group_grid(count, kLanes), kThreads, 0, s>>>(d.op, col.class_ptr[c], count, h.slice_start[c], y);
+    auto     *kernel = twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>;
+    const int grid   = pgk::cuda::carpcg_detail::group_grid(count, kLanes);
+    if (is_pdl(K) && !first_launch) pgk::cuda::launch_dependent(kernel, dim3(grid), dim3(kThreads), s, d.op, col.class_ptr[c], count, h.slice_start[c], y);
+    else kernel<<<grid, kThreads, 0, s>>>(d.op, col.class_ptr[c], count, h.slice_start[c], y);
     PGK_CUDA_CHECK_LAUNCH();
+    first_launch = false;
   };
   for (int c = 0; c < last; ++c) colour(c, false);
   colour(last, true);
@@ -209,6 +235,9 @@ int main(int argc, char **argv)
   run_kind<kCsr>(d, h, col, last, want, check_only, s);
   run_kind<kCsrAhead>(d, h, col, last, want, check_only, s);
   run_kind<kSlices>(d, h, col, last, want, check_only, s);
+  run_kind<kPdl>(d, h, col, last, want, check_only, s);
+  run_kind<kPdlAhead>(d, h, col, last, want, check_only, s);
+  run_kind<kPdlLate>(d, h, col, last, want, check_only, s);
   PGK_CUDA_CHECK(cudaStreamDestroy(s));
   return 0;
 }

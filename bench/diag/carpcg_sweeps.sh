@@ -6,8 +6,9 @@
 #   bash bench/diag/carpcg_sweeps.sh chain   # bench_carpcg_chain (bench/carpcg/chain_sweep.cu): the colour
 #                                            # kernel's load chain shortened, PGK_ROUNDS rounds (default 2)
 # Each on fem2d at 361k, 1M and 4M rows (PGK_SIZES), then its bitwise checks under compute-sanitizer
-# memcheck on a small grid. Results in $OUT/carpcg_<experiment>.txt. Then, if PGK_PART is set, that part of
-# the labels on the same set-up (scripts/run-gpu-suite-part), its log in $OUT/$PGK_PART.log.
+# memcheck on a small grid. Results in $OUT/carpcg_<experiment>.txt. Then, if PGK_BENCH is set, bench_carpcg
+# -methods $PGK_BENCH (e.g. mc) on fem2d at the same sizes, in $OUT/bench_carpcg.txt; then, if PGK_PART is set,
+# that part of the labels on the same set-up (scripts/run-gpu-suite-part), its log in $OUT/$PGK_PART.log.
 export OUT
 what=${1:?usage: carpcg_sweeps.sh flags|chain}
 case $what in
@@ -29,6 +30,12 @@ done
 "${check[@]}" timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \
   build/bench/bench_carpcg_$what 40 1.0 "${sanitized[@]}" >> $B 2>&1
 echo "== memcheck fem2d:n=40: rc $?" >> $B
+if [ -n "${PGK_BENCH:-}" ]; then
+  problems=$(printf 'fem2d:n=%s;' ${PGK_SIZES:-601 1001 2001})
+  timeout 240 build/bench/bench_carpcg -use_gpu_aware_mpi 0 -problems "${problems%;}" -methods "$PGK_BENCH" \
+    -solve_seconds 1 -row_seconds 3 >> $OUT/bench_carpcg.txt 2>&1
+  echo "== bench_carpcg: rc $?" >> $B
+fi
 if [ -n "${PGK_PART:-}" ]; then
   cd "$repo" && scripts/run-gpu-suite-part "$PGK_PART" > $OUT/$PGK_PART.log 2>&1
   echo "== $PGK_PART: rc $?" >> $B

@@ -152,13 +152,6 @@ __device__ inline void project_head(const RowHead &r, const Index *cols, const d
   for (Index k = r.lo + 2 * G + lane; k < hi; k += G) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
 }
 
-// The projection of one row: its head loaded, then projected.
-template <int G>
-__device__ inline void project_row(Index lo, Index hi, const Index *cols, const double *vals, double norm2, double bi,
-                                   double lambda, double *x, int lane) {
-  project_head<G>(load_row_head<G>(lo, hi, cols, vals, lane), cols, vals, norm2, bi, lambda, x, lane);
-}
-
 // Blocks of kThreads threads for `rows` groups of G lanes.
 inline int group_grid(Index rows, int lanes) { return grid_for(rows, kThreads / lanes, kMaxBlocks); }
 inline int thread_grid(Index items) { return grid_for(items, kThreads, kMaxBlocks); }

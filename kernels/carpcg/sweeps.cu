@@ -36,16 +36,14 @@ __global__ void __launch_bounds__(kThreads, 8)
     colour_kernel(Matrix a, const Index *rows, Index first, Index count, const double *b, double lambda, double *x) {
   const int lane = group_lane<G>();
   for (Index w = first + group_id<G>(); w < first + count; w += group_count<G>()) {
-    const double n2 = __ldcs(a.norms2 + w);
+    // A colour holds about one row per group, so its time is one row's chain of dependent loads. The
+    // bounds, the norm and b are loaded together, before the zero-row test, which would otherwise
+    // hold the bounds (and so the entries and x) back by one more memory latency.
+    const Index lo = __ldcs(a.rowptr + w), hi = __ldcs(a.rowptr + w + 1);
+    const double n2 = __ldcs(a.norms2 + w), bi = b ? b[rows[w]] : 0.0;
     if (n2 == 0) continue; // a zero row (sweep.hpp)
-    if (Passes == 1) {
-      project_row<G>(__ldcs(a.rowptr + w), __ldcs(a.rowptr + w + 1), a.colidx, a.values, n2, b ? b[rows[w]] : 0.0,
-                     lambda, x, lane);
-    } else {
-      const Index lo = __ldcs(a.rowptr + w), hi = __ldcs(a.rowptr + w + 1);
-      const double bi = b ? b[rows[w]] : 0.0;
-      for (int pass = 0; pass < Passes; ++pass) project_row<G>(lo, hi, a.colidx, a.values, n2, bi, lambda, x, lane);
-    }
+    const RowHead head = load_row_head<G>(lo, hi, a.colidx, a.values, lane);
+    for (int pass = 0; pass < Passes; ++pass) project_head<G>(head, a.colidx, a.values, n2, bi, lambda, x, lane);
   }
 }
 
@@ -85,7 +83,7 @@ struct Blocks {
 // group's kCopyCap<G> doubles; else it sweeps the copy in global memory, as before), and loads the
 // next row (its index, bounds, norm, right-hand side and first G entries) while it projects the
 // current one, so that only shared-memory accesses and the ordered sum stay on the chain.
-// The arithmetic is BlockPlan::sweep_sum's, in its order (see project_row): the same bits.
+// The arithmetic is BlockPlan::sweep_sum's, in its order (see project_head, internal.cuh): the same bits.
 // The shared array is dynamic: launched without it (Impl::sweep_in_shared false, most blocks too
 // wide) the kernel keeps the full occupancy for its global-memory sweeps.
 constexpr int kSweepThreads = 128;
@@ -115,7 +113,7 @@ __device__ inline RowAhead load_row(const Matrix &a, const Blocks &blk, const do
   return r;
 }
 
-// project_row on a row loaded ahead: the first G entries from registers, any further ones read
+// project_head on a row loaded ahead: the first G entries from registers, any further ones read
 // here; the same products and the same order of additions.
 template <int G>
 __device__ inline void project_ahead(const RowAhead &r, const Index *cols, const double *vals, double lambda,

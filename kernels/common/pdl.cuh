@@ -14,11 +14,23 @@
 
 namespace pgk::cuda {
 
-__device__ __forceinline__ void pdl_prologue() {
+// The two halves of the prologue, for a kernel that does x-independent work between them (loads
+// of data no earlier kernel writes): the next kernel may be launched; wait for the previous grid.
+__device__ __forceinline__ void pdl_launch_dependents() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void pdl_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+}
+
+__device__ __forceinline__ void pdl_prologue() {
+  pdl_launch_dependents();
+  pdl_wait();
 }
 
 // kernel<<<grid, block, 0, s>>>(args...), allowed to overlap the end of the kernel before it.
