@@ -1,29 +1,31 @@
-// Issue 11's device experiment after bench_carpcg_flags (forty-fourth session): a multicolor colour
-// costs about 4.7 us at 361k rows with or without launches between colours, one row projection's
-// chain of dependent loads. This program shortens the chain without changing the order or the bits:
-// colour kernels, each launched once per colour and direction (17 a double sweep, captured in a
-// CUDA graph as the library does), on A stored in colour order:
-//   csr       the library's colour kernel up to the forty-fourth session: the norm, then (past the
-//             zero-row branch) the row pointer, then the entries, then x;
-//   csr-ahead the norm, the row pointer and b loaded together, the branch after (the library's
-//             colour kernel since the forty-fifth session);
-//   slices    each colour stored as a slice of fixed width (column-major, ELL): the entries'
-//             addresses follow from the row's position, so the entries load with the norm, and x next;
-// and csr-ahead as programmatic dependent launches (kernels/common/pdl.cuh), where a colour's
-// kernel may start while the colour before it still runs, and must wait for it before touching x:
-//   pdl       the wait first, then csr-ahead (the twenty-seventh session's form, 5.7% slower then);
-//   pdl-ahead the next colour's launch allowed at once, the row's head (bounds, norm, b, first
-//             entries: nothing a colour writes) loaded, then the wait, then the projection: only
-//             x's loads, the sum and the stores stay on the chain between colours;
-//   pdl-late  as pdl-ahead, but the next colour's launch allowed only after the wait, so that at most
-//             two colours are resident (one projecting, the next loading its heads);
-// and two probes with the same grids and launches but no work (forty-fifth session: at 361k rows no
-// change to the loads moved the time): empty (plain launches) and empty-pdl (the prologue only),
-// what the 17 launches and the grids' boundaries cost by themselves.
-// Every kernel sums a row in storage order through kernels/carpcg/internal.cuh's project_head, so
-// two double sweeps from 0 must equal the library's bits (checked).
+// Issue 11's colour-kernel experiments (forty-fourth and forty-fifth sessions): what a multicolor
+// colour costs at 361k rows (about 5 us, one row per group of 4 lanes) and which change to the colour
+// kernel shortens it without changing the order or the bits. Each kind is launched once per colour
+// and direction (17 launches a double sweep, captured in a CUDA graph as the library does), on A
+// stored in colour order. The loads before x:
+//   csr         the colour kernel up to the forty-fourth session: the norm, then (past the zero-row
+//               test) the row pointer, then the entries, then x;
+//   csr-ahead   the norm, the row pointer and b loaded together, the test after (the library's
+//               colour kernel since 0510675);
+//   slices      each colour stored as a column-major slice 8 entries wide (ELL, the row's length in
+//               a byte): the entries load with the norm.
+// As programmatic dependent launches (kernels/common/pdl.cuh), which may start while the colour
+// before them runs and wait for it before touching x:
+//   pdl         the wait first, then csr-ahead (the twenty-seventh session's form);
+//   pdl-ahead   the next colour's launch allowed at once, the row's head (bounds, norm, b, first
+//               entries: nothing a colour writes) loaded, then the wait, then the projection;
+//   pdl-late    as pdl-ahead, the next colour's launch allowed only after the wait.
+// Probes, with the same grids and launches and no work (not checked): empty, empty-pdl.
+// The ordered sum (ncu at 361k: 6 of every 27 cycles a warp waits on the short scoreboard, the
+// shuffle -> addition -> shuffle chain), its G shuffles issued first, the additions after:
+//   ahead-sum   csr-ahead so;   pdl-sum   pdl-ahead so;
+//   sum-48reg   ahead-sum under launch bounds of 5 blocks an SM (48 registers; the held products
+//               spill 40 bytes a thread under the library's 32); 5 x 132 blocks hold a 361k colour;
+//   ahead-48reg csr-ahead under the same bounds (the registers' share of sum-48reg's change).
+// Every kind adds a row's products in storage order (internal.cuh's project_head, or its copy here
+// with the shuffles first), so two double sweeps from 0 must equal the library's bits (checked).
 // Usage: bench_carpcg_chain n lambda   (fem2d:n=n). Prints cuSPARSE's SpMV, the library's double
-// sweep (graph), and per kernel the bitwise check and a double sweep's time (graph). CUDA events,
+// sweep (graph), and per kind the bitwise check and a double sweep's time (graph). CUDA events,
 // median of 15 x 50 calls after 20 warm-up calls. PGK_CHAIN_CHECK_ONLY=1: the checks only.
 #include "bench/carpcg/sweep_timing.cuh"
 #include "kernels/carpcg/internal.cuh"
@@ -44,15 +46,55 @@ constexpr int kLanes   = 4;                                  // fem2d: 7 entries
 constexpr int kThreads = pgk::cuda::carpcg_detail::kThreads; // the library's colour kernel's block
 constexpr int kWidth   = 2 * kLanes;                         // the slices hold rows of at most 2 entries a lane
 
-enum Kind { kCsr = 0, kCsrAhead = 1, kSlices = 2, kPdl = 3, kPdlAhead = 4, kPdlLate = 5, kEmpty = 6, kEmptyPdl = 7 };
-const char *const kKindNames[8] = {"csr", "csr-ahead", "slices", "pdl", "pdl-ahead", "pdl-late", "empty", "empty-pdl"};
-constexpr bool    is_pdl(int k)
+enum Kind { kCsr = 0, kCsrAhead = 1, kSlices = 2, kPdl = 3, kPdlAhead = 4, kPdlLate = 5, kEmpty = 6, kEmptyPdl = 7, kAheadSum = 8, kPdlAheadSum = 9, kAheadSumWide = 10, kCsrAheadWide = 11 };
+const char *const kKindNames[12] = {"csr", "csr-ahead", "slices", "pdl", "pdl-ahead", "pdl-late", "empty", "empty-pdl", "ahead-sum", "pdl-sum", "sum-48reg", "ahead-48reg"};
+constexpr bool    is_wide(int k) // launched under __launch_bounds__(kThreads, 5): 48 registers, no spills
 {
-  return k == kPdl || k == kPdlAhead || k == kPdlLate || k == kEmptyPdl;
+  return k == kAheadSumWide || k == kCsrAheadWide;
+}
+constexpr bool is_pdl(int k)
+{
+  return k == kPdl || k == kPdlAhead || k == kPdlLate || k == kEmptyPdl || k == kPdlAheadSum;
+}
+__host__ __device__ constexpr bool shuffles_first(int k) // the ordered sum's shuffles issued before its additions
+{
+  return k == kAheadSum || k == kPdlAheadSum || k == kAheadSumWide;
 }
 constexpr bool is_probe(int k) // no work: the 17 launches' own cost, not checked
 {
   return k == kEmpty || k == kEmptyPdl;
+}
+
+// internal.cuh's add_in_order with the G shuffles issued first (a compile-time trip count, so none
+// waits for the addition before it) and the m additions after, in lane order: the same sums.
+template <int G> __device__ inline double add_in_order_shuffles_first(double s, double p, int m, unsigned mask)
+{
+  double q[G];
+#pragma unroll
+  for (int t = 0; t < G; ++t) q[t] = __shfl_sync(mask, p, t, G);
+#pragma unroll
+  for (int t = 0; t < G; ++t)
+    if (t < m) s = __dadd_rn(s, q[t]);
+  return s;
+}
+
+// internal.cuh's project_head with add_in_order_shuffles_first: the same operations in the same order.
+template <int G> __device__ inline void project_head_shuffles_first(const pgk::cuda::carpcg_detail::RowHead &r, const Index *cols, const double *vals, double norm2, double bi, double lambda, double *x, int lane)
+{
+  const unsigned mask = pgk::cuda::subwarp_mask<G>();
+  const Index    k0 = r.lo + lane, k1 = r.lo + G + lane, hi = r.hi, len = hi - r.lo;
+  const double   p0 = k0 < hi ? __dmul_rn(r.v0, x[r.c0]) : 0.0, p1 = k1 < hi ? __dmul_rn(r.v1, x[r.c1]) : 0.0;
+  double         s = add_in_order_shuffles_first<G>(0.0, p0, len < G ? static_cast<int>(len) : G, mask);
+  if (len > G) s = add_in_order_shuffles_first<G>(s, p1, len - G < G ? static_cast<int>(len - G) : G, mask);
+  for (Index base = r.lo + 2 * G; base < hi; base += G) {
+    const Index  k = base + lane;
+    const double p = k < hi ? __dmul_rn(__ldcs(vals + k), x[__ldcs(cols + k)]) : 0.0;
+    s              = add_in_order_shuffles_first<G>(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
+  }
+  const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(bi, s), norm2));
+  if (k0 < hi) x[r.c0] = __dadd_rn(x[r.c0], __dmul_rn(coef, r.v0));
+  if (k1 < hi) x[r.c1] = __dadd_rn(x[r.c1], __dmul_rn(coef, r.v1));
+  for (Index k = r.lo + 2 * G + lane; k < hi; k += G) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
 }
 
 // A in colour order (stored row w), and the same rows as one slice per colour.
@@ -63,18 +105,18 @@ struct ChainOperator {
   double               lambda;
 };
 
-template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chain_colour_kernel(ChainOperator a, Index first, Index count, Index slice, double *x)
+template <int K, int Passes> __device__ __forceinline__ void chain_colour(const ChainOperator &a, Index first, Index count, Index slice, double *x)
 {
   using namespace pgk::cuda::carpcg_detail;
   const int lane    = group_lane<kLanes>();
-  bool      waiting = K == kPdlAhead || K == kPdlLate; // the wait still to come, before the first x access
+  bool      waiting = K == kPdlAhead || K == kPdlLate || K == kPdlAheadSum; // the wait still to come, before the first x access
   if (K == kEmpty) return;
   if (K == kEmptyPdl) {
     pgk::cuda::pdl_launch_dependents();
     pgk::cuda::pdl_wait();
     return;
   }
-  if (K == kPdl || K == kPdlAhead) pgk::cuda::pdl_launch_dependents();
+  if (K == kPdl || K == kPdlAhead || K == kPdlAheadSum) pgk::cuda::pdl_launch_dependents();
   if (K == kPdl) pgk::cuda::pdl_wait();
   for (Index i = group_id<kLanes>(); i < count; i += group_count<kLanes>()) {
     const Index w = first + i;
@@ -90,7 +132,7 @@ template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chai
       head = {0, len, lane < len ? __ldcs(a.slice_cols + e0) : 0, lane + kLanes < len ? __ldcs(a.slice_cols + e1) : 0, lane < len ? __ldcs(a.slice_vals + e0) : 0.0, lane + kLanes < len ? __ldcs(a.slice_vals + e1) : 0.0};
       n2 = __ldcs(a.norms2 + w), bi = __ldcs(a.rhs + w);
       if (n2 == 0) continue;
-    } else { // csr-ahead and the programmatic launches
+    } else { // csr-ahead, the programmatic launches and the shuffles-first sums
       const Index lo = __ldcs(a.rowptr + w), hi = __ldcs(a.rowptr + w + 1);
       n2 = __ldcs(a.norms2 + w), bi = __ldcs(a.rhs + w);
       if (n2 == 0) continue;
@@ -101,8 +143,22 @@ template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chai
       if (K == kPdlLate) pgk::cuda::pdl_launch_dependents();
       waiting = false;
     }
-    for (int pass = 0; pass < Passes; ++pass) project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
+    for (int pass = 0; pass < Passes; ++pass) {
+      if (shuffles_first(K)) project_head_shuffles_first<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
+      else project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
+    }
   }
+}
+
+// The library's launch bounds (8 blocks of 256 threads an SM: 32 registers), and 5 blocks (48).
+template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 8) chain_colour_kernel(ChainOperator a, Index first, Index count, Index slice, double *x)
+{
+  chain_colour<K, Passes>(a, first, count, slice, x);
+}
+
+template <int K, int Passes> __global__ void __launch_bounds__(kThreads, 5) chain_colour_kernel_wide(ChainOperator a, Index first, Index count, Index slice, double *x)
+{
+  chain_colour<K, Passes>(a, first, count, slice, x);
 }
 
 // The host arrays: A in colour order, its rows' lengths, the slices and where each colour's slice starts.
@@ -179,7 +235,7 @@ template <int K> void chain_double_sweep(const DeviceChain &d, const HostChain &
   auto colour       = [&](int c, bool twice) {
     const Index count = col.class_size(c);
     if (count == 0) return;
-    auto     *kernel = twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>;
+    auto     *kernel = is_wide(K) ? (twice ? chain_colour_kernel_wide<K, 2> : chain_colour_kernel_wide<K, 1>) : (twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>);
     const int grid   = pgk::cuda::carpcg_detail::group_grid(count, kLanes);
     if (is_pdl(K) && !first_launch) pgk::cuda::launch_dependent(kernel, dim3(grid), dim3(kThreads), s, d.op, col.class_ptr[c], count, h.slice_start[c], y);
     else kernel<<<grid, kThreads, 0, s>>>(d.op, col.class_ptr[c], count, h.slice_start[c], y);
@@ -258,6 +314,10 @@ int main(int argc, char **argv)
   run_kind<kPdlLate>(d, h, col, last, want, check_only, s);
   run_kind<kEmpty>(d, h, col, last, want, check_only, s);
   run_kind<kEmptyPdl>(d, h, col, last, want, check_only, s);
+  run_kind<kAheadSum>(d, h, col, last, want, check_only, s);
+  run_kind<kPdlAheadSum>(d, h, col, last, want, check_only, s);
+  run_kind<kAheadSumWide>(d, h, col, last, want, check_only, s);
+  run_kind<kCsrAheadWide>(d, h, col, last, want, check_only, s);
   PGK_CUDA_CHECK(cudaStreamDestroy(s));
   return 0;
 }
