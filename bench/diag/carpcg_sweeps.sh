@@ -3,8 +3,10 @@
 #   bash bench/diag/carpcg_sweeps.sh flags   # bench_carpcg_flags (bench/carpcg/flag_sweep.cu): the colours
 #                                            # as phases of one kernel with neighbour-only waits, for 256,
 #                                            # 512 and 1024 threads a block (ran at ad41c56 as carpcg_flags.sh)
-#   bash bench/diag/carpcg_sweeps.sh chain   # bench_carpcg_chain (bench/carpcg/chain_sweep.cu): the colour
-#                                            # kernel's load chain shortened, PGK_ROUNDS rounds (default 2)
+#   bash bench/diag/carpcg_sweeps.sh chain   # bench_carpcg_chain (bench/carpcg/chain_sweep.cu): colour-kernel
+#                                            # kinds (loads ahead, slices, programmatic launches, the ordered
+#                                            # sum's shuffles first, 48 registers) and two launch-cost probes,
+#                                            # PGK_ROUNDS rounds (default 2; ran at 0510675 and 4b9c5cf)
 # Each on fem2d at 361k, 1M and 4M rows (PGK_SIZES), then its bitwise checks under compute-sanitizer
 # memcheck on a small grid. Results in $OUT/carpcg_<experiment>.txt. Then, if PGK_BENCH is set, bench_carpcg
 # -methods $PGK_BENCH (e.g. mc) on fem2d at the same sizes, in $OUT/bench_carpcg.txt; then, if PGK_PART is set,
