@@ -22,8 +22,8 @@
 //   sum-48reg   ahead-sum under launch bounds of 5 blocks an SM (48 registers; the held products
 //               spill 40 bytes a thread under the library's 32); 5 x 132 blocks hold a 361k colour;
 //   ahead-48reg csr-ahead under the same bounds (the registers' share of sum-48reg's change).
-// Every kind adds a row's products in storage order (internal.cuh's project_head, or its copy here
-// with the shuffles first), so two double sweeps from 0 must equal the library's bits (checked).
+// Every kind adds a row's products in storage order (internal.cuh's project_head, with its own
+// addition or AddShufflesFirst), so two double sweeps from 0 must equal the library's bits (checked).
 // Usage: bench_carpcg_chain n lambda   (fem2d:n=n). Prints cuSPARSE's SpMV, the library's double
 // sweep (graph), and per kind the bitwise check and a double sweep's time (graph). CUDA events,
 // median of 15 x 50 calls after 20 warm-up calls. PGK_CHAIN_CHECK_ONLY=1: the checks only.
@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 using namespace pgk;
@@ -46,8 +47,8 @@ constexpr int kLanes   = 4;                                  // fem2d: 7 entries
 constexpr int kThreads = pgk::cuda::carpcg_detail::kThreads; // the library's colour kernel's block
 constexpr int kWidth   = 2 * kLanes;                         // the slices hold rows of at most 2 entries a lane
 
-enum Kind { kCsr = 0, kCsrAhead = 1, kSlices = 2, kPdl = 3, kPdlAhead = 4, kPdlLate = 5, kEmpty = 6, kEmptyPdl = 7, kAheadSum = 8, kPdlAheadSum = 9, kAheadSumWide = 10, kCsrAheadWide = 11 };
-const char *const kKindNames[12] = {"csr", "csr-ahead", "slices", "pdl", "pdl-ahead", "pdl-late", "empty", "empty-pdl", "ahead-sum", "pdl-sum", "sum-48reg", "ahead-48reg"};
+enum Kind { kCsr = 0, kCsrAhead = 1, kSlices = 2, kPdl = 3, kPdlAhead = 4, kPdlLate = 5, kEmpty = 6, kEmptyPdl = 7, kAheadSum = 8, kPdlAheadSum = 9, kAheadSumWide = 10, kCsrAheadWide = 11, kKinds };
+const char *const kKindNames[kKinds] = {"csr", "csr-ahead", "slices", "pdl", "pdl-ahead", "pdl-late", "empty", "empty-pdl", "ahead-sum", "pdl-sum", "sum-48reg", "ahead-48reg"};
 constexpr bool    is_wide(int k) // launched under __launch_bounds__(kThreads, 5): 48 registers, no spills
 {
   return k == kAheadSumWide || k == kCsrAheadWide;
@@ -67,35 +68,18 @@ constexpr bool is_probe(int k) // no work: the 17 launches' own cost, not checke
 
 // internal.cuh's add_in_order with the G shuffles issued first (a compile-time trip count, so none
 // waits for the addition before it) and the m additions after, in lane order: the same sums.
-template <int G> __device__ inline double add_in_order_shuffles_first(double s, double p, int m, unsigned mask)
-{
-  double q[G];
+template <int G> struct AddShufflesFirst {
+  __device__ double operator()(double s, double p, int m, unsigned mask) const
+  {
+    double q[G];
 #pragma unroll
-  for (int t = 0; t < G; ++t) q[t] = __shfl_sync(mask, p, t, G);
+    for (int t = 0; t < G; ++t) q[t] = __shfl_sync(mask, p, t, G);
 #pragma unroll
-  for (int t = 0; t < G; ++t)
-    if (t < m) s = __dadd_rn(s, q[t]);
-  return s;
-}
-
-// internal.cuh's project_head with add_in_order_shuffles_first: the same operations in the same order.
-template <int G> __device__ inline void project_head_shuffles_first(const pgk::cuda::carpcg_detail::RowHead &r, const Index *cols, const double *vals, double norm2, double bi, double lambda, double *x, int lane)
-{
-  const unsigned mask = pgk::cuda::subwarp_mask<G>();
-  const Index    k0 = r.lo + lane, k1 = r.lo + G + lane, hi = r.hi, len = hi - r.lo;
-  const double   p0 = k0 < hi ? __dmul_rn(r.v0, x[r.c0]) : 0.0, p1 = k1 < hi ? __dmul_rn(r.v1, x[r.c1]) : 0.0;
-  double         s = add_in_order_shuffles_first<G>(0.0, p0, len < G ? static_cast<int>(len) : G, mask);
-  if (len > G) s = add_in_order_shuffles_first<G>(s, p1, len - G < G ? static_cast<int>(len - G) : G, mask);
-  for (Index base = r.lo + 2 * G; base < hi; base += G) {
-    const Index  k = base + lane;
-    const double p = k < hi ? __dmul_rn(__ldcs(vals + k), x[__ldcs(cols + k)]) : 0.0;
-    s              = add_in_order_shuffles_first<G>(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
+    for (int t = 0; t < G; ++t)
+      if (t < m) s = __dadd_rn(s, q[t]);
+    return s;
   }
-  const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(bi, s), norm2));
-  if (k0 < hi) x[r.c0] = __dadd_rn(x[r.c0], __dmul_rn(coef, r.v0));
-  if (k1 < hi) x[r.c1] = __dadd_rn(x[r.c1], __dmul_rn(coef, r.v1));
-  for (Index k = r.lo + 2 * G + lane; k < hi; k += G) x[cols[k]] = __dadd_rn(x[cols[k]], __dmul_rn(coef, vals[k]));
-}
+};
 
 // A in colour order (stored row w), and the same rows as one slice per colour.
 struct ChainOperator {
@@ -144,7 +128,7 @@ template <int K, int Passes> __device__ __forceinline__ void chain_colour(const 
       waiting = false;
     }
     for (int pass = 0; pass < Passes; ++pass) {
-      if (shuffles_first(K)) project_head_shuffles_first<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
+      if (shuffles_first(K)) project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane, AddShufflesFirst<kLanes>{});
       else project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
     }
   }
@@ -279,6 +263,12 @@ template <int K> void run_kind(const DeviceChain &d, const HostChain &h, const c
   PGK_CUDA_CHECK(cudaGraphDestroy(g));
 }
 
+// Every kind, in the enum's order.
+template <int... K> void run_kinds(std::integer_sequence<int, K...>, const DeviceChain &d, const HostChain &h, const carpcg::Coloring &col, int last, const std::vector<double> &want, bool check_only, cudaStream_t s)
+{
+  (run_kind<K>(d, h, col, last, want, check_only, s), ...);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -306,18 +296,7 @@ int main(int argc, char **argv)
   std::fflush(stdout);
   const std::vector<double> want = library_two_sweeps(a, b, lambda, s);
   const DeviceChain         d(h, lambda, s);
-  run_kind<kCsr>(d, h, col, last, want, check_only, s);
-  run_kind<kCsrAhead>(d, h, col, last, want, check_only, s);
-  run_kind<kSlices>(d, h, col, last, want, check_only, s);
-  run_kind<kPdl>(d, h, col, last, want, check_only, s);
-  run_kind<kPdlAhead>(d, h, col, last, want, check_only, s);
-  run_kind<kPdlLate>(d, h, col, last, want, check_only, s);
-  run_kind<kEmpty>(d, h, col, last, want, check_only, s);
-  run_kind<kEmptyPdl>(d, h, col, last, want, check_only, s);
-  run_kind<kAheadSum>(d, h, col, last, want, check_only, s);
-  run_kind<kPdlAheadSum>(d, h, col, last, want, check_only, s);
-  run_kind<kAheadSumWide>(d, h, col, last, want, check_only, s);
-  run_kind<kCsrAheadWide>(d, h, col, last, want, check_only, s);
+  run_kinds(std::make_integer_sequence<int, kKinds>{}, d, h, col, last, want, check_only, s);
   PGK_CUDA_CHECK(cudaStreamDestroy(s));
   return 0;
 }

@@ -130,21 +130,29 @@ __device__ inline RowHead load_row_head(Index lo, Index hi, const Index *cols, c
           k1 < hi ? __ldcs(vals + k1) : 0.0};
 }
 
+// add_in_order as the projection's default way to add the lanes' products (a type, so that an
+// experiment can hand project_head another order-keeping addition: bench/carpcg/chain_sweep.cu).
+template <int G> struct AddInOrder {
+  __device__ double operator()(double s, double p, int m, unsigned mask) const {
+    return add_in_order<G>(s, p, m, mask);
+  }
+};
+
 // The projection of one row (sweep.cpp's project_row) from its head, group-uniform, in
 // ordered_dot's order; entries past the first 2G are read here. The lanes update distinct unknowns.
-template <int G>
+template <int G, class Add = AddInOrder<G>>
 __device__ inline void project_head(const RowHead &r, const Index *cols, const double *vals, double norm2, double bi,
-                                    double lambda, double *x, int lane) {
+                                    double lambda, double *x, int lane, Add add = {}) {
   const unsigned mask = subwarp_mask<G>();
   const Index k0 = r.lo + lane, k1 = r.lo + G + lane, hi = r.hi;
   const double p0 = k0 < hi ? __dmul_rn(r.v0, x[r.c0]) : 0.0, p1 = k1 < hi ? __dmul_rn(r.v1, x[r.c1]) : 0.0;
   const Index len = hi - r.lo;
-  double s = add_in_order<G>(0.0, p0, len < G ? static_cast<int>(len) : G, mask);
-  if (len > G) s = add_in_order<G>(s, p1, len - G < G ? static_cast<int>(len - G) : G, mask);
+  double s = add(0.0, p0, len < G ? static_cast<int>(len) : G, mask);
+  if (len > G) s = add(s, p1, len - G < G ? static_cast<int>(len - G) : G, mask);
   for (Index base = r.lo + 2 * G; base < hi; base += G) {
     const Index k = base + lane;
     const double p = k < hi ? __dmul_rn(__ldcs(vals + k), x[__ldcs(cols + k)]) : 0.0;
-    s = add_in_order<G>(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
+    s = add(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
   }
   const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(bi, s), norm2));
   if (k0 < hi) x[r.c0] = __dadd_rn(x[r.c0], __dmul_rn(coef, r.v0));
