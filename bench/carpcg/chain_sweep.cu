@@ -219,8 +219,9 @@ template <int K> void chain_double_sweep(const DeviceChain &d, const HostChain &
   auto colour       = [&](int c, bool twice) {
     const Index count = col.class_size(c);
     if (count == 0) return;
-    auto     *kernel = is_wide(K) ? (twice ? chain_colour_kernel_wide<K, 2> : chain_colour_kernel_wide<K, 1>) : (twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>);
-    const int grid   = pgk::cuda::carpcg_detail::group_grid(count, kLanes);
+    auto *kernel = twice ? chain_colour_kernel<K, 2> : chain_colour_kernel<K, 1>;
+    if constexpr (is_wide(K)) kernel = twice ? chain_colour_kernel_wide<K, 2> : chain_colour_kernel_wide<K, 1>; // only these kinds instantiate the wide kernels
+    const int grid = pgk::cuda::carpcg_detail::group_grid(count, kLanes);
     if (is_pdl(K) && !first_launch) pgk::cuda::launch_dependent(kernel, dim3(grid), dim3(kThreads), s, d.op, col.class_ptr[c], count, h.slice_start[c], y);
     else kernel<<<grid, kThreads, 0, s>>>(d.op, col.class_ptr[c], count, h.slice_start[c], y);
     PGK_CUDA_CHECK_LAUNCH();
