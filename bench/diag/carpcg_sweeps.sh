@@ -9,7 +9,9 @@
 #                                            # PGK_ROUNDS rounds (default 2; ran at 0510675 and 4b9c5cf)
 # Each on fem2d at 361k, 1M and 4M rows (PGK_SIZES), then its bitwise checks under compute-sanitizer
 # memcheck on a small grid. Results in $OUT/carpcg_<experiment>.txt. Then, if PGK_BENCH is set, bench_carpcg
-# -methods $PGK_BENCH (e.g. mc) on fem2d at the same sizes, in $OUT/bench_carpcg.txt; then, if PGK_PART is set,
+# -methods $PGK_BENCH (e.g. mc) on fem2d at the same sizes, in $OUT/bench_carpcg.txt (PGK_BENCH_ROUNDS rounds, each
+# once per ';'-separated option list of PGK_BENCH_VARIANTS, e.g. ";-mc_ksp_carpcg_overlap_colour_blocks 2147483647"
+# for the default against plain launches); then, if PGK_PART is set,
 # that part of the labels on the same set-up (scripts/run-gpu-suite-part), its log in $OUT/$PGK_PART.log.
 export OUT
 what=${1:?usage: carpcg_sweeps.sh flags|chain}
@@ -34,9 +36,17 @@ done
 echo "== memcheck fem2d:n=40: rc $?" >> $B
 if [ -n "${PGK_BENCH:-}" ]; then
   problems=$(printf 'fem2d:n=%s;' ${PGK_SIZES:-601 1001 2001})
-  timeout 240 build/bench/bench_carpcg -use_gpu_aware_mpi 0 -problems "${problems%;}" -methods "$PGK_BENCH" \
-    -solve_seconds 1 -row_seconds 3 >> $OUT/bench_carpcg.txt 2>&1
-  echo "== bench_carpcg: rc $?" >> $B
+  IFS=';' read -r -a variants <<< "${PGK_BENCH_VARIANTS:-}"
+  [ ${#variants[@]} -gt 0 ] || variants=("")
+  for round in $(seq "${PGK_BENCH_ROUNDS:-1}"); do
+    for v in "${variants[@]}"; do
+      echo "== bench_carpcg round $round, options: ${v:-none}" >> $OUT/bench_carpcg.txt
+      # shellcheck disable=SC2086 # a variant is a list of options
+      timeout 240 build/bench/bench_carpcg -use_gpu_aware_mpi 0 -problems "${problems%;}" -methods "$PGK_BENCH" \
+        -solve_seconds 1 -row_seconds 3 $v >> $OUT/bench_carpcg.txt 2>&1
+      echo "== bench_carpcg round $round ($v): rc $?" >> $B
+    done
+  done
 fi
 if [ -n "${PGK_PART:-}" ]; then
   cd "$repo" && scripts/run-gpu-suite-part "$PGK_PART" > $OUT/$PGK_PART.log 2>&1

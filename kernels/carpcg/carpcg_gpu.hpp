@@ -63,6 +63,13 @@ struct CarpcgDeviceOptions {
   // direction) as one CUDA graph launch, captured at its first call on those arrays
   // (kernels/common/graph_cache.hpp). The same kernels in the same order: the same bits.
   bool graph = true;
+  // multicolor: a colour launched right after another one starts as a programmatic dependent launch
+  // (its rows' bounds, norms and first entries loaded while the colour before it drains, x touched only
+  // after that colour has ended) where its grid has more than this many blocks; -1: one wave of
+  // resident blocks (from the occupancy API), where the overlap pays (forty-sixth session; a colour that
+  // fits one wave only takes the SMs its predecessor drains on); 0: every colour after the first. The
+  // same operations: the same bits for every value.
+  long overlap_min_blocks = -1;
 };
 
 // The lanes a set-up of `scheme` with `requested` (CarpcgDeviceOptions::lanes) uses on a matrix of
@@ -214,6 +221,7 @@ public:
   const CarpcgSetupTimes &setup_times() const;
   const std::vector<double> &weights() const; // carp with weighted dots: max(|L_j|, 1)
   int lanes() const;                          // lanes per row in use (carpcg_lanes_per_row)
+  long overlap_min_blocks() const;            // multicolor: the resolved CarpcgDeviceOptions field
 
   struct Impl;
 

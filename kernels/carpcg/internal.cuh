@@ -65,9 +65,14 @@ struct CarpcgDevice::Impl {
   std::vector<double> host_weights;
   // dots: per-block partial sums and the results.
   DeviceBuffer<double> partials, dot_out;
-  int lanes = 32;    // lanes per row (carpcg_lanes_per_row)
-  GraphCache graphs; // double_sweep's graphs, keyed by (x, b, y): dropped with this set-up
+  int lanes = 32;              // lanes per row (carpcg_lanes_per_row)
+  long overlap_min_blocks = 0; // multicolor: opt.overlap_min_blocks resolved (-1: colour_wave_blocks)
+  GraphCache graphs;           // double_sweep's graphs, keyed by (x, b, y): dropped with this set-up
 };
+
+// multicolor: how many CUDA blocks of the colour kernel with `lanes` lanes a row the device holds at
+// once (sweeps.cu): by default a colour with more blocks than that overlaps the colour before it.
+int colour_wave_blocks(int lanes);
 
 namespace carpcg_detail {
 

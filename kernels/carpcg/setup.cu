@@ -127,6 +127,7 @@ void setup_multicolor(CarpcgDevice::Impl &d, const CsrView &pattern, const pgk::
   d.times.upload = lap(start, stream);
   if (d.n > 0) order_operator_by_colour(d, stream);
   d.row_of = d.color_rows.data();
+  d.overlap_min_blocks = d.opt.overlap_min_blocks >= 0 ? d.opt.overlap_min_blocks : colour_wave_blocks(d.lanes);
   d.times.operator_copy += lap(start, stream);
 }
 
@@ -227,6 +228,7 @@ const pgk::carpcg::BlockPlan *CarpcgDevice::plan() const { return impl_->plan ? 
 const CarpcgSetupTimes &CarpcgDevice::setup_times() const { return impl_->times; }
 const std::vector<double> &CarpcgDevice::weights() const { return impl_->host_weights; }
 int CarpcgDevice::lanes() const { return impl_ ? impl_->lanes : 0; }
+long CarpcgDevice::overlap_min_blocks() const { return impl_ ? impl_->overlap_min_blocks : 0; }
 
 int carpcg_lanes_per_row(int requested, Index nrows, Index nnz, pgk::carpcg::Scheme scheme) {
   if (requested != 0 && requested != 4 && requested != 8 && requested != 16 && requested != 32)
@@ -264,6 +266,9 @@ CarpcgValueCheck CarpcgDevice::setup_from(const CsrView &a, const CsrView &patte
   if (o.scheme == Scheme::Sequential)
     throw std::invalid_argument("carpcg device: the sequential scheme is swept on the host");
   if (o.blocks < 1) throw std::invalid_argument("carpcg device: need at least one block");
+  if (o.overlap_min_blocks < -1)
+    throw std::invalid_argument("carpcg device: overlap_min_blocks must be -1 (one wave) or >= 0, got " +
+                                std::to_string(o.overlap_min_blocks));
   const int lanes = carpcg_lanes_per_row(o.lanes, a.nrows, pattern.nnz_host(), o.scheme);
   impl_ = std::make_unique<Impl>();
   Impl &d = *impl_;

@@ -291,11 +291,16 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
                              c->set.graph, &c->set.graph, NULL));
   PetscCall(PetscOptionsBool("-ksp_carpcg_fused_updates", "Device: the CG's four vector updates in one kernel (one rank) and s = r - t inside the dots' kernel (false: one kernel each, as PETSc's Vec operations; the same bits)", "KSPCARPCG",
                              c->set.fuse, &c->set.fuse, NULL));
+  PetscCall(PetscOptionsInt("-ksp_carpcg_overlap_colour_blocks",
+                            "Device, multicolor: a colour launched after another one starts as a programmatic dependent launch (its rows' heads loaded while the colour before it drains) where its grid has more than this many blocks (-1: one wave of "
+                            "resident blocks; 0: every colour after the first; the same bits)",
+                            "KSPCARPCG", c->set.overlap_min, &c->set.overlap_min, NULL));
   PetscCall(PetscOptionsInt("-ksp_carpcg_true_residual_interval", "Compute ||b - A x|| every k iterations (between them: the CG residual's W-norm, scaled)", "KSPCARPCG", c->true_interval, &c->true_interval, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(c->set.blocks >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_blocks must be >= 1, or 0 for auto, got %" PetscInt_FMT, c->set.blocks);
   PetscCheck(c->set.lanes == 0 || c->set.lanes == 4 || c->set.lanes == 8 || c->set.lanes == 16 || c->set.lanes == 32, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_lanes_per_row must be 0, 4, 8, 16 or 32, got %" PetscInt_FMT,
              c->set.lanes);
+  PetscCheck(c->set.overlap_min >= -1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_overlap_colour_blocks must be -1 (one wave) or >= 0, got %" PetscInt_FMT, c->set.overlap_min);
   PetscCheck(c->true_interval >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: -ksp_carpcg_true_residual_interval must be >= 1, got %" PetscInt_FMT, c->true_interval);
   lambda = c->set.relaxation();
   if (c->set.scheme == pgk::carpcg::Scheme::Cimmino) PetscCheck(lambda > 0 && std::isfinite(lambda), comm, PETSC_ERR_ARG_OUTOFRANGE, "KSP carpcg: the cimmino relaxation lambda~ must be > 0, got %g", (double)lambda);
@@ -358,6 +363,11 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 .  -ksp_carpcg_fused_updates <true>          - device: the CG's updates p = r + beta p, q = s + beta q, r -= alpha q, x += alpha p
                                                in one kernel (one rank), and s = r - t formed inside the kernel of the dots (iterations
                                                without a true residual); entry by entry the same operations, so the same bits
+.  -ksp_carpcg_overlap_colour_blocks <-1>   - device, multicolor: a colour launched right after another one is a programmatic
+                                               dependent launch (it loads its rows' bounds, norms and first entries while the colour
+                                               before it drains, and touches x only after that one has ended) where its grid has more
+                                               than this many blocks; -1: one wave of resident blocks (where the overlap pays: a double
+                                               sweep -13% at 1M rows on an H200); 0: every colour after the first (the same bits)
 -  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
 
    Notes:

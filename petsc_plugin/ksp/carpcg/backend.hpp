@@ -34,12 +34,13 @@ struct CarpcgSettings {
   PetscBool           overlap      = PETSC_TRUE;  // device, carp on ranks: sweep the interior blocks during the exchanges
   PetscBool           graph        = PETSC_TRUE;  // device, multicolor on one rank: each double sweep replayed as one CUDA graph launch
   PetscBool           fuse         = PETSC_TRUE;  // device: the CG's vector updates in one kernel, s = r - t in the dots' kernel
+  PetscInt            overlap_min  = -1;          // device, multicolor: a colour overlaps the one before it above this many blocks (-1: one wave)
 
   PetscReal relaxation() const { return lambda == PETSC_DETERMINE ? pgk::carpcg::default_relaxation(scheme) : lambda; }
   bool      operator==(const CarpcgSettings &o) const
   {
     return scheme == o.scheme && lambda == o.lambda && blocks == o.blocks && weighted_dot == o.weighted_dot && colors_view == o.colors_view && backend == o.backend && lanes == o.lanes && swap_sums == o.swap_sums && overlap == o.overlap &&
-           graph == o.graph && fuse == o.fuse;
+           graph == o.graph && fuse == o.fuse && overlap_min == o.overlap_min;
   }
 };
 

@@ -108,13 +108,14 @@ PetscErrorCode DeviceBackend::setup(Mat A)
   PetscCall(PetscStrncpy(mat_type_, ((PetscObject)A)->type_name, sizeof mat_type_));
   PetscCall(MatGetOwnershipRange(A, &rstart_, NULL));
   PetscCall(MatCreateVecs(A, &tmpl_, NULL));
-  o.scheme       = set_.scheme;
-  o.lambda       = lambda_;
-  o.blocks       = set_.blocks;
-  o.weighted_dot = set_.weighted_dot ? true : false;
-  o.lanes        = (int)set_.lanes;
-  o.host_threads = (int)PgkNodeThreadShare();
-  o.graph        = set_.graph ? true : false;
+  o.scheme             = set_.scheme;
+  o.lambda             = lambda_;
+  o.blocks             = set_.blocks;
+  o.weighted_dot       = set_.weighted_dot ? true : false;
+  o.lanes              = (int)set_.lanes;
+  o.host_threads       = (int)PgkNodeThreadShare();
+  o.graph              = set_.graph ? true : false;
+  o.overlap_min_blocks = (long)set_.overlap_min;
   if (size_ == 1) PetscCall(setup_one_rank(A, o, &check));
   else PetscCall(setup_ranks(A, o, &check));
   PetscCall(check_values(check));
@@ -394,6 +395,9 @@ PetscErrorCode DeviceBackend::view(PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "double sweep: %s (-ksp_carpcg_graph); %" PetscInt_FMT " graphs held, %" PetscInt_FMT " replays so far\n", set_.graph ? "replayed as one CUDA graph launch" : "kernels launched one by one",
                                      (PetscInt)dev_.graphs(), (PetscInt)dev_.graph_launches()));
   else if (size_ == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "double sweep: kernels launched one by one (-ksp_carpcg_graph: multicolor only)\n"));
+  if (set_.scheme == Scheme::Multicolor)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "a colour after another starts while that one drains where it has more than %ld blocks of %d rows (-ksp_carpcg_overlap_colour_blocks %" PetscInt_FMT "%s)\n", dev_.overlap_min_blocks(), 256 / dev_.lanes(),
+                                     set_.overlap_min, set_.overlap_min < 0 ? ": one wave of resident blocks" : ""));
   if (!set_.fuse) PetscCall(PetscViewerASCIIPrintf(viewer, "CG updates: one kernel each, as PETSc's Vec operations (-ksp_carpcg_fused_updates 0)\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "CG updates: %ss = r - t formed in the dots' kernel (-ksp_carpcg_fused_updates)\n", size_ == 1 ? "p = r + beta p, q = s + beta q, r -= alpha q, x += alpha p in one kernel; " : ""));
   PetscCall(

@@ -361,6 +361,57 @@ TEST_F(GpuCarpcg, GraphReplayGivesTheSameBits) {
     }
 }
 
+// overlap_min_blocks (-ksp_carpcg_overlap_colour_blocks): colours launched as programmatic dependent
+// launches (0: every colour after the first; 1: those of more than one block) give the bits of plain
+// launches, directly and from a graph (capture and replays), with and without b, for 4 to 32 lanes;
+// fem2d:n=250 (62,500 rows, 9 colours of about 110 blocks at 4 lanes, 870 at 32) makes every colour's early
+// blocks load while the colour before it still writes x. -1 resolves to one wave of resident blocks;
+// below -1 is an error.
+TEST_F(GpuCarpcg, OverlappedColoursGiveTheSameBits) {
+  std::vector<std::string> specs(std::begin(kSpecs), std::end(kSpecs));
+  specs.push_back("fem2d:n=250");
+  for (const std::string &spec : specs)
+    for (const int lanes : {4, 8, 32}) {
+      const Csr a = with_zero_rows(make(spec));
+      const Index n = a.nrows;
+      pgk::cuda::CarpcgDeviceOptions plain = options(Scheme::Multicolor, 1.0, 1, lanes);
+      plain.graph = false;
+      plain.overlap_min_blocks = std::numeric_limits<long>::max();
+      Prepared p(a, plain);
+      ASSERT_TRUE(p.op.ready()) << spec;
+      EXPECT_EQ(p.op.overlap_min_blocks(), std::numeric_limits<long>::max());
+      DVec x(pseudo_random(n, 61)), b(pseudo_random(n, 67)), y(static_cast<std::size_t>(n));
+      p.op.double_sweep(x.data(), b.data(), y.data(), nullptr);
+      const Vector want_b = y.get();
+      p.op.double_sweep(x.data(), nullptr, y.data(), nullptr);
+      const Vector want_0 = y.get();
+      for (const long min_blocks : {0L, 1L})
+        for (const bool graph : {false, true}) {
+          const std::string what = spec + ", lanes " + std::to_string(lanes) + ", overlap above " +
+                                   std::to_string(min_blocks) + (graph ? ", graph" : ", direct");
+          pgk::cuda::CarpcgDeviceOptions o = plain;
+          o.overlap_min_blocks = min_blocks;
+          o.graph = graph;
+          Prepared s(a, o);
+          ASSERT_TRUE(s.op.ready()) << what;
+          EXPECT_EQ(s.op.overlap_min_blocks(), min_blocks) << what;
+          DVec out(static_cast<std::size_t>(n));
+          for (int call = 0; call < 3; ++call) {
+            s.op.double_sweep(x.data(), b.data(), out.data(), nullptr);
+            EXPECT_TRUE(bitwise_equal(out.get(), want_b)) << what << ", call " << call;
+            s.op.double_sweep(x.data(), nullptr, out.data(), nullptr);
+            EXPECT_TRUE(bitwise_equal(out.get(), want_0)) << what << ", b = 0, call " << call;
+          }
+        }
+    }
+  pgk::cuda::CarpcgDeviceOptions wave = options(Scheme::Multicolor, 1.0);
+  Prepared w(make(kSpecs[0]), wave);
+  EXPECT_GE(w.op.overlap_min_blocks(), 1); // one wave: at least one block an SM
+  wave.overlap_min_blocks = -2;
+  pgk::cuda::CarpcgDevice bad;
+  EXPECT_THROW(bad.setup(w.dev.view, pgk::view_of(w.a), wave, nullptr), std::invalid_argument);
+}
+
 // The double sweep projects the colour where the forward and backward sweeps meet twice in one
 // launch: the same bits as the two sweeps launched colour by colour (multicolor_sweep), with and
 // without b, with zero rows, with a relaxation other than 1, and one colour only (a diagonal).

@@ -62,7 +62,7 @@ pgk_test(petsc.carpcg.view_mpi LABELS petsc NP 2 ARGS ${OK} --expect "component 
 pgk_test(petsc.carpcg.view_multicolor_mpi LABELS petsc NP 2 ARGS ${OK} --expect "global colouring on 2 ranks" -- ${T} -ksp_carpcg_scheme multicolor -ksp_view)
 pgk_test(petsc.carpcg.view_cimmino LABELS petsc ARGS ${OK} --expect "scheme cimmino" --expect "relaxation lambda = 0\\.35" -- ${T} -ksp_carpcg_scheme cimmino -ksp_view)
 pgk_test(petsc.carpcg.help LABELS petsc ARGS ${OK} --expect "-ksp_carpcg_scheme" --expect "-ksp_carpcg_relax" --expect "-ksp_carpcg_blocks"
-         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" --expect "-ksp_carpcg_backend" --expect "-ksp_carpcg_lanes_per_row" --expect "-ksp_carpcg_graph" --expect "-ksp_carpcg_fused_updates" -- ${T} -help)
+         --expect "-ksp_carpcg_weighted_dot" --expect "-ksp_carpcg_colors_view" --expect "-ksp_carpcg_true_residual_interval" --expect "-ksp_carpcg_backend" --expect "-ksp_carpcg_lanes_per_row" --expect "-ksp_carpcg_graph" --expect "-ksp_carpcg_fused_updates" --expect "-ksp_carpcg_overlap_colour_blocks" -- ${T} -help)
 pgk_test(petsc.carpcg.log_view LABELS petsc ARGS ${OK} --expect "PgkCarpcgSetUp +1 " --expect "PgkCarpcgColor +1 " --expect "PgkCarpcgSweep +[0-9]+ "
          --expect "PgkCarpcgResidual" -- ${T} -ksp_carpcg_scheme multicolor -log_view)
 # Every 10th iteration the reported norm is the true residual.
@@ -163,6 +163,18 @@ pgk_test(gpu.carpcg.graph_view LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV} ${D
          -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme multicolor ${STRICT} -its_tol 1 ${DEV} -ksp_view -expect_device_transfers)
 pgk_test(gpu.carpcg.reference.multicolor_no_graph LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV} --expect "double sweep: kernels launched one by one"
          -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme multicolor -ksp_carpcg_graph 0 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
+# -ksp_carpcg_overlap_colour_blocks: every colour after the first as a programmatic dependent launch
+# (0), graphed and not, against the reference; the default (-1) says it is one wave of blocks.
+pgk_test(gpu.carpcg.reference.multicolor_overlap LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV}
+         --expect "a colour after another starts while that one drains where it has more than 0 blocks of 64 rows \\(-ksp_carpcg_overlap_colour_blocks 0\\)"
+         -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme multicolor -ksp_carpcg_overlap_colour_blocks 0 -ksp_carpcg_lanes_per_row 4 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
+pgk_test(gpu.carpcg.reference.multicolor_overlap_no_graph LABELS "gpu;petsc" ARGS --gpu ${REF} ${ONDEV}
+         -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme multicolor -ksp_carpcg_overlap_colour_blocks 0 -ksp_carpcg_graph 0 ${STRICT} -its_tol 1 ${DEV} -ksp_view)
+pgk_test(gpu.carpcg.overlap_view LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV}
+         --expect "where it has more than [1-9][0-9]* blocks of [0-9]+ rows \\(-ksp_carpcg_overlap_colour_blocks -1: one wave of resident blocks\\)"
+         -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme multicolor ${DEV} -ksp_view)
+pgk_test(petsc.carpcg.overlap_bad LABELS petsc ARGS --fail --expect "-ksp_carpcg_overlap_colour_blocks must be -1 \\(one wave\\) or >= 0, got -2"
+         -- ${T} -ksp_carpcg_overlap_colour_blocks -2)
 pgk_test(gpu.carpcg.graph_view_carp LABELS "gpu;petsc" ARGS --gpu ${OK} ${ONDEV} --expect "double sweep: kernels launched one by one \\(-ksp_carpcg_graph: multicolor only\\)"
          -- ${T} -gen fem2d:n=30 -ksp_carpcg_scheme carp ${DEV} -ksp_view)
 # -ksp_carpcg_fused_updates: the CG's four vector updates in one kernel (one rank) and s = r - t in
