@@ -363,11 +363,11 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 .  -ksp_carpcg_fused_updates <true>          - device: the CG's updates p = r + beta p, q = s + beta q, r -= alpha q, x += alpha p
                                                in one kernel (one rank), and s = r - t formed inside the kernel of the dots (iterations
                                                without a true residual); entry by entry the same operations, so the same bits
-.  -ksp_carpcg_overlap_colour_blocks <-1>   - device, multicolor: a colour launched right after another one is a programmatic
+.  -ksp_carpcg_overlap_colour_blocks <-1>    - device, multicolor: a colour launched right after another one is a programmatic
                                                dependent launch (it loads its rows' bounds, norms and first entries while the colour
                                                before it drains, and touches x only after that one has ended) where its grid has more
-                                               than this many blocks; -1: one wave of resident blocks (where the overlap pays: a double
-                                               sweep -13% at 1M rows on an H200); 0: every colour after the first (the same bits)
+                                               than this many blocks; -1: one wave of resident blocks (where the overlap pays: an iteration
+                                               -10% at 1M rows on an H200); 0: every colour after the first (the same bits)
 -  -ksp_carpcg_true_residual_interval <10>   - compute ||b - A x|| every k iterations
 
    Notes:
