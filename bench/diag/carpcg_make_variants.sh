@@ -1,0 +1,33 @@
+#!/bin/bash
+# Here, before a device call: the source files of carpcg library variants for carpcg_variants_ab.sh, each
+# variant the committed tree (HEAD) with its patches applied in order, in .variants/NAME/ (ignored by git
+# through .git/info/exclude; name ".variants" in the call's carry). Every variant holds the union of the
+# files any variant changes, so the node can switch between them by copying.
+#   bash bench/diag/carpcg_make_variants.sh A: B:bench/diag/carpcg_colour_sum48.patch \
+#        C:bench/diag/carpcg_colour_sum48.patch,bench/diag/carpcg_row_sums_first.patch
+set -eu
+root=$(git rev-parse --show-toplevel)
+cd "$root"
+grep -qx '/.variants/' .git/info/exclude 2>/dev/null || echo '/.variants/' >> .git/info/exclude
+rm -rf .variants && mkdir -p .variants
+wt=$(mktemp -d)
+trap 'git worktree remove --force "$wt/t" 2>/dev/null; rm -rf "$wt"' EXIT
+git worktree add -q --detach "$wt/t" HEAD
+files=()
+for spec in "$@"; do # the union of changed files
+  IFS=',' read -r -a patches <<< "${spec#*:}"
+  for p in "${patches[@]}"; do
+    [ -n "$p" ] && mapfile -t -O "${#files[@]}" files < <(git apply --numstat "$p" | cut -f3)
+  done
+done
+mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u)
+[ ${#files[@]} -gt 0 ] || { echo "carpcg_make_variants: no patch changes a file" >&2; exit 2; }
+for spec in "$@"; do
+  name=${spec%%:*}
+  (cd "$wt/t" && git checkout -q -- . && git clean -qfd)
+  IFS=',' read -r -a patches <<< "${spec#*:}"
+  for p in "${patches[@]}"; do [ -z "$p" ] || (cd "$wt/t" && git apply "$root/$p"); done
+  for f in "${files[@]}"; do mkdir -p ".variants/$name/$(dirname "$f")" && cp "$wt/t/$f" ".variants/$name/$f"; done
+  echo "variant $name: ${spec#*:} (${#files[@]} files)"
+done
+printf '%s\n' "${files[@]}" > .variants/FILES
