@@ -66,21 +66,6 @@ constexpr bool is_probe(int k) // no work: the 17 launches' own cost, not checke
   return k == kEmpty || k == kEmptyPdl;
 }
 
-// internal.cuh's add_in_order with the G shuffles issued first (a compile-time trip count, so none
-// waits for the addition before it) and the m additions after, in lane order: the same sums.
-template <int G> struct AddShufflesFirst {
-  __device__ double operator()(double s, double p, int m, unsigned mask) const
-  {
-    double q[G];
-#pragma unroll
-    for (int t = 0; t < G; ++t) q[t] = __shfl_sync(mask, p, t, G);
-#pragma unroll
-    for (int t = 0; t < G; ++t)
-      if (t < m) s = __dadd_rn(s, q[t]);
-    return s;
-  }
-};
-
 // A in colour order (stored row w), and the same rows as one slice per colour.
 struct ChainOperator {
   const Index         *rowptr, *cols, *slice_cols;
@@ -128,7 +113,7 @@ template <int K, int Passes> __device__ __forceinline__ void chain_colour(const 
       waiting = false;
     }
     for (int pass = 0; pass < Passes; ++pass) {
-      if (shuffles_first(K)) project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane, AddShufflesFirst<kLanes>{});
+      if (shuffles_first(K)) project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane, pgk::cuda::carpcg_detail::AddShufflesFirst<kLanes>{});
       else project_head<kLanes>(head, a.cols, a.vals, n2, bi, a.lambda, x, lane);
     }
   }

@@ -222,6 +222,7 @@ public:
   const std::vector<double> &weights() const; // carp with weighted dots: max(|L_j|, 1)
   int lanes() const;                          // lanes per row in use (carpcg_lanes_per_row)
   long overlap_min_blocks() const;            // multicolor: the resolved CarpcgDeviceOptions field
+  int colour_rows_per_block() const;          // multicolor: rows one CUDA block of a colour kernel projects
 
   struct Impl;
 

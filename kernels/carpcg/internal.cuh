@@ -143,6 +143,21 @@ template <int G> struct AddInOrder {
   }
 };
 
+// add_in_order with the G shuffles issued first (a compile-time trip count, so none waits for the
+// addition before it) and the m additions after, in lane order: the same sums. The products are held
+// in G registers, so the kernel needs room for them (the multicolor colour kernel's launch bounds).
+template <int G> struct AddShufflesFirst {
+  __device__ double operator()(double s, double p, int m, unsigned mask) const {
+    double q[G];
+#pragma unroll
+    for (int t = 0; t < G; ++t) q[t] = __shfl_sync(mask, p, t, G);
+#pragma unroll
+    for (int t = 0; t < G; ++t)
+      if (t < m) s = __dadd_rn(s, q[t]);
+    return s;
+  }
+};
+
 // The projection of one row (sweep.cpp's project_row) from its head, group-uniform, in
 // ordered_dot's order; entries past the first 2G are read here. The lanes update distinct unknowns.
 template <int G, class Add = AddInOrder<G>>

@@ -229,6 +229,7 @@ const CarpcgSetupTimes &CarpcgDevice::setup_times() const { return impl_->times;
 const std::vector<double> &CarpcgDevice::weights() const { return impl_->host_weights; }
 int CarpcgDevice::lanes() const { return impl_ ? impl_->lanes : 0; }
 long CarpcgDevice::overlap_min_blocks() const { return impl_ ? impl_->overlap_min_blocks : 0; }
+int CarpcgDevice::colour_rows_per_block() const { return impl_ ? carpcg_detail::kThreads / impl_->lanes : 0; }
 
 int carpcg_lanes_per_row(int requested, Index nrows, Index nnz, pgk::carpcg::Scheme scheme) {
   if (requested != 0 && requested != 4 && requested != 8 && requested != 16 && requested != 32)

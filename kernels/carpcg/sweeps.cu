@@ -5,6 +5,7 @@
 #include "kernels/common/pdl.cuh"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace pgk::cuda {
 
@@ -38,8 +39,17 @@ Matrix matrix_of(const CarpcgDevice::Impl &d) {
 // colour before it still runs, then waits for it before it touches x. Where a colour fits in one wave,
 // the early blocks only take the SMs the colour before them drains on (forty-fifth session: -13% a
 // double sweep at 1M rows, +3-4% at 361k).
+// For groups of up to 8 lanes the ordered sum issues its G shuffles first (AddShufflesFirst), under
+// launch bounds of 5 blocks an SM (48 registers: room for the held products, which spill under 32);
+// 5 x 132 blocks still hold a 361k-row colour on an H100/H200. Measured (bench_carpcg_chain's
+// sum-48reg, 4 lanes, H200): a double sweep 85.4 -> 74.4 us at 361k rows, 198 -> 180 at 1M, 671 -> 659
+// at 4M; neither part alone gains (ahead-sum spills: 91 us; ahead-48reg: 86 us). Wider groups keep
+// add_in_order under 8 blocks (32 registers), unmeasured with the change.
+template <int G> using ColourAdd = std::conditional_t<(G <= 8), AddShufflesFirst<G>, AddInOrder<G>>;
+template <int G> constexpr int kColourBlocksPerSm = G <= 8 ? 5 : 8;
+
 template <int G, int Passes, bool Programmatic>
-__global__ void __launch_bounds__(kThreads, 8)
+__global__ void __launch_bounds__(kThreads, kColourBlocksPerSm<G>)
     colour_kernel(Matrix a, const Index *rows, Index first, Index count, const double *b, double lambda, double *x) {
   const int lane = group_lane<G>();
   if (Programmatic) pdl_launch_dependents();
@@ -56,7 +66,8 @@ __global__ void __launch_bounds__(kThreads, 8)
       pdl_wait();
       waiting = false;
     }
-    for (int pass = 0; pass < Passes; ++pass) project_head<G>(head, a.colidx, a.values, n2, bi, lambda, x, lane);
+    for (int pass = 0; pass < Passes; ++pass)
+      project_head<G, ColourAdd<G>>(head, a.colidx, a.values, n2, bi, lambda, x, lane);
   }
 }
 
@@ -307,14 +318,15 @@ void copy_device(double *dst, const double *src, Index n, void *stream) {
 
 namespace {
 
-// Colour c's rows projected `passes` times each (colour_kernel), on x in place. after_colour: the
-// launch before it in the stream is another colour's, so a grid of more than one wave may overlap its
-// end (colour_kernel's Programmatic). The first colour of a sweep follows the copy or the caller's
-// kernels, and launches plainly: every later colour's early loads then come after those have ended.
-void sweep_colour(const CarpcgDevice::Impl &d, int c, int passes, const double *b, double *x, void *stream,
+// Colour c's rows projected `passes` times each (colour_kernel), on x in place; false (and no launch)
+// for an empty colour. after_colour: the launch before it in the stream is another colour's, so a grid
+// of more than one wave may overlap its end (colour_kernel's Programmatic). The first colour of a sweep follows the
+// copy or the caller's kernels, and launches plainly: every later colour's early loads then come after those have
+// ended.
+bool sweep_colour(const CarpcgDevice::Impl &d, int c, int passes, const double *b, double *x, void *stream,
                   bool after_colour) {
   const Index first = d.coloring->class_ptr[c], count = d.coloring->class_size(c);
-  if (count == 0) return;
+  if (count == 0) return false;
   with_lanes(d.lanes, [&](auto g) {
     constexpr int G = decltype(g)::value;
     const int grid = group_grid(count, G);
@@ -328,6 +340,7 @@ void sweep_colour(const CarpcgDevice::Impl &d, int c, int passes, const double *
     }
   });
   PGK_CUDA_CHECK_LAUNCH();
+  return true;
 }
 
 // The forward sweep (colours 0..C-1), then the backward one (C-1..0), on x in place: the last
@@ -338,9 +351,7 @@ void multicolor_double_sweep(const CarpcgDevice::Impl &d, const double *b, doubl
   if (last < 0) return;
   bool after_colour = false;
   const auto colour = [&](int c, int passes) {
-    if (d.coloring->class_size(c) == 0) return;
-    sweep_colour(d, c, passes, b, x, stream, after_colour);
-    after_colour = true;
+    if (sweep_colour(d, c, passes, b, x, stream, after_colour)) after_colour = true;
   };
   for (int c = 0; c < last; ++c) colour(c, 1);
   colour(last, 2);

@@ -396,8 +396,8 @@ PetscErrorCode DeviceBackend::view(PetscViewer viewer)
                                      (PetscInt)dev_.graphs(), (PetscInt)dev_.graph_launches()));
   else if (size_ == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "double sweep: kernels launched one by one (-ksp_carpcg_graph: multicolor only)\n"));
   if (set_.scheme == Scheme::Multicolor)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "a colour after another starts while that one drains where it has more than %ld blocks of %d rows (-ksp_carpcg_overlap_colour_blocks %" PetscInt_FMT "%s)\n", dev_.overlap_min_blocks(), 256 / dev_.lanes(),
-                                     set_.overlap_min, set_.overlap_min < 0 ? ": one wave of resident blocks" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "a colour after another starts while that one drains where it has more than %ld blocks of %d rows (-ksp_carpcg_overlap_colour_blocks %" PetscInt_FMT "%s)\n", dev_.overlap_min_blocks(),
+                                     dev_.colour_rows_per_block(), set_.overlap_min, set_.overlap_min < 0 ? ": one wave of resident blocks" : ""));
   if (!set_.fuse) PetscCall(PetscViewerASCIIPrintf(viewer, "CG updates: one kernel each, as PETSc's Vec operations (-ksp_carpcg_fused_updates 0)\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "CG updates: %ss = r - t formed in the dots' kernel (-ksp_carpcg_fused_updates)\n", size_ == 1 ? "p = r + beta p, q = s + beta q, r -= alpha q, x += alpha p in one kernel; " : ""));
   PetscCall(
