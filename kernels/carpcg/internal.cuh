@@ -96,6 +96,34 @@ template <int G> __device__ inline double add_in_order(double s, double p, int m
   return s;
 }
 
+// add_in_order as the projection's default way to add the lanes' products (a type, so that an
+// experiment can hand project_head another order-keeping addition: bench/carpcg/chain_sweep.cu).
+template <int G> struct AddInOrder {
+  __device__ double operator()(double s, double p, int m, unsigned mask) const {
+    return add_in_order<G>(s, p, m, mask);
+  }
+};
+
+// add_in_order with the G shuffles issued first (a compile-time trip count, so none waits for the
+// addition before it) and the m additions after, in lane order: the same sums. The products are held
+// in G registers, so the kernel needs room for them (the multicolor colour kernel's launch bounds).
+template <int G> struct AddShufflesFirst {
+  __device__ double operator()(double s, double p, int m, unsigned mask) const {
+    double q[G];
+#pragma unroll
+    for (int t = 0; t < G; ++t) q[t] = __shfl_sync(mask, p, t, G);
+#pragma unroll
+    for (int t = 0; t < G; ++t)
+      if (t < m) s = __dadd_rn(s, q[t]);
+    return s;
+  }
+};
+
+// The ordered sum of short rows (groups of up to 8 lanes): shuffles first; wider groups would hold
+// 16 or 32 products in registers, so they keep add_in_order. Used by the colour kernel (multicolor),
+// carp's block sweeps (project_ahead) and ordered_dot (cimmino's coefficients, the residual).
+template <int G> using RowAdd = std::conditional_t<(G <= 8), AddShufflesFirst<G>, AddInOrder<G>>;
+
 // Group-uniform: a row's dot product a_i . x summed in storage order (lo..hi), every lane of the
 // group gets it. The lanes load in parallel; the sum takes their products one by one, so the
 // additions (and the bits) are the same for every G and the host's.
@@ -107,7 +135,7 @@ __device__ inline double ordered_dot(Index lo, Index hi, const Index *cols, cons
   for (Index base = lo; base < hi; base += G) {
     const Index k = base + lane;
     const double p = k < hi ? __dmul_rn(vals[k], x[cols[k]]) : 0.0;
-    s = add_in_order<G>(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
+    s = RowAdd<G>{}(s, p, hi - base < G ? static_cast<int>(hi - base) : G, mask);
   }
   return s;
 }
@@ -134,29 +162,6 @@ __device__ inline RowHead load_row_head(Index lo, Index hi, const Index *cols, c
           k0 < hi ? __ldcs(vals + k0) : 0.0,
           k1 < hi ? __ldcs(vals + k1) : 0.0};
 }
-
-// add_in_order as the projection's default way to add the lanes' products (a type, so that an
-// experiment can hand project_head another order-keeping addition: bench/carpcg/chain_sweep.cu).
-template <int G> struct AddInOrder {
-  __device__ double operator()(double s, double p, int m, unsigned mask) const {
-    return add_in_order<G>(s, p, m, mask);
-  }
-};
-
-// add_in_order with the G shuffles issued first (a compile-time trip count, so none waits for the
-// addition before it) and the m additions after, in lane order: the same sums. The products are held
-// in G registers, so the kernel needs room for them (the multicolor colour kernel's launch bounds).
-template <int G> struct AddShufflesFirst {
-  __device__ double operator()(double s, double p, int m, unsigned mask) const {
-    double q[G];
-#pragma unroll
-    for (int t = 0; t < G; ++t) q[t] = __shfl_sync(mask, p, t, G);
-#pragma unroll
-    for (int t = 0; t < G; ++t)
-      if (t < m) s = __dadd_rn(s, q[t]);
-    return s;
-  }
-};
 
 // The projection of one row (sweep.cpp's project_row) from its head, group-uniform, in
 // ordered_dot's order; entries past the first 2G are read here. The lanes update distinct unknowns.

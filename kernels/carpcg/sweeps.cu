@@ -39,13 +39,12 @@ Matrix matrix_of(const CarpcgDevice::Impl &d) {
 // colour before it still runs, then waits for it before it touches x. Where a colour fits in one wave,
 // the early blocks only take the SMs the colour before them drains on (forty-fifth session: -13% a
 // double sweep at 1M rows, +3-4% at 361k).
-// For groups of up to 8 lanes the ordered sum issues its G shuffles first (AddShufflesFirst), under
+// For groups of up to 8 lanes the ordered sum issues its G shuffles first (RowAdd, internal.cuh), under
 // launch bounds of 5 blocks an SM (48 registers: room for the held products, which spill under 32);
 // 5 x 132 blocks still hold a 361k-row colour on an H100/H200. Measured (bench_carpcg_chain's
 // sum-48reg, 4 lanes, H200): a double sweep 85.4 -> 74.4 us at 361k rows, 198 -> 180 at 1M, 671 -> 659
 // at 4M; neither part alone gains (ahead-sum spills: 91 us; ahead-48reg: 86 us). Wider groups keep
 // add_in_order under 8 blocks (32 registers), unmeasured with the change.
-template <int G> using ColourAdd = std::conditional_t<(G <= 8), AddShufflesFirst<G>, AddInOrder<G>>;
 template <int G> constexpr int kColourBlocksPerSm = G <= 8 ? 5 : 8;
 
 template <int G, int Passes, bool Programmatic>
@@ -67,7 +66,7 @@ __global__ void __launch_bounds__(kThreads, kColourBlocksPerSm<G>)
       waiting = false;
     }
     for (int pass = 0; pass < Passes; ++pass)
-      project_head<G, ColourAdd<G>>(head, a.colidx, a.values, n2, bi, lambda, x, lane);
+      project_head<G, RowAdd<G>>(head, a.colidx, a.values, n2, bi, lambda, x, lane);
   }
 }
 
@@ -138,7 +137,8 @@ __device__ inline RowAhead load_row(const Matrix &a, const Blocks &blk, const do
 }
 
 // project_head on a row loaded ahead: the first G entries from registers, any further ones read
-// here; the same products and the same order of additions.
+// here; the same products and the same order of additions. The sum is RowAdd's (shuffles first for
+// up to 8 lanes): a block's rows are a serial chain, and a row's sum is on it.
 template <int G>
 __device__ inline void project_ahead(const RowAhead &r, const Index *cols, const double *vals, double lambda,
                                      double *copy, int lane, unsigned mask) {
@@ -146,12 +146,12 @@ __device__ inline void project_ahead(const RowAhead &r, const Index *cols, const
   {
     const int m = r.hi - r.lo < G ? static_cast<int>(r.hi - r.lo) : G;
     const double p = lane < m ? __dmul_rn(r.val, copy[r.col]) : 0.0;
-    s = add_in_order<G>(s, p, m, mask);
+    s = RowAdd<G>{}(s, p, m, mask);
   }
   for (Index base = r.lo + G; base < r.hi; base += G) {
     const Index k = base + lane;
     const double p = k < r.hi ? __dmul_rn(vals[k], copy[cols[k]]) : 0.0;
-    s = add_in_order<G>(s, p, r.hi - base < G ? static_cast<int>(r.hi - base) : G, mask);
+    s = RowAdd<G>{}(s, p, r.hi - base < G ? static_cast<int>(r.hi - base) : G, mask);
   }
   const double coef = __dmul_rn(lambda, __ddiv_rn(__dsub_rn(r.bi, s), r.norm2));
   if (r.lo + lane < r.hi) copy[r.col] = __dadd_rn(copy[r.col], __dmul_rn(coef, r.val));
