@@ -32,7 +32,7 @@ k, m, v, u = head.index("Kernel Name"), head.index("Metric Name"), head.index("M
 tot = collections.defaultdict(float); cnt = collections.Counter()
 for r in rows:
     if r[m] != "gpu__time_duration.sum": continue
-    t = float(r[v].replace(",", "")) * {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}[r[u]]
+    t = float(r[v].replace(",", "")) * {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}[r[u]]
     found = re.findall(r"([A-Za-z_]\w*)(?:<[^()]*>)?\(", r[k])
     name = (found[0] if found else r[k])[-40:]; tot[name] += t; cnt[name] += 1
 its = max(1, cnt.get("dots_final_kernel", 0))
