@@ -26,7 +26,7 @@ for spec in "$@"; do # the union of changed files
     [ -n "$p" ] && mapfile -t -O "${#files[@]}" files < <(git apply --numstat "$p" | cut -f3)
   done
 done
-mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u)
+mapfile -t files < <(printf '%s\n' "${files[@]}" | sed '/^$/d' | sort -u)
 [ ${#files[@]} -gt 0 ] || { echo "carpcg_make_variants: no patch changes a file" >&2; exit 2; }
 for spec in "$@"; do
   name=${spec%%:*}
