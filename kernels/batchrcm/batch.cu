@@ -306,13 +306,11 @@ __global__ void init_first_batch_kernel(ChainParams P) {
 } // namespace
 
 int cooperative_grid(const void *kernel, int block, std::size_t smem, int max_blocks) {
-  int dev = 0, sms = 0, coop = 0, per_sm = 0;
+  int dev = 0, coop = 0;
   PGK_CUDA_CHECK(cudaGetDevice(&dev));
-  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   PGK_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
   if (!coop) throw Error("rcm: the device does not support cooperative launches (persistent kernels)");
-  PGK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem));
-  int grid = per_sm * sms;
+  int grid = residency(kernel, block, smem).blocks();
   if (max_blocks > 0) grid = std::min(grid, max_blocks);
   if (grid < 1) throw Error("rcm: the persistent kernel does not fit on a multiprocessor");
   return grid;

@@ -223,6 +223,7 @@ public:
   int lanes() const;                          // lanes per row in use (carpcg_lanes_per_row)
   long overlap_min_blocks() const;            // multicolor: the resolved CarpcgDeviceOptions field
   int colour_rows_per_block() const;          // multicolor: rows one CUDA block of a colour kernel projects
+  Index carp_shared_doubles() const;          // carp: shared doubles a group sweeps its block's copy in (0: none)
 
   struct Impl;
 

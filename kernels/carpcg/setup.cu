@@ -166,10 +166,15 @@ void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
   upload(d.gather_pos, f.gather_pos, stream);
   d.copies.allocate(f.cols.size());
   const Index cap = static_cast<Index>(carpcg_detail::kCopyPerLane) * d.lanes;
-  Index fit = 0;
-  for (Index k = 0; k < d.nblocks; ++k)
-    fit += f.col_ptr[static_cast<std::size_t>(k) + 1] - f.col_ptr[static_cast<std::size_t>(k)] <= cap;
+  Index fit = 0, widest_fit = 0;
+  for (Index k = 0; k < d.nblocks; ++k) {
+    const Index width = f.col_ptr[static_cast<std::size_t>(k) + 1] - f.col_ptr[static_cast<std::size_t>(k)];
+    if (width > cap) continue;
+    ++fit;
+    widest_fit = std::max(widest_fit, width);
+  }
   d.sweep_in_shared = 2 * fit >= d.nblocks;
+  d.copy_stride = d.sweep_in_shared ? widest_fit : 0;
   d.host_weights.clear();
   if (d.opt.weighted_dot) {
     for (const Index m : d.plan->multiplicity()) d.host_weights.push_back(std::max(static_cast<double>(m), 1.0));
@@ -230,6 +235,7 @@ const std::vector<double> &CarpcgDevice::weights() const { return impl_->host_we
 int CarpcgDevice::lanes() const { return impl_ ? impl_->lanes : 0; }
 long CarpcgDevice::overlap_min_blocks() const { return impl_ ? impl_->overlap_min_blocks : 0; }
 int CarpcgDevice::colour_rows_per_block() const { return impl_ ? carpcg_detail::kThreads / impl_->lanes : 0; }
+Index CarpcgDevice::carp_shared_doubles() const { return impl_ ? impl_->copy_stride : 0; }
 
 int carpcg_lanes_per_row(int requested, Index nrows, Index nnz, pgk::carpcg::Scheme scheme) {
   if (requested != 0 && requested != 4 && requested != 8 && requested != 16 && requested != 32)

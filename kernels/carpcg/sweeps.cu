@@ -107,12 +107,14 @@ struct Blocks {
 // next row (its index, bounds, norm, right-hand side and first G entries) while it projects the
 // current one, so that only shared-memory accesses and the ordered sum stay on the chain.
 // The arithmetic is BlockPlan::sweep_sum's, in its order (see project_head, internal.cuh): the same bits.
-// The shared array is dynamic: launched without it (Impl::sweep_in_shared false, most blocks too
-// wide) the kernel keeps the full occupancy for its global-memory sweeps.
+// The shared array is dynamic, `stride` doubles a group (Impl::copy_stride: the widest block that
+// fits kCopyPerLane doubles a lane, so no more than the blocks need); launched without it (stride 0:
+// Impl::sweep_in_shared false, most blocks too wide) the kernel keeps the full occupancy for its
+// global-memory sweeps.
 constexpr int kSweepThreads = 128;
-constexpr int copy_cap(int lanes) { return kCopyPerLane * lanes; }
-template <int G> constexpr int kCopyCap = copy_cap(G); // 32 KiB of shared memory per CUDA block
-template <int G> constexpr std::size_t kSweepShared = sizeof(double) * (kSweepThreads / G) * kCopyCap<G>;
+template <int G> std::size_t sweep_shared_bytes(const CarpcgDevice::Impl &d) {
+  return sizeof(double) * (kSweepThreads / G) * static_cast<std::size_t>(d.copy_stride);
+}
 
 struct RowAhead { // one row of the sweep, loaded ahead: the lane's first entry of it
   Index lo = 0, hi = 0, col = 0;
@@ -161,15 +163,15 @@ __device__ inline void project_ahead(const RowAhead &r, const Index *cols, const
 template <int G>
 __global__ void __launch_bounds__(kSweepThreads)
     block_sweep_kernel(Matrix a, Blocks blk, const double *b, double lambda, bool backward, const double *x, Index nown,
-                       const double *ghosts, double *copies, bool in_shared) {
-  extern __shared__ double shared[]; // kSweepShared<G> bytes when in_shared, else none
-  double *local = shared + threadIdx.x / G * kCopyCap<G>;
+                       const double *ghosts, double *copies, Index stride) {
+  extern __shared__ double shared[]; // stride doubles a group (none for stride 0)
+  double *local = shared + threadIdx.x / G * stride;
   const int lane = group_lane<G>();
   const unsigned mask = subwarp_mask<G>();
   for (Index t = group_id<G>(); t < blk.count; t += group_count<G>()) {
     const Index k = blk.ids ? blk.ids[t] : t;
     const Index off = blk.col_ptr[k], width = blk.col_ptr[k + 1] - off;
-    double *copy = in_shared && width <= kCopyCap<G> ? local : copies + off;
+    double *copy = width <= stride ? local : copies + off;
     for (Index e = lane; e < width; e += G) {
       const Index c = blk.cols[off + e];
       copy[e] = c < nown ? x[c] : ghosts[c - nown];
@@ -361,14 +363,10 @@ void multicolor_double_sweep(const CarpcgDevice::Impl &d, const double *b, doubl
 } // namespace
 
 int colour_wave_blocks(int lanes) {
-  int per_sm = 0, sms = 0, dev = 0;
-  with_lanes(lanes, [&](auto g) {
-    PGK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, colour_kernel<decltype(g)::value, 1, true>,
-                                                                 kThreads, 0));
-  });
-  PGK_CUDA_CHECK(cudaGetDevice(&dev));
-  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  return std::max(per_sm * sms, 1);
+  int blocks = 0;
+  with_lanes(lanes,
+             [&](auto g) { blocks = residency(colour_kernel<decltype(g)::value, 1, true>, kThreads, 0).blocks(); });
+  return std::max(blocks, 1);
 }
 
 void CarpcgDevice::multicolor_sweep(const double *b, bool backward, double *x, void *stream) {
@@ -414,11 +412,10 @@ void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const d
       d.block_cols.data(), d.local_col.data()};
   with_lanes(d.lanes, [&](auto g) {
     constexpr int G = decltype(g)::value;
-    const std::size_t smem = d.sweep_in_shared ? kSweepShared<G> : 0;
     int grid = grid_for(set.count, kSweepThreads / G, kMaxBlocks);
     if (set.max_grid > 0) grid = std::min(grid, set.max_grid);
-    block_sweep_kernel<G><<<grid, kSweepThreads, smem, as_stream(stream)>>>(
-        matrix_of(d), blk, b, d.opt.lambda, backward, x, d.n, ghosts, d.copies.data(), d.sweep_in_shared);
+    block_sweep_kernel<G><<<grid, kSweepThreads, sweep_shared_bytes<G>(d), as_stream(stream)>>>(
+        matrix_of(d), blk, b, d.opt.lambda, backward, x, d.n, ghosts, d.copies.data(), d.copy_stride);
   });
   PGK_CUDA_CHECK_LAUNCH();
 }
@@ -427,16 +424,14 @@ void sweep_blocks(CarpcgDevice::Impl &d, const double *b, bool backward, const d
 // sweeps one block) over `count` blocks, where possible with one CUDA block of the sweep per SM
 // left free for the work that runs meanwhile (the boundary blocks, PETSc's pack and unpack).
 int interior_grid_for(const CarpcgDevice::Impl &d, Index count) {
-  int per_sm = 0, sms = 0, dev = 0, groups = 0;
+  Residency r;
+  int groups = 0;
   with_lanes(d.lanes, [&](auto g) {
     constexpr int G = decltype(g)::value;
     groups = kSweepThreads / G;
-    PGK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, block_sweep_kernel<G>, kSweepThreads,
-                                                                 d.sweep_in_shared ? kSweepShared<G> : 0));
+    r = residency(block_sweep_kernel<G>, kSweepThreads, sweep_shared_bytes<G>(d));
   });
-  PGK_CUDA_CHECK(cudaGetDevice(&dev));
-  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const long long resident = std::max(per_sm * sms, 1), spared = std::max<long long>(resident - sms, 1);
+  const long long resident = std::max(r.blocks(), 1), spared = std::max<long long>(resident - r.sms, 1);
   const auto rounds_on = [&](long long blocks) { return (count + blocks * groups - 1) / (blocks * groups); };
   const long long usable = rounds_on(spared) > rounds_on(resident) ? resident : spared;
   const long long rounds = std::max<long long>(rounds_on(usable), 1);

@@ -2,8 +2,11 @@
 // conversion of the void* streams of the plain C++ interfaces.
 #pragma once
 
+#include "kernels/common/cuda_check.cuh"
+
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace pgk::cuda {
@@ -42,6 +45,23 @@ template <class F> inline void with_lanes(int lanes, F &&f) {
   case 16: f(std::integral_constant<int, 16>{}); break;
   default: f(std::integral_constant<int, 32>{}); break;
   }
+}
+
+// How many blocks of `kernel` (`block` threads, `smem` bytes of dynamic shared memory) the current
+// device holds at once: the occupancy API's blocks an SM, and the SMs. The one query behind every
+// grid sized to a wave of resident blocks (carpcg's colour overlap and interior sweep, batchrcm's
+// persistent kernels).
+struct Residency {
+  int per_sm = 0, sms = 0;
+  int blocks() const { return per_sm * sms; }
+};
+template <class Kernel> inline Residency residency(Kernel kernel, int block, std::size_t smem) {
+  Residency r;
+  int dev = 0;
+  PGK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, kernel, block, smem));
+  PGK_CUDA_CHECK(cudaGetDevice(&dev));
+  PGK_CUDA_CHECK(cudaDeviceGetAttribute(&r.sms, cudaDevAttrMultiProcessorCount, dev));
+  return r;
 }
 
 // The cudaStream_t behind a `void *stream` of the plain C++ interfaces.

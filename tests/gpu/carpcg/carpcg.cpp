@@ -174,9 +174,10 @@ TEST_F(GpuCarpcg, CimminoPassIsBitwise) {
   }
 }
 
+// 400 blocks: 1 to 3 rows a block, fewer than a pipelined block sweep keeps in flight.
 TEST_F(GpuCarpcg, CarpHalfSweepAndAveraging) {
   for (const char *spec : kSpecs)
-    for (const Index blocks : {1, 3, 64}) {
+    for (const Index blocks : {1, 3, 64, 400}) {
       const std::string what = std::string(spec) + ", " + std::to_string(blocks) + " blocks";
       Prepared s(with_zero_rows(make(spec)), options(Scheme::Carp, 1.4, blocks));
       ASSERT_TRUE(s.op.ready()) << what;
@@ -207,6 +208,45 @@ TEST_F(GpuCarpcg, CarpHalfSweepAndAveraging) {
       const auto ref = pgk::carpcg::make_double_sweep(pgk::view_of(s.a), ro);
       EXPECT_EQ(s.op.weights(), ref->weights()) << what;
     }
+}
+
+// carp's block sweep keeps a block's copy in shared memory where it fits the widest block within
+// kCopyPerLane doubles a lane (carp_shared_doubles), else in global memory: a hub row joined to
+// 1000 unknowns makes its block wide while the other 199 blocks fit, so one launch takes both
+// paths; the half sweeps and double sweeps match the reference as in CarpHalfSweepAndAveraging.
+TEST_F(GpuCarpcg, CarpBlocksMixSharedAndGlobalCopies) {
+  const Index blocks = 200;
+  Prepared s(make("hubrow:n=4000,deg=4,hubdeg=1000"), options(Scheme::Carp, 1.4, blocks));
+  ASSERT_TRUE(s.op.ready());
+  const Index n = s.a.nrows;
+  const Vector norms = pgk::carpcg::row_norms2(pgk::view_of(s.a));
+  const pgk::carpcg::BlockPlan plan(pgk::view_of(s.a), norms, pgk::carpcg::contiguous_blocks(n, blocks), blocks);
+  const Index stride = s.op.carp_shared_doubles();
+  Index fitting = 0, widest = 0;
+  for (Index k = 0; k < plan.nblocks(); ++k) {
+    const Index width = static_cast<Index>(plan.cols(k).size());
+    fitting += width <= stride;
+    widest = std::max(widest, width);
+  }
+  EXPECT_GT(stride, 0);
+  EXPECT_GT(widest, 1000);              // the hub's block sweeps in global memory
+  EXPECT_EQ(fitting, blocks - 1);       // every other block in shared memory
+  EXPECT_LE(stride, 32 * s.op.lanes()); // within the cap (kCopyPerLane, internal.cuh)
+  const Vector x = pseudo_random(n, 19), b = pseudo_random(n, 23);
+  for (const bool backward : {false, true}) {
+    Vector acc(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
+    plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), 1.4, backward, x.data(), acc.data());
+    for (Index j = 0; j < n; ++j)
+      want[j] = plan.multiplicity()[j] > 0 ? acc[j] / static_cast<double>(plan.multiplicity()[j]) : x[j];
+    DVec dx(x), db(b), dy(static_cast<std::size_t>(n));
+    s.op.carp_half(db.data(), backward, dx.data(), dy.data(), nullptr);
+    EXPECT_LE(max_rel_diff(dy.get(), want), 1e-12) << (backward ? "backward" : "forward");
+  }
+  pgk::carpcg::OperatorOptions ro;
+  ro.scheme = Scheme::Carp;
+  ro.lambda = 1.4;
+  ro.blocks = blocks;
+  expect_double_sweep(s, ro, 1e-12, "hubrow: carp double sweep");
 }
 
 TEST_F(GpuCarpcg, ResidualAndDots) {
