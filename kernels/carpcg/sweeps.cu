@@ -103,14 +103,14 @@ struct Blocks {
 // carp: one group of G lanes per CARP block, kSweepThreads threads a CUDA block. The sweep is a
 // chain of dependent rows, so its time is the latency of one row times the rows of a block: the
 // group keeps its block's compact copy of x in shared memory (when the block's width fits the
-// group's kCopyCap<G> doubles; else it sweeps the copy in global memory, as before), and loads the
-// next row (its index, bounds, norm, right-hand side and first G entries) while it projects the
+// group's `stride` doubles; else it sweeps the copy in global memory, in the same launch), and loads
+// the next row (its index, bounds, norm, right-hand side and first G entries) while it projects the
 // current one, so that only shared-memory accesses and the ordered sum stay on the chain.
 // The arithmetic is BlockPlan::sweep_sum's, in its order (see project_head, internal.cuh): the same bits.
 // The shared array is dynamic, `stride` doubles a group (Impl::copy_stride: the widest block that
 // fits kCopyPerLane doubles a lane, so no more than the blocks need); launched without it (stride 0:
-// Impl::sweep_in_shared false, most blocks too wide) the kernel keeps the full occupancy for its
-// global-memory sweeps.
+// fewer than half of the blocks fit) the kernel keeps the full occupancy for its global-memory
+// sweeps.
 constexpr int kSweepThreads = 128;
 template <int G> std::size_t sweep_shared_bytes(const CarpcgDevice::Impl &d) {
   return sizeof(double) * (kSweepThreads / G) * static_cast<std::size_t>(d.copy_stride);
