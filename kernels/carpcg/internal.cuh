@@ -44,15 +44,13 @@ struct CarpcgDevice::Impl {
   DeviceBuffer<Index> block_row_ptr, block_rows, block_col_ptr, block_cols, local_col;
   DeviceBuffer<Index> gather_ptr, gather_pos; // per unknown: its positions in `copies`, block order
   DeviceBuffer<double> copies, weights;
-  // Whether the block sweep keeps the copies in shared memory (sweeps.cu): only when at least half
-  // of the blocks fit a group's kCopyPerLane * lanes doubles. The shared array halves the resident
-  // groups at its cap (32 KiB per CUDA block), so where most blocks do not fit (few, long blocks, as
-  // in 65536 blocks over 16M rows) their global-memory sweep would run at half the occupancy.
-  bool sweep_in_shared = true;
-  // The shared doubles a group gets when sweep_in_shared (else 0): the widest block within the cap,
-  // not the cap. fem2d's 64-row blocks span about 196 columns, so at 8 lanes a CUDA block takes
-  // 25 KiB instead of 32 and 8 fit an SM instead of 6 (the registers' limit; ncu at 1M rows: 979
-  // CUDA blocks, 1.24 waves at 6 an SM, one wave at 8).
+  // The shared doubles a group of the block sweep keeps its block's copy in (sweeps.cu; 0: every copy
+  // in global memory): the widest block within the cap of kCopyPerLane * lanes doubles, not the cap.
+  // fem2d's 64-row blocks span about 196 columns, so at 8 lanes a CUDA block takes 25 KiB instead of
+  // 32 and 8 fit an SM instead of 6 (the registers' limit; ncu at 1M rows: 979 CUDA blocks, 1.24
+  // waves at 6 an SM, one wave at 8). 0 where fewer than half of the blocks fit: the shared array
+  // halves the resident groups at its cap, so where most blocks do not fit (few, long blocks, as in
+  // 65536 blocks over 16M rows) their global-memory sweep would run at half the occupancy.
   Index copy_stride = 0;
   DeviceBuffer<double> divisor; // set_multiplicity: the global |L_j| of the owned unknowns
   // set_received: the owned unknowns other ranks add ghost sums to (a flag per owned unknown, and

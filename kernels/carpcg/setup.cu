@@ -173,8 +173,7 @@ void setup_carp(CarpcgDevice::Impl &d, const CsrView &pattern, void *stream) {
     ++fit;
     widest_fit = std::max(widest_fit, width);
   }
-  d.sweep_in_shared = 2 * fit >= d.nblocks;
-  d.copy_stride = d.sweep_in_shared ? widest_fit : 0;
+  d.copy_stride = 2 * fit >= d.nblocks ? widest_fit : 0;
   d.host_weights.clear();
   if (d.opt.weighted_dot) {
     for (const Index m : d.plan->multiplicity()) d.host_weights.push_back(std::max(static_cast<double>(m), 1.0));

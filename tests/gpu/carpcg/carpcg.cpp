@@ -122,6 +122,24 @@ bool expect_double_sweep(Prepared &s, const pgk::carpcg::OperatorOptions &ro, do
   return bitwise;
 }
 
+// carp's half sweep on the device against `plan`'s: the blocks' swept copies summed and divided by
+// each unknown's multiplicity (x_j where no block touches it), forward or backward; returns whether
+// the two agree bit for bit.
+bool expect_carp_half(Prepared &s, const pgk::carpcg::BlockPlan &plan, const Vector &norms, double lambda,
+                      bool backward, const std::string &what) {
+  const Index n = s.a.nrows;
+  const Vector x = pseudo_random(n, 19), b = pseudo_random(n, 23);
+  Vector acc(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
+  plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), lambda, backward, x.data(), acc.data());
+  for (Index j = 0; j < n; ++j)
+    want[j] = plan.multiplicity()[j] > 0 ? acc[j] / static_cast<double>(plan.multiplicity()[j]) : x[j];
+  DVec dx(x), db(b), dy(static_cast<std::size_t>(n));
+  s.op.carp_half(db.data(), backward, dx.data(), dy.data(), nullptr);
+  const Vector got = dy.get();
+  EXPECT_LE(max_rel_diff(got, want), 1e-12) << what << (backward ? " backward" : " forward");
+  return bitwise_equal(got, want);
+}
+
 class GpuCarpcg : public pgk::test::GpuTest {};
 
 TEST_F(GpuCarpcg, MulticolorEqualsColouredSweep) {
@@ -187,18 +205,10 @@ TEST_F(GpuCarpcg, CarpHalfSweepAndAveraging) {
                                         std::min<Index>(blocks, n));
       ASSERT_NE(s.op.plan(), nullptr);
       EXPECT_EQ(s.op.plan()->multiplicity(), plan.multiplicity()) << what;
-      const Vector x = pseudo_random(n, 19), b = pseudo_random(n, 23);
       for (const bool backward : {false, true}) {
-        Vector acc(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
-        plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), 1.4, backward, x.data(), acc.data());
-        for (Index j = 0; j < n; ++j)
-          want[j] = plan.multiplicity()[j] > 0 ? acc[j] / static_cast<double>(plan.multiplicity()[j]) : x[j];
-        DVec dx(x), db(b), dy(static_cast<std::size_t>(n));
-        s.op.carp_half(db.data(), backward, dx.data(), dy.data(), nullptr);
-        const Vector got = dy.get();
-        EXPECT_LE(max_rel_diff(got, want), 1e-12) << what << (backward ? " backward" : " forward");
+        const bool bitwise = expect_carp_half(s, plan, norms, 1.4, backward, what);
         std::printf("[ carp ] %s %s half: %s\n", what.c_str(), backward ? "backward" : "forward",
-                    bitwise_equal(got, want) ? "bitwise" : "not bitwise");
+                    bitwise ? "bitwise" : "not bitwise");
       }
       pgk::carpcg::OperatorOptions ro;
       ro.scheme = Scheme::Carp;
@@ -232,16 +242,8 @@ TEST_F(GpuCarpcg, CarpBlocksMixSharedAndGlobalCopies) {
   EXPECT_GT(widest, 1000);              // the hub's block sweeps in global memory
   EXPECT_EQ(fitting, blocks - 1);       // every other block in shared memory
   EXPECT_LE(stride, 32 * s.op.lanes()); // within the cap (kCopyPerLane, internal.cuh)
-  const Vector x = pseudo_random(n, 19), b = pseudo_random(n, 23);
-  for (const bool backward : {false, true}) {
-    Vector acc(static_cast<std::size_t>(n)), want(static_cast<std::size_t>(n));
-    plan.sweep_sum(pgk::view_of(s.a), norms.data(), b.data(), 1.4, backward, x.data(), acc.data());
-    for (Index j = 0; j < n; ++j)
-      want[j] = plan.multiplicity()[j] > 0 ? acc[j] / static_cast<double>(plan.multiplicity()[j]) : x[j];
-    DVec dx(x), db(b), dy(static_cast<std::size_t>(n));
-    s.op.carp_half(db.data(), backward, dx.data(), dy.data(), nullptr);
-    EXPECT_LE(max_rel_diff(dy.get(), want), 1e-12) << (backward ? "backward" : "forward");
-  }
+  for (const bool backward : {false, true})
+    expect_carp_half(s, plan, norms, 1.4, backward, "hubrow:n=4000, 200 blocks");
   pgk::carpcg::OperatorOptions ro;
   ro.scheme = Scheme::Carp;
   ro.lambda = 1.4;
