@@ -3,8 +3,8 @@
 # variant the committed tree (HEAD) with its patches applied in order, in .variants/NAME/ (ignored by git
 # through .git/info/exclude; name ".variants" in the call's carry). Every variant holds the union of the
 # files any variant changes, so the node can switch between them by copying.
-#   bash bench/diag/carpcg_make_variants.sh A: E:bench/diag/carpcg_sweep_prefetch_l2.patch \
-#        F:bench/diag/carpcg_sweep_prefetch_l1.patch H:bench/diag/carpcg_sweep_prefetch_l1_shared_path.patch
+#   bash bench/diag/carpcg_make_variants.sh A: B:bench/diag/some.patch C:@scratch-C
+#   (e.g. the forty-ninth session's A: F:...prefetch_l1.patch H:...prefetch_l1_shared_path.patch, at f0fc996)
 # A spec NAME:@COMMIT takes the files as at COMMIT instead (a commit on a scratch line: the variant the label
 # parts test is then a commit, and the bundle can be made from it); the union then includes every file that
 # differs between HEAD and COMMIT. Forty-seventh session.
