@@ -28,6 +28,7 @@
 #include <string>
 
 #include "kernels/common/pdl.cuh"
+#include "kernels/trilf/affine.cuh"
 #include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/internal.hpp"
 #include "src/trilf/scan_lu.hpp"
@@ -212,31 +213,8 @@ __global__ void coefficients_kernel(Index n, const double *pivot, const double *
 
 // ---- apply: deterministic affine scan -------------------------------------------------------
 
-constexpr int kScanThreads = 256, kScanItems = 8, kTile = kScanThreads * kScanItems;
-// A row's sensitivity to its tile's carry-in is the product of the multipliers since the tile
-// start: it decays geometrically along a long path (|m| ~ 0.4 on ANISO2) and only reaches 0 by
-// underflow, after ~700 rows, so fix_tiles would touch a third of every tile. Sensitivities
-// at most 2^-60 are dropped instead: what they would add is below 2^-60 |carry|, under a
-// hundredth of one rounding unit of the carry, and the cut-off is fixed, so results stay
-// deterministic. fix_tiles still covers every row up to the last kept one (zeros are
-// absorbing, so those rows all have a stored sensitivity).
-constexpr double kSensitivityDrop = 0x1p-60;
-
-struct Affine {
-  double a, b; // x -> a x + b
-};
-// first, then second. A constant map (a == 0) absorbs whatever came before, exactly; this
-// also keeps 0 * inf out of long products.
-__device__ inline Affine compose(const Affine &f, const Affine &s) {
-  if (s.a == 0) return s;
-  return Affine{f.a == 0 ? 0.0 : s.a * f.a, s.a * f.b + s.b};
-}
-struct MaxIndex {
-  __device__ Index operator()(Index x, Index y) const { return x > y ? x : y; }
-};
-struct Compose {
-  __device__ Affine operator()(const Affine &f, const Affine &s) const { return compose(f, s); }
-};
+// kScanThreads, kTile, kSensitivityDrop, Affine and compose: affine.cuh. fix_tiles covers every
+// row up to the last kept sensitivity (zeros are absorbing, so those rows all have a stored one).
 
 // The four recurrences. t: position in scan order; k: row of T.
 struct Forward { // L y = Q^T r
@@ -444,12 +422,16 @@ void gather_tridiagonal(const double *values, const DeviceBuffer<Index> &positio
 }
 
 void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream,
-                        Index scan_min_path) {
+                        Index scan_min_path, const LaneOrder *lanes) {
   if (!(rel_tol >= 0 && rel_tol < 1)) throw std::invalid_argument("trilf factor: rel_tol must lie in [0, 1)");
   cudaStream_t s = as_stream(stream);
   const Index n = t.n;
   const auto un = static_cast<std::size_t>(n);
-  for (DeviceBuffer<double> *b : {&t.mult, &t.pivot, &t.dinv, &t.cu, &t.cl}) b->allocate(un);
+  const bool in_lanes = lanes && lanes->rows > 0;
+  const auto coefficients = static_cast<std::size_t>(in_lanes ? lanes->rows : n);
+  for (DeviceBuffer<double> *b : {&t.mult, &t.pivot}) b->allocate(un);
+  for (DeviceBuffer<double> *b : {&t.dinv, &t.cu, &t.cl}) b->allocate(coefficients);
+  if (in_lanes) t.lane_mult.allocate(coefficients);
   t.splits = t.replaced = 0;
   if (n == 0) return;
   DeviceBuffer<unsigned long long> counts(3, s); // splits, replaced, first error
@@ -472,9 +454,13 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
                                           rel_tol, lp, t.mult.data(), t.pivot.data(), ueff.data(), counts.data(),
                                           counts.data() + 2);
   PGK_CUDA_CHECK_LAUNCH();
-  coefficients_kernel<<<grid, kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),
-                                                t.cl.data());
-  PGK_CUDA_CHECK_LAUNCH();
+  if (in_lanes) {
+    lane_coefficients(t, *lanes, ueff.data(), s);
+  } else {
+    coefficients_kernel<<<grid, kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),
+                                                  t.cl.data());
+    PGK_CUDA_CHECK_LAUNCH();
+  }
   unsigned long long h[3];
   copy_to_host(h, counts.data(), sizeof h, s);
   if (h[2] != ~0ull) {
@@ -487,20 +473,22 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
   t.replaced = static_cast<Index>(h[1]);
 }
 
+// Per tile 4 aggregates and carries (one per lane in lane order, lanes.cu).
 void ScanWorkspace::reserve(Index n) {
   const auto ntiles = static_cast<std::size_t>((n + kTile - 1) / kTile);
-  agg_a.allocate(ntiles);
-  agg_b.allocate(ntiles);
-  carry.allocate(ntiles);
+  agg_a.allocate(4 * ntiles);
+  agg_b.allocate(4 * ntiles);
+  carry.allocate(4 * ntiles);
   fixlen.allocate(ntiles);
   sens.allocate(static_cast<std::size_t>(n));
   y.allocate(static_cast<std::size_t>(n));
 }
 
 void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
-                       double *z, bool transpose, void *stream) {
+                       double *z, bool transpose, void *stream, const LaneOrder *lanes) {
   const Index n = t.n;
   if (n == 0) return;
+  if (lanes && lanes->rows > 0) return solve_lanes(t, *lanes, ws, r, z, transpose, stream);
   cudaStream_t s = as_stream(stream);
   if (ws.y.size() < static_cast<std::size_t>(n)) ws.reserve(n);
   const Index *perm = order.perm.data();

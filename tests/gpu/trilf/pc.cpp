@@ -11,7 +11,9 @@
 // Error paths, the block variant through TrilfDevice and the cuSPARSE solver: pc_errors.cpp.
 #include "kernels/trilf/pc_gpu.hpp"
 #include "kernels/trilf/primitives.hpp"
+#include "src/common/csr_build.hpp"
 #include "src/common/rng.hpp"
+#include "src/matgen/generators.hpp"
 #include "src/trilf/factor.hpp"
 #include "src/trilf/paths.hpp"
 #include "src/trilf/pc.hpp"
@@ -199,6 +201,22 @@ void check_applies(pgk::cuda::TrilfDevice &dev, const Reference &ref, const Corp
   }
   EXPECT_TRUE(pgk::test::SameBits(z1, z2, "apply run to run"));
 
+  // The other apply layout (lanes or path order, whichever the default did not pick): the same
+  // solves, to the entry's tolerance, and run to run bits.
+  pgk::cuda::TrilfDevice other;
+  const bool lanes = dev.apply_plan().lanes;
+  other.set_apply_layout(lanes ? pgk::cuda::TrilfApplyLayout::Path : pgk::cuda::TrilfApplyLayout::Lanes);
+  other.setup(dv, opt, nullptr);
+  if (n > 0) {
+    EXPECT_NE(other.apply_plan().lanes, lanes) << "forced layout";
+  }
+  const std::vector<double> o1 = device_apply(other, b, false), o2 = device_apply(other, b, false);
+  if (well) {
+    EXPECT_TRUE(pgk::test::Close(o1, x, e.apply_tol(), "apply, other layout"));
+    EXPECT_TRUE(pgk::test::Close(device_apply(other, b, true), xt, e.apply_tol(), "apply_transpose, other layout"));
+  }
+  EXPECT_TRUE(pgk::test::SameBits(o1, o2, "apply run to run, other layout"));
+
   pgk::cuda::TrilfDevice dev2;
   dev2.setup(dv, opt, nullptr);
   EXPECT_TRUE(pgk::test::SameIndices(dev2.forest_neighbours(), dev.forest_neighbours(), "second setup: forest"));
@@ -226,8 +244,11 @@ void check_applies(pgk::cuda::TrilfDevice &dev, const Reference &ref, const Corp
   EXPECT_TRUE(pgk::test::SameIndices(dev.permutation(), ref.order.perm, "update_values: permutation kept"));
   std::vector<double> x2(n);
   tl::solve(tf2, b.data(), x2.data());
+  other.update_values(d2.view, nullptr);
   if (well) {
     EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, false), x2, e.apply_tol(), "apply after update_values"));
+    EXPECT_TRUE(
+        pgk::test::Close(device_apply(other, b, false), x2, e.apply_tol(), "apply after update_values, other layout"));
   }
 }
 
@@ -276,6 +297,56 @@ TEST_F(GpuTrilfPipelinePattern, MatchesReference) {
   const int n =
       pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { check_pipeline(e, tl::Options(), false); });
   std::printf("pipeline on patterns: %d matrices (%d ill-conditioned)\n", n, g_ill);
+}
+
+// The apply's layout (kernels/trilf/lanes.cu): Auto picks lanes on grids whose paths run along
+// either axis, with the locality shares it reports, and path order on a grid relabelled at random;
+// there lanes forced still solve like path order. The y rows span several tiles (2048 positions),
+// so the lanes' carries and fixes run.
+class GpuTrilfApplyLayout : public pgk::test::GpuTest {};
+
+TEST_F(GpuTrilfApplyLayout, AutoPicksLanesOnGridsAndPathOrderOtherwise) {
+  struct Case {
+    const char *what;
+    Csr a;
+    bool lanes;
+  };
+  const Csr y = pgk::gen::generate(pgk::gen::parse_spec("aniso2d5:n=96")); // strong along y
+  const Csr x = pgk::gen::generate(pgk::gen::parse_spec("aniso2d5:n=96,ax=1,ay=0.01"));
+  std::vector<Index> shuffle(static_cast<std::size_t>(y.nrows));
+  for (std::size_t i = 0; i < shuffle.size(); ++i) shuffle[i] = static_cast<Index>(i);
+  pgk::SplitMix64 rng(11);
+  for (std::size_t i = shuffle.size(); i > 1; --i) std::swap(shuffle[i - 1], shuffle[rng.next_u64() % i]);
+  std::vector<Case> cases;
+  cases.push_back({"paths along y", y, true});
+  cases.push_back({"paths along x", x, true});
+  cases.push_back({"relabelled at random", pgk::permute_symmetric(y, shuffle), false});
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    const pgk::test::DeviceCsr d(c.a);
+    pgk::cuda::TrilfDevice dev;
+    dev.setup(d.view, tl::Options(), nullptr);
+    const pgk::cuda::TrilfApplyPlan p = dev.apply_plan();
+    EXPECT_EQ(p.lanes, c.lanes) << "contiguous " << p.contiguous << ", lane neighbours " << p.lane_neighbours;
+    if (c.lanes) {
+      EXPECT_GE(p.lane_neighbours, 0.9);
+      EXPECT_GE(p.positions, c.a.nrows);
+      EXPECT_LE(p.positions, c.a.nrows + c.a.nrows / 8);
+    } else {
+      EXPECT_LT(p.lane_neighbours, 0.5);
+    }
+    const tl::Preconditioner host(pgk::view_of(c.a), tl::Options());
+    const auto n = static_cast<std::size_t>(c.a.nrows);
+    const std::vector<double> b = pgk::test::random_vector(n, 3);
+    std::vector<double> want(n);
+    host.apply(b.data(), want.data());
+    EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, false), want, 1e-12, "apply"));
+    pgk::cuda::TrilfDevice forced;
+    forced.set_apply_layout(pgk::cuda::TrilfApplyLayout::Lanes);
+    forced.setup(d.view, tl::Options(), nullptr);
+    EXPECT_TRUE(forced.apply_plan().lanes);
+    EXPECT_TRUE(pgk::test::Close(device_apply(forced, b, false), want, 1e-12, "apply, lanes forced"));
+  }
 }
 
 } // namespace
