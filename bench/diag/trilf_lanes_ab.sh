@@ -12,8 +12,8 @@ export LD_LIBRARY_PATH=$PWD/syslibs:${LD_LIBRARY_PATH:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PGK_REQUIRE_GPU=1
 rows="aniso2d5:n=2048|gmres;aniso2d5:n=2048,ax=1,ay=0.01|gmres;convdiff2d:n=2048,peclet=2000|gmres"
 for round in 1 2; do
-  for layout in path auto; do
-    build/bench/bench_trilf -matrices "$rows" -solves 0 -kernels 0 -runs 10 -warmup 2 -bt_pc_trilf_apply_layout $layout \
+  for layout in path lanes; do
+    build/bench/bench_trilf -matrices "$rows" -solves 0 -kernels 0 -runs 10 -warmup 2 -use_gpu_aware_mpi 0 -bt_pc_trilf_apply_layout $layout \
       >"$out/bench_${layout}_$round.txt" 2>&1
     echo "round $round $layout rc=$?"
     grep -E "MatMult 0|^  trilf " "$out/bench_${layout}_$round.txt" | head -12

@@ -83,8 +83,12 @@ __global__ void lane_lengths(Index n, const Index *pidx, const Index *plen, Lane
   }
 }
 
-// The lanes' totals (from the last row) and, per row, whether the next row of A is its next row
-// in path order (contiguous; then it is also the next row of its lane) or the same row of the
+// Rows of A next to each other (either way: a path may run against the numbering, as the second
+// half of a path that turns at a grid's edge does).
+__device__ inline bool adjacent(Index i, Index j) { return i == j + 1 || j == i + 1; }
+
+// The lanes' totals (from the last row) and, per row, whether a row of A next to it is its next
+// row in path order (contiguous; then it is also the next row of its lane) or the same row of the
 // path beside it in the next lane (the path after it, when that path starts at the same lane row).
 // Every lane of a warp runs the same iterations (warp_counter_add's shuffle).
 __global__ void plan_counts(Index n, const Index *perm, const Index *path_head, const Index *pidx, const Index *plen,
@@ -99,12 +103,12 @@ __global__ void plan_counts(Index n, const Index *perm, const Index *path_head, 
     }
     const Index h = path_head[k], u = k - h, l = plen[h], p = pidx[h];
     const int q = static_cast<int>(p % kLanes);
-    const Index next = perm[k] + 1;
-    const bool contiguous = u + 1 < l && perm[k + 1] == next;
+    const Index i = perm[k];
+    const bool contiguous = u + 1 < l && adjacent(perm[k + 1], i);
     bool beside = false;
     const Index h2 = h + l; // the next path's head
     if (!contiguous && q + 1 < kLanes && h2 < n)
-      beside = off[h2].v[q + 1] == off[h].v[q] && u < plen[h2] && perm[h2 + u] == next;
+      beside = off[h2].v[q + 1] == off[h].v[q] && u < plen[h2] && adjacent(perm[h2 + u], i);
     if (k + 1 == n) {
 #pragma unroll
       for (int c = 0; c < kLanes; ++c) info->total[c] = off[k].v[c] + len[k].v[c];
