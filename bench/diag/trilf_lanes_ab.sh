@@ -6,6 +6,7 @@
 set -u
 out=${OUT:-/tmp/r/out}
 mkdir -p "$out"
+rm -f /tmp/r/BUILT # this commit's bundle, even on a machine an earlier call set up
 scripts/run-gpu-suite-part setup >"$out/setup.log" 2>&1 || { tail -20 "$out/setup.log"; exit 3; }
 cd /tmp/r/petscgpukit-bundle || exit 3
 export LD_LIBRARY_PATH=$PWD/syslibs:${LD_LIBRARY_PATH:-}
