@@ -27,36 +27,9 @@ struct DeviceTridiagonal {
   // Apply coefficients (see tridiag.cu): forward y_k = b_k - m_k y_{k-1};
   // backward x_k = cu[k] x_{k+1} + dinv[k] y_k with cu = -u~_k / d'_k; transpose forward
   // w_k = cl[k] w_{k-1} + dinv[k] b_k with cl = -u~_{k-1} / d'_k, backward x_k = w_k - m_{k+1} x_{k+1}.
-  // Stored in the apply's order: path order, or the scan positions of a LaneOrder (lanes.cu),
-  // where the forward scans read mult there too (lane_mult; 0 at padding).
-  DeviceBuffer<double> dinv, cu, cl, lane_mult;
+  DeviceBuffer<double> dinv, cu, cl;
   Index splits = 0, replaced = 0;
 };
-
-// Where the apply's scans run (lanes.cu). Path order: each path contiguous; loads gather
-// r[perm[k]] and one pass gathers z_i = x[iperm[i]]. Four lanes: path p goes to lane p % 4, each
-// lane the concatenation of its paths, and the lanes interleaved (scan position 4 v + q is row v
-// of lane q), so one scan carries four independent recurrences; the backward scans store z in
-// A's numbering themselves. Rows of one path stay consecutive within a lane, and four paths
-// side by side in A's numbering (a grid's columns) share sectors across the lanes, so both
-// path directions of a grid load and store whole sectors, and the final gather goes.
-enum class ApplyLayout { Auto, Path, Lanes };
-struct LaneOrder {
-  Index rows = 0;             // scan positions (4 x the longest lane); 0: the apply runs in path order
-  DeviceBuffer<Index> row;    // per scan position: its row of the path order, -1 for padding
-  DeviceBuffer<Index> arow;   // per scan position: its row of A, -1 for padding
-  double contiguous = 0;      // share of rows whose next row in path order is the next row of A
-  double lane_neighbours = 0; // share of rows whose next lane or next lane row is the next row of A
-};
-
-// Plans the lane order for the n rows of `order` (1 read, the lanes' lengths and the two shares,
-// unless n = 0 or `want` is Path) and keeps it (rows > 0) when `want` is Lanes, or Auto and at
-// least half the rows have their next row of A next in their lane or beside them in the next lane
-// (lane_neighbours >= 1/2), with at most n/8 positions of padding. Otherwise out.rows = 0.
-void plan_lanes(const DevicePathOrder &order, Index n, ApplyLayout want, LaneOrder &out, void *stream);
-
-// dinv, cu, cl and lane_mult of t in lane order (t.mult, the pivots and u~ in path order).
-void lane_coefficients(DeviceTridiagonal &t, const LaneOrder &lanes, const double *ueff, void *stream);
 
 // Coverage sums of A against the path order (deterministic fixed-order reductions).
 struct CoverageSums {
@@ -82,9 +55,8 @@ void gather_tridiagonal(const double *values, const DeviceBuffer<Index> &positio
 // rounding, src/trilf/scan_lu.hpp), the others by one thread per path (bit for bit the
 // reference's). Throws std::domain_error naming the first failing permuted row. Reads (n > 0):
 // the counters (1; 1 more to name a failing row). order.longest decides whether the scan runs.
-// With lanes (rows > 0), the apply coefficients are stored in lane order (lane_coefficients).
 void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream,
-                        Index scan_min_path = pgk::trilf::kScanMinPath, const LaneOrder *lanes = nullptr);
+                        Index scan_min_path = pgk::trilf::kScanMinPath);
 
 // The scan part (scan_lu.cu), asynchronous, t.pivot and t.mult allocated: for every path of at
 // least min_path rows, the scan's pivots, the multipliers and u~ (ueff) of its rows; for every
@@ -100,13 +72,25 @@ struct ScanWorkspace {
   void reserve(Index n);
 };
 
-// z = Q T~^-1 Q^T r (transpose: Q T~^-T Q^T r) by two affine scans each, in lane order when
-// lanes->rows > 0 (t factored with them). Asynchronous; no host <-> device copy.
-void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
-                       double *z, bool transpose, void *stream, const LaneOrder *lanes = nullptr);
+// How the apply puts z into A's numbering (tridiag.cu). Gather: the backward scans write x over y
+// in path order and one pass gathers z_i = x[iperm[i]] (coalesced stores, loads from wherever the
+// paths put the rows). Scatter: the backward scans store z[perm[k]] themselves, which saves that
+// pass (20 bytes a row: iperm, x, z, and x's own writes become z's) where consecutive rows of a
+// path are neighbouring rows of A, so the stores fill whole sectors; where paths cross the
+// numbering every 8-byte store is a sector of its own (128 us against 51 + 40 for the scan and the
+// gather on a 4.2M grid whose paths run across the numbering; ncu, H200, bench/NOTES.md).
+enum class ApplyStore { Auto, Gather, Scatter };
+struct ApplyPlan {
+  bool scatter = false;
+  double contiguous = 0; // share of rows whose next row on their path is a neighbouring row of A
+};
+// Counts the contiguous rows of the n rows of `order` (1 read; none for n = 0) and picks scatter
+// for Auto when they are at least half the rows.
+void plan_apply(const DevicePathOrder &order, Index n, ApplyStore want, ApplyPlan &out, void *stream);
 
-// The lane-order scans of solve_tridiagonal (lanes.cu).
-void solve_lanes(const DeviceTridiagonal &t, const LaneOrder &lanes, ScanWorkspace &ws, const double *r, double *z,
-                 bool transpose, void *stream);
+// z = Q T~^-1 Q^T r (transpose: Q T~^-T Q^T r) by two affine scans each, storing z as the plan
+// says (scatter or gather). Asynchronous; no host <-> device copy.
+void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
+                       double *z, bool transpose, void *stream, bool scatter = false);
 
 } // namespace pgk::cuda::trilf

@@ -5,7 +5,6 @@
 // fills SetupInfo as pgk::trilf::Preconditioner does (only scalars come back to the host).
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "kernels/common/cuda_check.cuh"
@@ -35,8 +34,8 @@ struct TrilfDevice::Impl {
   Index nnz = 0;
   DeviceTridiagonal spare;
   mutable ScanWorkspace ws; // apply scratch (one apply at a time per object)
-  TrilfApplyLayout layout = TrilfApplyLayout::Auto;
-  LaneOrder lanes;                      // the apply's lane order (lanes.rows == 0: path order)
+  TrilfApplyStore store = TrilfApplyStore::Auto;
+  ApplyPlan plan;                       // how the apply stores z (plan_apply)
   std::unique_ptr<BlockPipeline> block; // the 2x2 block variant (opt.block) instead of the above
   TrilfSolver solver = TrilfSolver::Scan;
   std::unique_ptr<GtsvSolver> gtsv; // when solver != Scan
@@ -46,10 +45,10 @@ struct TrilfDevice::Impl {
 
 namespace {
 
-ApplyLayout internal_layout(TrilfApplyLayout l) {
-  return l == TrilfApplyLayout::Path    ? ApplyLayout::Path
-         : l == TrilfApplyLayout::Lanes ? ApplyLayout::Lanes
-                                        : ApplyLayout::Auto;
+ApplyStore internal_store(TrilfApplyStore s) {
+  return s == TrilfApplyStore::Gather    ? ApplyStore::Gather
+         : s == TrilfApplyStore::Scatter ? ApplyStore::Scatter
+                                         : ApplyStore::Auto;
 }
 
 void validate_options(const pgk::trilf::Options &opt) {
@@ -72,7 +71,7 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   Impl &m = *fresh;
   m.opt = opt;
   m.n = a.nrows;
-  m.layout = impl_->layout;
+  m.store = impl_->store;
   EventTimer ev(7);
   ev.record(0, s);
   DeviceWeightGraph w;
@@ -101,15 +100,15 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   const Index broken = break_cycles(m.factor, w.view, stream);
   ev.record(3, s);
   order_paths(m.factor, m.order, stream);
-  plan_lanes(m.order, m.n, internal_layout(m.layout), m.lanes, stream);
+  plan_apply(m.order, m.n, internal_store(m.store), m.plan, stream);
   ev.record(4, s);
   CoverageSums cov;
   assemble_tridiagonal(a, m.order, m.t, &cov, stream, &m.positions);
   m.nnz = w.a_nnz;
   ev.record(5, s);
-  factor_tridiagonal(m.t, m.order, opt.pivot.rel_tol, stream, pgk::trilf::kScanMinPath, &m.lanes);
+  factor_tridiagonal(m.t, m.order, opt.pivot.rel_tol, stream);
   ev.record(6, s);
-  m.ws.reserve(std::max(m.n, m.lanes.rows));
+  m.ws.reserve(m.n);
   PGK_CUDA_CHECK(cudaStreamSynchronize(s));
 
   pgk::trilf::SetupInfo &info = m.info;
@@ -151,15 +150,12 @@ void TrilfDevice::set_solver(TrilfSolver solver, void *stream) {
 
 TrilfSolver TrilfDevice::solver() const { return impl_->solver; }
 
-void TrilfDevice::set_apply_layout(TrilfApplyLayout layout) { impl_->layout = layout; }
+void TrilfDevice::set_apply_store(TrilfApplyStore store) { impl_->store = store; }
 
 TrilfApplyPlan TrilfDevice::apply_plan() const {
-  const Impl &m = *impl_;
   TrilfApplyPlan p;
-  p.lanes = !m.block && m.lanes.rows > 0;
-  p.positions = m.lanes.rows;
-  p.contiguous = m.lanes.contiguous;
-  p.lane_neighbours = m.lanes.lane_neighbours;
+  p.scatter = !impl_->block && impl_->plan.scatter;
+  p.contiguous = impl_->plan.contiguous;
   return p;
 }
 
@@ -179,8 +175,7 @@ void TrilfDevice::update_values(const CsrView &a, void *stream) {
   ev.record(0, s);
   gather_tridiagonal(a.values, m.positions, m.n, m.spare, stream);
   ev.record(1, s);
-  // Throws before anything changes.
-  factor_tridiagonal(m.spare, m.order, m.opt.pivot.rel_tol, stream, pgk::trilf::kScanMinPath, &m.lanes);
+  factor_tridiagonal(m.spare, m.order, m.opt.pivot.rel_tol, stream); // throws before anything changes
   ev.record(2, s);
   PGK_CUDA_CHECK(cudaStreamSynchronize(s));
   std::swap(m.t, m.spare);
@@ -195,14 +190,14 @@ void TrilfDevice::apply(const double *r, double *z, void *stream) const {
   if (!impl_->ready) throw std::invalid_argument("trilf device: apply before setup");
   if (impl_->block) return impl_->block->apply(r, z, stream);
   if (impl_->gtsv && impl_->gtsv->solve(impl_->order, r, z, false, stream)) return;
-  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, false, stream, &impl_->lanes);
+  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, false, stream, impl_->plan.scatter);
 }
 
 void TrilfDevice::apply_transpose(const double *r, double *z, void *stream) const {
   if (!impl_->ready) throw std::invalid_argument("trilf device: apply before setup");
   if (impl_->block) return impl_->block->apply_transpose(r, z, stream);
   if (impl_->gtsv && impl_->gtsv->solve(impl_->order, r, z, true, stream)) return;
-  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, true, stream, &impl_->lanes);
+  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, true, stream, impl_->plan.scatter);
 }
 
 bool TrilfDevice::ready() const { return impl_->ready; }

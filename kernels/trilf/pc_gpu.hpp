@@ -20,9 +20,9 @@
 //     symmetric (symmetrize_pattern's 2, nnz of pattern(A + A^T), the overflow flag);
 //     [0,2]-factor 2 + U (nnz of W; the edge count; one "proposed" flag per uncharged round);
 //     cycle breaking 2 (the splitter count; the cycles broken); path order 3 (the splitter
-//     count; number and longest length of the paths; the cycle flag); the apply's plan 1 (the
-//     lanes' lengths and locality counts; none with TrilfApplyLayout::Path); assembly 1 (the
-//     coverage sums); factorization 1 (splits, replacements, first failure).
+//     count; number and longest length of the paths; the cycle flag); the apply's plan 1 (its
+//     count of contiguous rows); assembly 1 (the coverage sums); factorization 1 (splits,
+//     replacements, first failure).
 //   setup, block variant: weights as above (none for n = 0); pairing 2 + U (none for n = 0);
 //     coarse numbering 2 (none for n = 0); coarse graph 2 (1 when W has no edge); on a
 //     nonempty coarse graph: its [0,2]-factor 2 + U, cycle breaking 2, path order 3, assembly 2
@@ -59,17 +59,14 @@ using TrilfPhaseTimes = pgk::trilf::PhaseTimes;
 // pivot that T~'s own LU avoids, and return Inf/NaN. The block variant uses its own scans.
 enum class TrilfSolver { Scan, Gtsv2 };
 
-// Where the scan apply runs (scalar variant; kernels/trilf/lanes.cu): Auto picks lanes where at
-// least half the rows have their next row of A next in their lane or beside them in the next
-// lane (grids, either path direction), path order otherwise. The plan costs one read at a full
-// setup (none with Path). Lanes store the coefficients in lane order (apply results differ from
-// path order's by rounding only).
-enum class TrilfApplyLayout { Auto, Path, Lanes };
+// How the scan apply stores z in A's numbering (scalar variant; kernels/trilf/internal.hpp,
+// ApplyStore): Gather, one pass after the backward scan; Scatter, the backward scan stores it
+// (one pass less, whole sectors where paths follow A's numbering); Auto, scatter where at least
+// half the rows have a neighbouring row of A next on their path. Results are the same bits.
+enum class TrilfApplyStore { Auto, Gather, Scatter };
 struct TrilfApplyPlan {
-  bool lanes = false;
-  Index positions = 0;        // scan positions in lanes (padding included)
-  double contiguous = 0;      // share of rows whose next row of A is their next row in path order
-  double lane_neighbours = 0; // ... next in their lane or beside them (0 when not planned)
+  bool scatter = false;
+  double contiguous = 0; // share of rows whose next row on their path is a neighbouring row of A
 };
 
 class TrilfDevice {
@@ -90,7 +87,7 @@ public:
   void set_solver(TrilfSolver solver, void *stream);
   TrilfSolver solver() const;
   // Takes effect at the next setup.
-  void set_apply_layout(TrilfApplyLayout layout);
+  void set_apply_store(TrilfApplyStore store);
   TrilfApplyPlan apply_plan() const;
 
   // z = M^-1 r and z = M^-T r, both in the original ordering, device pointers, r != z.

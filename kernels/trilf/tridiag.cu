@@ -16,10 +16,9 @@
 //   3. fix kernel: x_t += s_t * carry for those leading rows only.
 // Every step has a fixed order, so results are bit-reproducible. When paths are short
 // compared with a tile (2048 rows) step 3 touches a few rows per tile. The gather r[perm[k]] is
-// fused into the forward scan's loads; the backward scan writes x over y in path order and one
-// pass z_i = x[iperm[i]] puts it in A's numbering (a scatter z[perm[k]] in the scan's stores, each
-// 8-byte store its own sector where paths cross the numbering, took 128 us against 51 + 40; ncu,
-// H200, bench/NOTES.md).
+// fused into the forward scan's loads; z goes back to A's numbering as plan_apply decided
+// (internal.hpp): the backward scan writes x over y in path order and one pass z_i = x[iperm[i]]
+// gathers it, or, where paths follow A's numbering, the backward scan stores z[perm[k]] itself.
 #include <cub/block/block_exchange.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -27,8 +26,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/common/atomics.cuh"
 #include "kernels/common/pdl.cuh"
-#include "kernels/trilf/affine.cuh"
+#include "kernels/common/transfer.hpp"
 #include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/internal.hpp"
 #include "src/trilf/scan_lu.hpp"
@@ -213,8 +213,31 @@ __global__ void coefficients_kernel(Index n, const double *pivot, const double *
 
 // ---- apply: deterministic affine scan -------------------------------------------------------
 
-// kScanThreads, kTile, kSensitivityDrop, Affine and compose: affine.cuh. fix_tiles covers every
-// row up to the last kept sensitivity (zeros are absorbing, so those rows all have a stored one).
+constexpr int kScanThreads = 256, kScanItems = 8, kTile = kScanThreads * kScanItems;
+// A row's sensitivity to its tile's carry-in is the product of the multipliers since the tile
+// start: it decays geometrically along a long path (|m| ~ 0.4 on ANISO2) and only reaches 0 by
+// underflow, after ~700 rows, so fix_tiles would touch a third of every tile. Sensitivities
+// at most 2^-60 are dropped instead: what they would add is below 2^-60 |carry|, under a
+// hundredth of one rounding unit of the carry, and the cut-off is fixed, so results stay
+// deterministic. fix_tiles still covers every row up to the last kept one (zeros are
+// absorbing, so those rows all have a stored sensitivity).
+constexpr double kSensitivityDrop = 0x1p-60;
+
+struct Affine {
+  double a, b; // x -> a x + b
+};
+// first, then second. A constant map (a == 0) absorbs whatever came before, exactly; this
+// also keeps 0 * inf out of long products.
+__device__ inline Affine compose(const Affine &f, const Affine &s) {
+  if (s.a == 0) return s;
+  return Affine{f.a == 0 ? 0.0 : s.a * f.a, s.a * f.b + s.b};
+}
+struct MaxIndex {
+  __device__ Index operator()(Index x, Index y) const { return x > y ? x : y; }
+};
+struct Compose {
+  __device__ Affine operator()(const Affine &f, const Affine &s) const { return compose(f, s); }
+};
 
 // The four recurrences. t: position in scan order; k: row of T.
 struct Forward { // L y = Q^T r
@@ -258,6 +281,32 @@ struct BackwardT { // L^T x = w, x over w (path order)
   }
   __device__ void store(Index t, double x) const { y[n - 1 - t] = x; }
   __device__ void fix(Index t, double d) const { y[n - 1 - t] += d; }
+};
+
+// The backward scans storing z in A's numbering (plan.scatter): the same maps, stored at perm[k].
+struct BackwardToA { // U x = y
+  const double *cu, *dinv, *y;
+  const Index *perm;
+  double *z;
+  Index n;
+  __device__ Affine load(Index t) const {
+    const Index k = n - 1 - t;
+    return Affine{cu[k], dinv[k] * y[k]};
+  }
+  __device__ void store(Index t, double x) const { z[perm[n - 1 - t]] = x; }
+  __device__ void fix(Index t, double d) const { z[perm[n - 1 - t]] += d; }
+};
+struct BackwardTToA { // L^T x = w
+  const double *mult, *y;
+  const Index *perm;
+  double *z;
+  Index n;
+  __device__ Affine load(Index t) const {
+    const Index k = n - 1 - t;
+    return Affine{k + 1 < n ? -mult[k + 1] : 0.0, y[k]};
+  }
+  __device__ void store(Index t, double x) const { z[perm[n - 1 - t]] = x; }
+  __device__ void fix(Index t, double d) const { z[perm[n - 1 - t]] += d; }
 };
 
 // z_i = x[iperm[i]]: the solution back in A's numbering (coalesced stores, gathered loads).
@@ -374,7 +423,39 @@ template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, c
                    ws.carry.data(), ws.sens.data());
 }
 
+// Rows whose next row on their path is a neighbouring row of A, either way (a path that turns at
+// a grid's edge runs against the numbering on the way back). Every lane of a warp runs the same
+// iterations (warp_counter_add's shuffle).
+__global__ void count_contiguous(Index n, const Index *perm, const Index *path_head, unsigned long long *count) {
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index k0 = static_cast<Index>(blockIdx.x) * blockDim.x; k0 < n; k0 += stride) {
+    const Index k = k0 + threadIdx.x;
+    bool contiguous = false;
+    if (k + 1 < n && path_head[k + 1] == path_head[k]) {
+      const Index d = perm[k + 1] - perm[k];
+      contiguous = d == 1 || d == -1;
+    }
+    warp_counter_add(count, contiguous ? 1 : 0);
+  }
+}
+
 } // namespace
+
+void plan_apply(const DevicePathOrder &order, Index n, ApplyStore want, ApplyPlan &out, void *stream) {
+  out = ApplyPlan();
+  if (n == 0) return;
+  cudaStream_t s = as_stream(stream);
+  DeviceBuffer<unsigned long long> count(1, s);
+  PGK_CUDA_CHECK(cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long), s));
+  count_contiguous<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, order.perm.data(), order.path_head.data(),
+                                                                          count.data());
+  PGK_CUDA_CHECK_LAUNCH();
+  unsigned long long h = 0;
+  copy_to_host(&h, count.data(), sizeof h, s);
+  out.contiguous = double(h) / double(n);
+  out.scatter =
+      want == ApplyStore::Scatter || (want == ApplyStore::Auto && 2 * h >= static_cast<unsigned long long>(n));
+}
 
 void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, DeviceTridiagonal &t, CoverageSums *cov,
                           void *stream, DeviceBuffer<Index> *positions) {
@@ -422,16 +503,12 @@ void gather_tridiagonal(const double *values, const DeviceBuffer<Index> &positio
 }
 
 void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, double rel_tol, void *stream,
-                        Index scan_min_path, const LaneOrder *lanes) {
+                        Index scan_min_path) {
   if (!(rel_tol >= 0 && rel_tol < 1)) throw std::invalid_argument("trilf factor: rel_tol must lie in [0, 1)");
   cudaStream_t s = as_stream(stream);
   const Index n = t.n;
   const auto un = static_cast<std::size_t>(n);
-  const bool in_lanes = lanes && lanes->rows > 0;
-  const auto coefficients = static_cast<std::size_t>(in_lanes ? lanes->rows : n);
-  for (DeviceBuffer<double> *b : {&t.mult, &t.pivot}) b->allocate(un);
-  for (DeviceBuffer<double> *b : {&t.dinv, &t.cu, &t.cl}) b->allocate(coefficients);
-  if (in_lanes) t.lane_mult.allocate(coefficients);
+  for (DeviceBuffer<double> *b : {&t.mult, &t.pivot, &t.dinv, &t.cu, &t.cl}) b->allocate(un);
   t.splits = t.replaced = 0;
   if (n == 0) return;
   DeviceBuffer<unsigned long long> counts(3, s); // splits, replaced, first error
@@ -454,13 +531,9 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
                                           rel_tol, lp, t.mult.data(), t.pivot.data(), ueff.data(), counts.data(),
                                           counts.data() + 2);
   PGK_CUDA_CHECK_LAUNCH();
-  if (in_lanes) {
-    lane_coefficients(t, *lanes, ueff.data(), s);
-  } else {
-    coefficients_kernel<<<grid, kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),
-                                                  t.cl.data());
-    PGK_CUDA_CHECK_LAUNCH();
-  }
+  coefficients_kernel<<<grid, kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),
+                                                t.cl.data());
+  PGK_CUDA_CHECK_LAUNCH();
   unsigned long long h[3];
   copy_to_host(h, counts.data(), sizeof h, s);
   if (h[2] != ~0ull) {
@@ -473,32 +546,33 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
   t.replaced = static_cast<Index>(h[1]);
 }
 
-// Per tile 4 aggregates and carries (one per lane in lane order, lanes.cu).
 void ScanWorkspace::reserve(Index n) {
   const auto ntiles = static_cast<std::size_t>((n + kTile - 1) / kTile);
-  agg_a.allocate(4 * ntiles);
-  agg_b.allocate(4 * ntiles);
-  carry.allocate(4 * ntiles);
+  agg_a.allocate(ntiles);
+  agg_b.allocate(ntiles);
+  carry.allocate(ntiles);
   fixlen.allocate(ntiles);
   sens.allocate(static_cast<std::size_t>(n));
   y.allocate(static_cast<std::size_t>(n));
 }
 
 void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
-                       double *z, bool transpose, void *stream, const LaneOrder *lanes) {
+                       double *z, bool transpose, void *stream, bool scatter) {
   const Index n = t.n;
   if (n == 0) return;
-  if (lanes && lanes->rows > 0) return solve_lanes(t, *lanes, ws, r, z, transpose, stream);
   cudaStream_t s = as_stream(stream);
   if (ws.y.size() < static_cast<std::size_t>(n)) ws.reserve(n);
   const Index *perm = order.perm.data();
-  if (!transpose) {
-    affine_scan(Forward{t.mult.data(), r, perm, ws.y.data(), n}, n, ws, s);
-    affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), n}, n, ws, s);
-  } else {
-    affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, s);
-    affine_scan(BackwardT{t.mult.data(), ws.y.data(), n}, n, ws, s);
+  double *y = ws.y.data();
+  if (!transpose) affine_scan(Forward{t.mult.data(), r, perm, y, n}, n, ws, s);
+  else affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, y, n}, n, ws, s);
+  if (scatter) {
+    if (!transpose) affine_scan(BackwardToA{t.cu.data(), t.dinv.data(), y, perm, z, n}, n, ws, s);
+    else affine_scan(BackwardTToA{t.mult.data(), y, perm, z, n}, n, ws, s);
+    return;
   }
+  if (!transpose) affine_scan(Backward{t.cu.data(), t.dinv.data(), y, n}, n, ws, s);
+  else affine_scan(BackwardT{t.mult.data(), y, n}, n, ws, s);
   launch_dependent(from_path_order, dim3(grid_for(n, kAsmThreads, 4096)), dim3(kAsmThreads), s, n, order.iperm.data(),
                    ws.y.data(), z);
 }

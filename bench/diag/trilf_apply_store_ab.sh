@@ -1,8 +1,8 @@
 #!/bin/bash
-# The trilf apply in path order against four lanes (-pc_trilf_apply_layout, kernels/trilf/lanes.cu) on
+# How the trilf apply stores z (-pc_trilf_apply_store gather|scatter, kernels/trilf/internal.hpp) on
 # issue 15's three 4.2M rows, alternating, set-up and apply only (bench_trilf -solves 0 -kernels 0),
 # then the trilf gpu tests but the sanitizer entries. On a GPU node from the repository root with
-# dist/ carried: bash bench/diag/trilf_lanes_ab.sh. Output under $OUT.
+# dist/ carried: bash bench/diag/trilf_apply_store_ab.sh. Output under $OUT.
 set -u
 out=${OUT:-/tmp/r/out}
 mkdir -p "$out"
@@ -13,11 +13,11 @@ export LD_LIBRARY_PATH=$PWD/syslibs:${LD_LIBRARY_PATH:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PGK_REQUIRE_GPU=1
 rows="aniso2d5:n=2048|gmres;aniso2d5:n=2048,ax=1,ay=0.01|gmres;convdiff2d:n=2048,peclet=2000|gmres"
 for round in 1 2; do
-  for layout in path lanes; do
-    build/bench/bench_trilf -matrices "$rows" -solves 0 -kernels 0 -runs 10 -warmup 2 -use_gpu_aware_mpi 0 -bt_pc_trilf_apply_layout $layout \
-      >"$out/bench_${layout}_$round.txt" 2>&1
-    echo "round $round $layout rc=$?"
-    grep -E "MatMult 0|^  trilf " "$out/bench_${layout}_$round.txt" | head -12
+  for store in gather scatter; do
+    build/bench/bench_trilf -matrices "$rows" -solves 0 -kernels 0 -runs 10 -warmup 2 -use_gpu_aware_mpi 0 -bt_pc_trilf_apply_store $store \
+      >"$out/bench_${store}_$round.txt" 2>&1
+    echo "round $round $store rc=$?"
+    grep -E "MatMult 0|^  trilf " "$out/bench_${store}_$round.txt" | head -12
   done
 done
 cd build || exit 3
