@@ -72,25 +72,9 @@ struct ScanWorkspace {
   void reserve(Index n);
 };
 
-// How the apply puts z into A's numbering (tridiag.cu). Gather: the backward scans write x over y
-// in path order and one pass gathers z_i = x[iperm[i]] (coalesced stores, loads from wherever the
-// paths put the rows). Scatter: the backward scans store z[perm[k]] themselves, which saves that
-// pass (20 bytes a row: iperm, x, z, and x's own writes become z's) where consecutive rows of a
-// path are neighbouring rows of A, so the stores fill whole sectors; where paths cross the
-// numbering every 8-byte store is a sector of its own (128 us against 51 + 40 for the scan and the
-// gather on a 4.2M grid whose paths run across the numbering; ncu, H200, bench/NOTES.md).
-enum class ApplyStore { Auto, Gather, Scatter };
-struct ApplyPlan {
-  bool scatter = false;
-  double contiguous = 0; // share of rows whose next row on their path is a neighbouring row of A
-};
-// Counts the contiguous rows of the n rows of `order` (1 read; none for n = 0) and picks scatter
-// for Auto when they are at least half the rows.
-void plan_apply(const DevicePathOrder &order, Index n, ApplyStore want, ApplyPlan &out, void *stream);
-
-// z = Q T~^-1 Q^T r (transpose: Q T~^-T Q^T r) by two affine scans each, storing z as the plan
-// says (scatter or gather). Asynchronous; no host <-> device copy.
+// z = Q T~^-1 Q^T r (transpose: Q T~^-T Q^T r) by two affine scans each. Asynchronous; no
+// host <-> device copy.
 void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
-                       double *z, bool transpose, void *stream, bool scatter = false);
+                       double *z, bool transpose, void *stream);
 
 } // namespace pgk::cuda::trilf

@@ -33,9 +33,7 @@ struct TrilfDevice::Impl {
   DeviceBuffer<Index> positions;
   Index nnz = 0;
   DeviceTridiagonal spare;
-  mutable ScanWorkspace ws; // apply scratch (one apply at a time per object)
-  TrilfApplyStore store = TrilfApplyStore::Auto;
-  ApplyPlan plan;                       // how the apply stores z (plan_apply)
+  mutable ScanWorkspace ws;             // apply scratch (one apply at a time per object)
   std::unique_ptr<BlockPipeline> block; // the 2x2 block variant (opt.block) instead of the above
   TrilfSolver solver = TrilfSolver::Scan;
   std::unique_ptr<GtsvSolver> gtsv; // when solver != Scan
@@ -44,12 +42,6 @@ struct TrilfDevice::Impl {
 };
 
 namespace {
-
-ApplyStore internal_store(TrilfApplyStore s) {
-  return s == TrilfApplyStore::Gather    ? ApplyStore::Gather
-         : s == TrilfApplyStore::Scatter ? ApplyStore::Scatter
-                                         : ApplyStore::Auto;
-}
 
 void validate_options(const pgk::trilf::Options &opt) {
   pgk::trilf::validate(opt.factor);
@@ -71,7 +63,6 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   Impl &m = *fresh;
   m.opt = opt;
   m.n = a.nrows;
-  m.store = impl_->store;
   EventTimer ev(7);
   ev.record(0, s);
   DeviceWeightGraph w;
@@ -100,7 +91,6 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   const Index broken = break_cycles(m.factor, w.view, stream);
   ev.record(3, s);
   order_paths(m.factor, m.order, stream);
-  plan_apply(m.order, m.n, internal_store(m.store), m.plan, stream);
   ev.record(4, s);
   CoverageSums cov;
   assemble_tridiagonal(a, m.order, m.t, &cov, stream, &m.positions);
@@ -150,15 +140,6 @@ void TrilfDevice::set_solver(TrilfSolver solver, void *stream) {
 
 TrilfSolver TrilfDevice::solver() const { return impl_->solver; }
 
-void TrilfDevice::set_apply_store(TrilfApplyStore store) { impl_->store = store; }
-
-TrilfApplyPlan TrilfDevice::apply_plan() const {
-  TrilfApplyPlan p;
-  p.scatter = !impl_->block && impl_->plan.scatter;
-  p.contiguous = impl_->plan.contiguous;
-  return p;
-}
-
 void TrilfDevice::update_values(const CsrView &a, void *stream) {
   Impl &m = *impl_;
   if (!m.ready) throw std::invalid_argument("trilf device: update_values before setup");
@@ -190,14 +171,14 @@ void TrilfDevice::apply(const double *r, double *z, void *stream) const {
   if (!impl_->ready) throw std::invalid_argument("trilf device: apply before setup");
   if (impl_->block) return impl_->block->apply(r, z, stream);
   if (impl_->gtsv && impl_->gtsv->solve(impl_->order, r, z, false, stream)) return;
-  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, false, stream, impl_->plan.scatter);
+  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, false, stream);
 }
 
 void TrilfDevice::apply_transpose(const double *r, double *z, void *stream) const {
   if (!impl_->ready) throw std::invalid_argument("trilf device: apply before setup");
   if (impl_->block) return impl_->block->apply_transpose(r, z, stream);
   if (impl_->gtsv && impl_->gtsv->solve(impl_->order, r, z, true, stream)) return;
-  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, true, stream, impl_->plan.scatter);
+  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, true, stream);
 }
 
 bool TrilfDevice::ready() const { return impl_->ready; }

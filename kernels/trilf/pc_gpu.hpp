@@ -15,14 +15,13 @@
 // which reports it to the PETSc layer's logger; a copy is one array or one scalar record; U is
 // the number of uncharged proposal rounds a [0,n]-factor runs: the rounds k < rounds_run with
 // k % charge_period == charge_offset, 1 with the default options):
-//   setup, scalar variant: none for n = 0; otherwise 12 + U scalar reads and no host-to-device
+//   setup, scalar variant: none for n = 0; otherwise 11 + U scalar reads and no host-to-device
 //     copy: weights 2 (nnz of A; the pass's counters) and 4 more when A's pattern is not
 //     symmetric (symmetrize_pattern's 2, nnz of pattern(A + A^T), the overflow flag);
 //     [0,2]-factor 2 + U (nnz of W; the edge count; one "proposed" flag per uncharged round);
 //     cycle breaking 2 (the splitter count; the cycles broken); path order 3 (the splitter
-//     count; number and longest length of the paths; the cycle flag); the apply's plan 1 (its
-//     count of contiguous rows); assembly 1 (the coverage sums); factorization 1 (splits,
-//     replacements, first failure).
+//     count; number and longest length of the paths; the cycle flag); assembly 1 (the coverage
+//     sums); factorization 1 (splits, replacements, first failure).
 //   setup, block variant: weights as above (none for n = 0); pairing 2 + U (none for n = 0);
 //     coarse numbering 2 (none for n = 0); coarse graph 2 (1 when W has no edge); on a
 //     nonempty coarse graph: its [0,2]-factor 2 + U, cycle breaking 2, path order 3, assembly 2
@@ -59,16 +58,6 @@ using TrilfPhaseTimes = pgk::trilf::PhaseTimes;
 // pivot that T~'s own LU avoids, and return Inf/NaN. The block variant uses its own scans.
 enum class TrilfSolver { Scan, Gtsv2 };
 
-// How the scan apply stores z in A's numbering (scalar variant; kernels/trilf/internal.hpp,
-// ApplyStore): Gather, one pass after the backward scan; Scatter, the backward scan stores it
-// (one pass less, whole sectors where paths follow A's numbering); Auto, scatter where at least
-// half the rows have a neighbouring row of A next on their path. Results are the same bits.
-enum class TrilfApplyStore { Auto, Gather, Scatter };
-struct TrilfApplyPlan {
-  bool scatter = false;
-  double contiguous = 0; // share of rows whose next row on their path is a neighbouring row of A
-};
-
 class TrilfDevice {
 public:
   TrilfDevice();
@@ -86,9 +75,6 @@ public:
   // std::invalid_argument for a cuSPARSE solver with the block variant.
   void set_solver(TrilfSolver solver, void *stream);
   TrilfSolver solver() const;
-  // Takes effect at the next setup.
-  void set_apply_store(TrilfApplyStore store);
-  TrilfApplyPlan apply_plan() const;
 
   // z = M^-1 r and z = M^-T r, both in the original ordering, device pointers, r != z.
   // Asynchronous on stream.

@@ -16,9 +16,10 @@
 //   3. fix kernel: x_t += s_t * carry for those leading rows only.
 // Every step has a fixed order, so results are bit-reproducible. When paths are short
 // compared with a tile (2048 rows) step 3 touches a few rows per tile. The gather r[perm[k]] is
-// fused into the forward scan's loads; z goes back to A's numbering as plan_apply decided
-// (internal.hpp): the backward scan writes x over y in path order and one pass z_i = x[iperm[i]]
-// gathers it, or, where paths follow A's numbering, the backward scan stores z[perm[k]] itself.
+// fused into the forward scan's loads; the backward scan writes x over y in path order and one
+// pass z_i = x[iperm[i]] puts it in A's numbering (a scatter z[perm[k]] in the scan's stores, each
+// 8-byte store its own sector where paths cross the numbering, took 128 us against 51 + 40; ncu,
+// H200, bench/NOTES.md).
 #include <cub/block/block_exchange.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -26,9 +27,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/common/atomics.cuh"
 #include "kernels/common/pdl.cuh"
-#include "kernels/common/transfer.hpp"
 #include "kernels/trilf/launch.cuh"
 #include "kernels/trilf/internal.hpp"
 #include "src/trilf/scan_lu.hpp"
@@ -283,32 +282,6 @@ struct BackwardT { // L^T x = w, x over w (path order)
   __device__ void fix(Index t, double d) const { y[n - 1 - t] += d; }
 };
 
-// The backward scans storing z in A's numbering (plan.scatter): the same maps, stored at perm[k].
-struct BackwardToA { // U x = y
-  const double *cu, *dinv, *y;
-  const Index *perm;
-  double *z;
-  Index n;
-  __device__ Affine load(Index t) const {
-    const Index k = n - 1 - t;
-    return Affine{cu[k], dinv[k] * y[k]};
-  }
-  __device__ void store(Index t, double x) const { z[perm[n - 1 - t]] = x; }
-  __device__ void fix(Index t, double d) const { z[perm[n - 1 - t]] += d; }
-};
-struct BackwardTToA { // L^T x = w
-  const double *mult, *y;
-  const Index *perm;
-  double *z;
-  Index n;
-  __device__ Affine load(Index t) const {
-    const Index k = n - 1 - t;
-    return Affine{k + 1 < n ? -mult[k + 1] : 0.0, y[k]};
-  }
-  __device__ void store(Index t, double x) const { z[perm[n - 1 - t]] = x; }
-  __device__ void fix(Index t, double d) const { z[perm[n - 1 - t]] += d; }
-};
-
 // z_i = x[iperm[i]]: the solution back in A's numbering (coalesced stores, gathered loads).
 __global__ void from_path_order(Index n, const Index *iperm, const double *x, double *z) {
   pdl_prologue();
@@ -423,39 +396,7 @@ template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, c
                    ws.carry.data(), ws.sens.data());
 }
 
-// Rows whose next row on their path is a neighbouring row of A, either way (a path that turns at
-// a grid's edge runs against the numbering on the way back). Every lane of a warp runs the same
-// iterations (warp_counter_add's shuffle).
-__global__ void count_contiguous(Index n, const Index *perm, const Index *path_head, unsigned long long *count) {
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index k0 = static_cast<Index>(blockIdx.x) * blockDim.x; k0 < n; k0 += stride) {
-    const Index k = k0 + threadIdx.x;
-    bool contiguous = false;
-    if (k + 1 < n && path_head[k + 1] == path_head[k]) {
-      const Index d = perm[k + 1] - perm[k];
-      contiguous = d == 1 || d == -1;
-    }
-    warp_counter_add(count, contiguous ? 1 : 0);
-  }
-}
-
 } // namespace
-
-void plan_apply(const DevicePathOrder &order, Index n, ApplyStore want, ApplyPlan &out, void *stream) {
-  out = ApplyPlan();
-  if (n == 0) return;
-  cudaStream_t s = as_stream(stream);
-  DeviceBuffer<unsigned long long> count(1, s);
-  PGK_CUDA_CHECK(cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long), s));
-  count_contiguous<<<grid_for(n, kThreads, kMaxBlocks), kThreads, 0, s>>>(n, order.perm.data(), order.path_head.data(),
-                                                                          count.data());
-  PGK_CUDA_CHECK_LAUNCH();
-  unsigned long long h = 0;
-  copy_to_host(&h, count.data(), sizeof h, s);
-  out.contiguous = double(h) / double(n);
-  out.scatter =
-      want == ApplyStore::Scatter || (want == ApplyStore::Auto && 2 * h >= static_cast<unsigned long long>(n));
-}
 
 void assemble_tridiagonal(const CsrView &a, const DevicePathOrder &order, DeviceTridiagonal &t, CoverageSums *cov,
                           void *stream, DeviceBuffer<Index> *positions) {
@@ -557,22 +498,19 @@ void ScanWorkspace::reserve(Index n) {
 }
 
 void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
-                       double *z, bool transpose, void *stream, bool scatter) {
+                       double *z, bool transpose, void *stream) {
   const Index n = t.n;
   if (n == 0) return;
   cudaStream_t s = as_stream(stream);
   if (ws.y.size() < static_cast<std::size_t>(n)) ws.reserve(n);
   const Index *perm = order.perm.data();
-  double *y = ws.y.data();
-  if (!transpose) affine_scan(Forward{t.mult.data(), r, perm, y, n}, n, ws, s);
-  else affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, y, n}, n, ws, s);
-  if (scatter) {
-    if (!transpose) affine_scan(BackwardToA{t.cu.data(), t.dinv.data(), y, perm, z, n}, n, ws, s);
-    else affine_scan(BackwardTToA{t.mult.data(), y, perm, z, n}, n, ws, s);
-    return;
+  if (!transpose) {
+    affine_scan(Forward{t.mult.data(), r, perm, ws.y.data(), n}, n, ws, s);
+    affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), n}, n, ws, s);
+  } else {
+    affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, s);
+    affine_scan(BackwardT{t.mult.data(), ws.y.data(), n}, n, ws, s);
   }
-  if (!transpose) affine_scan(Backward{t.cu.data(), t.dinv.data(), y, n}, n, ws, s);
-  else affine_scan(BackwardT{t.mult.data(), y, n}, n, ws, s);
   launch_dependent(from_path_order, dim3(grid_for(n, kAsmThreads, 4096)), dim3(kAsmThreads), s, n, order.iperm.data(),
                    ws.y.data(), z);
 }

@@ -22,15 +22,13 @@ PetscLogEvent PGK_EVENT_TrilfForest, PGK_EVENT_TrilfNumeric, PGK_EVENT_TrilfAppl
 static const char *const PCTrilfWeights[] = {"abs", "scaled", "PCTrilfWeight", "PC_TRILF_WEIGHT_", NULL};
 typedef enum { TRILF_SOLVER_SCAN, TRILF_SOLVER_GTSV2 } TrilfSolverType;
 static const char *const TrilfSolverTypes[] = {"scan", "gtsv2", "TrilfSolverType", "TRILF_SOLVER_", NULL};
-static const char *const TrilfPairings[]    = {"forest", "matching"};        // in the order of pgk::trilf::PairRule
-static const char *const TrilfStores[]      = {"auto", "gather", "scatter"}; // in the order of pgk::cuda::TrilfApplyStore
+static const char *const TrilfPairings[]    = {"forest", "matching"}; // in the order of pgk::trilf::PairRule
 
 struct PC_Trilf {
   pgk::trilf::Options                         opt; // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
   PCTrilfWeight                               weight = PC_TRILF_WEIGHT_ABS;
   PetscBool                                   reuse  = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
   TrilfSolverType                             solver = TRILF_SOLVER_SCAN;
-  PetscInt                                    store  = 0;           // TrilfStores: how the device scan apply stores z
   PetscBool                                   device = PETSC_FALSE; // where the last setup ran
   PetscInt                                    n      = 0;
   PetscInt                                    setups = 0, forests = 0;
@@ -88,7 +86,6 @@ static PetscErrorCode PCSetUp_Trilf(PC pc)
     if (!t->dev) PgkCallCxx(self, PETSC_ERR_GPU, t->dev = std::make_unique<pgk::cuda::TrilfDevice>());
     const pgk::cuda::TrilfSolver solver = t->solver == TRILF_SOLVER_GTSV2 ? pgk::cuda::TrilfSolver::Gtsv2 : pgk::cuda::TrilfSolver::Scan;
     if (solver != t->dev->solver()) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->set_solver(solver, stream));
-    t->dev->set_apply_store((pgk::cuda::TrilfApplyStore)t->store);
     if (keep) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->update_values(c.csr, stream));
     else PgkCallCxx(self, PETSC_ERR_GPU, t->dev->setup(c.csr, t->opt, stream));
     t->host.reset();
@@ -246,12 +243,6 @@ static PetscErrorCode PCSetFromOptions_Trilf(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsReal("-pc_trilf_pivot_tol", "A pivot |d| <= tol * (1-norm of its row of T) is tiny: the path is split there, or the pivot replaced", "PCTRILF", tol, &tol, NULL));
   PetscCall(PetscOptionsEnum("-pc_trilf_solver", "Tridiagonal solve of the apply: scan (factor once in set-up, substitute by affine scans) or cuSPARSE gtsv2 (refactors every apply; device, scalar)", "PCTRILF", TrilfSolverTypes, (PetscEnum)t->solver,
                              (PetscEnum *)&t->solver, NULL));
-  PetscInt store = t->store;
-  PetscCall(PetscOptionsEList("-pc_trilf_apply_store",
-                              "Device scan apply: gather z after the backward scan, or scatter it from the scan (one pass less; whole sectors where paths follow A's numbering); auto: scatter where most rows' path neighbours are neighbouring rows",
-                              "PCTRILF", TrilfStores, 3, TrilfStores[store], &store, NULL));
-  if (store != t->store) pc->setupcalled = PETSC_FALSE; // planned at a full set-up
-  t->store = store;
   PetscCall(PetscOptionsBool("-pc_trilf_reuse_forest", "On SAME_NONZERO_PATTERN keep the forest and refactor the values only", "PCTRILF", t->reuse, &t->reuse, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(rounds >= 0 && period >= 1 && offset >= 0 && offset < period, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
@@ -313,10 +304,6 @@ static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "pivots: %" PetscInt_FMT " paths split at a tiny pivot, %" PetscInt_FMT " pivots replaced\n", gsum[3], gsum[4]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "last setup%s (ms): weights %.3f, factor %.3f, cycles %.3f, paths %.3f, assemble %.3f, lu %.3f, total %.3f; forest built %" PetscInt_FMT " of %" PetscInt_FMT " setups\n", size > 1 ? " (slowest rank)" : "",
                                    gtms[0], gtms[1], gtms[2], gtms[3], gtms[4], gtms[5], gtms[6], t->forests, t->setups));
-  if (size == 1 && t->dev && !t->opt.block && t->solver == TRILF_SOLVER_SCAN) {
-    const pgk::cuda::TrilfApplyPlan ap = t->dev->apply_plan();
-    PetscCall(PetscViewerASCIIPrintf(viewer, "apply (-pc_trilf_apply_store %s): %s; rows whose next row on their path is a neighbouring row of A %.3f\n", TrilfStores[t->store], ap.scatter ? "scatter" : "gather", ap.contiguous));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -470,7 +457,6 @@ PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info)
 .  -pc_trilf_seed <0>            - seed of the charge hash
 .  -pc_trilf_pivot_tol <1.49e-8> - relative size under which a pivot is tiny
 .  -pc_trilf_solver <scan>       - scan (factor once, substitute), or cuSPARSE gtsv2 (device, scalar)
-.  -pc_trilf_apply_store <auto>  - device scan apply: gather z after the backward scan, scatter it from the scan, or auto
 -  -pc_trilf_reuse_forest <true> - keep the forest on `SAME_NONZERO_PATTERN`, refactor only
 
    Notes:

@@ -11,9 +11,7 @@
 // Error paths, the block variant through TrilfDevice and the cuSPARSE solver: pc_errors.cpp.
 #include "kernels/trilf/pc_gpu.hpp"
 #include "kernels/trilf/primitives.hpp"
-#include "src/common/csr_build.hpp"
 #include "src/common/rng.hpp"
-#include "src/matgen/generators.hpp"
 #include "src/trilf/factor.hpp"
 #include "src/trilf/paths.hpp"
 #include "src/trilf/pc.hpp"
@@ -201,18 +199,6 @@ void check_applies(pgk::cuda::TrilfDevice &dev, const Reference &ref, const Corp
   }
   EXPECT_TRUE(pgk::test::SameBits(z1, z2, "apply run to run"));
 
-  // The other way of storing z (scatter or gather, whichever the default did not pick): the
-  // same bits, applies and transposed applies.
-  pgk::cuda::TrilfDevice other;
-  const bool scatter = dev.apply_plan().scatter;
-  other.set_apply_store(scatter ? pgk::cuda::TrilfApplyStore::Gather : pgk::cuda::TrilfApplyStore::Scatter);
-  other.setup(dv, opt, nullptr);
-  if (n > 0) {
-    EXPECT_NE(other.apply_plan().scatter, scatter) << "forced store";
-  }
-  EXPECT_TRUE(pgk::test::SameBits(device_apply(other, b, false), z1, "apply, other store"));
-  EXPECT_TRUE(pgk::test::SameBits(device_apply(other, b, true), zt, "apply_transpose, other store"));
-
   pgk::cuda::TrilfDevice dev2;
   dev2.setup(dv, opt, nullptr);
   EXPECT_TRUE(pgk::test::SameIndices(dev2.forest_neighbours(), dev.forest_neighbours(), "second setup: forest"));
@@ -240,11 +226,8 @@ void check_applies(pgk::cuda::TrilfDevice &dev, const Reference &ref, const Corp
   EXPECT_TRUE(pgk::test::SameIndices(dev.permutation(), ref.order.perm, "update_values: permutation kept"));
   std::vector<double> x2(n);
   tl::solve(tf2, b.data(), x2.data());
-  other.update_values(d2.view, nullptr);
-  const std::vector<double> u1 = device_apply(dev, b, false);
-  EXPECT_TRUE(pgk::test::SameBits(device_apply(other, b, false), u1, "apply after update_values, other store"));
   if (well) {
-    EXPECT_TRUE(pgk::test::Close(u1, x2, e.apply_tol(), "apply after update_values"));
+    EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, false), x2, e.apply_tol(), "apply after update_values"));
   }
 }
 
@@ -293,53 +276,6 @@ TEST_F(GpuTrilfPipelinePattern, MatchesReference) {
   const int n =
       pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { check_pipeline(e, tl::Options(), false); });
   std::printf("pipeline on patterns: %d matrices (%d ill-conditioned)\n", n, g_ill);
-}
-
-// How the apply stores z (kernels/trilf/internal.hpp, ApplyStore): Auto scatters where paths
-// follow A's numbering (strong along x: paths run along the rows, turning at the grid's edges) and
-// gathers where they cross it (strong along y) or on a grid relabelled at random; the other way,
-// forced, gives the same bits on each. The grids span several tiles (2048 rows), so the scans'
-// carries and fixes store through the same way.
-class GpuTrilfApplyStore : public pgk::test::GpuTest {};
-
-TEST_F(GpuTrilfApplyStore, AutoScattersWherePathsFollowTheNumbering) {
-  struct Case {
-    const char *what;
-    Csr a;
-    bool scatter;
-  };
-  const Csr y = pgk::gen::generate(pgk::gen::parse_spec("aniso2d5:n=96")); // strong along y
-  const Csr x = pgk::gen::generate(pgk::gen::parse_spec("aniso2d5:n=96,ax=1,ay=0.01"));
-  std::vector<Index> shuffle(static_cast<std::size_t>(x.nrows));
-  for (std::size_t i = 0; i < shuffle.size(); ++i) shuffle[i] = static_cast<Index>(i);
-  pgk::SplitMix64 rng(11);
-  for (std::size_t i = shuffle.size(); i > 1; --i) std::swap(shuffle[i - 1], shuffle[rng.next_u64() % i]);
-  std::vector<Case> cases;
-  cases.push_back({"paths along y", y, false});
-  cases.push_back({"paths along x", x, true});
-  cases.push_back({"relabelled at random", pgk::permute_symmetric(x, shuffle), false});
-  for (const Case &c : cases) {
-    SCOPED_TRACE(c.what);
-    const pgk::test::DeviceCsr d(c.a);
-    pgk::cuda::TrilfDevice dev;
-    dev.setup(d.view, tl::Options(), nullptr);
-    const pgk::cuda::TrilfApplyPlan p = dev.apply_plan();
-    EXPECT_EQ(p.scatter, c.scatter) << "contiguous " << p.contiguous;
-    if (c.scatter) EXPECT_GE(p.contiguous, 0.9);
-    else EXPECT_LT(p.contiguous, 0.5);
-    const tl::Preconditioner host(pgk::view_of(c.a), tl::Options());
-    const auto n = static_cast<std::size_t>(c.a.nrows);
-    const std::vector<double> b = pgk::test::random_vector(n, 3);
-    std::vector<double> want(n);
-    host.apply(b.data(), want.data());
-    const std::vector<double> z = device_apply(dev, b, false);
-    EXPECT_TRUE(pgk::test::Close(z, want, 1e-12, "apply"));
-    pgk::cuda::TrilfDevice forced;
-    forced.set_apply_store(c.scatter ? pgk::cuda::TrilfApplyStore::Gather : pgk::cuda::TrilfApplyStore::Scatter);
-    forced.setup(d.view, tl::Options(), nullptr);
-    EXPECT_NE(forced.apply_plan().scatter, c.scatter);
-    EXPECT_TRUE(pgk::test::SameBits(device_apply(forced, b, false), z, "apply, the other store"));
-  }
 }
 
 } // namespace

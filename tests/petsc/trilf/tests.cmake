@@ -113,11 +113,6 @@ pgk_test(gpu.trilf.nan LABELS "gpu;petsc" ARGS --gpu --fail --expect "trilf weig
 pgk_test(gpu.trilf.nan_update LABELS "gpu;petsc" ARGS --gpu --fail --expect "non-finite value nan at \\(0, 1\\)" -- ${T} -case nan_update ${DEV})
 pgk_test(gpu.trilf.nan_update_mpi LABELS "gpu;petsc" NP 2 ARGS --gpu --fail --expect "non-finite value nan at \\(0, 1\\)" -- ${T} -case nan_update ${DEV})
 pgk_test(gpu.trilf.view LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "built on the device" -- ${T} -gen aniso2d:n=100,variant=2 ${DEV} -solve gmres -ksp_view)
-# How the scan apply stores z (kernels/trilf/internal.hpp, ApplyStore): auto scatters on a grid
-# whose paths follow the numbering (strong along x); gather forced; both the reference's result,
-# transfers as listed.
-pgk_test(gpu.trilf.apply_scatter LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "apply \\(-pc_trilf_apply_store auto\\): scatter" -- ${T} -gen aniso2d5:n=64,ax=1,ay=0.01 ${DEV} -solve gmres -ksp_view)
-pgk_test(gpu.trilf.apply_gather LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "apply \\(-pc_trilf_apply_store gather\\): gather" -- ${T} -gen aniso2d5:n=64,ax=1,ay=0.01 ${DEV} -solve gmres -ksp_view -pc_trilf_apply_store gather)
 set(EX45G ${EX45T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 set(EX19G ${EX19T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 pgk_test(gpu.tutorial.ex45.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" -- ${CMP0} ${EX45G} -pc_type trilf -ksp_view --- ${EX45G} -pc_type jacobi)

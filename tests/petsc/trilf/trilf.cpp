@@ -135,7 +135,6 @@ static bool PatternSymmetric(const pgk::CsrView &a)
 //         round run (its proposal flag);
 //       break_cycles (paths.cu): 2 (splitter count, cycles broken);
 //       order_paths (paths.cu): 3 (splitter count, path stats, cycle flag);
-//       plan_apply (tridiag.cu): 1 (its count of contiguous rows);
 //       assemble_tridiagonal (tridiag.cu): 1 (coverage sums); factor_tridiagonal: 1 (counts);
 //     block (block_pc.cu, BlockPipeline::setup):
 //       pairing: parallel_factor: 2 + its uncharged rounds, and for the forest pairing
@@ -166,7 +165,7 @@ static PetscErrorCode ExpectedSetupTransfers(Mat A, PetscBool new_forest, PetscL
   *ctog                           = opt.block && n > 0 ? 1 : 0;
   if (n == 0) *gtoc = 0;
   else if (!new_forest) *gtoc = opt.block ? 3 : 2; // scalar: the values' check, the factor's counts
-  else if (!opt.block) *gtoc = 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.forest.rounds_run) + 2 + 3 + 1 + 1 + 1;
+  else if (!opt.block) *gtoc = 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.forest.rounds_run) + 2 + 3 + 1 + 1;
   else {
     const PetscLogDouble forest_pairing = opt.pairing == pgk::trilf::PairRule::Forest ? 2 + 3 : 0;
     *gtoc                               = 2 + (symmetric ? 0 : 4) + 2 + UnchargedRounds(opt.factor, ri.block.pairing_rounds) + forest_pairing + 2 + (nnz > 0 ? 2 : 1) + 2 + UnchargedRounds(opt.factor, ri.block.coarse.rounds_run) + 2 + 3 + 2 + 1;
