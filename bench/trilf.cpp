@@ -299,8 +299,8 @@ static PetscErrorCode BenchTrilfPC(Problem &p, int bs, const Options &o, PetscBo
   PetscCall(PCSetOptionsPrefix(pc, "bt_"));
   PetscCall(PCSetOperators(pc, p.A, p.A));
   PetscCall(PCSetType(pc, PCTRILF));
+  PetscCall(PCSetFromOptions(pc)); // -bt_pc_trilf_* from the command line; the variant's block size below wins
   PetscCall(PCTrilfSetBlockSize(pc, bs));
-  PetscCall(PCSetFromOptions(pc)); // -bt_pc_trilf_* from the command line (-bt_pc_trilf_apply_store)
   PetscCall(TimeSetups(pc, p, o, gpu, ph, refac, &info));
   PetscCall(TimeOp(
       gpu, (int)o.warmup, (int)o.runs, [&]() { return PCApply(pc, p.x, p.y); }, &ap));

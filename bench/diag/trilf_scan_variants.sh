@@ -4,7 +4,7 @@
 # (at most 80 / 64 registers, 3 / 4 blocks an SM instead of 2 at 100 registers), and tiles of 4 and
 # 16 items a thread (1024 / 4096 rows) instead of 8. Each variant rebuilds the bundle's library and
 # runs bench_trilf -solves 0 -kernels 0 (median of 10 after 2); the source is restored at the end.
-# Why: the scatter store (bench/diag/trilf_apply_scatter.patch) took 16 bytes a row off the apply
+# Why: the scatter store (commit 5ab3c75, reverted) took 16 bytes a row off the apply
 # and no time on the x row, so the scans wait on latency, not bandwidth. On a GPU node from the
 # repository root with dist/ carried: bash bench/diag/trilf_scan_variants.sh [variant...] (default: base
 # minb3 minb4 items4 items16 base; base_again is base). Output under $OUT (bench files only: a call
