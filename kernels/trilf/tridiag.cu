@@ -289,8 +289,12 @@ __global__ void from_path_order(Index n, const Index *iperm, const double *x, do
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) z[i] = x[iperm[i]];
 }
 
+// Three blocks an SM (at most 80 registers, from 100 at two): the scans wait on latency, not
+// bandwidth, so more tiles in flight pay: apply 1.19-1.21 / 0.88-0.91 / 0.82 MatMults on issue 15's
+// y / x / convection rows against 1.23-1.25 / 0.96-0.98 / 0.90-0.92 at two; four blocks (64
+// registers) spill and lose (bench/results/trilf_scan_occupancy_c28c9f1_h200.txt).
 template <class Op>
-__global__ void __launch_bounds__(kScanThreads)
+__global__ void __launch_bounds__(kScanThreads, 3)
     tile_scan(Op op, Index n, double *agg_a, double *agg_b, Index *fixlen, double *sens) {
   pdl_prologue();
   using Exchange = cub::BlockExchange<double, kScanThreads, kScanItems>;
