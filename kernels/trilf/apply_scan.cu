@@ -1,33 +1,28 @@
 // The apply of the scalar device PC trilf: z = Q T~^-1 Q^T r from the factor of tridiag.cu,
 // without per-path loops. Both triangular solves are affine recurrences
 // x_t = a_t x_{t-1} + b_t (x_{-1} = 0), i.e. a scan of the maps f_t(x) = a_t x + b_t under
-// composition, which is associative. m_k = 0 at path starts and splits makes a_t = 0 there, so
-// the recurrence restarts by itself. The scan is our own, not CUB's DeviceScan: the decoupled
-// look-back of DeviceScan uses whichever predecessor has published its inclusive prefix, so its
-// floating-point association depends on timing (not reproducible run to run). Each block scans
-// a tile of 2048 rows with zero carry-in (fixed association: thread-sequential, then
-// cub::BlockScan); a row's value for the true carry-in c is b + s c, where s, the row's
-// sensitivity to the carry-in, is the product of a over [tile start, row]. Two ways to get c:
-//   * chained (one kernel a scan): each tile publishes its composed map and composes those of
-//     its predecessors, nearest first, until the composition's slope is at most 2^-60 or exactly 0
-//     (a path start); only maps, never prefixes, so the association is a function of the data
-//     alone. The tile then stores b + s c straight away: one pass over the rows. It waits on its
-//     predecessors' maps, so it pays where each tile's map decays by itself, the common case
-//     (|a| ~ 0.4-0.96 on issue 15's rows: one predecessor); the factor checks that
-//     (flag_slow_decay) and the apply takes the fix-up otherwise.
-//   * fix-up (three kernels a scan): the tile kernel also stores s for the tile's leading rows
-//     while |s| > 2^-60; one block scans the tile maps in order (every tile's carry-in); a fix
-//     kernel adds s c to those rows. Its cost does not depend on how far a carry reaches back.
-// Every step has a fixed order, so results are bit-reproducible for either way; the two ways
-// agree to rounding. The gather r[perm[k]] is fused into the forward scan's loads; the backward
-// scan writes x over y in path order and one pass z_i = x[iperm[i]] puts it in A's numbering (a
-// scatter z[perm[k]] in the scan's stores, each 8-byte store its own sector where paths cross the
-// numbering, took 128 us against 51 + 40; ncu, H200, bench/NOTES.md).
+// composition, which is associative. m_k = 0 at path starts and splits makes a_t = 0 there,
+// so the recurrence restarts by itself. The scan is our own, not CUB's DeviceScan, because
+// the decoupled look-back of DeviceScan associates floating-point partial results in an
+// order that depends on timing (not reproducible run to run). Here:
+//   1. tile kernel: each block scans its tile with zero carry-in (fixed association:
+//      thread-sequential, then cub::BlockScan), writes the outputs, the tile's composed map,
+//      and the sensitivity s_t = d x_t / d(carry) = product of a over [tile start, t] for the
+//      leading rows where |s_t| > 2^-60 (kSensitivityDrop);
+//   2. one block scans the tile maps in order: carry-in of every tile;
+//   3. fix kernel: x_t += s_t * carry for those leading rows only.
+// Every step has a fixed order, so results are bit-reproducible. When paths are short
+// compared with a tile (2048 rows) step 3 touches a few rows per tile. The gather r[perm[k]] is
+// fused into the forward scan's loads; the backward scan writes x over y in path order and one
+// pass z_i = x[iperm[i]] puts it in A's numbering (a scatter z[perm[k]] in the scan's stores, each
+// 8-byte store its own sector where paths cross the numbering, took 128 us against 51 + 40; ncu,
+// H200, bench/NOTES.md). A chained scan (one kernel a scan, each tile composing its predecessors'
+// maps before it stores) was measured against this one (bench/NOTES.md, fifty-second session;
+// bench/diag/trilf_apply_chained.patch).
 #include <cub/block/block_exchange.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
-#include "kernels/common/atomics.cuh"
 #include "kernels/common/pdl.cuh"
 #include "kernels/trilf/internal.hpp"
 #include "kernels/trilf/launch.cuh"
@@ -40,15 +35,14 @@ using namespace detail;
 constexpr int kScanThreads = 256, kScanItems = 8, kTile = kScanThreads * kScanItems;
 constexpr int kGatherThreads = 256;
 // A row's sensitivity to its tile's carry-in decays geometrically along a long path
-// (|m| ~ 0.4 on ANISO2) and only reaches 0 by underflow, after ~700 rows. Sensitivities at
-// most 2^-60 are dropped: what they would add is below 2^-60 |carry|, under a hundredth of one
-// rounding unit of the carry, and the cut-off is fixed, so results stay deterministic. The
-// fix-up stores and fixes every row up to the last kept one (zeros are absorbing, so those rows
-// all have a nonzero sensitivity); the chained scan stops composing predecessors at the same bound.
+// (|m| ~ 0.4 on ANISO2) and only reaches 0 by underflow, after ~700 rows, so fix_tiles would touch
+// a third of every tile. Sensitivities at most 2^-60 are dropped instead: what they would add is
+// below 2^-60 |carry|, under a hundredth of one rounding unit of the carry, and the cut-off is
+// fixed, so results stay deterministic. fix_tiles covers every row up to the last kept one, and
+// the tile kernel stores the sensitivities of exactly those rows (zeros are absorbing, so they are
+// all nonzero): storing every nonzero one, as before, wrote up to the whole tile on the strongly
+// coupled rows, where a sensitivity underflows only after thousands of rows.
 constexpr double kSensitivityDrop = 0x1p-60;
-// flag_slow_decay's bound on a tile's log2 |slope|: 4 bits under the drop, so that the chained
-// scan's look-back, whose products round differently, still ends at the nearest predecessor.
-constexpr double kTileDecayLog2 = -64.0;
 
 struct Affine {
   double a, b; // x -> a x + b
@@ -66,15 +60,13 @@ struct Compose {
   __device__ Affine operator()(const Affine &f, const Affine &s) const { return compose(f, s); }
 };
 
-// The four recurrences. t: position in scan order; k: row of T. slope(t) is load(t).a without
-// the loads of r or y (flag_slow_decay reads the factor alone).
+// The four recurrences. t: position in scan order; k: row of T.
 struct Forward { // L y = Q^T r
   const double *mult, *r;
   const Index *perm;
   double *y;
   Index n;
-  __device__ double slope(Index t) const { return -mult[t]; }
-  __device__ Affine load(Index t) const { return Affine{slope(t), r[perm[t]]}; }
+  __device__ Affine load(Index t) const { return Affine{-mult[t], r[perm[t]]}; }
   __device__ void store(Index t, double x) const { y[t] = x; }
   __device__ void fix(Index t, double d) const { y[t] += d; }
 };
@@ -84,7 +76,6 @@ struct Backward { // U x = y, x over y (path order)
   const double *cu, *dinv;
   double *y;
   Index n;
-  __device__ double slope(Index t) const { return cu[n - 1 - t]; }
   __device__ Affine load(Index t) const {
     const Index k = n - 1 - t;
     return Affine{cu[k], dinv[k] * y[k]};
@@ -97,7 +88,6 @@ struct ForwardT { // U^T w = Q^T r
   const Index *perm;
   double *y;
   Index n;
-  __device__ double slope(Index t) const { return cl[t]; }
   __device__ Affine load(Index t) const { return Affine{cl[t], dinv[t] * r[perm[t]]}; }
   __device__ void store(Index t, double x) const { y[t] = x; }
   __device__ void fix(Index t, double d) const { y[t] += d; }
@@ -106,11 +96,10 @@ struct BackwardT { // L^T x = w, x over w (path order)
   const double *mult;
   double *y;
   Index n;
-  __device__ double slope(Index t) const {
+  __device__ Affine load(Index t) const {
     const Index k = n - 1 - t;
-    return k + 1 < n ? -mult[k + 1] : 0.0;
+    return Affine{k + 1 < n ? -mult[k + 1] : 0.0, y[k]};
   }
-  __device__ Affine load(Index t) const { return Affine{slope(t), y[n - 1 - t]}; }
   __device__ void store(Index t, double x) const { y[n - 1 - t] = x; }
   __device__ void fix(Index t, double d) const { y[n - 1 - t] += d; }
 };
@@ -179,8 +168,11 @@ __global__ void __launch_bounds__(kScanThreads, 3)
 #pragma unroll
   for (int j = 0; j < kScanItems; ++j)
     if (fabs(a[j]) > kSensitivityDrop) last = static_cast<Index>(threadIdx.x) * kScanItems + j + 1;
-  const Index len = Count(temp.count).Reduce(last, MaxIndex());
+  __shared__ Index tile_len;
+  const Index len = Count(temp.count).Reduce(last, MaxIndex()); // valid in thread 0
+  if (threadIdx.x == 0) tile_len = len;
   __syncthreads();
+  const Index kept = tile_len;
   Exchange(temp.exchange).BlockedToStriped(b, b);
   __syncthreads();
   Exchange(temp.exchange).BlockedToStriped(a, a);
@@ -189,7 +181,7 @@ __global__ void __launch_bounds__(kScanThreads, 3)
     const Index t = base + j * kScanThreads + threadIdx.x;
     if (t < n) {
       op.store(t, b[j]);
-      if (t - base < len) sens[t] = a[j]; // only the rows fix_tiles reads
+      if (t - base < kept) sens[t] = a[j]; // only the rows fix_tiles reads
     }
   }
   if (threadIdx.x == 0) {
@@ -198,6 +190,7 @@ __global__ void __launch_bounds__(kScanThreads, 3)
     fixlen[blockIdx.x] = len;
   }
 }
+
 // carry[i] = value after tiles 0..i-1, i.e. B of their composition (x_{-1} = 0). One block:
 // thread t composes its own run of consecutive tiles in order, one block scan of the runs, then
 // each thread walks its run again: deterministic. (A block scan per 256 tiles took 10 us for 2048
@@ -231,112 +224,10 @@ __global__ void fix_tiles(Op op, Index n, const Index *fixlen, const double *car
   for (Index t = base + threadIdx.x; t < base + len && t < n; t += blockDim.x) op.fix(t, sens[t] * c);
 }
 
-// ---- chained: one kernel a scan ---------------------------------------------------------------
-
-// ScanWorkspace::chain: [0] the next tile to hand out, [1] the generation, [2 + i] tile i's flag.
-// Tiles are handed out in the order blocks start (a ticket), so every tile a block waits for
-// belongs to a block already running: no wait can hang. The block that takes the last ticket
-// resets the ticket and advances the generation; a tile's flag holds the generation of the
-// launch that published its map, so no flag needs clearing between launches (the next launch
-// reads the generation after pdl_prologue, when this grid has completed). The generation is 64
-// bits, so it does not wrap.
-struct Chain {
-  unsigned long long *words;
-  double *agg_a, *agg_b;
-};
-
-// Thread 0: this block's tile; returns the generation its flags carry.
-__device__ unsigned long long take_tile(const Chain &c, Index ntiles, Index &tile) {
-  const unsigned long long mark = load_relaxed(c.words[1]) + 1;
-  // acq_rel: the generation was read before the ticket, by every block, when the last is taken.
-  const unsigned long long ticket = DeviceRef<unsigned long long>(c.words[0]).fetch_add(1, ::cuda::memory_order_acq_rel);
-  if (ticket + 1 == static_cast<unsigned long long>(ntiles)) {
-    store_relaxed(c.words[0], 0ull);
-    store_relaxed(c.words[1], mark);
-  }
-  tile = static_cast<Index>(ticket);
-  return mark;
-}
-
-// Thread 0: tile's map, then its carry-in: the composition of its predecessors' maps, nearest
-// first, applied to 0, until the composed slope is at most the drop (0 at a path start).
-__device__ double publish_and_look_back(const Chain &c, Index tile, Affine total, unsigned long long mark) {
-  store_relaxed(c.agg_a[tile], total.a);
-  store_relaxed(c.agg_b[tile], total.b);
-  store_release(c.words[2 + tile], mark);
-  Affine back{1.0, 0.0}; // from the start of tile j to the start of this tile
-  for (Index j = tile - 1; j >= 0; --j) {
-    while (load_acquire(c.words[2 + j]) != mark) __nanosleep(20);
-    back = compose(Affine{load_relaxed(c.agg_a[j]), load_relaxed(c.agg_b[j])}, back);
-    if (fabs(back.a) <= kSensitivityDrop) break;
-  }
-  return back.b;
-}
-
-// Same occupancy as tile_scan (three blocks an SM).
-template <class Op>
-__global__ void __launch_bounds__(kScanThreads, 3) chained_scan(Op op, Index n, Index ntiles, Chain chain) {
-  __shared__ TileTemp temp;
-  __shared__ Index tile_of_block;
-  __shared__ unsigned long long mark_of_block;
-  __shared__ double carry_of_block;
-  pdl_prologue();
-  if (threadIdx.x == 0) mark_of_block = take_tile(chain, ntiles, tile_of_block);
-  __syncthreads();
-  const Index tile = tile_of_block, base = tile * kTile;
-  double a[kScanItems], b[kScanItems];
-  Affine total;
-  scan_tile(op, n, base, temp, a, b, total);
-  if (threadIdx.x == 0) carry_of_block = publish_and_look_back(chain, tile, total, mark_of_block);
-  __syncthreads();
-  const double carry = carry_of_block;
-#pragma unroll
-  for (int j = 0; j < kScanItems; ++j)
-    if (a[j] != 0 && carry != 0) b[j] = fma(a[j], carry, b[j]); // a restarted row keeps its own value
-  Exchange(temp.exchange).BlockedToStriped(b, b);
-#pragma unroll
-  for (int j = 0; j < kScanItems; ++j) {
-    const Index t = base + j * kScanThreads + threadIdx.x;
-    if (t < n) op.store(t, b[j]);
-  }
-}
-
-// One block a full tile that some later tile looks back over (all but the last), in each of the
-// apply's four scans: sets *flag when the tile's log2 |slope| exceeds kTileDecayLog2 (or is NaN).
-__global__ void __launch_bounds__(kScanThreads)
-    slow_decay(Forward f, Backward bw, ForwardT ft, BackwardT bt, unsigned long long *flag) {
-  using Reduce = cub::BlockReduce<double, kScanThreads>;
-  __shared__ typename Reduce::TempStorage temp;
-  const Index base = static_cast<Index>(blockIdx.x) * kTile;
-  double sum[4] = {0, 0, 0, 0};
-#pragma unroll
-  for (int j = 0; j < kScanItems; ++j) {
-    const Index t = base + j * kScanThreads + threadIdx.x;
-    sum[0] += log2(fabs(f.slope(t)));
-    sum[1] += log2(fabs(bw.slope(t)));
-    sum[2] += log2(fabs(ft.slope(t)));
-    sum[3] += log2(fabs(bt.slope(t)));
-  }
-  bool slow = false;
-#pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    const double tile_log2 = Reduce(temp).Sum(sum[q]);
-    __syncthreads();
-    slow = slow || !(tile_log2 <= kTileDecayLog2);
-  }
-  if (threadIdx.x == 0 && slow) store_relaxed(*flag, 1ull);
-}
-
 // Each scan's kernels, and the gather after them, are launched as dependent launches
 // (kernels/common/pdl.cuh): each may be scheduled while the one before it finishes.
-template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, bool chained, cudaStream_t s) {
+template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, cudaStream_t s) {
   const Index ntiles = (n + kTile - 1) / kTile;
-  if (chained) {
-    launch_dependent(chained_scan<Op>, dim3(static_cast<unsigned>(ntiles)), dim3(kScanThreads), s, op, n, ntiles,
-                     Chain{ws.chain.data(), ws.agg_a.data(), ws.agg_b.data()});
-    return;
-  }
-  if (ws.sens.size() < static_cast<std::size_t>(n)) ws.sens.allocate(static_cast<std::size_t>(n));
   launch_dependent(tile_scan<Op>, dim3(static_cast<unsigned>(ntiles)), dim3(kScanThreads), s, op, n, ws.agg_a.data(),
                    ws.agg_b.data(), ws.fixlen.data(), ws.sens.data());
   if (ntiles < 2) return;
@@ -348,39 +239,29 @@ template <class Op> void affine_scan(const Op &op, Index n, ScanWorkspace &ws, b
 
 } // namespace
 
-void flag_slow_decay(const DeviceTridiagonal &t, unsigned long long *flag, void *stream) {
-  const Index n = t.n, ntiles = (n + kTile - 1) / kTile; // tiles 0 .. ntiles - 2 are full
-  if (ntiles < 2) return;
-  slow_decay<<<static_cast<unsigned>(ntiles - 1), kScanThreads, 0, as_stream(stream)>>>(
-      Forward{t.mult.data(), nullptr, nullptr, nullptr, n}, Backward{t.cu.data(), t.dinv.data(), nullptr, n},
-      ForwardT{t.cl.data(), t.dinv.data(), nullptr, nullptr, nullptr, n}, BackwardT{t.mult.data(), nullptr, n}, flag);
-  PGK_CUDA_CHECK_LAUNCH();
-}
-
-void ScanWorkspace::reserve(Index n, void *stream) {
+void ScanWorkspace::reserve(Index n) {
   const auto ntiles = static_cast<std::size_t>((n + kTile - 1) / kTile);
   agg_a.allocate(ntiles);
   agg_b.allocate(ntiles);
   carry.allocate(ntiles);
   fixlen.allocate(ntiles);
-  chain.allocate(2 + ntiles);
-  PGK_CUDA_CHECK(cudaMemsetAsync(chain.data(), 0, sizeof(unsigned long long) * (2 + ntiles), as_stream(stream)));
+  sens.allocate(static_cast<std::size_t>(n));
   y.allocate(static_cast<std::size_t>(n));
 }
 
 void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
-                       double *z, bool transpose, bool chained, void *stream) {
+                       double *z, bool transpose, void *stream) {
   const Index n = t.n;
   if (n == 0) return;
   cudaStream_t s = as_stream(stream);
-  if (ws.y.size() < static_cast<std::size_t>(n)) ws.reserve(n, stream);
+  if (ws.y.size() < static_cast<std::size_t>(n)) ws.reserve(n);
   const Index *perm = order.perm.data();
   if (!transpose) {
-    affine_scan(Forward{t.mult.data(), r, perm, ws.y.data(), n}, n, ws, chained, s);
-    affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), n}, n, ws, chained, s);
+    affine_scan(Forward{t.mult.data(), r, perm, ws.y.data(), n}, n, ws, s);
+    affine_scan(Backward{t.cu.data(), t.dinv.data(), ws.y.data(), n}, n, ws, s);
   } else {
-    affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, chained, s);
-    affine_scan(BackwardT{t.mult.data(), ws.y.data(), n}, n, ws, chained, s);
+    affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, s);
+    affine_scan(BackwardT{t.mult.data(), ws.y.data(), n}, n, ws, s);
   }
   launch_dependent(from_path_order, dim3(grid_for(n, kGatherThreads, 4096)), dim3(kGatherThreads), s, n,
                    order.iperm.data(), ws.y.data(), z);

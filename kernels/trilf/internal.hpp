@@ -29,10 +29,6 @@ struct DeviceTridiagonal {
   // w_k = cl[k] w_{k-1} + dinv[k] b_k with cl = -u~_{k-1} / d'_k, backward x_k = w_k - m_{k+1} x_{k+1}.
   DeviceBuffer<double> dinv, cu, cl;
   Index splits = 0, replaced = 0;
-  // Every tile of 2048 rows that a later tile's carry-in passes through damps it by 2^-64 or more,
-  // in each of the apply's four scans (flag_slow_decay): the chained scan's look-back then stops
-  // at the nearest tile (apply_scan.cu).
-  bool carries_decay = true;
 };
 
 // Coverage sums of A against the path order (deterministic fixed-order reductions).
@@ -69,24 +65,16 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
 void scan_factor_long_paths(DeviceTridiagonal &t, const DevicePathOrder &order, Index min_path, double tau,
                             double *ueff, Index *path_end, Index *first_bad, void *stream);
 
-// Sets *flag (device) when some tile of some apply scan damps its carry-in by less than 2^-64
-// (DeviceTridiagonal::carries_decay); leaves it alone otherwise. Asynchronous, one pass over
-// mult, cu and cl.
-void flag_slow_decay(const DeviceTridiagonal &t, unsigned long long *flag, void *stream);
-
-// Scratch of the apply scans (apply_scan.cu): per tile its map, carry and fix length, per row y;
-// `chain` the chained scan's ticket, generation and tile flags (zeroed once, at reserve); `sens`
-// the fix-up's sensitivities, allocated on the fix-up's first use.
+// Scratch of the apply scans (per tile: aggregate, carry, fix length; per row: sensitivity).
 struct ScanWorkspace {
   DeviceBuffer<double> agg_a, agg_b, carry, sens, y;
   DeviceBuffer<Index> fixlen;
-  DeviceBuffer<unsigned long long> chain;
-  void reserve(Index n, void *stream);
+  void reserve(Index n);
 };
 
-// z = Q T~^-1 Q^T r (transpose: Q T~^-T Q^T r) by two affine scans each, chained (one kernel a
-// scan) or with the fix-up (three), see apply_scan.cu. Asynchronous; no host <-> device copy.
+// z = Q T~^-1 Q^T r (transpose: Q T~^-T Q^T r) by two affine scans each. Asynchronous; no
+// host <-> device copy.
 void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order, ScanWorkspace &ws, const double *r,
-                       double *z, bool transpose, bool chained, void *stream);
+                       double *z, bool transpose, void *stream);
 
 } // namespace pgk::cuda::trilf

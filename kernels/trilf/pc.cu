@@ -36,7 +36,6 @@ struct TrilfDevice::Impl {
   mutable ScanWorkspace ws;             // apply scratch (one apply at a time per object)
   std::unique_ptr<BlockPipeline> block; // the 2x2 block variant (opt.block) instead of the above
   TrilfSolver solver = TrilfSolver::Scan;
-  TrilfCarry carry = TrilfCarry::Auto;
   std::unique_ptr<GtsvSolver> gtsv; // when solver != Scan
   pgk::trilf::SetupInfo info;
   TrilfPhaseTimes times;
@@ -78,7 +77,6 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
     m.times.weights = ev.ms(0, 1);
     m.ready = true;
     m.solver = impl_->solver;
-    m.carry = impl_->carry;
     *impl_ = std::move(m);
     return;
   }
@@ -100,7 +98,7 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   ev.record(5, s);
   factor_tridiagonal(m.t, m.order, opt.pivot.rel_tol, stream);
   ev.record(6, s);
-  m.ws.reserve(m.n, stream);
+  m.ws.reserve(m.n);
   PGK_CUDA_CHECK(cudaStreamSynchronize(s));
 
   pgk::trilf::SetupInfo &info = m.info;
@@ -123,7 +121,6 @@ void TrilfDevice::setup(const CsrView &a, const pgk::trilf::Options &opt, void *
   m.times.lu = ev.ms(5, 6);
   m.ready = true;
   m.solver = impl_->solver;
-  m.carry = impl_->carry;
   if (m.solver != TrilfSolver::Scan) {
     m.gtsv = std::make_unique<GtsvSolver>();
     m.gtsv->setup(m.t, m.solver == TrilfSolver::Gtsv2, stream);
@@ -142,13 +139,6 @@ void TrilfDevice::set_solver(TrilfSolver solver, void *stream) {
 }
 
 TrilfSolver TrilfDevice::solver() const { return impl_->solver; }
-
-void TrilfDevice::set_carry(TrilfCarry carry) { impl_->carry = carry; }
-TrilfCarry TrilfDevice::carry() const { return impl_->carry; }
-bool TrilfDevice::chained() const {
-  const Impl &m = *impl_;
-  return m.carry == TrilfCarry::Chained || (m.carry == TrilfCarry::Auto && m.t.carries_decay);
-}
 
 void TrilfDevice::update_values(const CsrView &a, void *stream) {
   Impl &m = *impl_;
@@ -181,14 +171,14 @@ void TrilfDevice::apply(const double *r, double *z, void *stream) const {
   if (!impl_->ready) throw std::invalid_argument("trilf device: apply before setup");
   if (impl_->block) return impl_->block->apply(r, z, stream);
   if (impl_->gtsv && impl_->gtsv->solve(impl_->order, r, z, false, stream)) return;
-  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, false, chained(), stream);
+  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, false, stream);
 }
 
 void TrilfDevice::apply_transpose(const double *r, double *z, void *stream) const {
   if (!impl_->ready) throw std::invalid_argument("trilf device: apply before setup");
   if (impl_->block) return impl_->block->apply_transpose(r, z, stream);
   if (impl_->gtsv && impl_->gtsv->solve(impl_->order, r, z, true, stream)) return;
-  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, true, chained(), stream);
+  solve_tridiagonal(impl_->t, impl_->order, impl_->ws, r, z, true, stream);
 }
 
 bool TrilfDevice::ready() const { return impl_->ready; }

@@ -58,14 +58,6 @@ using TrilfPhaseTimes = pgk::trilf::PhaseTimes;
 // pivot that T~'s own LU avoids, and return Inf/NaN. The block variant uses its own scans.
 enum class TrilfSolver { Scan, Gtsv2 };
 
-// How the scans carry values from tile to tile (apply_scan.cu): Chained, one kernel a scan, in
-// which a tile composes its predecessors' maps until their slope has decayed below 2^-60; Fixup,
-// three kernels a scan (tile scan, one block for every tile's carry-in, a fix of the rows the
-// carry reaches), whose cost does not depend on how far a carry reaches; Auto, the default,
-// Chained when every tile of every scan damps a carry by 2^-64 or more (checked at each
-// factorization), Fixup otherwise. The two agree to rounding; each is bit-reproducible.
-enum class TrilfCarry { Auto, Chained, Fixup };
-
 class TrilfDevice {
 public:
   TrilfDevice();
@@ -83,11 +75,6 @@ public:
   // std::invalid_argument for a cuSPARSE solver with the block variant.
   void set_solver(TrilfSolver solver, void *stream);
   TrilfSolver solver() const;
-  // Takes effect at the next apply. chained(): whether the scalar variant's scans chain with the
-  // current factor (gtsv2 and the block variant have scans of their own).
-  void set_carry(TrilfCarry carry);
-  TrilfCarry carry() const;
-  bool chained() const;
 
   // z = M^-1 r and z = M^-T r, both in the original ordering, device pointers, r != z.
   // Asynchronous on stream.

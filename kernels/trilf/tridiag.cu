@@ -245,11 +245,10 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
   const auto un = static_cast<std::size_t>(n);
   for (DeviceBuffer<double> *b : {&t.mult, &t.pivot, &t.dinv, &t.cu, &t.cl}) b->allocate(un);
   t.splits = t.replaced = 0;
-  t.carries_decay = true;
   if (n == 0) return;
-  DeviceBuffer<unsigned long long> counts(4, s); // splits, replaced, slow decay (flag_slow_decay), first error
-  PGK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 3 * sizeof(unsigned long long), s));
-  PGK_CUDA_CHECK(cudaMemsetAsync(counts.data() + 3, 0xff, sizeof(unsigned long long), s));
+  DeviceBuffer<unsigned long long> counts(3, s); // splits, replaced, first error
+  PGK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), s));
+  PGK_CUDA_CHECK(cudaMemsetAsync(counts.data() + 2, 0xff, sizeof(unsigned long long), s));
   DeviceBuffer<double> ueff(un, s);
   // Long paths by the scan first (scan_lu.cu), then the loop: short paths and what the scan's
   // checks left over. Without a long path the loop alone, as before the scan.
@@ -265,23 +264,21 @@ void factor_tridiagonal(DeviceTridiagonal &t, const DevicePathOrder &order, doub
   const int grid = grid_for(n, kThreads, kMaxBlocks);
   factor_kernel<<<grid, kThreads, 0, s>>>(n, order.path_head.data(), t.lower.data(), t.diag.data(), t.upper.data(),
                                           rel_tol, lp, t.mult.data(), t.pivot.data(), ueff.data(), counts.data(),
-                                          counts.data() + 3);
+                                          counts.data() + 2);
   PGK_CUDA_CHECK_LAUNCH();
   coefficients_kernel<<<grid, kThreads, 0, s>>>(n, t.pivot.data(), ueff.data(), t.dinv.data(), t.cu.data(),
                                                 t.cl.data());
   PGK_CUDA_CHECK_LAUNCH();
-  flag_slow_decay(t, counts.data() + 2, s);
-  unsigned long long h[4];
+  unsigned long long h[3];
   copy_to_host(h, counts.data(), sizeof h, s);
-  if (h[3] != ~0ull) {
-    const Index k = static_cast<Index>(h[3] >> 1);
+  if (h[2] != ~0ull) {
+    const Index k = static_cast<Index>(h[2] >> 1);
     const Index orig = order.perm.get(static_cast<std::size_t>(k), s);
-    throw std::domain_error(std::string("trilf factor: ") + ((h[3] & 1) ? "pivot overflows" : "multiplier overflows") +
+    throw std::domain_error(std::string("trilf factor: ") + ((h[2] & 1) ? "pivot overflows" : "multiplier overflows") +
                             " at permuted row " + std::to_string(k) + " (original row " + std::to_string(orig) + ")");
   }
   t.splits = static_cast<Index>(h[0]);
   t.replaced = static_cast<Index>(h[1]);
-  t.carries_decay = h[2] == 0;
 }
 
 } // namespace pgk::cuda::trilf

@@ -22,16 +22,13 @@ PetscLogEvent PGK_EVENT_TrilfForest, PGK_EVENT_TrilfNumeric, PGK_EVENT_TrilfAppl
 static const char *const PCTrilfWeights[] = {"abs", "scaled", "PCTrilfWeight", "PC_TRILF_WEIGHT_", NULL};
 typedef enum { TRILF_SOLVER_SCAN, TRILF_SOLVER_GTSV2 } TrilfSolverType;
 static const char *const TrilfSolverTypes[] = {"scan", "gtsv2", "TrilfSolverType", "TRILF_SOLVER_", NULL};
-typedef enum { TRILF_CARRY_AUTO, TRILF_CARRY_CHAINED, TRILF_CARRY_FIXUP } TrilfCarryType; // pgk::cuda::TrilfCarry's order
-static const char *const TrilfCarryTypes[] = {"auto", "chained", "fixup", "TrilfCarryType", "TRILF_CARRY_", NULL};
-static const char *const TrilfPairings[]   = {"forest", "matching"}; // in the order of pgk::trilf::PairRule
+static const char *const TrilfPairings[]    = {"forest", "matching"}; // in the order of pgk::trilf::PairRule
 
 struct PC_Trilf {
   pgk::trilf::Options                         opt; // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
   PCTrilfWeight                               weight = PC_TRILF_WEIGHT_ABS;
   PetscBool                                   reuse  = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
   TrilfSolverType                             solver = TRILF_SOLVER_SCAN;
-  TrilfCarryType                              carry  = TRILF_CARRY_AUTO;
   PetscBool                                   device = PETSC_FALSE; // where the last setup ran
   PetscInt                                    n      = 0;
   PetscInt                                    setups = 0, forests = 0;
@@ -89,7 +86,6 @@ static PetscErrorCode PCSetUp_Trilf(PC pc)
     if (!t->dev) PgkCallCxx(self, PETSC_ERR_GPU, t->dev = std::make_unique<pgk::cuda::TrilfDevice>());
     const pgk::cuda::TrilfSolver solver = t->solver == TRILF_SOLVER_GTSV2 ? pgk::cuda::TrilfSolver::Gtsv2 : pgk::cuda::TrilfSolver::Scan;
     if (solver != t->dev->solver()) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->set_solver(solver, stream));
-    t->dev->set_carry((pgk::cuda::TrilfCarry)t->carry);
     if (keep) PgkCallCxx(self, PETSC_ERR_GPU, t->dev->update_values(c.csr, stream));
     else PgkCallCxx(self, PETSC_ERR_GPU, t->dev->setup(c.csr, t->opt, stream));
     t->host.reset();
@@ -247,9 +243,6 @@ static PetscErrorCode PCSetFromOptions_Trilf(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsReal("-pc_trilf_pivot_tol", "A pivot |d| <= tol * (1-norm of its row of T) is tiny: the path is split there, or the pivot replaced", "PCTRILF", tol, &tol, NULL));
   PetscCall(PetscOptionsEnum("-pc_trilf_solver", "Tridiagonal solve of the apply: scan (factor once in set-up, substitute by affine scans) or cuSPARSE gtsv2 (refactors every apply; device, scalar)", "PCTRILF", TrilfSolverTypes, (PetscEnum)t->solver,
                              (PetscEnum *)&t->solver, NULL));
-  PetscCall(PetscOptionsEnum("-pc_trilf_scan_carry", "How the device scans carry values across tiles: auto (chained where every tile damps a carry by 2^-64, else fixup), chained (one kernel a scan), fixup (three)", "PCTRILF", TrilfCarryTypes,
-                             (PetscEnum)t->carry, (PetscEnum *)&t->carry, NULL));
-  if (t->dev) t->dev->set_carry((pgk::cuda::TrilfCarry)t->carry);
   PetscCall(PetscOptionsBool("-pc_trilf_reuse_forest", "On SAME_NONZERO_PATTERN keep the forest and refactor the values only", "PCTRILF", t->reuse, &t->reuse, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(rounds >= 0 && period >= 1 && offset >= 0 && offset < period, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
@@ -279,9 +272,8 @@ static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, weights %s, reuse forest %s, solver %s, scan carry %s%s\n", t->opt.block ? "2x2 block tridiagonal (pairs, then paths of pairs)" : "tridiagonal on a linear forest", PCTrilfWeights[t->weight],
-                                   t->reuse ? "yes" : "no", TrilfSolverTypes[t->solver], TrilfCarryTypes[t->carry],
-                                   t->device && t->dev && t->dev->ready() && !t->opt.block && t->solver == TRILF_SOLVER_SCAN && size == 1 ? (t->dev->chained() ? " (chained now)" : " (fixup now)") : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s, weights %s, reuse forest %s, solver %s\n", t->opt.block ? "2x2 block tridiagonal (pairs, then paths of pairs)" : "tridiagonal on a linear forest", PCTrilfWeights[t->weight], t->reuse ? "yes" : "no",
+                                   TrilfSolverTypes[t->solver]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor rounds M=%d, charge period m=%d, offset k_m=%d, p=%g, seed %llu; pivot tolerance %g\n", f.rounds, f.charge_period, f.charge_offset, f.charge_prob, (unsigned long long)f.seed, t->opt.pivot.rel_tol));
   const PetscBool ready = TrilfReady(t);
   PetscInt        anyready, ready_i = ready ? 1 : 0;
@@ -465,7 +457,6 @@ PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info)
 .  -pc_trilf_seed <0>            - seed of the charge hash
 .  -pc_trilf_pivot_tol <1.49e-8> - relative size under which a pivot is tiny
 .  -pc_trilf_solver <scan>       - scan (factor once, substitute), or cuSPARSE gtsv2 (device, scalar)
-.  -pc_trilf_scan_carry <auto>   - device scans: chained (one kernel a scan; auto picks it where every tile damps a carry by 2^-64 or more), or fixup (three kernels)
 -  -pc_trilf_reuse_forest <true> - keep the forest on `SAME_NONZERO_PATTERN`, refactor only
 
    Notes:

@@ -198,19 +198,6 @@ void check_applies(pgk::cuda::TrilfDevice &dev, const Reference &ref, const Corp
     EXPECT_TRUE(pgk::test::Close(zt, xt, e.apply_tol(), "apply_transpose"));
   }
   EXPECT_TRUE(pgk::test::SameBits(z1, z2, "apply run to run"));
-  // Both ways of carrying across tiles, whichever auto took (apply_scan.cu): each agrees with the
-  // host and is bit-reproducible.
-  for (const pgk::cuda::TrilfCarry carry : {pgk::cuda::TrilfCarry::Chained, pgk::cuda::TrilfCarry::Fixup}) {
-    const std::string way = carry == pgk::cuda::TrilfCarry::Chained ? "chained " : "fixup ";
-    dev.set_carry(carry);
-    const std::vector<double> c1 = device_apply(dev, b, false), c2 = device_apply(dev, b, false);
-    if (well) {
-      EXPECT_TRUE(pgk::test::Close(c1, x, e.apply_tol(), (way + "apply").c_str()));
-      EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, true), xt, e.apply_tol(), (way + "apply_transpose").c_str()));
-    }
-    EXPECT_TRUE(pgk::test::SameBits(c1, c2, (way + "apply run to run").c_str()));
-  }
-  dev.set_carry(pgk::cuda::TrilfCarry::Auto);
 
   pgk::cuda::TrilfDevice dev2;
   dev2.setup(dv, opt, nullptr);
@@ -289,75 +276,6 @@ TEST_F(GpuTrilfPipelinePattern, MatchesReference) {
   const int n =
       pgk::test::for_each_entry(trilf_corpus(), [&](const CorpusEntry &e) { check_pipeline(e, tl::Options(), false); });
   std::printf("pipeline on patterns: %d matrices (%d ill-conditioned)\n", n, g_ill);
-}
-
-// ---- carries across tiles ---------------------------------------------------------------------
-
-// The tridiagonal matrix (-1, a, -1) of n rows: trilf's forest is the one path, so the apply's
-// carries decay like the pivots' multipliers, |m| -> 1 / d with d + 1 / d = a.
-Csr tridiagonal_csr(Index n, double a) {
-  Csr m;
-  m.nrows = m.ncols = n;
-  m.rowptr.assign(1, 0);
-  for (Index i = 0; i < n; ++i) {
-    for (const Index j : {i - 1, i, i + 1}) {
-      if (j < 0 || j >= n) continue;
-      m.colidx.push_back(j);
-      m.values.push_back(j == i ? a : -1.0);
-    }
-    m.rowptr.push_back(static_cast<Index>(m.colidx.size()));
-  }
-  return m;
-}
-
-// auto's rule on the host: every tile of 2048 rows that a later tile looks back over (all but the
-// last) damps a carry by 2^-64 or more. The forward scan's slopes are the multipliers; on a
-// symmetric (-1, a, -1) the other three scans' slopes have the same sizes, one row over.
-bool carries_decay(const std::vector<double> &mult) {
-  const std::size_t tile = 2048, ntiles = (mult.size() + tile - 1) / tile;
-  for (std::size_t t = 0; t + 1 < ntiles; ++t) {
-    double log2_slope = 0;
-    for (std::size_t k = t * tile; k < (t + 1) * tile; ++k) log2_slope += std::log2(std::fabs(mult[k]));
-    if (!(log2_slope <= -64)) return false;
-  }
-  return true;
-}
-
-class GpuTrilfCarry : public pgk::test::GpuTest {};
-
-// auto chains where carries decay and takes the fix-up otherwise; chained and fix-up agree with
-// the host on both kinds, with look-backs of one tile (a = 4: |m| = 0.27), a few (a = 2 + 1e-4:
-// |m| = 0.99, 2^-30 a tile) and up to the path's start (a = 2: |m| = k / (k + 1)).
-TEST_F(GpuTrilfCarry, AutoChainsWhereCarriesDecay) {
-  struct Case {
-    Index n;
-    double a, tol;
-  };
-  int chained = 0;
-  for (const Case c :
-       {Case{20000, 4.0, 1e-12}, Case{50000, 2.0 + 1e-4, 1e-12}, Case{6000, 2.0, 1e-10}, Case{2000, 2.0, 1e-10}}) {
-    SCOPED_TRACE("n " + std::to_string(c.n) + ", a " + std::to_string(c.a));
-    const Csr m = tridiagonal_csr(c.n, c.a);
-    const pgk::test::DeviceCsr d(m);
-    const Reference ref(pgk::view_of(m), tl::Options());
-    pgk::cuda::TrilfDevice dev;
-    dev.setup(d.view, tl::Options(), nullptr);
-    const bool decay = carries_decay(ref.scan.mult);
-    EXPECT_EQ(dev.chained(), decay) << "auto's choice (" << ref.order.npaths() << " paths)";
-    chained += decay;
-    const auto un = static_cast<std::size_t>(c.n);
-    const std::vector<double> b = pgk::test::random_vector(un, 3);
-    std::vector<double> x(un), xt(un);
-    tl::solve(ref.scan, b.data(), x.data());
-    tl::solve_transpose(ref.scan, b.data(), xt.data());
-    for (const pgk::cuda::TrilfCarry carry : {pgk::cuda::TrilfCarry::Chained, pgk::cuda::TrilfCarry::Fixup}) {
-      dev.set_carry(carry);
-      EXPECT_EQ(dev.chained(), carry == pgk::cuda::TrilfCarry::Chained);
-      EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, false), x, c.tol, "apply"));
-      EXPECT_TRUE(pgk::test::Close(device_apply(dev, b, true), xt, c.tol, "apply_transpose"));
-    }
-  }
-  EXPECT_EQ(chained, 2) << "a = 4 and the one-tile matrix chain, the slowly damped ones do not";
 }
 
 } // namespace

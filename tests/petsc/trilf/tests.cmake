@@ -30,7 +30,6 @@ pgk_test(petsc.trilf.uncharged LABELS petsc ARGS ${SAME} -- ${T} -gen aniso2d:n=
 pgk_test(petsc.trilf.charged_offset LABELS petsc ARGS ${SAME} -- ${T} -gen random:n=3000,deg=5 -pc_trilf_charge_offset 1 -pc_trilf_charge_prob 0.3 -pc_trilf_seed 7 -pc_trilf_iterations 11)
 pgk_test(petsc.trilf.pivot_tol LABELS petsc ARGS ${SAME} -- ${T} -case zero_diag -pc_trilf_pivot_tol 0)
 # Solves: fewer iterations than jacobi where couplings are strong along lines.
-pgk_test(petsc.trilf.scan_carry_host LABELS petsc ARGS ${SAME} --expect "solver scan, scan carry fixup" --reject "fixup now" -- ${T} -gen aniso2d:n=100,variant=2 -solve gmres -ksp_view -pc_trilf_scan_carry fixup)
 pgk_test(petsc.trilf.solve_aniso LABELS petsc ARGS ${SAME} --expect "gmres iterations: trilf" -- ${T} -gen aniso2d:n=100,variant=2 -solve gmres -expect_fewer -ksp_rtol 1e-8)
 pgk_test(petsc.trilf.solve_convdiff LABELS petsc ARGS ${SAME} --expect "bcgs iterations: trilf" -- ${T} -gen convdiff2d:n=100 -solve bcgs -expect_fewer -ksp_rtol 1e-8)
 pgk_test(petsc.trilf.solve_block LABELS petsc ARGS ${SAME} -- ${T} -gen elast3d:n=8 -pc_trilf_block_size 2 -solve gmres -expect_fewer -ksp_rtol 1e-8)
@@ -113,11 +112,7 @@ pgk_test(gpu.trilf.gtsv2_block_refused LABELS "gpu;petsc" ARGS --gpu --fail --ex
 pgk_test(gpu.trilf.nan LABELS "gpu;petsc" ARGS --gpu --fail --expect "trilf weights: non-finite value nan at \\(0, 1\\)" -- ${T} -case nan ${DEV})
 pgk_test(gpu.trilf.nan_update LABELS "gpu;petsc" ARGS --gpu --fail --expect "non-finite value nan at \\(0, 1\\)" -- ${T} -case nan_update ${DEV})
 pgk_test(gpu.trilf.nan_update_mpi LABELS "gpu;petsc" NP 2 ARGS --gpu --fail --expect "non-finite value nan at \\(0, 1\\)" -- ${T} -case nan_update ${DEV})
-pgk_test(gpu.trilf.view LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "built on the device" --expect "scan carry auto \\(chained now\\)" -- ${T} -gen aniso2d:n=100,variant=2 ${DEV} -solve gmres -ksp_view)
-# The device scans' carries across tiles forced either way (auto chains on ANISO2's damped paths, above).
-foreach(carry chained fixup)
-  pgk_test(gpu.trilf.scan_carry_${carry} LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "scan carry ${carry} \\(${carry} now\\)" -- ${T} -gen aniso2d:n=100,variant=2 ${DEV} -solve gmres -ksp_view -pc_trilf_scan_carry ${carry})
-endforeach()
+pgk_test(gpu.trilf.view LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "built on the device" -- ${T} -gen aniso2d:n=100,variant=2 ${DEV} -solve gmres -ksp_view)
 set(EX45G ${EX45T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 set(EX19G ${EX19T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 pgk_test(gpu.tutorial.ex45.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" -- ${CMP0} ${EX45G} -pc_type trilf -ksp_view --- ${EX45G} -pc_type jacobi)
