@@ -1,27 +1,16 @@
 #!/bin/bash
-# The trilf apply in windows (-pc_trilf_apply_windows) against path order on issue 15's three 4.2M
-# rows, in one build: the bundle's set-up, the gpu label's trilf tests (compute-sanitizer entries
-# excluded; the labels run them), then bench_trilf -solves 0 -kernels 0 (median of 10 after 2) with
-# the windows off and on, alternated ROUNDS times (default 2). On a GPU node from the repository
-# root with dist/ carried: bash bench/diag/trilf_windows_ab.sh. Output under $OUT.
+# The trilf apply in windows (-pc_trilf_apply_windows, bench/diag/trilf_apply_windows.patch) against
+# path order on issue 15's three 4.2M rows, in one build: the bundle's set-up, the gpu label's trilf
+# tests unless TESTS=0, then bench_trilf with the windows off and on, alternated ROUNDS times
+# (default 2). On a GPU node from the repository root with dist/ carried: bash
+# bench/diag/trilf_windows_ab.sh. Output under $OUT.
 set -u
-out=${OUT:-/tmp/r/out}
-mkdir -p "$out"
-rm -f /tmp/r/BUILT # this commit's bundle, even on a machine an earlier call set up
-scripts/run-gpu-suite-part setup >"$out/setup.log" 2>&1 || { tail -20 "$out/setup.log"; exit 3; }
-cd /tmp/r/petscgpukit-bundle || exit 3
-export LD_LIBRARY_PATH=$PWD/syslibs:${LD_LIBRARY_PATH:-}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 PGK_REQUIRE_GPU=1
-t0=$(date +%s)
-(cd build && ctest -L '^gpu$' -R '[Tt]rilf' -E sanitizer -LE '^valgrind$' --output-on-failure -j 8 --timeout 300 \
-  >"$out/trilf_tests.log" 2>&1)
-echo "trilf gpu tests rc=$? after $(($(date +%s) - t0)) s"
-grep -E "tests passed|Failed|Not Run" "$out/trilf_tests.log" | tail -6
-rows="aniso2d5:n=2048|gmres;aniso2d5:n=2048,ax=1,ay=0.01|gmres;convdiff2d:n=2048,peclet=2000|gmres"
+# shellcheck source=bench/diag/trilf_ab_common.sh
+. bench/diag/trilf_ab_common.sh
+trilf_tests
 for ((round = 1; round <= ${ROUNDS:-2}; ++round)); do
   for w in off on; do
-    build/bench/bench_trilf -matrices "$rows" -solves 0 -kernels 0 -runs 10 -warmup 2 -use_gpu_aware_mpi 0 \
-      -bt_pc_trilf_apply_windows $w >"$out/bench_${w}_$round.txt" 2>&1
+    trilf_rows -bt_pc_trilf_apply_windows $w >"$out/bench_${w}_$round.txt" 2>&1
     echo "windows $w round $round rc=$? at $(($(date +%s) - t0)) s"
     grep -E "MatMult 0|^  trilf  " "$out/bench_${w}_$round.txt"
   done
