@@ -6,6 +6,8 @@
 #                        labels run those), unless TESTS=0; log in $out/trilf_tests.log
 #   trilf_rows ARGS...   bench_trilf -solves 0 -kernels 0 (median of 10 after 2) on issue 15's three
 #                        4.2M rows with ARGS, output on stdout
+#   trilf_ab OPT V...    trilf_rows with -bt_pc_trilf_OPT V for each V in turn, ROUNDS times (default
+#                        2): $out/bench_V_ROUND.txt, with the rows' MatMult and trilf lines echoed
 # $out is $OUT (default /tmp/r/out); $t0 the start, for elapsed times.
 out=${OUT:-/tmp/r/out}
 mkdir -p "$out"
@@ -25,4 +27,15 @@ trilf_tests() {
 trilf_rows() {
   build/bench/bench_trilf -matrices "aniso2d5:n=2048|gmres;aniso2d5:n=2048,ax=1,ay=0.01|gmres;convdiff2d:n=2048,peclet=2000|gmres" \
     -solves 0 -kernels 0 -runs 10 -warmup 2 -use_gpu_aware_mpi 0 "$@"
+}
+trilf_ab() {
+  local opt=$1 round v
+  shift
+  for ((round = 1; round <= ${ROUNDS:-2}; ++round)); do
+    for v in "$@"; do
+      trilf_rows "-bt_pc_trilf_$opt" "$v" >"$out/bench_${v}_$round.txt" 2>&1
+      echo "$opt $v round $round rc=$? at $(($(date +%s) - t0)) s"
+      grep -E "MatMult 0|^  trilf  " "$out/bench_${v}_$round.txt"
+    done
+  done
 }

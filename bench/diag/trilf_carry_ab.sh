@@ -10,13 +10,7 @@ set -u
 # shellcheck source=bench/diag/trilf_ab_common.sh
 . bench/diag/trilf_ab_common.sh
 trilf_tests
-for ((round = 1; round <= ${ROUNDS:-2}; ++round)); do
-  for carry in fixup auto; do
-    trilf_rows -bt_pc_trilf_scan_carry $carry >"$out/bench_${carry}_$round.txt" 2>&1
-    echo "carry $carry round $round rc=$? at $(($(date +%s) - t0)) s"
-    grep -E "MatMult 0|^  trilf  " "$out/bench_${carry}_$round.txt"
-  done
-done
+trilf_ab scan_carry fixup auto
 build/bench/bench_trilf -matrices "aniso2d:n=2500,variant=2|cg" -kernels 0 -runs 10 -warmup 2 -use_gpu_aware_mpi 0 \
   -configs jacobi,trilf -extra_configs "trilf fixup:pc_type=trilf,pc_trilf_scan_carry=fixup" \
   -solve_runs "${SOLVE_RUNS:-3}" >"$out/bench_aniso2_cg.txt" 2>&1

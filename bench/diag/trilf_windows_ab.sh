@@ -8,10 +8,4 @@ set -u
 # shellcheck source=bench/diag/trilf_ab_common.sh
 . bench/diag/trilf_ab_common.sh
 trilf_tests
-for ((round = 1; round <= ${ROUNDS:-2}; ++round)); do
-  for w in off on; do
-    trilf_rows -bt_pc_trilf_apply_windows $w >"$out/bench_${w}_$round.txt" 2>&1
-    echo "windows $w round $round rc=$? at $(($(date +%s) - t0)) s"
-    grep -E "MatMult 0|^  trilf  " "$out/bench_${w}_$round.txt"
-  done
-done
+trilf_ab apply_windows off on
