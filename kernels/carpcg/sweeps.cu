@@ -1,6 +1,7 @@
 // The double sweeps of the device schemes (carpcg_gpu.hpp): one launch per colour and direction
 // (multicolor), two per pass (cimmino: the coefficients, then the column sums), two per half
 // (carp: the block sweeps, then the averaging). No host synchronisation inside a sweep.
+// The CG's vector kernels are in cg.cu; the divisions that end carp's averaging across ranks in mpi_divide.cu.
 #include "kernels/carpcg/internal.cuh"
 #include "kernels/common/pdl.cuh"
 
@@ -281,73 +282,6 @@ __global__ void sum_shared_kernel(Index count, Index nghost, Index n, const Inde
   }
 }
 
-// carp under MPI, after the ghosts' sums reached their owners: y_j = acc_j / m_j (or x_j where
-// m_j == 0) for the received owned unknowns only.
-__global__ void divide_received_kernel(Index count, const Index *rows, const double *acc, const double *divisor,
-                                       const double *x, double *y) {
-  for (Index k = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; k < count;
-       k += static_cast<Index>(gridDim.x) * blockDim.x) {
-    const Index j = rows[k];
-    y[j] = divisor[j] > 0 ? __ddiv_rn(acc[j], divisor[j]) : x[j];
-  }
-}
-
-// carp under MPI, after the swap of the first half's sums (carp_divide_shared): the first `count`
-// items are the received owned unknowns rows[k], the rest the ghosts n + (k - count).
-__global__ void divide_shared_kernel(Index count, Index nghost, Index n, const Index *rows, const double *acc,
-                                     const double *peer, const double *divisor, const double *ghost_divisor,
-                                     const double *x, double *x_ext) {
-  for (Index k = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; k < count + nghost;
-       k += static_cast<Index>(gridDim.x) * blockDim.x) {
-    const Index j = k < count ? rows[k] : n + (k - count);
-    const double m = k < count ? divisor[j] : ghost_divisor[k - count];
-    if (m > 0) x_ext[j] = __ddiv_rn(__dadd_rn(acc[j], peer[j]), m);
-    else if (k < count) x_ext[j] = x[j]; // a ghost's x_ext entry is the owner's x_j already
-  }
-}
-
-__global__ void axpy_kernel(Index n, double a, const double *__restrict__ x, double *__restrict__ y) {
-  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<Index>(gridDim.x) * blockDim.x)
-    y[i] = __fma_rn(a, x[i], y[i]);
-}
-
-// PETSc's VecAYPX on the device: cuBLAS's scal (y = a y), then its axpy with 1 (x + y, one
-// rounding); a == 0 is a copy of x.
-__global__ void aypx_kernel(Index n, double a, const double *__restrict__ x, double *__restrict__ y) {
-  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<Index>(gridDim.x) * blockDim.x)
-    y[i] = a == 0 ? x[i] : __dadd_rn(x[i], __dmul_rn(a, y[i]));
-}
-
-// PETSc's VecWAXPY(w, -1, y, x) on the device: w = x, then cuBLAS's axpy with -1 (one rounding).
-__global__ void subtract_kernel(Index n, const double *__restrict__ x, const double *__restrict__ y,
-                                double *__restrict__ w) {
-  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<Index>(gridDim.x) * blockDim.x)
-    w[i] = __dsub_rn(x[i], y[i]);
-}
-
-// The CG's step in one pass (CarpcgDevice::cg_step): each entry gets aypx_kernel's p and q (with
-// `directions`), then axpy_kernel's r and x, the same operations as the four kernels.
-__global__ void cg_step_kernel(Index n, bool directions, double beta, double alpha, double *__restrict__ p,
-                               double *__restrict__ q, double *__restrict__ r, const double *__restrict__ s,
-                               double *__restrict__ x) {
-  for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<Index>(gridDim.x) * blockDim.x) {
-    double pi = p[i], qi = q[i];
-    const double ri = r[i];
-    if (directions) {
-      pi = beta == 0 ? ri : __dadd_rn(ri, __dmul_rn(beta, pi));
-      qi = beta == 0 ? s[i] : __dadd_rn(s[i], __dmul_rn(beta, qi));
-      p[i] = pi;
-      q[i] = qi;
-    }
-    r[i] = __fma_rn(-alpha, qi, ri);
-    x[i] = __fma_rn(alpha, pi, x[i]);
-  }
-}
-
 void copy_device(double *dst, const double *src, Index n, void *stream) {
   if (n > 0 && dst != src)
     PGK_CUDA_CHECK(cudaMemcpyAsync(dst, src, sizeof(double) * static_cast<std::size_t>(n), cudaMemcpyDeviceToDevice,
@@ -543,52 +477,6 @@ void CarpcgDevice::carp_divide_unshared(const double *x, double *y, void *stream
   sum_divide_kernel<<<thread_grid(d.n), kThreads, 0, as_stream(stream)>>>(
       d.ncols, d.n, d.gather_ptr.data(), d.gather_pos.data(), d.copies.data(), d.divisor.data(), d.received.data(), x,
       nullptr, y, true);
-  PGK_CUDA_CHECK_LAUNCH();
-}
-
-void CarpcgDevice::carp_divide_received(const double *acc, const double *x, double *y, void *stream) {
-  Impl &d = *impl_;
-  const Index count = static_cast<Index>(d.received_rows.size());
-  if (count == 0) return;
-  divide_received_kernel<<<thread_grid(count), kThreads, 0, as_stream(stream)>>>(count, d.received_rows.data(), acc,
-                                                                                 d.divisor.data(), x, y);
-  PGK_CUDA_CHECK_LAUNCH();
-}
-
-void CarpcgDevice::carp_divide_shared(const double *acc, const double *peer, const double *x, double *x_ext,
-                                      void *stream) {
-  Impl &d = *impl_;
-  const Index count = static_cast<Index>(d.received_rows.size()), nghost = d.ncols - d.n;
-  if (d.ghost_divisor.size() != static_cast<std::size_t>(nghost))
-    throw std::logic_error("carpcg device: carp_divide_shared before set_ghost_multiplicity");
-  if (count + nghost == 0) return;
-  divide_shared_kernel<<<thread_grid(count + nghost), kThreads, 0, as_stream(stream)>>>(
-      count, nghost, d.n, d.received_rows.data(), acc, peer, d.divisor.data(), d.ghost_divisor.data(), x, x_ext);
-  PGK_CUDA_CHECK_LAUNCH();
-}
-
-void CarpcgDevice::axpy(Index n, double a, const double *x, double *y, void *stream) {
-  if (n <= 0) return;
-  axpy_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, a, x, y);
-  PGK_CUDA_CHECK_LAUNCH();
-}
-
-void CarpcgDevice::aypx(Index n, double a, const double *x, double *y, void *stream) {
-  if (n <= 0) return;
-  aypx_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, a, x, y);
-  PGK_CUDA_CHECK_LAUNCH();
-}
-
-void CarpcgDevice::subtract(Index n, const double *x, const double *y, double *w, void *stream) {
-  if (n <= 0) return;
-  subtract_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, x, y, w);
-  PGK_CUDA_CHECK_LAUNCH();
-}
-
-void CarpcgDevice::cg_step(Index n, bool directions, double beta, double alpha, double *p, double *q, double *r,
-                           const double *s, double *x, void *stream) {
-  if (n <= 0) return;
-  cg_step_kernel<<<thread_grid(n), kThreads, 0, as_stream(stream)>>>(n, directions, beta, alpha, p, q, r, s, x);
   PGK_CUDA_CHECK_LAUNCH();
 }
 

@@ -33,7 +33,6 @@ namespace {
 using namespace detail;
 
 constexpr int kScanThreads = 256, kScanItems = 8, kTile = kScanThreads * kScanItems;
-constexpr int kGatherThreads = 256;
 // A row's sensitivity to its tile's carry-in decays geometrically along a long path
 // (|m| ~ 0.4 on ANISO2) and only reaches 0 by underflow, after ~700 rows, so fix_tiles would touch
 // a third of every tile. Sensitivities at most 2^-60 are dropped instead: what they would add is
@@ -263,8 +262,8 @@ void solve_tridiagonal(const DeviceTridiagonal &t, const DevicePathOrder &order,
     affine_scan(ForwardT{t.cl.data(), t.dinv.data(), r, perm, ws.y.data(), n}, n, ws, s);
     affine_scan(BackwardT{t.mult.data(), ws.y.data(), n}, n, ws, s);
   }
-  launch_dependent(from_path_order, dim3(grid_for(n, kGatherThreads, 4096)), dim3(kGatherThreads), s, n,
-                   order.iperm.data(), ws.y.data(), z);
+  launch_dependent(from_path_order, dim3(grid_for(n, kThreads, 4096)), dim3(kThreads), s, n, order.iperm.data(),
+                   ws.y.data(), z);
 }
 
 } // namespace pgk::cuda::trilf

@@ -1,8 +1,8 @@
 // cuSPARSE's tridiagonal solvers as an alternative apply of the scalar trilf preconditioner
 // (-pc_trilf_solver gtsv2): z = Q T~^-1 Q^T r with T~ handed to cusparseDgtsv2 (partial
 // pivoting; `pivoting = false` selects cusparseDgtsv2_nopivot, cyclic + parallel cyclic
-// reduction, for diagonally dominant T~ only). They refactor T~ on every call; the default solver (tridiag.cu) factors
-// once in PCSetUp and only substitutes. bench_trilf times both.
+// reduction, for diagonally dominant T~ only). They refactor T~ on every call; the default solver (tridiag.cu,
+// apply_scan.cu) factors once in PCSetUp and only substitutes. bench_trilf times both.
 //
 // T~ is the effective matrix of the factorization (pgk::trilf::TridiagonalFactor::effective:
 // couplings dropped at splits, replaced pivots), rebuilt from T and the factor:

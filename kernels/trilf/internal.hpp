@@ -24,7 +24,7 @@ struct DeviceTridiagonal {
   Index n = 0;
   DeviceBuffer<double> lower, diag, upper; // T as assembled (pgk::trilf::Tridiagonal)
   DeviceBuffer<double> mult, pivot;        // m_k, d'_k (pgk::trilf::TridiagonalFactor)
-  // Apply coefficients (see tridiag.cu): forward y_k = b_k - m_k y_{k-1};
+  // Apply coefficients (tridiag.cu; the scans in apply_scan.cu): forward y_k = b_k - m_k y_{k-1};
   // backward x_k = cu[k] x_{k+1} + dinv[k] y_k with cu = -u~_k / d'_k; transpose forward
   // w_k = cl[k] w_{k-1} + dinv[k] b_k with cl = -u~_{k-1} / d'_k, backward x_k = w_k - m_{k+1} x_{k+1}.
   DeviceBuffer<double> dinv, cu, cl;

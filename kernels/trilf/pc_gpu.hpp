@@ -52,7 +52,7 @@ namespace pgk::cuda {
 // reference's struct), measured with CUDA events on the stream.
 using TrilfPhaseTimes = pgk::trilf::PhaseTimes;
 
-// How apply solves with T~ (scalar variant): the factor-once affine scans of tridiag.cu
+// How apply solves with T~ (scalar variant): the factor-once affine scans of apply_scan.cu
 // (default), or cuSPARSE's gtsv2 (partial pivoting), which refactors on every call
 // (gtsv.hpp). Not gtsv2_nopivot: without pivoting its reduction order can meet a zero
 // pivot that T~'s own LU avoids, and return Inf/NaN. The block variant uses its own scans.
