@@ -1,0 +1,41 @@
+#!/bin/bash
+# trilf's apply with each scan's carry fix read where the next pass loads the row (the forward's
+# in the backward scan's loads, the backward's in the final gather: five kernels an apply instead
+# of seven, the same bits; bench/diag/trilf_apply_fused_fix.patch) against main's fix-up kernels.
+# The bundle must hold main with the patch applied (a scratch commit; bundle it from a worktree).
+# One call: the bundle's set-up, the gpu label's trilf tests unless TESTS=0, then bench_trilf on
+# issue 15's three 4.2M rows (-solves 0 -kernels 0, median of 10 after 2) fused, fix-up, fix-up,
+# fused (the patch taken off and put back on the node's sources, with an incremental rebuild at
+# each switch), then ANISO2 with CG (jacobi, trilf; SOLVE_RUNS timed solves, default 3) for the
+# variant built last unless SOLVE_RUNS=0. On a GPU node from the repository root with dist/
+# carried: TESTS=0 bash bench/diag/trilf_fused_fix_ab.sh. Output under $OUT.
+set -u
+patch=$PWD/bench/diag/trilf_apply_fused_fix.patch
+[ -f "$patch" ] || { echo "no $patch" >&2; exit 2; }
+# shellcheck source=bench/diag/trilf_ab_common.sh
+. bench/diag/trilf_ab_common.sh
+trilf_tests
+switch_to() { # fused | fixup: the node's sources and build
+  local flag=()
+  [ "$1" = fixup ] && flag=(-R)
+  (cd source && git apply "${flag[@]}" "$patch") || { echo "git apply ${flag[*]} failed" >&2; exit 3; }
+  cmake --build build -j16 >"$out/rebuild_$1.log" 2>&1 || { tail -20 "$out/rebuild_$1.log"; exit 3; }
+  echo "now $1 at $(($(date +%s) - t0)) s; apply_scan.cu $(sha256sum source/kernels/trilf/apply_scan.cu | cut -c1-16)"
+}
+rows() { # variant round
+  trilf_rows >"$out/bench_$1_$2.txt" 2>&1
+  echo "$1 round $2 rc=$? at $(($(date +%s) - t0)) s"
+  grep -E "MatMult 0|^  trilf  " "$out/bench_$1_$2.txt"
+}
+echo "fused at start; apply_scan.cu $(sha256sum source/kernels/trilf/apply_scan.cu | cut -c1-16)"
+rows fused 1
+switch_to fixup
+rows fixup 1
+rows fixup 2
+switch_to fused
+rows fused 2
+[ "${SOLVE_RUNS:-3}" != 0 ] || exit 0
+build/bench/bench_trilf -matrices "aniso2d:n=2500,variant=2|cg" -kernels 0 -runs 10 -warmup 2 -use_gpu_aware_mpi 0 \
+  -configs jacobi,trilf -solve_runs "${SOLVE_RUNS:-3}" >"$out/bench_aniso2_cg_fused.txt" 2>&1
+echo "ANISO2 with CG (fused) rc=$? at $(($(date +%s) - t0)) s"
+grep -E "MatMult 0|^  trilf  |^  (jacobi|trilf) |best trilf" "$out/bench_aniso2_cg_fused.txt"
