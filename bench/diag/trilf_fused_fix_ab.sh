@@ -1,24 +1,37 @@
 #!/bin/bash
-# trilf's apply with each scan's carry fix read where the next pass loads the row (the forward's
-# in the backward scan's loads, the backward's in the final gather: five kernels an apply instead
-# of seven, the same bits; bench/diag/trilf_apply_fused_fix.patch) against main's fix-up kernels.
-# The bundle must hold main with the patch applied (a scratch commit; bundle it from a worktree).
-# One call: the bundle's set-up, the gpu label's trilf tests unless TESTS=0, then bench_trilf on
-# issue 15's three 4.2M rows (-solves 0 -kernels 0, median of 10 after 2) fused, fix-up, fix-up,
-# fused (the patch taken off and put back on the node's sources, with an incremental rebuild at
-# each switch), then ANISO2 with CG (jacobi, trilf; SOLVE_RUNS timed solves, default 3) for the
-# variant built last unless SOLVE_RUNS=0. On a GPU node from the repository root with dist/
-# carried: TESTS=0 bash bench/diag/trilf_fused_fix_ab.sh. Output under $OUT.
+# trilf's apply with each scan's carry fix read where the next pass loads the row ("fused": the
+# forward's in the backward scan's loads, the backward's in the final gather, five kernels an apply
+# instead of seven; bench/diag/trilf_apply_fused_fix.patch), with only the forward's fused
+# ("forward": trilf_apply_fused_fix_forward.patch, six kernels), against main's fix-up kernels
+# ("fixup"). All three give the same bits. The bundle must hold main with the fused patch applied
+# (a scratch commit; bundle it from a worktree). One call: the bundle's set-up, the gpu label's
+# trilf tests unless TESTS=0, then bench_trilf on issue 15's three 4.2M rows (-solves 0 -kernels 0,
+# median of 10 after 2) for fused, fixup, forward, forward, fixup, fused (each switch takes the
+# current patch off the node's sources, puts the next one on and rebuilds incrementally), then
+# ANISO2 with CG (jacobi, trilf fused; SOLVE_RUNS timed solves, default 3; 0 skips it). On a GPU
+# node from the repository root with dist/ carried: TESTS=0 bash bench/diag/trilf_fused_fix_ab.sh.
+# Output under $OUT; about 8 minutes.
 set -u
-patch=$PWD/bench/diag/trilf_apply_fused_fix.patch
-[ -f "$patch" ] || { echo "no $patch" >&2; exit 2; }
+diag=$PWD/bench/diag
+for p in trilf_apply_fused_fix.patch trilf_apply_fused_fix_forward.patch; do
+  [ -f "$diag/$p" ] || { echo "no $diag/$p" >&2; exit 2; }
+done
 # shellcheck source=bench/diag/trilf_ab_common.sh
 . bench/diag/trilf_ab_common.sh
 trilf_tests
-switch_to() { # fused | fixup: the node's sources and build
-  local flag=()
-  [ "$1" = fixup ] && flag=(-R)
-  (cd source && git apply "${flag[@]}" "$patch") || { echo "git apply ${flag[*]} failed" >&2; exit 3; }
+patch_of() { # variant -> its patch against main (none for fixup)
+  case $1 in
+    fused) echo "$diag/trilf_apply_fused_fix.patch" ;;
+    forward) echo "$diag/trilf_apply_fused_fix_forward.patch" ;;
+  esac
+}
+current=fused
+switch_to() { # fused | forward | fixup: the node's sources and build
+  local from to
+  from=$(patch_of "$current") to=$(patch_of "$1")
+  if [ -n "$from" ]; then (cd source && git apply -R "$from") || { echo "taking $current off failed" >&2; exit 3; }; fi
+  if [ -n "$to" ]; then (cd source && git apply "$to") || { echo "putting $1 on failed" >&2; exit 3; }; fi
+  current=$1
   cmake --build build -j16 >"$out/rebuild_$1.log" 2>&1 || { tail -20 "$out/rebuild_$1.log"; exit 3; }
   echo "now $1 at $(($(date +%s) - t0)) s; apply_scan.cu $(sha256sum source/kernels/trilf/apply_scan.cu | cut -c1-16)"
 }
@@ -31,6 +44,10 @@ echo "fused at start; apply_scan.cu $(sha256sum source/kernels/trilf/apply_scan.
 rows fused 1
 switch_to fixup
 rows fixup 1
+switch_to forward
+rows forward 1
+rows forward 2
+switch_to fixup
 rows fixup 2
 switch_to fused
 rows fused 2

@@ -1,9 +1,10 @@
 // Host emulation of trilf's device apply (kernels/trilf/apply_scan.cu; tiles scanned row by row
 // here, not by the device's association): the fix-up kernels of main against the carry fix read by
-// the next pass (bench/diag/trilf_apply_fused_fix.patch), on 400 random factors with path starts
+// the next pass (bench/diag/trilf_apply_fused_fix.patch; and with only the forward's,
+// trilf_apply_fused_fix_forward.patch), on 400 random factors with path starts
 // (zero multipliers), random permutations, tiles of 8-64 rows and n not a multiple of a tile. It
 // checks the patch's index arithmetic (scan position against row, tiles, kept lengths, where each
-// sensitivity is stored): the two flows must give the same bits.
+// sensitivity is stored): the three flows must give the same bits.
 //   g++ -O1 -std=c++17 -o /tmp/emu bench/diag/trilf_fused_fix_emu.cpp && /tmp/emu
 #include <cmath>
 #include <cstdio>
@@ -82,7 +83,7 @@ int main()
     auto                      rev = [n](long t) { return n - 1 - t; };
     std::function<long(long)> fid = id, frev = rev;
     // main: fix passes
-    V y(n), sens(n), z0(n), z1(n);
+    V y(n), sens(n), z0(n), z1(n), z2(n);
     {
       Scan f = tiles(
           n,
@@ -141,9 +142,16 @@ int main()
         long k = iperm[i];
         z1[i]  = fix(b, n - 1 - k, k, y[k], sens2);
       }
+      // trilf_apply_fused_fix_forward.patch: the backward fix as a pass over the rows (sens at the row), then the gather
+      for (long ti = 1; ti < (long)b.carry.size(); ++ti) {
+        double c = b.carry[ti];
+        if (c == 0) continue;
+        for (long t = ti * T; t < ti * T + b.fixlen[ti] && t < n; ++t) y[n - 1 - t] = std::fma(sens2[n - 1 - t], c, y[n - 1 - t]);
+      }
+      for (long i = 0; i < n; ++i) z2[i] = y[iperm[i]];
     }
     ++cases;
-    if (std::memcmp(z0.data(), z1.data(), n * sizeof(double)) != 0) {
+    if (std::memcmp(z0.data(), z1.data(), n * sizeof(double)) != 0 || std::memcmp(z0.data(), z2.data(), n * sizeof(double)) != 0) {
       ++bad;
       if (bad < 5) printf("mismatch n=%ld T=%d\n", n, T);
     }
