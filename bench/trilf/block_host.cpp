@@ -9,6 +9,9 @@
 //              blocks of one coarse path), of all forest edges;
 //   gmres, cg  iterations (GMRES(30) left preconditioned to |M^-1 r| <= rtol |M^-1 b|, PETSc's test;
 //              CG to |r| <= cg_rtol |b|, only with -cg), -1 = not converged.
+// A fourth line, "block paths", takes the blocks straight from the scalar paths (no coarse graph,
+// no coarse factor; splits and replaced are its LU's pivot counts): what skipping the coarse factor
+// would cost in iterations (bench/NOTES.md, fifty-fourth session).
 // bench_trilf_block [-cg] [-rtol r] [-cg_rtol r] [-max_it k] [-m charge_period] spec...
 // The right-hand side is b_i = sin(16 pi i / n) + 0.1 cos(0.37 i), x0 = 0 (bench/NOTES.md).
 #include "src/common/krylov.hpp"
@@ -95,6 +98,42 @@ void Report(const char *spec, const char *variant, const Csr &a, const Csr &w, c
   std::fflush(stdout);
 }
 
+// Blocks straight from the scalar forest: each path cut into consecutive pairs from its first row,
+// the last row of an odd path with a ghost, and the coarse paths ARE the scalar paths (no coarse graph
+// and no coarse factor). What a block set-up costs beyond the scalar forest is then one pass.
+tl::BlockOrder BlocksAlongScalarPaths(const tl::PathOrder &o)
+{
+  tl::BlockOrder b;
+  b.path_start.push_back(0);
+  for (Index p = 0; p < o.npaths(); ++p) {
+    const Index s = o.path_start[(std::size_t)p], e = o.path_start[(std::size_t)p + 1];
+    for (Index k = s; k < e; k += 2) {
+      const Index u = o.perm[(std::size_t)k], v = k + 1 < e ? o.perm[(std::size_t)k + 1] : -1;
+      b.slots.push_back(v < 0 ? u : std::min(u, v));
+      b.slots.push_back(v < 0 ? -1 : std::max(u, v));
+    }
+    b.path_start.push_back(b.nblocks());
+    b.longest = std::max(b.longest, b.path_start.back() - b.path_start[b.path_start.size() - 2]);
+  }
+  return b;
+}
+
+void ReportPaths(const char *spec, const Csr &a, const tl::Preconditioner &scalar, const Vector &b, const Settings &set)
+{
+  const tl::BlockOrder             order  = BlocksAlongScalarPaths(scalar.order());
+  const tl::BlockTridiagonalFactor f      = tl::factor_block(tl::assemble_block(pgk::view_of(a), order), order);
+  const auto                       m      = [&f](const double *in, double *out) { tl::solve_block(f, in, out); };
+  const int                        its    = pgk::krylov::gmres_iterations(a, b, m, set.rtol, set.max_it);
+  const int                        itcg   = set.cg ? pgk::krylov::cg_iterations(a, b, m, set.cg_rtol, set.max_it) : 0;
+  Index                            ghosts = 0;
+  for (std::size_t k = 1; k < order.slots.size(); k += 2) ghosts += order.slots[k] < 0;
+  std::printf("%-52s %-15s splits %7lld replaced %7lld pairs %7lld ghosts %7lld paths %7lld longest %6lld gmres %5d", spec, "block paths", (long long)f.splits, (long long)f.replaced, (long long)(order.nblocks() - ghosts), (long long)ghosts,
+              (long long)order.npaths(), (long long)order.longest, its);
+  if (set.cg) std::printf(" cg %5d", itcg);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
 void Run(const std::string &spec, const Settings &set)
 {
   const Csr a = pgk::gen::generate(pgk::gen::parse_spec(spec));
@@ -111,6 +150,7 @@ void Run(const std::string &spec, const Settings &set)
     const tl::Preconditioner block(pgk::view_of(a), opt);
     Report(spec.c_str(), rule == tl::PairRule::Forest ? "block forest" : "block matching", a, w, scalar, block, b, set);
   }
+  ReportPaths(spec.c_str(), a, scalar, b, set);
 }
 
 } // namespace
