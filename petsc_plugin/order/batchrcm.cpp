@@ -224,7 +224,13 @@ static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBoo
     PetscCall(PgkMatRestoreCSR(mat, &dev));
   } else if (*levels) {
     const int threads = backend == BATCHRCM_CPU ? ropts.cpu.threads : 1;
-    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::level_rcm(host.csr, ropts, threads, &st));
+    try {
+      perm = pgk::rcm::level_rcm(host.csr, ropts, threads, &st);
+    } catch (const pgk::rcm::NotSymmetric &e) {
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatOrdering batchrcm: the matrix is flagged structurally symmetric (MAT_STRUCTURALLY_SYMMETRIC or MAT_SYMMETRIC) but its pattern is not; unset the flag (%s)", e.what());
+    } catch (const std::exception &e) {
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+    }
   } else if (backend == BATCHRCM_CPU) {
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::batch_rcm_cpu(host.csr, ropts, &st));
   } else {
@@ -323,6 +329,10 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
    permutations are one index set, returned twice (as `MATORDERINGSPECTRAL` does): destroy
    both as usual. gpu creates that set while the device orders and copies the permutation
    straight into its array (with -is_view, after the copy, so the view shows the permutation).
+   On `MATSEQBAIJ` / `MATSEQSBAIJ` the graph is that of the block rows (SBAIJ with both
+   triangles), as for PETSc's orderings, and the set permutes block rows; `MATMPIBAIJ` /
+   `MATMPISBAIJ` are refused. A structural-symmetry flag is trusted; where a false one makes the
+   host levels algorithm miss rows, that is an error naming the flag.
 
    Level: intermediate
 

@@ -197,7 +197,9 @@ static PetscErrorCode MatGetOrdering_Rabbit(Mat mat, MatOrderingType, IS *irow, 
    rank's diagonal block. Memory of the cpu backend, besides G: the lists merged vertices keep
    for their parents, in one arena of 2 nnz(G) + 1024 entries (8 bytes each with 32-bit indices),
    compacted when full (`-mat_ordering_rabbitpp_view` counts the compactions). The row and
-   column permutations are one index set, returned twice: destroy both as usual.
+   column permutations are one index set, returned twice: destroy both as usual. On
+   `MATSEQBAIJ` / `MATSEQSBAIJ` the graph is that of the block rows (as for PETSc's orderings) and
+   the set permutes block rows; `MATMPIBAIJ` / `MATMPISBAIJ` are refused.
 
    Level: intermediate
 

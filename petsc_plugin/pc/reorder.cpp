@@ -146,6 +146,11 @@ static PetscErrorCode PCSetUp_Reorder(PC pc)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc->pmat), &size));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)pc->pmat, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
   PetscCheck(size == 1 && !ismpi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder permutes a sequential operator; in parallel use it per block: -pc_type bjacobi -sub_pc_type reorder (or asm)");
+  // Before the ordering: on a BAIJ/SBAIJ operator MatGetOrdering() permutes block rows, which this
+  // point-wise permutation of A's entries cannot use.
+  PetscBool aij;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc->pmat, &aij, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
+  PetscCheck(aij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder needs a MATAIJ or MATAIJCUSPARSE operator; got %s. Use -mat_type aij / aijcusparse or MatConvert()", ((PetscObject)pc->pmat)->type_name);
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !r->B) PetscCall(PCReorderSymbolic(pc, r));
   PetscCall(PCReorderNumeric(pc, r));
   PetscCall(KSPSetOperators(r->ksp, r->B, r->B));
@@ -354,7 +359,9 @@ PetscErrorCode PCReorderSetMatOrderingType(PC pc, MatOrderingType type)
    device, where `-pc_factor_mat_ordering_type` would factor on the host (the cuSPARSE ILU runs
    only in the natural ordering). The pattern of B is built once per nonzero pattern;
    `SAME_NONZERO_PATTERN` set-ups only permute the values. In parallel, use it per block:
-   `-pc_type bjacobi -sub_pc_type reorder`.
+   `-pc_type bjacobi -sub_pc_type reorder`. The operator must be `MATSEQAIJ` or
+   `MATSEQAIJCUSPARSE` (on BAIJ / SBAIJ an ordering permutes block rows, which this
+   entry-by-entry permutation cannot use): use `-pc_factor_mat_ordering_type` there.
 
    Level: intermediate
 

@@ -150,27 +150,50 @@ PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The sequential matrix whose structure PgkMatGetCSRStructureHost reads (A, or its local
+// diagonal block) and whether it is a BAIJ / SBAIJ one (block rows; SBAIJ stores one triangle).
+// Parallel BAIJ / SBAIJ are refused, as PETSc's own orderings refuse them: PETSc has no rule
+// for their index sets (MPIAIJ's MatGetOrdering orders the diagonal block in global numbers).
+static PetscErrorCode StructureBlock(Mat A, Mat *seq, PetscBool *blocks, PetscBool *one_triangle)
+{
+  PetscBool mpiblocks;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &mpiblocks, MATMPIBAIJ, MATMPISBAIJ, ""));
+  PetscCheck(!mpiblocks, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "no host CSR structure for the parallel matrix type %s (PETSc's orderings have none either): order its diagonal block (MatGetDiagonalBlock()), or order per block (-pc_type bjacobi or asm), or use MATAIJ", ((PetscObject)A)->type_name);
+  PetscCall(LocalBlock(A, seq));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)*seq, blocks, MATSEQBAIJ, MATSEQSBAIJ, ""));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*seq, MATSEQSBAIJ, one_triangle));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *c)
 {
   Mat             seq;
-  PetscBool       done;
+  PetscBool       done, blocks, one_triangle;
   PetscInt        nrow, m, n;
   const PetscInt *i, *j;
 
   PetscFunctionBegin;
   *c = PgkMatCSR();
-  PetscCall(LocalBlock(A, &seq));
+  PetscCall(StructureBlock(A, &seq, &blocks, &one_triangle));
   if (seq != A) PetscCall(MatGetOwnershipRange(A, &c->rstart, NULL));
   PetscCall(MatGetLocalSize(seq, &m, &n));
-  PetscCall(MatGetRowIJ(seq, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
+  // AIJ: uncompressed and unsymmetrized, SeqAIJ's own arrays. BAIJ: the block rows, its own arrays.
+  // SBAIJ: the block rows with both triangles (PETSc builds them; MatRestoreRowIJ frees them).
+  PetscCall(MatGetRowIJ(seq, 0, one_triangle, blocks, &nrow, &i, &j, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no host CSR structure for matrix type %s", ((PetscObject)seq)->type_name);
-  c->block         = seq;
-  c->csr.nrows     = m;
-  c->csr.ncols     = n;
-  c->csr.rowptr    = i;
-  c->csr.colidx    = j;
-  c->mtype         = PETSC_MEMTYPE_HOST;
-  c->restore_rowij = PETSC_TRUE;
+  if (blocks) m = n = nrow;
+  c->block           = seq;
+  c->csr.nrows       = m;
+  c->csr.ncols       = n;
+  c->csr.rowptr      = i;
+  c->csr.colidx      = j;
+  c->mtype           = PETSC_MEMTYPE_HOST;
+  c->restore_rowij   = PETSC_TRUE;
+  c->rowij_symmetric = one_triangle;
+  c->rowij_blocks    = blocks;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -182,7 +205,7 @@ PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *c)
     PetscInt        nrow;
     PetscBool       done;
     const PetscInt *i = c->csr.rowptr, *j = c->csr.colidx;
-    PetscCall(MatRestoreRowIJ(c->block, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
+    PetscCall(MatRestoreRowIJ(c->block, 0, c->rowij_symmetric, c->rowij_blocks, &nrow, &i, &j, &done));
   }
   if (c->restore_host_values) {
     const PetscScalar *v = c->csr.values;

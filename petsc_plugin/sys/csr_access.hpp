@@ -21,6 +21,7 @@ struct PgkMatCSR {
   Mat          block  = nullptr;            // borrowed: the sequential matrix the arrays belong to
   // private: what Restore must undo
   PetscBool restore_rowij = PETSC_FALSE, restore_host_values = PETSC_FALSE, restore_device = PETSC_FALSE;
+  PetscBool rowij_symmetric = PETSC_FALSE, rowij_blocks = PETSC_FALSE; // the MatGetRowIJ() flags to restore with
 };
 
 // Errors with PETSC_ERR_ARG_WRONGSTATE for an unassembled matrix and PETSC_ERR_ARG_SIZ for a
@@ -41,6 +42,10 @@ PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *csr);
 PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *csr);
 // The host row pointer and column indices only (values null): every AIJ type keeps its
 // structure on the host, so this never transfers, whatever the type. Restore as above.
+// MATSEQBAIJ and MATSEQSBAIJ give their graph of block rows, SBAIJ with both triangles: the
+// graph PETSc's own orderings read (MatGetRowIJ() with blockcompressed), so an ordering of it
+// is a permutation of the block rows, which is what MatGetOrdering() returns for these types
+// and what their factorizations expect. Parallel BAIJ / SBAIJ: an error, as in PETSc's orderings.
 PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *csr);
 
 // Validation where the data lives (device kernel or host reference).

@@ -354,6 +354,11 @@ std::vector<Index> level_rcm(const CsrView &g, const Options &opts, int threads,
   if (opts.start == StartNode::Given) order_component(opts.given_start, true);
   for (Index i = 0; i < n; ++i)
     if (!lo.claimed(i)) order_component(i, false);
+  // On a symmetric graph every vertex is placed once. A graph promised symmetric that is not lets a
+  // later pass of the peripheral search miss vertices an earlier one forgot, below the scan's i.
+  if (begin != n)
+    throw NotSymmetric("rcm: the levels reach " + std::to_string(begin) + " of " + std::to_string(n) +
+                       " vertices: the graph is not symmetric, though input_is_symmetric promised it");
   const double plan_and_order_seconds = since(t1);
   if (stats) {
     *stats = Stats{};

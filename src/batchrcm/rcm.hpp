@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace pgk {
@@ -115,6 +116,12 @@ struct Options {
   bool input_is_symmetric = true;
   CpuTuning cpu; // batch_rcm_cpu only
   GpuTuning gpu; // pgk::cuda::rcm_gpu only
+};
+
+// Thrown where an ordering finds that a graph promised symmetric (input_is_symmetric) is not,
+// so that a caller can name what made the promise (PETSc's structural-symmetry flag).
+struct NotSymmetric : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
 };
 
 // Filled by the top-level entry points when a pointer is passed. Times are wall-clock seconds.

@@ -34,6 +34,12 @@ pgk_test(petsc.batchrcm.mpi_serial LABELS petsc NP 2 ARGS ${SAME} -- ${T} -gen p
 # Bad input: PETSc errors, never a crash.
 pgk_test(petsc.batchrcm.nonsquare LABELS petsc ARGS --fail --expect "Must be square matrix" -- ${T} -case nonsquare)
 pgk_test(petsc.batchrcm.unassembled LABELS petsc ARGS --fail --expect "Not for unassembled matrix" -- ${T} -case unassembled)
+# A pattern flagged structurally symmetric that is not (one triangle only): an error that names the
+# flag, never an index set that is no permutation (before, the levels algorithm returned one).
+pgk_test(petsc.batchrcm.false_symmetry_flag LABELS petsc ARGS --fail --expect "flagged structurally symmetric .* but its pattern is not"
+         -- ${T} -case false_flag)
+pgk_test(petsc.batchrcm.false_symmetry_flag_cpu LABELS petsc ARGS --fail --expect "flagged structurally symmetric .* but its pattern is not"
+         -- ${T} -case false_flag -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_threads 3)
 pgk_test(petsc.batchrcm.bad_start LABELS petsc ARGS --fail --expect "is not a row of the 1728-row" -- ${T} -mat_ordering_batchrcm_start 99999)
 pgk_test(petsc.batchrcm.bad_start_word LABELS petsc ARGS --fail --expect "expected peripheral, georgeliu or a row index" -- ${T} -mat_ordering_batchrcm_start middle)
 # backend gpu on a host matrix uploads its structure (gpu.batchrcm.host_matrix_uploaded); without
@@ -52,6 +58,13 @@ pgk_test(tutorial.ex56.reorder_icc LABELS tutorial ARGS --expect "iterations wit
 pgk_test(tutorial.ex45.bjacobi_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm --- ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
 pgk_test(tutorial.ex45.bjacobi_reorder_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type reorder -sub_reorder_pc_type ilu --- ${MPI2} ${EX45R} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
 pgk_test(tutorial.ex45.asm_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX45R} -pc_type asm -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm --- ${MPI2} ${EX45R} -pc_type asm -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
+# BAIJ: MatGetOrdering permutes block rows, which PETSc's BAIJ ILU reads (before: point rows, a zero
+# pivot); PC reorder, which permutes A's entries one by one, refuses BAIJ/SBAIJ with a clear error.
+set(EX2B $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -mat_type baij -mat_block_size 2 -ksp_converged_reason)
+pgk_test(tutorial.ex2.baij_ilu_batchrcm LABELS tutorial ARGS --expect "iterations within" -- ${CMP} ${EX2B} -pc_type ilu -pc_factor_mat_ordering_type batchrcm --- ${EX2B} -pc_type ilu -pc_factor_mat_ordering_type rcm)
+pgk_test(tutorial.ex2.baij_bjacobi_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX2B} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm --- ${MPI2} ${EX2B} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
+pgk_test(tutorial.ex2.sbaij_reorder_refused LABELS tutorial ARGS --fail --expect "PC reorder needs a MATAIJ or MATAIJCUSPARSE operator. got seqsbaij"
+         -- $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 20 -n 20 -mat_type sbaij -pc_type reorder)
 # No collective call inside MatGetOrdering: with 2 ranks on a 33^3 grid the diagonal blocks have
 # 125169 and 117678 nonzeros, so thresholds between them send one rank to the cpu backend
 # (whose default thread count is the node's share of cores) and the other to serial. The share

@@ -101,3 +101,16 @@ pgk_test(valgrind.matrix_market_errors LABELS "valgrind;petsc" ARGS ${VGOK} --fa
          -- ${VG} $<TARGET_FILE:test_matrix_io> -f ${PGK_DATA}/bad_too_many.mtx)
 pgk_test(valgrind.reorder LABELS "valgrind;petsc" ARGS ${VGOK} --expect "Linear solve converged"
          -- ${VG} $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -pc_type reorder -reorder_pc_type ilu -ksp_converged_reason -malloc_debug -malloc_dump)
+
+# MatGetOrdering on SEQBAIJ / SEQSBAIJ: a permutation of the block rows, equal to the ordering of the
+# AIJ matrix of the block pattern (SBAIJ: both triangles); PETSc's rcm as the control. A parallel
+# BAIJ matrix is refused, as PETSc's orderings refuse it.
+set(T $<TARGET_FILE:test_block_orderings>)
+foreach(case batchrcm:1 batchrcm:3 rabbitpp:1 rabbitpp:3 rabbit:2 rcm:2)
+  string(REPLACE ":" ";" case ${case})
+  list(GET case 0 type)
+  list(GET case 1 bs)
+  pgk_test(petsc.order_blocks.${type}_bs${bs} LABELS petsc ARGS --expect "all checks passed" --expect "sbaij \\(seqsbaij block\\), bs ${bs}: ${type} ordered 240 block rows"
+           -- ${T} -type ${type} -bs ${bs})
+endforeach()
+pgk_test(petsc.order_blocks.mpi_refused LABELS petsc NP 2 ARGS --fail --expect "no host CSR structure for the parallel matrix type mpibaij" -- ${T} -type rabbitpp)

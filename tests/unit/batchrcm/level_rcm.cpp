@@ -119,6 +119,30 @@ TEST(RcmLevels, BadInputIsRejected) {
   EXPECT_THROW(rcm::level_rcm(view_of(path), {}, 4), std::invalid_argument);
 }
 
+// A graph promised symmetric that is not (one triangle of a band): an error naming the broken
+// promise, on one thread and on several, never a vector that is not a permutation (before, the
+// peripheral search's later passes left rows an earlier pass had forgotten unplaced). Unpromised,
+// the same graph is ordered on its symmetrization.
+TEST(RcmLevels, BrokenSymmetryPromiseIsAnError) {
+  std::vector<std::vector<Index>> rows(340);
+  for (Index i = 0; i < 340; ++i)
+    for (const Index j : {i, i + 1, i + 17})
+      if (j < 340) rows[static_cast<std::size_t>(i)].push_back(j);
+  const Csr upper = rcm_suite::from_rows(rows);
+  for (int threads : {1, 3}) {
+    try {
+      (void)rcm::level_rcm(view_of(upper), {}, threads, nullptr, 1);
+      ADD_FAILURE() << "no error on " << threads << " threads";
+    } catch (const rcm::NotSymmetric &e) {
+      EXPECT_NE(std::string(e.what()).find("of 340 vertices: the graph is not symmetric"), std::string::npos)
+          << e.what();
+    }
+  }
+  rcm::Options o;
+  o.input_is_symmetric = false;
+  EXPECT_EQ(rcm::level_rcm(view_of(upper), o, 2, nullptr, 1), rcm::serial_rcm(view_of(upper), o));
+}
+
 // validate_graph and compute_valence on a pool (level_rcm's long passes) say and return exactly
 // what they do on one thread: the same valences, and for bad input the same message, naming the
 // first bad row or entry even when a later slice sees it first.
