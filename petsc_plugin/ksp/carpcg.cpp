@@ -402,7 +402,10 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
    second stream while the halo exchanges run (-ksp_carpcg_overlap_sweeps). Everything else runs on
    the host; a device matrix there (multicolor on more than one rank, the sequential scheme,
    `-ksp_carpcg_backend host`) is read from PETSc's host copy, logged, and `-ksp_view` and
-   `-info` say why.
+   `-info` say why. A `MATAIJCOMPOUND` operator (k x k blocks, complex or quaternion entries) is
+   swept on the host over its scalar expansion (`MatConvert()` to `MATAIJ` at each set-up, freed
+   once the backend has copied its rows); there is no device path for it yet, and
+   `-ksp_carpcg_backend device` says so.
    -log_view: `PgkCarpcgSetUp`, `PgkCarpcgColor`, `PgkCarpcgSweep`, `PgkCarpcgResidual`; on the
    device -ksp_view also splits rank 0's set-up into its phases.
 

@@ -40,16 +40,44 @@ PetscInt CarpcgResolveBlocks(PetscInt requested, PetscBool device, PetscInt loca
   return PetscMax(1, (local_rows + CARPCG_DEVICE_ROWS_PER_BLOCK - 1) / CARPCG_DEVICE_ROWS_PER_BLOCK);
 }
 
+// An aijcompound operator (issue 11: "works on ... aijcompound"): the sweeps need scalar rows,
+// so the host backend takes its scalar expansion, which PETSc's MatConvert to MATAIJ builds from
+// the compound CSR (device-newer values come back first, logged); the backend copies what it needs
+// at set-up, so the expansion is freed at once. The same sizes and row partition, so the KSP's
+// vectors fit; explicit zeros inside a block change no projection. No device path yet: a device
+// aijcompound is swept on the host (one logged copy of x and b each way per solve).
+static PetscErrorCode CarpcgCreateCompoundBackend(Mat A, const CarpcgSettings &s, PetscInt local_rows, std::unique_ptr<CarpcgBackend> *backend)
+{
+  static const char *why = "an aijcompound operator is swept on the host, over its scalar expansion";
+  CarpcgSettings     r   = s;
+  Mat                S;
+
+  PetscFunctionBegin;
+  PetscCheck(s.backend != CARPCG_BACKEND_DEVICE, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_backend device cannot sweep this operator (%s): %s", ((PetscObject)A)->type_name, why);
+  r.blocks_auto = s.blocks == 0 ? PETSC_TRUE : PETSC_FALSE;
+  r.blocks      = CarpcgResolveBlocks(s.blocks, PETSC_FALSE, local_rows);
+  PetscCall(PetscInfo(A, "KSP carpcg: the host backend sweeps the scalar expansion of this %s\n", ((PetscObject)A)->type_name));
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &S));
+  PetscCall(CarpcgCreateHostBackend(S, r, why, backend));
+  PetscCall(MatDestroy(&S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend)
 {
   const char    *why;
-  PetscBool      cusparse;
+  PetscBool      cusparse, compound;
   PetscInt       local_rows;
   CarpcgSettings r = s; // with carp's blocks resolved where they are auto
 
   PetscFunctionBegin;
   PetscCall(PgkCheckSquareAssembled(A, "KSP carpcg"));
   PetscCall(MatGetLocalSize(A, &local_rows, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
+  if (compound) {
+    PetscCall(CarpcgCreateCompoundBackend(A, s, local_rows, backend));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(CarpcgDeviceRefusal(A, s, &why));
   if (s.backend == CARPCG_BACKEND_HOST) why = "-ksp_carpcg_backend host";
   PetscCheck(!(s.backend == CARPCG_BACKEND_DEVICE && why), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_backend device cannot sweep this operator (%s): %s", ((PetscObject)A)->type_name, why);

@@ -122,8 +122,8 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
 
 // The host backend for A (MATAIJ or MATAIJCUSPARSE, sequential or MPI): builds each rank's rows
 // over its owned and ghost unknowns, checks the values (NaN/Inf is an error on every rank), and
-// sets the scheme up. `device_note`: for a device matrix, why it is swept on the host (shown by
-// -ksp_view), or NULL. Collective.
+// sets the scheme up. `device_note`: for a device matrix, why it is swept on the host; for the
+// expansion of an aijcompound operator, that it is one (shown by -ksp_view), or NULL. Collective.
 PetscErrorCode CarpcgCreateHostBackend(Mat A, const CarpcgSettings &s, const char *device_note, std::unique_ptr<CarpcgBackend> *backend);
 
 // The device backend for A (MATSEQAIJCUSPARSE or MATMPIAIJCUSPARSE) and the multicolor (one rank),

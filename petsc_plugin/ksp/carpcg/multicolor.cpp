@@ -198,6 +198,7 @@ PetscErrorCode HostBackend::view(PetscViewer viewer)
   if (device_matrix_)
     PetscCall(PetscViewerASCIIPrintf(viewer, "operator %s: read from PETSc's host copy of the matrix (a logged GpuToCpu when the device copy is newer); not on the device: %s\n", mat_type_,
                                      device_note_.empty() ? "not a usable device" : device_note_.c_str()));
+  else if (!device_note_.empty()) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s\n", device_note_.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

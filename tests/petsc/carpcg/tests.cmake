@@ -104,6 +104,26 @@ pgk_test(petsc.carpcg.wrong_type LABELS petsc ARGS --fail --expect "needs MATAIJ
 
 # An unmodified PETSc tutorial with -dll_append: multicolor on 2 ranks needs exactly the
 # iterations of 1 rank.
+# KSP carpcg on a MATAIJCOMPOUND operator (issue 11, item 3): swept on the host over its scalar
+# expansion; carp and cimmino take the same matrix's iterations as AIJ (no more, and the baseline
+# no more either: explicit zeros in a block change no projection); multicolor colours the
+# expanded pattern, so it only has to converge. Entry kinds block, quaternion and complex; 2 ranks.
+set(SG $<TARGET_FILE:test_solve_generated> -ksp_type carpcg -ksp_converged_reason -ksp_max_it 20000)
+foreach(case "elast3d:n=6|carp|block" "elast3d:n=6|cimmino|block" "quatsurf:n=20|carp|quaternion" "helmholtz2dc:n=30|carp|complex")
+  string(REPLACE "|" ";" case "${case}")
+  list(GET case 0 spec)
+  list(GET case 1 scheme)
+  list(GET case 2 entry)
+  string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+  set(SGC ${SG} -gen ${spec} -ksp_carpcg_scheme ${scheme})
+  pgk_test(petsc.carpcg.aijcompound.${scheme}_${tag} LABELS petsc ARGS ${CMPOK} -- ${CMP} 0 ${SGC} -mat_type aijcompound -mat_aijcompound_entry ${entry} --- ${SGC})
+  pgk_test(petsc.carpcg.aijcompound.${scheme}_${tag}_baseline LABELS petsc ARGS ${CMPOK} -- ${CMP} 0 ${SGC} --- ${SGC} -mat_type aijcompound -mat_aijcompound_entry ${entry})
+endforeach()
+pgk_test(petsc.carpcg.aijcompound.carp_mpi LABELS "petsc;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound --- ${MPI2} ${SG} -gen elast3d:n=6)
+pgk_test(petsc.carpcg.aijcompound.multicolor_view LABELS petsc ARGS --expect "Linear solve converged" --expect "operator: an aijcompound operator is swept on the host, over its scalar expansion"
+         -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_scheme multicolor -ksp_view)
+pgk_test(petsc.carpcg.aijcompound.device_refused LABELS petsc ARGS --fail --expect "-ksp_carpcg_backend device cannot sweep this operator .seqcompoundaij.: an aijcompound operator is swept on the host"
+         -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_backend device)
 set(EX2C $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -ksp_type carpcg -ksp_converged_reason)
 pgk_test(tutorial.ex2.carpcg LABELS tutorial ARGS --expect "Linear solve converged" --expect "type: carpcg" -- ${EX2C} -ksp_view)
 pgk_test(tutorial.ex2.carpcg_multicolor_mpi LABELS "tutorial;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MPI2} ${EX2C} -ksp_carpcg_scheme multicolor --- ${EX2C} -ksp_carpcg_scheme multicolor)
