@@ -144,13 +144,12 @@ static PetscErrorCode PCSetUp_Reorder(PC pc)
   PetscFunctionBegin;
   PetscCall(PgkCheckSquareAssembled(pc->pmat, "PC reorder"));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc->pmat), &size));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc->pmat, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  PetscBool aij;
+  PetscCall(PgkMatIsAIJ(pc->pmat, &aij, &ismpi));
   PetscCheck(size == 1 && !ismpi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder permutes a sequential operator; in parallel use it per block: -pc_type bjacobi -sub_pc_type reorder (or asm)");
   // Before the ordering: on a BAIJ/SBAIJ operator MatGetOrdering() permutes block rows, which this
   // point-wise permutation of A's entries cannot use.
-  PetscBool aij;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc->pmat, &aij, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
-  PetscCheck(aij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder needs a MATAIJ or MATAIJCUSPARSE operator; got %s. Use -mat_type aij / aijcusparse or MatConvert()", ((PetscObject)pc->pmat)->type_name);
+  PetscCheck(aij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder needs a MATAIJ or MATAIJCUSPARSE operator (or a type derived from them); got %s. Use -mat_type aij / aijcusparse or MatConvert()", ((PetscObject)pc->pmat)->type_name);
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !r->B) PetscCall(PCReorderSymbolic(pc, r));
   PetscCall(PCReorderNumeric(pc, r));
   PetscCall(KSPSetOperators(r->ksp, r->B, r->B));

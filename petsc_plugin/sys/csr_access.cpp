@@ -21,6 +21,14 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PgkMatIsAIJ(Mat A, PetscBool *seq, PetscBool *mpi)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, seq));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, mpi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device)
 {
   PetscBool cusparse;
@@ -49,11 +57,11 @@ static PetscBool DeviceCopyCurrent(Mat A)
 // The sequential matrix whose arrays a PgkMatCSR of A holds: A, or its local diagonal block.
 static PetscErrorCode LocalBlock(Mat A, Mat *block)
 {
-  PetscBool ismpi;
+  PetscBool isseq, ismpi;
 
   PetscFunctionBegin;
   *block = A;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PgkMatIsAIJ(A, &isseq, &ismpi));
   if (ismpi) PetscCall(MatMPIAIJGetSeqAIJ(A, block, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -76,9 +84,11 @@ static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
   PetscInt  m, n;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
+  PetscBool ismpi;
+  PetscCall(PgkMatIsAIJ(A, &isseqaij, &ismpi));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
-  PetscCheck(isseqaij || iscusparse, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petscgpukit needs MATAIJ or MATAIJCUSPARSE (sequential or MPI); got %s. Use -mat_type aij / aijcusparse or MatConvert()", ((PetscObject)A)->type_name);
+  PetscCheck(isseqaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petscgpukit needs MATAIJ or MATAIJCUSPARSE (sequential or MPI, or a type derived from them); got %s. Use -mat_type aij / aijcusparse or MatConvert()",
+             ((PetscObject)A)->type_name);
   PetscCall(MatGetLocalSize(A, &m, &n));
   c->block         = A;
   c->csr.nrows     = m;
@@ -127,7 +137,7 @@ static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
 
 PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
 {
-  PetscBool   ismpi;
+  PetscBool   isseq, ismpi;
   PetscMPIInt size;
 
   PetscFunctionBegin;
@@ -135,7 +145,7 @@ PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
   PetscAssertPointer(c, 3);
   *c = PgkMatCSR();
   PetscCall(PetscLogEventBegin(PGK_EVENT_MatGetCSR, A, 0, 0, 0));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PgkMatIsAIJ(A, &isseq, &ismpi));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (ismpi) {
     Mat Ad, Ao;

@@ -24,6 +24,11 @@ struct PgkMatCSR {
   PetscBool rowij_symmetric = PETSC_FALSE, rowij_blocks = PETSC_FALSE; // the MatGetRowIJ() flags to restore with
 };
 
+// Whether A stores PETSc's AIJ arrays: MATSEQAIJ / MATMPIAIJ and every type derived from them
+// (AIJCUSPARSE, AIJPERM, AIJSELL, AIJCRL, AIJMKL, ...: PETSc's base-type rule, the type name
+// begins with seqaij / mpiaij), sequential (*seq) or MPI (*mpi). Not Collective.
+PetscErrorCode PgkMatIsAIJ(Mat A, PetscBool *seq, PetscBool *mpi);
+
 // Errors with PETSC_ERR_ARG_WRONGSTATE for an unassembled matrix and PETSC_ERR_ARG_SIZ for a
 // non-square one; `who` names the caller in the message ("MatOrdering batchrcm").
 PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[]);
@@ -37,7 +42,8 @@ PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device);
 // CUDA kernels and a usable device. Touches no array. Not Collective.
 PetscErrorCode PgkMatDeviceCurrent(Mat A, PetscBool *current);
 
-// Supported: MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE (local diagonal block).
+// Supported: MATSEQAIJ, MATMPIAIJ (local diagonal block) and their derived types (PgkMatIsAIJ);
+// device arrays only for MATSEQAIJCUSPARSE / MATMPIAIJCUSPARSE.
 PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *csr);
 PetscErrorCode PgkMatRestoreCSR(Mat A, PgkMatCSR *csr);
 // The host row pointer and column indices only (values null): every AIJ type keeps its

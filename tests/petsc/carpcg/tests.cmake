@@ -127,6 +127,8 @@ pgk_test(petsc.carpcg.aijcompound.device_refused LABELS petsc ARGS --fail --expe
 set(EX2C $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -ksp_type carpcg -ksp_converged_reason)
 pgk_test(tutorial.ex2.carpcg LABELS tutorial ARGS --expect "Linear solve converged" --expect "type: carpcg" -- ${EX2C} -ksp_view)
 pgk_test(tutorial.ex2.carpcg_multicolor_mpi LABELS "tutorial;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MPI2} ${EX2C} -ksp_carpcg_scheme multicolor --- ${EX2C} -ksp_carpcg_scheme multicolor)
+# A type derived from AIJ (-mat_type aijsell) is taken as AIJ: the same iterations, 2 ranks.
+pgk_test(tutorial.ex2.carpcg_aijsell_mpi LABELS "tutorial;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MPI2} ${EX2C} -mat_type aijsell --- ${MPI2} ${EX2C})
 
 if(TARGET pgk_unit_tests) # the reference under memcheck (about 3 s)
   pgk_test(valgrind.unit_carpcg LABELS "valgrind;unit" ARGS ${PGK_NEEDS_VALGRIND} --expect "PASSED"

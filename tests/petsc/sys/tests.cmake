@@ -16,6 +16,9 @@ pgk_test(petsc.csr.host_elast LABELS petsc ARGS ${OK} -- ${T} -gen elast3d:n=5 -
 pgk_test(petsc.csr.host_sparse_rows LABELS petsc ARGS ${OK} --expect "empty rows 80" -- ${T} -sparse_rows)
 pgk_test(petsc.csr.host_mpi LABELS petsc NP 2 ARGS ${OK} -- ${T} -gen lap3d27:n=7 -expect_memtype host)
 pgk_test(petsc.csr.host_sparse_rows_mpi LABELS petsc NP 2 ARGS ${OK} -- ${T} -sparse_rows)
+# Types derived from AIJ keep its arrays: the same view, counts and no transfers.
+pgk_test(petsc.csr.host_derived_type LABELS petsc ARGS ${OK} --expect "memtype host" -- ${T} -mat_type aijperm -expect_memtype host)
+pgk_test(petsc.csr.host_derived_type_mpi LABELS petsc NP 2 ARGS ${OK} -- ${T} -gen lap3d27:n=7 -mat_type aijsell)
 pgk_test(petsc.csr.device_policy_on_host_type LABELS petsc ARGS --fail --expect "device CSR requested for the host matrix type seqaij"
          -- ${T} -policy device)
 # Bad input: clear PETSc errors, never a crash.

@@ -69,6 +69,11 @@ set(CMP19 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh --total 0 30
 set(EX45T $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_type gmres -ksp_rtol 1e-8 -ksp_converged_reason)
 set(EX19T $<TARGET_FILE:tutorial_snes_ex19> -dll_append ${PGK_LIB} -da_refine 4 -ksp_type gmres -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -lidvelocity 100 -grashof 1e4)
 set(MPI2 ${PGK_MPIEXEC} -n 2)
+# Types derived from AIJ (-mat_type aijperm, aijsell, aijmkl, ...) store its arrays: taken as AIJ,
+# with the same iterations (before: "needs MATAIJ").
+set(EX2T $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -ksp_converged_reason -pc_type trilf)
+pgk_test(tutorial.ex2.trilf_aijperm LABELS tutorial ARGS --expect "iterations within" -- ${CMP0} ${EX2T} -mat_type aijperm --- ${EX2T})
+pgk_test(tutorial.ex2.trilf_aijsell_block_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP0} ${MPI2} ${EX2T} -mat_type aijsell -pc_trilf_block_size 2 --- ${MPI2} ${EX2T} -pc_trilf_block_size 2)
 pgk_test(tutorial.ex45.trilf LABELS tutorial ARGS --expect "iterations within" --expect "type: trilf" -- ${CMP0} ${EX45T} -pc_type trilf -ksp_view --- ${EX45T} -pc_type jacobi)
 pgk_test(tutorial.snes_ex19.trilf LABELS tutorial ARGS --expect "iterations within" --expect "type: trilf" --expect "Nonlinear solve converged" -- ${CMP19} ${EX19T} -pc_type trilf -ksp_view --- ${EX19T} -pc_type jacobi)
 pgk_test(tutorial.ex45.trilf_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45T} -pc_type trilf --- ${MPI2} ${EX45T} -pc_type jacobi)
