@@ -116,4 +116,9 @@ foreach(case batchrcm:1 batchrcm:3 rabbitpp:1 rabbitpp:3 rabbit:2 rcm:2)
   pgk_test(petsc.order_blocks.${type}_bs${bs} LABELS petsc ARGS --expect "all checks passed" --expect "sbaij \\(seqsbaij block\\), bs ${bs}: ${type} ordered 240 block rows"
            -- ${T} -type ${type} -bs ${bs})
 endforeach()
+# Memcheck, and every PETSc allocation freed (-malloc_dump): SBAIJ's two-triangle graph is built by
+# PETSc and must go back through MatRestoreRowIJ with the same flags.
+pgk_test(valgrind.order_blocks LABELS "valgrind;petsc" ARGS ${VGOK} --expect "all checks passed" -- ${VG} ${T} -type batchrcm -bs 2 -nb 60 -malloc_debug -malloc_dump)
+pgk_test(valgrind.carpcg_aijcompound LABELS "valgrind;petsc" ARGS ${VGOK} --expect "Linear solve converged"
+         -- ${VG} $<TARGET_FILE:test_solve_generated> -gen elast3d:n=3 -mat_type aijcompound -ksp_type carpcg -ksp_converged_reason -malloc_debug -malloc_dump)
 pgk_test(petsc.order_blocks.mpi_refused LABELS petsc NP 2 ARGS --fail --expect "no host CSR structure for the parallel matrix type mpibaij" -- ${T} -type rabbitpp)
