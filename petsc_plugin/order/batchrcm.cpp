@@ -68,6 +68,7 @@ static PetscErrorCode BatchRCMGetOptions(Mat mat, BatchRCMOptions *o)
   PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_diagonal_in_valence", "Count a stored diagonal entry in a node's valence (the paper's convention)", "MATORDERINGBATCHRCM", o->diagonal_in_valence, &o->diagonal_in_valence, NULL));
   PetscCall(PetscOptionsBool("-mat_ordering_batchrcm_view", "Print bandwidth and profile before and after, and the time per phase", "MATORDERINGBATCHRCM", o->view, &o->view, NULL));
   PetscOptionsEnd();
+  PetscCheck(o->threads >= 0, PetscObjectComm((PetscObject)mat), PETSC_ERR_ARG_OUTOFRANGE, "-mat_ordering_batchrcm_threads must be >= 0 (0: default); got %" PetscInt_FMT, o->threads);
   if (!std::strcmp(start, "peripheral") || !std::strcmp(start, "auto")) o->start = pgk::rcm::StartNode::Peripheral;
   else if (!std::strcmp(start, "georgeliu")) o->start = pgk::rcm::StartNode::GeorgeLiu;
   else {

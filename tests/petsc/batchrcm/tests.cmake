@@ -41,6 +41,7 @@ pgk_test(petsc.batchrcm.false_symmetry_flag LABELS petsc ARGS --fail --expect "f
 pgk_test(petsc.batchrcm.false_symmetry_flag_cpu LABELS petsc ARGS --fail --expect "flagged structurally symmetric .* but its pattern is not"
          -- ${T} -case false_flag -mat_ordering_batchrcm_backend cpu -mat_ordering_batchrcm_threads 3)
 pgk_test(petsc.batchrcm.bad_start LABELS petsc ARGS --fail --expect "is not a row of the 1728-row" -- ${T} -mat_ordering_batchrcm_start 99999)
+pgk_test(petsc.batchrcm.bad_threads LABELS petsc ARGS --fail --expect "-mat_ordering_batchrcm_threads must be >= 0 .0: default.. got -1" -- ${T} -mat_ordering_batchrcm_threads -1)
 pgk_test(petsc.batchrcm.bad_start_word LABELS petsc ARGS --fail --expect "expected peripheral, georgeliu or a row index" -- ${T} -mat_ordering_batchrcm_start middle)
 # backend gpu on a host matrix uploads its structure (gpu.batchrcm.host_matrix_uploaded); without
 # a device it is a PETSc error that names the way out.
