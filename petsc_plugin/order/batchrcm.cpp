@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "petsc_plugin/order/batchrcm.hpp"
@@ -202,6 +204,16 @@ static PetscErrorCode UploadAndOrder(const pgk::CsrView &host, const pgk::rcm::O
 // kernels/batchrcm reads (all logged, see tests/petsc/batchrcm/batchrcm.cpp). gpu on a host
 // matrix uploads its structure first (logged), as asked, rather than refusing. `levels`: the host
 // backends' algorithm in; for gpu, the algorithm that ran out (levels, or paper for long rows).
+// level_rcm, whose broken-symmetry error names what made the promise here: PETSc's flag.
+static std::vector<PetscInt> LevelRcmNamingTheFlag(const pgk::CsrView &g, const pgk::rcm::Options &o, int threads, pgk::rcm::Stats *st)
+{
+  try {
+    return pgk::rcm::level_rcm(g, o, threads, st);
+  } catch (const pgk::rcm::NotSymmetric &e) {
+    throw std::invalid_argument(std::string("MatOrdering batchrcm: the matrix is flagged structurally symmetric (MAT_STRUCTURALLY_SYMMETRIC or MAT_SYMMETRIC) but its pattern is not; unset the flag (") + e.what() + ")");
+  }
+}
+
 static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBool *levels, const PgkMatCSR &host, const pgk::rcm::Options &ropts, std::vector<PetscInt> &perm, GpuPermutationSet &gset, pgk::rcm::Stats &st)
 {
   PetscBool             device_type;
@@ -225,13 +237,7 @@ static PetscErrorCode BatchRCMCompute(Mat mat, BatchRCMBackend backend, PetscBoo
     PetscCall(PgkMatRestoreCSR(mat, &dev));
   } else if (*levels) {
     const int threads = backend == BATCHRCM_CPU ? ropts.cpu.threads : 1;
-    try {
-      perm = pgk::rcm::level_rcm(host.csr, ropts, threads, &st);
-    } catch (const pgk::rcm::NotSymmetric &e) {
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatOrdering batchrcm: the matrix is flagged structurally symmetric (MAT_STRUCTURALLY_SYMMETRIC or MAT_SYMMETRIC) but its pattern is not; unset the flag (%s)", e.what());
-    } catch (const std::exception &e) {
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
-    }
+    PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = LevelRcmNamingTheFlag(host.csr, ropts, threads, &st));
   } else if (backend == BATCHRCM_CPU) {
     PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, perm = pgk::rcm::batch_rcm_cpu(host.csr, ropts, &st));
   } else {

@@ -24,8 +24,8 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[])
 PetscErrorCode PgkMatIsAIJ(Mat A, PetscBool *seq, PetscBool *mpi)
 {
   PetscFunctionBegin;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, seq));
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, mpi));
+  if (seq) PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, seq));
+  if (mpi) PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, mpi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -57,11 +57,11 @@ static PetscBool DeviceCopyCurrent(Mat A)
 // The sequential matrix whose arrays a PgkMatCSR of A holds: A, or its local diagonal block.
 static PetscErrorCode LocalBlock(Mat A, Mat *block)
 {
-  PetscBool isseq, ismpi;
+  PetscBool ismpi;
 
   PetscFunctionBegin;
   *block = A;
-  PetscCall(PgkMatIsAIJ(A, &isseq, &ismpi));
+  PetscCall(PgkMatIsAIJ(A, NULL, &ismpi));
   if (ismpi) PetscCall(MatMPIAIJGetSeqAIJ(A, block, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -78,14 +78,32 @@ PetscErrorCode PgkMatDeviceCurrent(Mat A, PetscBool *current)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// seq's host row pointer and column indices into c (MatGetRowIJ with these flags, which
+// PgkMatRestoreCSR undoes with the same ones); the one host structure walk of both access paths.
+static PetscErrorCode GetHostRowIJ(Mat seq, PetscBool symmetric, PetscBool blocks, PetscInt *nrow, PgkMatCSR *c)
+{
+  const PetscInt *i, *j;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(seq, 0, symmetric, blocks, nrow, &i, &j, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no host CSR structure for matrix type %s", ((PetscObject)seq)->type_name);
+  c->csr.rowptr      = i;
+  c->csr.colidx      = j;
+  c->mtype           = PETSC_MEMTYPE_HOST;
+  c->restore_rowij   = PETSC_TRUE;
+  c->rowij_symmetric = symmetric;
+  c->rowij_blocks    = blocks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
 {
   PetscBool isseqaij, iscusparse;
   PetscInt  m, n;
 
   PetscFunctionBegin;
-  PetscBool ismpi;
-  PetscCall(PgkMatIsAIJ(A, &isseqaij, &ismpi));
+  PetscCall(PgkMatIsAIJ(A, &isseqaij, NULL));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
   PetscCheck(isseqaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petscgpukit needs MATAIJ or MATAIJCUSPARSE (sequential or MPI, or a type derived from them); got %s. Use -mat_type aij / aijcusparse or MatConvert()",
              ((PetscObject)A)->type_name);
@@ -117,19 +135,12 @@ static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
     SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "this petscgpukit was built without CUDA kernels; rebuild against a CUDA PETSc");
 #endif
   } else {
-    const PetscInt    *i, *j;
     const PetscScalar *v;
     PetscInt           nrow;
-    PetscBool          done;
     // Uncompressed, unsymmetrized: SeqAIJ hands out its own a->i, a->j (no copy).
-    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &i, &j, &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_LIB, "MatGetRowIJ() failed on %s", ((PetscObject)A)->type_name);
+    PetscCall(GetHostRowIJ(A, PETSC_FALSE, PETSC_FALSE, &nrow, c));
     PetscCall(MatSeqAIJGetArrayRead(A, &v)); // device-newer values come back here, logged
-    c->csr.rowptr          = i;
-    c->csr.colidx          = j;
     c->csr.values          = v;
-    c->mtype               = PETSC_MEMTYPE_HOST;
-    c->restore_rowij       = PETSC_TRUE;
     c->restore_host_values = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -137,7 +148,7 @@ static PetscErrorCode GetSeqCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
 
 PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
 {
-  PetscBool   isseq, ismpi;
+  PetscBool   ismpi;
   PetscMPIInt size;
 
   PetscFunctionBegin;
@@ -145,7 +156,7 @@ PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *c)
   PetscAssertPointer(c, 3);
   *c = PgkMatCSR();
   PetscCall(PetscLogEventBegin(PGK_EVENT_MatGetCSR, A, 0, 0, 0));
-  PetscCall(PgkMatIsAIJ(A, &isseq, &ismpi));
+  PetscCall(PgkMatIsAIJ(A, NULL, &ismpi));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (ismpi) {
     Mat Ad, Ao;
@@ -180,10 +191,9 @@ static PetscErrorCode StructureBlock(Mat A, Mat *seq, PetscBool *blocks, PetscBo
 
 PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *c)
 {
-  Mat             seq;
-  PetscBool       done, blocks, one_triangle;
-  PetscInt        nrow, m, n;
-  const PetscInt *i, *j;
+  Mat       seq;
+  PetscBool blocks, one_triangle;
+  PetscInt  nrow, m, n;
 
   PetscFunctionBegin;
   *c = PgkMatCSR();
@@ -192,18 +202,11 @@ PetscErrorCode PgkMatGetCSRStructureHost(Mat A, PgkMatCSR *c)
   PetscCall(MatGetLocalSize(seq, &m, &n));
   // AIJ: uncompressed and unsymmetrized, SeqAIJ's own arrays. BAIJ: the block rows, its own arrays.
   // SBAIJ: the block rows with both triangles (PETSc builds them; MatRestoreRowIJ frees them).
-  PetscCall(MatGetRowIJ(seq, 0, one_triangle, blocks, &nrow, &i, &j, &done));
-  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no host CSR structure for matrix type %s", ((PetscObject)seq)->type_name);
+  PetscCall(GetHostRowIJ(seq, one_triangle, blocks, &nrow, c));
   if (blocks) m = n = nrow;
-  c->block           = seq;
-  c->csr.nrows       = m;
-  c->csr.ncols       = n;
-  c->csr.rowptr      = i;
-  c->csr.colidx      = j;
-  c->mtype           = PETSC_MEMTYPE_HOST;
-  c->restore_rowij   = PETSC_TRUE;
-  c->rowij_symmetric = one_triangle;
-  c->rowij_blocks    = blocks;
+  c->block     = seq;
+  c->csr.nrows = m;
+  c->csr.ncols = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -26,7 +26,8 @@ struct PgkMatCSR {
 
 // Whether A stores PETSc's AIJ arrays: MATSEQAIJ / MATMPIAIJ and every type derived from them
 // (AIJCUSPARSE, AIJPERM, AIJSELL, AIJCRL, AIJMKL, ...: PETSc's base-type rule, the type name
-// begins with seqaij / mpiaij), sequential (*seq) or MPI (*mpi). Not Collective.
+// begins with seqaij / mpiaij), sequential (*seq) or MPI (*mpi); either pointer may be NULL.
+// Not Collective.
 PetscErrorCode PgkMatIsAIJ(Mat A, PetscBool *seq, PetscBool *mpi);
 
 // Errors with PETSC_ERR_ARG_WRONGSTATE for an unassembled matrix and PETSC_ERR_ARG_SIZ for a

@@ -15,18 +15,22 @@
 
 #include "petsc_plugin/sys/csr_access.hpp"
 
+static const char *const kCompoundNote = "an aijcompound operator is swept on the host, over its scalar expansion";
+
 // Why the device backend cannot take A with these settings (NULL: it can).
 static PetscErrorCode CarpcgDeviceRefusal(Mat A, const CarpcgSettings &s, const char **why)
 {
-  PetscBool   cusparse, usable;
+  PetscBool   cusparse, compound, usable;
   PetscMPIInt size;
 
   PetscFunctionBegin;
   *why = NULL;
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
   PetscCall(PgkMatUseDevice(A, &usable));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  if (!cusparse) *why = "not a device matrix (use -mat_type aijcusparse -vec_type cuda)";
+  if (compound) *why = kCompoundNote;
+  else if (!cusparse) *why = "not a device matrix (use -mat_type aijcusparse -vec_type cuda)";
   else if (!usable) *why = "no usable device in this build or run, or the matrix is bound to the CPU";
   else if (size > 1 && s.scheme == pgk::carpcg::Scheme::Multicolor) *why = "multicolor on more than one rank (its colour-by-colour ghost exchanges run on the host backend; carp and cimmino sweep on the device)";
   else if (s.scheme == pgk::carpcg::Scheme::Sequential) *why = "the sequential scheme sweeps one row after another (multicolor is its exact parallel form)";
@@ -40,29 +44,6 @@ PetscInt CarpcgResolveBlocks(PetscInt requested, PetscBool device, PetscInt loca
   return PetscMax(1, (local_rows + CARPCG_DEVICE_ROWS_PER_BLOCK - 1) / CARPCG_DEVICE_ROWS_PER_BLOCK);
 }
 
-// An aijcompound operator (issue 11: "works on ... aijcompound"): the sweeps need scalar rows,
-// so the host backend takes its scalar expansion, which PETSc's MatConvert to MATAIJ builds from
-// the compound CSR (device-newer values come back first, logged); the backend copies what it needs
-// at set-up, so the expansion is freed at once. The same sizes and row partition, so the KSP's
-// vectors fit; explicit zeros inside a block change no projection. No device path yet: a device
-// aijcompound is swept on the host (one logged copy of x and b each way per solve).
-static PetscErrorCode CarpcgCreateCompoundBackend(Mat A, const CarpcgSettings &s, PetscInt local_rows, std::unique_ptr<CarpcgBackend> *backend)
-{
-  static const char *why = "an aijcompound operator is swept on the host, over its scalar expansion";
-  CarpcgSettings     r   = s;
-  Mat                S;
-
-  PetscFunctionBegin;
-  PetscCheck(s.backend != CARPCG_BACKEND_DEVICE, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_backend device cannot sweep this operator (%s): %s", ((PetscObject)A)->type_name, why);
-  r.blocks_auto = s.blocks == 0 ? PETSC_TRUE : PETSC_FALSE;
-  r.blocks      = CarpcgResolveBlocks(s.blocks, PETSC_FALSE, local_rows);
-  PetscCall(PetscInfo(A, "KSP carpcg: the host backend sweeps the scalar expansion of this %s\n", ((PetscObject)A)->type_name));
-  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &S));
-  PetscCall(CarpcgCreateHostBackend(S, r, why, backend));
-  PetscCall(MatDestroy(&S));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_ptr<CarpcgBackend> *backend)
 {
   const char    *why;
@@ -73,11 +54,6 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
   PetscFunctionBegin;
   PetscCall(PgkCheckSquareAssembled(A, "KSP carpcg"));
   PetscCall(MatGetLocalSize(A, &local_rows, NULL));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
-  if (compound) {
-    PetscCall(CarpcgCreateCompoundBackend(A, s, local_rows, backend));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(CarpcgDeviceRefusal(A, s, &why));
   if (s.backend == CARPCG_BACKEND_HOST) why = "-ksp_carpcg_backend host";
   PetscCheck(!(s.backend == CARPCG_BACKEND_DEVICE && why), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_backend device cannot sweep this operator (%s): %s", ((PetscObject)A)->type_name, why);
@@ -86,6 +62,19 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
   if (!why) {
     PetscCall(PetscInfo(A, "KSP carpcg: the device backend sweeps this %s\n", ((PetscObject)A)->type_name));
     PetscCall(CarpcgCreateDeviceBackend(A, r, backend));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
+  if (compound) {
+    // Issue 11: "works on ... aijcompound". The sweeps need scalar rows: the host backend takes the
+    // scalar expansion (MatConvert to MATAIJ builds it from the compound CSR, device-newer values
+    // synced first, logged) and copies its rows at set-up, so the expansion is freed at once. Same
+    // sizes and row partition, so the KSP's vectors fit; explicit zeros in a block change no projection.
+    Mat S;
+    PetscCall(PetscInfo(A, "KSP carpcg: the host backend sweeps the scalar expansion of this %s\n", ((PetscObject)A)->type_name));
+    PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &S));
+    PetscCall(CarpcgCreateHostBackend(S, r, kCompoundNote, backend));
+    PetscCall(MatDestroy(&S));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));

@@ -15,12 +15,12 @@ namespace pgk_carpcg {
 PetscErrorCode CarpcgExtendedRows(Mat A, pgk::Csr *ext, std::vector<PetscInt> *ghosts)
 {
   PgkMatCSR       dc, oc;
-  PetscBool       seq, mpi;
+  PetscBool       mpi;
   const PetscInt *garray = nullptr;
   PetscInt        nghost = 0;
 
   PetscFunctionBegin;
-  PetscCall(PgkMatIsAIJ(A, &seq, &mpi));
+  PetscCall(PgkMatIsAIJ(A, NULL, &mpi));
   PetscCall(PgkMatGetCSR(A, PGK_MEM_HOST, &dc));
   const PetscInt n = dc.csr.nrows, rstart = dc.rstart;
   if (mpi) {
