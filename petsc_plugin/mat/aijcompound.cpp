@@ -4,7 +4,7 @@
 // from an assembled MATSEQAIJ / MATSEQBAIJ / MATSEQAIJCUSPARSE (its host copy), or assembled with
 // MatSetValues (aijcompound/assembly.cpp); it converts back to MATSEQAIJ (and through it to any
 // type). The operations are in aijcompound/ops.cpp; the MPI type, MATMPIAIJCOMPOUND, whose blocks
-// are of this type, in aijcompound/mpi*.cpp. Device kernels and the tuner: not yet.
+// are of this type, in aijcompound/mpi*.cpp; the device path in aijcompound/device.cpp and tune.cpp.
 #include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
 #include "petsc_plugin/mat/aijcompound/mpi.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
@@ -210,6 +210,41 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatLoad(A, viewer) with A of this type (either): the file is read into MATAIJ with A's sizes and
+// block size (or -matload_block_size, which the .info file PETSc writes beside a binary file
+// holds), converted as MatConvert does (-mat_aijcompound_entry with A's
+// prefix) and swapped into A's header, as PETSc's converting loaders do. What MatLoad and the user
+// set on A before (symmetry flags, CPU binding) is kept.
+PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer)
+{
+  Mat        L, C;
+  PetscBool  bound = A->boundtocpu;
+  PetscBool3 sym = A->symmetric, herm = A->hermitian, ssym = A->structurally_symmetric, spd = A->spd;
+  PetscBool  symeternal = A->symmetry_eternal, ssymeternal = A->structural_symmetry_eternal, spdeternal = A->spd_eternal;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &L));
+  PetscCall(MatSetOptionsPrefix(L, MAT_AIJCOMPOUND_EXPANSION_PREFIX)); // the user's -mat_view is for A, not this step
+  if (A->rmap->n >= 0 || A->rmap->N >= 0) PetscCall(MatSetSizes(L, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  if (A->rmap->bs > 1) PetscCall(MatSetBlockSizes(L, A->rmap->bs, A->cmap->bs > 1 ? A->cmap->bs : A->rmap->bs));
+  PetscCall(MatSetType(L, MATAIJ));
+  PetscCall(MatLoad(L, viewer));             // -matload_block_size has no prefix (PETSc's MatLoad)
+  PetscCall(MatAIJCompoundCopyPrefix(A, L)); // -mat_aijcompound_entry of A's prefix
+  PetscCall(MatConvert(L, ((PetscObject)A)->type_name, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatDestroy(&L));
+  PetscCall(MatAIJCompoundCopyPrefix(A, C));
+  PetscCall(MatHeaderReplace(A, &C));
+  A->symmetric                   = sym;
+  A->hermitian                   = herm;
+  A->structurally_symmetric      = ssym;
+  A->spd                         = spd;
+  A->symmetry_eternal            = symeternal;
+  A->structural_symmetry_eternal = ssymeternal;
+  A->spd_eternal                 = spdeternal;
+  if (bound) PetscCall(MatBindToCPU(A, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    MATSEQAIJCOMPOUND - "seqcompoundaij": a sequential sparse matrix whose stored entries are compound
    (issue 10): real k x k blocks (k = 2..8), complex numbers stored as 2 scalars (the 2x2 real
@@ -240,17 +275,26 @@ static PetscErrorCode MatConvertFrom_SeqAIJCompound(Mat A, MatType type, MatReus
    `MatShift()`, `MatDiagonalScale()` (complex and quaternion entries become real blocks when the
    scalings vary inside a block), `MatAXPY()` (same kind and pattern), `MatDuplicate()`,
    `MatGetInfo()`, `MatView()` (`-mat_view ::ascii_info`: entry kind, block size, block rows, stored
-   blocks, layout; other formats view the expanded matrix). Anything else (factorizations, so
-   `PCILU` and `PCLU`, `MatGetRow()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
+   blocks, layout; other formats view the expanded matrix), `MatZeroRows()` (Dirichlet rows: the
+   pattern is kept, as with `MAT_KEEP_NONZERO_PATTERN`, so the rows' stored scalars become 0 and the
+   diagonal `diag`, an error where its block is not stored; complex and quaternion entries become
+   real blocks when the rows cover part of a block row), `MatCopy()`, `MatNorm()` (of the expansion,
+   computed by `MATSEQAIJ`: a diagnostic) and `MatLoad()` (the file is read into `MATSEQAIJ`, then
+   converted; the block size from `-matload_block_size` or the .info file beside a binary file).
+   These host operations change the host values; a device copy uploads them at its next use.
+   Anything else (factorizations, so `PCILU` and `PCLU`, `MatGetRow()`, `MatGetValues()`,
+   `MatZeroRowsColumns()`, `MatTranspose()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
 
    The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
    packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had
    `MATSEQAIJ`'s factorization run on this type's data. Every factorization, with or without
    `-pc_factor_mat_solver_type petsc`, is a clear error.
 
-   Not yet: COO assembly; with `-dm_mat_type aijcompound` a DMDA assembles the matrix, but
-   `MatFDColoringCreate()` (SNES's colored finite-difference Jacobian) is not supported; the device
-   kernels and layouts, the tuner. MPI: `MATMPIAIJCOMPOUND`.
+   COO assembly (`MatSetPreallocationCOO()`, `MatSetValuesCOO()`) works. With `-dm_mat_type aijcompound`
+   a DMDA assembles the matrix, but `MatFDColoringCreate()` (SNES's colored finite-difference
+   Jacobian) is not supported. On the device (CUDA vectors, not bound to the CPU) the products and
+   the value operations run in the tuned layout (`-mat_aijcompound_*` options, `-mat_view ::ascii_info`).
+   MPI: `MATMPIAIJCOMPOUND`.
 
    Level: intermediate
 

@@ -85,3 +85,5 @@ PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse 
 #define MAT_AIJCOMPOUND_EXPANSION_PREFIX "aijcompound_expansion_"
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);
 PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B);
+// MatLoad into a matrix of this type, sequential or MPI (aijcompound.cpp).
+PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer);

@@ -435,7 +435,12 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    block), `MatAXPY()` (same kind and ghosts with `SAME_NONZERO_PATTERN` block by block; otherwise
    through `MATMPIAIJ`), `MatDuplicate()`, `MatGetInfo()`, `MatGetDiagonalBlock()`, `MatView()`
    (`::ascii_info`: entry kind, and per rank block rows, stored blocks of both blocks and ghost
-   blocks; `::ascii_info_detail` adds each rank's blocks; other formats view the expanded matrix).
+   blocks; `::ascii_info_detail` adds each rank's blocks; other formats view the expanded matrix),
+   `MatZeroRows()` (any rank may name any row; the pattern is kept, so the rows' stored scalars become
+   0 and the diagonal `diag`, which needs the same row and column layouts; complex and quaternion
+   entries become real blocks on every rank when the rows cover part of a block row),
+   `MatCopy()`, `MatNorm()` (of the expansion, computed by `MATMPIAIJ`) and `MatLoad()` (read into
+   `MATMPIAIJ`, then converted: `-mat_type aijcompound` with `-matload_block_size` or the .info file).
    Every factorization (`PCLU`, `PCILU`, ..., also the default `PCBJACOBI` sub-preconditioner
    `PCILU`) is a clear error.
 

@@ -239,6 +239,72 @@ static PetscErrorCode MatDiagonalScale_SeqAIJCompound(Mat A, Vec l, Vec r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Rows of the expanded matrix zeroed, the pattern kept (PETSc's MAT_KEEP_NONZERO_PATTERN, always):
+// a complex or quaternion matrix whose rows cover part of a block row stores real blocks first.
+// The values change on the host; a device copy uploads them at its next use.
+static PetscErrorCode MatZeroRows_SeqAIJCompound(Mat A, PetscInt n, const PetscInt rows[], PetscScalar diag, Vec x, Vec b)
+{
+  const PetscScalar *xa;
+  PetscScalar       *ba;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < n; ++k) PetscCheck(rows[k] >= 0 && rows[k] < A->rmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatZeroRows: row %" PetscInt_FMT " is out of range [0, %" PetscInt_FMT ")", rows[k], A->rmap->n);
+  PetscCall(MatAIJCompoundSyncHost(A));
+  if (Data(A)->c.kind != ac::EntryKind::block && !ac::covers_whole_block_rows(Data(A)->c.bs, rows, n)) PetscCall(MatAIJCompoundToBlockKind(A, "MatZeroRows on part of a block row"));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, ac::zero_rows(Data(A)->c, rows, n, PetscRealPart(diag)));
+  if (x && b) { // b = diag x on the zeroed rows, so that A x = b holds there
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArray(b, &ba));
+    for (PetscInt k = 0; k < n; ++k) ba[rows[k]] = diag * xa[rows[k]];
+    PetscCall(VecRestoreArray(b, &ba));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+  }
+  PetscCall(MatAIJCompoundValuesChanged(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// B = A. B of this type takes A's values where the kind and pattern agree, else A's whole compound
+// CSR (its device copy rebuilt at its next use); B of another type gets A's expansion copied in.
+static PetscErrorCode MatCopy_SeqAIJCompound(Mat A, Mat B, MatStructure str)
+{
+  PetscBool same;
+  Mat       E;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJCOMPOUND, &same));
+  if (!same) {
+    PetscCall(MatAIJCompoundExpand(A, &E));
+    PetscCall(MatCopy(E, B, str));
+    PetscCall(MatDestroy(&E));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(A->rmap->n == B->rmap->n && A->cmap->n == B->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "MatCopy: A is %" PetscInt_FMT " x %" PetscInt_FMT ", B is %" PetscInt_FMT " x %" PetscInt_FMT, A->rmap->n, A->cmap->n, B->rmap->n, B->cmap->n);
+  PetscCall(MatAIJCompoundSyncHost(A));
+  PetscCall(MatAIJCompoundSyncHost(B));
+  const ac::CompoundCsr &ca = Data(A)->c;
+  ac::CompoundCsr       &cb = Data(B)->c;
+  if (ca.kind == cb.kind && ca.bs == cb.bs && ca.rowptr == cb.rowptr && ca.colidx == cb.colidx) cb.values = ca.values;
+  else {
+    PetscCall(MatAIJCompoundDeviceReset(B)); // another pattern or entry size
+    cb = ca;
+    Data(B)->t.reset();
+  }
+  PetscCall(MatAIJCompoundValuesChanged(B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Norms of the expanded matrix, computed by MATSEQAIJ on the expansion (a diagnostic, not a hot path).
+static PetscErrorCode MatNorm_SeqAIJCompound(Mat A, NormType type, PetscReal *norm)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundExpand(A, &B));
+  PetscCall(MatNorm(B, type, norm));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatAXPY_SeqAIJCompound(Mat Y, PetscScalar a, Mat X, MatStructure str)
 {
   PetscBool same;
@@ -307,4 +373,8 @@ void MatAIJCompoundSetComputeOps(Mat A)
   A->ops->axpy                = MatAXPY_SeqAIJCompound;
   A->ops->getinfo             = MatGetInfo_SeqAIJCompound;
   A->ops->view                = MatView_SeqAIJCompound;
+  A->ops->zerorows            = MatZeroRows_SeqAIJCompound;
+  A->ops->norm                = MatNorm_SeqAIJCompound;
+  A->ops->copy                = MatCopy_SeqAIJCompound;
+  A->ops->load                = MatLoad_AIJCompound;
 }

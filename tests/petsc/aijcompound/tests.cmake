@@ -148,3 +148,42 @@ pgk_test(valgrind.aijcompound.mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${CH
          -- ${VGMPI} ${T} -build complex -assembled -mat_type aijcompound -empty_last_rank -check -mat_view ::ascii_info -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.error LABELS "valgrind;petsc" ARGS ${VGOK} --fail --expect "not every stored 4x4 block has the quaternion form"
          -- ${VG} ${T} -build quaternion -perturb -mat_aijcompound_entry quaternion -malloc_debug -malloc_dump)
+
+# ---- What a FEM code or a driver program calls beside the products (test_aijcompound_user_ops):
+# MatZeroRows (Dirichlet rows; x and b), MatNorm, MatCopy and MatLoad, each against the AIJ original
+# (MatZeroRows: AIJ with MAT_KEEP_NONZERO_PATTERN, b and the converted-back matrix exactly equal).
+set(U $<TARGET_FILE:test_aijcompound_user_ops>)
+set(UB ${CMAKE_CURRENT_BINARY_DIR}/user_ops)
+set(UOK ${OK} --expect "MatZeroRows \\(diag 1\\.\\): b and the matrix equal the original's" --expect "MatNorm 1, frobenius, infinity: equal to the original's"
+        --expect "MatCopy into a duplicate, another pattern and MATAIJ: equal to the original")
+pgk_test(petsc.aijcompound.user_ops LABELS petsc ARGS ${UOK} --expect "MatLoad: seqcompoundaij, block size 3"
+         -- ${U} -gen elast3d:n=4 -zero_rows -norm -copy -load ${UB}_elast3d.bin -load_mat_type aijcompound)
+# 2 ranks: most rows named by the rank that does not own them; MatLoad gives the MPI type
+pgk_test(petsc.aijcompound.user_ops_mpi LABELS petsc NP 2 ARGS ${UOK} --expect "MatLoad: mpicompoundaij, block size 3"
+         -- ${U} -gen elast3d:n=4 -zero_rows -norm -copy -load ${UB}_elast3d_mpi.bin -load_mat_type aijcompound ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.user_ops_diag0 LABELS petsc ARGS ${OK} --expect "MatZeroRows \\(diag 0\\.\\): b and the matrix equal" -- ${U} -gen elast3d:n=3 -zero_rows -diag 0)
+# Whole block rows keep quaternion / complex entries; part of a block row stores real blocks (on every rank)
+pgk_test(petsc.aijcompound.user_ops_quaternion LABELS petsc NP 3 ARGS ${UOK} --expect "entry kind quaternion \\(-mat_aijcompound_entry auto\\) on every rank"
+         -- ${U} -gen quatsurf:n=6 -zero_rows -norm -copy -final_view ::ascii_info ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.user_ops_quaternion_partial LABELS petsc ARGS ${OK} --expect "MatZeroRows \\(diag 1\\., part of a block row\\)" --expect "entry kind block \\(-mat_aijcompound_entry auto\\), bs 4"
+         -- ${U} -gen quatsurf:n=6 -zero_rows -partial -final_view ::ascii_info)
+pgk_test(petsc.aijcompound.user_ops_complex_partial_mpi LABELS petsc NP 2 ARGS ${OK} --expect "MatZeroRows \\(diag 1\\., part of a block row\\)" --expect "entry kind block \\(-mat_aijcompound_entry auto\\) on every rank, bs 2"
+         -- ${U} -gen helmholtz2dc:n=6 -zero_rows -partial -final_view ::ascii_info ${PGK_GPU_OPTS})
+# MatLoad: the entry kind from the options of the loaded matrix's prefix; a file of block size 1 is an error
+pgk_test(petsc.aijcompound.user_ops_load_complex LABELS petsc ARGS ${OK} --expect "MatLoad: seqcompoundaij, block size 2" --expect "entry kind complex \\(-mat_aijcompound_entry auto\\)"
+         -- ${U} -gen helmholtz2dc:n=6 -load ${UB}_complex.bin -load_mat_type aijcompound -load_mat_view ::ascii_info)
+pgk_test(petsc.aijcompound.user_ops_load_as_blocks LABELS petsc ARGS ${OK} --expect "entry kind block \\(-mat_aijcompound_entry block\\)"
+         -- ${U} -gen helmholtz2dc:n=6 -load ${UB}_blocks.bin -load_mat_type aijcompound -load_mat_aijcompound_entry block -load_mat_view ::ascii_info)
+pgk_test(petsc.aijcompound.user_ops_load_bs1 LABELS petsc ARGS --fail --expect "Mat aijcompound needs a block size 2\\.\\.8 .* the matrix has block size 1"
+         -- ${U} -gen lap3d7:n=4 -load ${UB}_bs1.bin -load_mat_type aijcompound)
+# (-viewer_binary_skip_info: the .info file beside the binary file would set the block size 1 again)
+pgk_test(petsc.aijcompound.user_ops_load_block_size_option LABELS petsc ARGS ${OK} --expect "MatLoad: seqcompoundaij, block size 2"
+         -- ${U} -gen lap3d7:n=4 -load ${UB}_bs1_as2.bin -load_mat_type aijcompound -matload_block_size 2 -viewer_binary_skip_info)
+pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
+         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -norm -copy -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
+# On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host
+# operations change must reach the device copy (uploaded at its next use) and the products agree.
+pgk_test(gpu.aijcompound.user_ops LABELS "gpu;petsc" ARGS --gpu ${UOK}
+         -- ${U} -gen elast3d:n=4 -orig_mat_type aijcusparse -zero_rows -norm -copy -final_view ::ascii_info ${PGK_GPU_OPTS})
+pgk_test(gpu.aijcompound.user_ops_quaternion_partial_mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${OK} --expect "entry kind block \\(-mat_aijcompound_entry auto\\) on every rank, bs 4"
+         -- ${U} -gen quatsurf:n=6 -orig_mat_type aijcusparse -zero_rows -partial -norm -copy -final_view ::ascii_info ${PGK_GPU_OPTS})

@@ -1,0 +1,203 @@
+static const char help[] = "Mat aijcompound under the operations a FEM code or a driver program calls beside the products:\n"
+                           "MatZeroRows (Dirichlet rows), MatNorm, MatCopy and MatLoad, each against the AIJ original.\n"
+                           "  -gen <spec>           generator specification (default elast3d:n=4)\n"
+                           "  -zero_rows            MatZeroRows with x and b on both (AIJ with MAT_KEEP_NONZERO_PATTERN): b and the\n"
+                           "                        matrix must come out equal; the rows are every 5th block row (whole), named by\n"
+                           "                        rank (index mod size) so that most belong to another rank\n"
+                           "  -partial              with -zero_rows: also one scalar row of block row 3 (part of a block row)\n"
+                           "  -diag <1>             with -zero_rows: the diagonal value\n"
+                           "  -norm                 MatNorm 1, Frobenius and infinity against the original (relative 1e-14)\n"
+                           "  -copy                 MatCopy into a duplicate, into another pattern and into MATAIJ: each equals the original\n"
+                           "  -load <file>          the original written to file (binary), then read by MatLoad into a matrix with\n"
+                           "                        prefix load_ (-load_mat_type aijcompound): it must equal the original\n"
+                           "  -final_view ::ascii_info  views the converted matrix at the end (-load_mat_view: the loaded one)\n";
+
+#include <petscgpukit.h>
+#include <petscksp.h>
+
+#include "tests/petsc/aijcompound/common.hpp"
+
+#include <cmath>
+#include <vector>
+
+// The rows -zero_rows names on this rank: scalar rows of every 5th block row (from 2), and with
+// partial one scalar row of block row 3; entry k of the global list goes to rank k mod size.
+static PetscErrorCode ZeroRowList(Mat A, PetscBool partial, std::vector<PetscInt> *rows)
+{
+  PetscInt    bs, N;
+  PetscMPIInt rank, size;
+  PetscInt    k = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(MatGetSize(A, &N, NULL));
+  for (PetscInt I = 2; I < N / bs; I += 5)
+    for (PetscInt i = 0; i < bs; ++i, ++k)
+      if (k % size == rank) rows->push_back(I * bs + i);
+  if (partial && 3 * bs + 1 < N && rank == size - 1) rows->push_back(3 * bs + 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckZeroRows(Mat A, Mat C, PetscBool partial, PetscScalar diag)
+{
+  std::vector<PetscInt> rows;
+  Vec                   x, bA, bC;
+  PetscBool             equal;
+
+  PetscFunctionBegin;
+  PetscCall(ZeroRowList(A, partial, &rows));
+  PetscCall(MatCreateVecs(C, &x, &bC));
+  PetscCall(FillVec(x, 1));
+  PetscCall(FillVec(bC, 2));
+  PetscCall(MatCreateVecs(A, NULL, &bA));
+  PetscCall(FillVec(bA, 2));
+  PetscCall(MatSetOption(A, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+  PetscCall(MatZeroRows(A, (PetscInt)rows.size(), rows.data(), diag, x, bA));
+  PetscCall(MatZeroRows(C, (PetscInt)rows.size(), rows.data(), diag, x, bC));
+  PetscCall(VecEqual(bA, bC, &equal));
+  PetscCheck(equal, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatZeroRows: b differs from the original's");
+  PetscCall(CheckConvertBack(A, C, MATAIJ));
+  {
+    PetscReal nd, nu;
+    Vec       yA, yC;
+    PetscCall(VecDuplicate(bA, &yA));
+    PetscCall(VecDuplicate(bC, &yC));
+    PetscCall(MatMult(A, x, yA));
+    PetscCall(MatMult(C, x, yC));
+    PetscCall(VecCopy(yC, bA)); // yC's values in the original's vector type
+    PetscCall(VecAXPY(bA, -1.0, yA));
+    PetscCall(VecNorm(bA, NORM_2, &nd));
+    PetscCall(VecNorm(yA, NORM_2, &nu));
+    PetscCheck(nd <= 1e-13 * nu, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatMult after MatZeroRows: relative difference %g", (double)(nd / nu));
+    PetscCall(VecDestroy(&yA));
+    PetscCall(VecDestroy(&yC));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatZeroRows (diag %g%s): b and the matrix equal the original's\n", (double)PetscRealPart(diag), partial ? ", part of a block row" : ""));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&bA));
+  PetscCall(VecDestroy(&bC));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckNorms(Mat A, Mat C)
+{
+  const NormType types[] = {NORM_1, NORM_FROBENIUS, NORM_INFINITY};
+
+  PetscFunctionBegin;
+  for (NormType t : types) {
+    PetscReal na, nc;
+    PetscCall(MatNorm(A, t, &na));
+    PetscCall(MatNorm(C, t, &nc));
+    PetscCheck(std::fabs(na - nc) <= 1e-14 * na, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatNorm %s: %.17g against the original's %.17g", NormTypes[t], (double)nc, (double)na);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatNorm 1, frobenius, infinity: equal to the original's\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatCopy(C, D) for D a duplicate without values, D of another pattern (the diagonal blocks only),
+// and D a MATAIJ: each converts back to the original exactly.
+static PetscErrorCode CheckCopy(Mat A, Mat C)
+{
+  Mat       D, I;
+  MatType   type;
+  PetscInt  bs;
+  PetscReal norm;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(C, MAT_DO_NOT_COPY_VALUES, &D));
+  PetscCall(MatNorm(D, NORM_FROBENIUS, &norm));
+  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatDuplicate without values is not zero");
+  PetscCall(MatCopy(C, D, SAME_NONZERO_PATTERN));
+  PetscCall(CheckConvertBack(A, D, MATAIJ));
+  PetscCall(MatDestroy(&D));
+  // the identity's pattern, of C's type
+  PetscCall(MatGetType(C, &type));
+  PetscCall(MatGetBlockSize(C, &bs));
+  {
+    PetscInt m, n, rstart, rend;
+    PetscCall(MatGetLocalSize(A, &m, &n));
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, m, n, PETSC_DETERMINE, PETSC_DETERMINE, 1, NULL, 0, NULL, &I));
+    PetscCall(MatSetBlockSize(I, bs));
+    for (PetscInt i = rstart; i < rend; ++i) PetscCall(MatSetValue(I, i, i, 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(I, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(I, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(MatConvert(I, type, MAT_INITIAL_MATRIX, &D));
+  PetscCall(MatDestroy(&I));
+  PetscCall(MatCopy(C, D, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(CheckConvertBack(A, D, MATAIJ));
+  PetscCall(MatDestroy(&D));
+  // into MATAIJ
+  PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &D));
+  PetscCall(MatCopy(C, D, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatAXPY(D, -1.0, A, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(D, NORM_FROBENIUS, &norm));
+  PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatCopy into MATAIJ is not the original");
+  PetscCall(MatDestroy(&D));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatCopy into a duplicate, another pattern and MATAIJ: equal to the original\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The original written to file, then MatLoad into a matrix set up from the options under prefix load_.
+static PetscErrorCode CheckLoad(Mat A, const char *file)
+{
+  PetscViewer viewer;
+  Mat         L;
+  MatType     type;
+  PetscInt    bs;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_WRITE, &viewer));
+  PetscCall(MatView(A, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscCall(MatCreate(PETSC_COMM_WORLD, &L));
+  PetscCall(MatSetOptionsPrefix(L, "load_"));
+  PetscCall(MatSetFromOptions(L));
+  PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_READ, &viewer));
+  PetscCall(MatLoad(L, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscCall(MatGetType(L, &type));
+  PetscCall(MatGetBlockSize(L, &bs));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatLoad: %s, block size %" PetscInt_FMT "\n", type, bs));
+  PetscCall(MatViewFromOptions(L, NULL, "-mat_view")); // -load_mat_view
+  PetscCall(CheckConvertBack(A, L, MATAIJ));
+  PetscCall(MatDestroy(&L));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char        spec[256] = "elast3d:n=4", file[PETSC_MAX_PATH_LEN] = "";
+  PetscBool   zero_rows = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load;
+  PetscScalar diag = 1.0;
+  Mat         A, C;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGpuKitInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-gen", spec, sizeof spec, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_rows", &zero_rows, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-partial", &partial, NULL));
+  PetscCall(PetscOptionsGetScalar(NULL, NULL, "-diag", &diag, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-norm", &norm, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-copy", &copy, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-load", file, sizeof file, &load));
+  PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
+  if (load) PetscCall(CheckLoad(A, file));
+  if (norm || copy || zero_rows) { // (-load alone also takes originals of block size 1)
+    PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
+    PetscCall(MatSetOptionsPrefix(C, NULL)); // the conversion took the original's prefix
+    if (norm) PetscCall(CheckNorms(A, C));
+    if (copy) PetscCall(CheckCopy(A, C));
+    if (zero_rows) PetscCall(CheckZeroRows(A, C, partial, diag));
+    PetscCall(MatViewFromOptions(C, NULL, "-final_view"));
+    PetscCall(MatDestroy(&C));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
