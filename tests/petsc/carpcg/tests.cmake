@@ -90,6 +90,12 @@ pgk_test(petsc.carpcg.nan_mpi LABELS petsc NP 2 ARGS --fail --expect "KSP carpcg
 pgk_test(petsc.carpcg.nan_rhs LABELS petsc ARGS --fail --expect "the right-hand side has NaN or Inf" -- ${T} -case nan_rhs)
 pgk_test(petsc.carpcg.nonsquare LABELS petsc ARGS --fail --expect "requires a square matrix" -- ${T} -case nonsquare)
 pgk_test(petsc.carpcg.pc_jacobi LABELS petsc ARGS --fail --expect "needs -pc_type none" -- ${T} -pc_type jacobi)
+# As a multigrid smoother (snes ex19 on a DMDA): PCMG gives each level's KSP the PC SOR, so the error names
+# the level's prefixed option; with it, and FGMRES outside (carpcg is a Krylov method, a variable
+# preconditioner), the Newton solve converges.
+set(EX19MG $<TARGET_FILE:tutorial_snes_ex19> -dll_append ${PGK_LIB} -da_refine 1 -pc_type mg -pc_mg_levels 2 -mg_levels_ksp_type carpcg -mg_levels_ksp_max_it 2)
+pgk_test(tutorial.snes_ex19.carpcg_smoother_pc LABELS tutorial ARGS --fail --expect "KSP carpcg needs -mg_levels_1_pc_type none: .*\\(got PC sor\\)" -- ${EX19MG})
+pgk_test(tutorial.snes_ex19.carpcg_smoother LABELS tutorial ARGS --expect "Nonlinear solve converged" -- ${EX19MG} -mg_levels_pc_type none -ksp_type fgmres -snes_converged_reason)
 pgk_test(petsc.carpcg.bad_relax LABELS petsc ARGS --fail --expect "must be in \\(0, 2\\)" -- ${T} -ksp_carpcg_relax 2)
 pgk_test(petsc.carpcg.bad_lanes LABELS petsc ARGS --fail --expect "lanes_per_row must be 0, 4, 8, 16 or 32, got 6" -- ${T} -ksp_carpcg_lanes_per_row 6)
 pgk_test(petsc.carpcg.bad_relax_cimmino LABELS petsc ARGS --fail --expect "lambda~ must be > 0" -- ${T} -ksp_carpcg_scheme cimmino -ksp_carpcg_relax 0)
