@@ -47,7 +47,8 @@ static PetscErrorCode KSPCarpcgRequirePCNone(KSP ksp, PetscBool error)
   if (!((PetscObject)pc)->type_name) PetscCall(PCSetType(pc, PCNONE));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &none));
   // The option named with the PC's prefix (a multigrid smoother's PC is -mg_levels_pc_type, set to SOR by PCMG).
-  PetscCheck(none || !error, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP carpcg needs -%spc_type none: its double Kaczmarz sweep is the preconditioner (got PC %s)", ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "", ((PetscObject)pc)->type_name);
+  PetscCheck(none || !error, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP carpcg needs -%spc_type none: its double Kaczmarz sweep is the preconditioner (got PC %s)", ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "",
+             ((PetscObject)pc)->type_name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

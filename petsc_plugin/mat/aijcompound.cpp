@@ -291,8 +291,9 @@ PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer)
    `-pc_factor_mat_solver_type petsc`, is a clear error.
 
    COO assembly (`MatSetPreallocationCOO()`, `MatSetValuesCOO()`) works. With `-dm_mat_type aijcompound`
-   a DMDA assembles the matrix, but `MatFDColoringCreate()` (SNES's colored finite-difference
-   Jacobian) is not supported. On the device (CUDA vectors, not bound to the CPU) the products and
+   a DMDA assembles the matrix, and SNES's colored finite-difference Jacobian works
+   (`MatFDColoringCreate()`: PETSc's coloring on an AIJ workspace of the pattern assembled through
+   `MatSetValues()`, else of the whole-block expansion, whose values are then copied in). On the device (CUDA vectors, not bound to the CPU) the products and
    the value operations run in the tuned layout (`-mat_aijcompound_*` options, `-mat_view ::ascii_info`).
    MPI: `MATMPIAIJCOMPOUND`.
 
@@ -325,6 +326,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   if (MatAIJCompoundUseDevice(A)) PetscCall(MatSetVecType(A, VECCUDA));
   A->offloadmask = PETSC_OFFLOAD_CPU;
   MatAIJCompoundSetComputeOps(A);
+  MatAIJCompoundSetFDColoringOps(A);
   MatAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_SeqAIJCompound;
   A->ops->duplicate   = MatDuplicate_SeqAIJCompound;

@@ -63,10 +63,21 @@ pgk_test(tutorial.ex56_aijcompound_mpi LABELS "tutorial;mpi" ARGS --expect "iter
 pgk_test(tutorial.ex56_aijcompound_mpi_bjacobi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: seqcompoundaij"
          -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS}
          --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi ${PGK_GPU_OPTS})
-# -dm_mat_type aijcompound: a DMDA assembles it (snes ex19, 4 dof), but SNES's finite-difference
-# colouring of the Jacobian is PETSc's clear "no method" error (not supported yet).
-pgk_test(tutorial.ex19_aijcompound LABELS tutorial ARGS --fail --expect "No method fdcoloringcreate for Mat of type seqcompoundaij"
-         -- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 1 -dm_mat_type aijcompound -pc_type pbjacobi)
+# -dm_mat_type aijcompound: a DMDA assembles it (snes ex19, 4 dof) and SNES computes the Jacobian by
+# colored finite differences (SNES's default on a DM; PETSc's coloring runs on an AIJ workspace of the
+# DM's pattern, its values copied in, fdcoloring.cpp): every linear solve takes as many iterations as
+# with the DMDA's AIJ, on 1 and 2 ranks, with both differencing parameters.
+set(EX19C -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason)
+foreach(fd wp ds)
+  pgk_test(tutorial.ex19_aijcompound_fdcoloring_${fd} LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
+           -- ${CMP56} 0 $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -mat_fd_type ${fd} -dm_mat_type aijcompound -snes_view
+           --- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -mat_fd_type ${fd})
+endforeach()
+pgk_test(valgrind.ex19_aijcompound_fdcoloring LABELS "valgrind;tutorial" ARGS ${VGOK} --expect "Nonlinear solve converged"
+         -- ${VG} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -dm_mat_type aijcompound -pc_type pbjacobi -snes_converged_reason -malloc_debug -malloc_dump)
+pgk_test(tutorial.ex19_aijcompound_fdcoloring_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -dm_mat_type aijcompound -snes_view ${PGK_GPU_OPTS}
+         --- ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} ${PGK_GPU_OPTS})
 # With -snes_fd (the Jacobian by plain finite differences: MatZeroEntries, MatSetValues, assembly at
 # every Newton step) the DMDA's aijcompound matrix works on 2 ranks (mpicompoundaij, values-only
 # re-assembly): every linear solve takes as many iterations as with the DMDA's AIJ.
@@ -82,4 +93,9 @@ pgk_test(gpu.tutorial.ex45 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX45} ${D
 pgk_test(gpu.tutorial.ex56 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX56} ${DLL} -ksp_view ${EX56_ARGS} ${PGK_DEVICE_TYPES})
 pgk_test(gpu.tutorial.ex2_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX2} ${DLL} -ksp_view ${EX2_ARGS} ${PGK_DEVICE_TYPES})
 pgk_test(gpu.tutorial.ex45_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX45} ${DLL} -ksp_view ${EX45_ARGS} -dm_mat_type aijcusparse -dm_vec_type cuda ${PGK_GPU_OPTS})
+# The DMDA's aijcompound matrix with CUDA vectors (products on the device) and its Jacobian by colored
+# finite differences (values set on the host, uploaded at the next product): iterations of AIJCUSPARSE.
+pgk_test(gpu.tutorial.ex19_aijcompound_fdcoloring LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -dm_mat_type aijcompound -dm_vec_type cuda -snes_view ${PGK_GPU_OPTS}
+         --- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -dm_mat_type aijcusparse -dm_vec_type cuda ${PGK_GPU_OPTS})
 pgk_test(gpu.tutorial.ex56_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX56} ${DLL} -ksp_view ${EX56_ARGS} ${PGK_DEVICE_TYPES})

@@ -43,7 +43,8 @@ extern PetscLogEvent MAT_AIJCompoundTune; // tune.cpp: the layout x schedule sea
 // The operations of ops.cpp and assembly.cpp into A->ops.
 void           MatAIJCompoundSetComputeOps(Mat A);
 void           MatAIJCompoundSetAssemblyOps(Mat A);
-PetscErrorCode MatAIJCompoundComposeAssembly(Mat A); // MatSeqAIJSetPreallocation_C
+void           MatAIJCompoundSetFDColoringOps(Mat A); // fdcoloring.cpp, sequential and MPI
+PetscErrorCode MatAIJCompoundComposeAssembly(Mat A);  // MatSeqAIJSetPreallocation_C
 // Values of the compound CSR changed in place: the transpose refreshes, the inner AIJ is dropped.
 PetscErrorCode MatAIJCompoundValuesChanged(Mat A);
 // The same after a device operation changed the values (the host copy is stale, mask GPU).

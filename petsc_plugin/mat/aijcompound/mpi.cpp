@@ -453,6 +453,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
   PetscFunctionBegin;
   A->data = new Mat_MPIAIJCompound();
   MatMPIAIJCompoundSetComputeOps(A);
+  MatAIJCompoundSetFDColoringOps(A);
   MatMPIAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_MPIAIJCompound;
   A->ops->duplicate   = MatDuplicate_MPIAIJCompound;
