@@ -281,9 +281,11 @@ PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer)
    real blocks when the rows cover part of a block row), `MatCopy()`, `MatNorm()` (of the expansion,
    computed by `MATSEQAIJ`: a diagnostic) and `MatLoad()` (the file is read into `MATSEQAIJ`, then
    converted; the block size from `-matload_block_size` or the .info file beside a binary file).
-   These host operations change the host values; a device copy uploads them at its next use.
+   `MatCreateSubMatrix()` (by `MATSEQAIJ` on the expansion; of this type again when the index sets keep
+   whole blocks, else `MATSEQAIJ`). These host operations change the host values; a device copy
+   uploads them at its next use.
    Anything else (factorizations, so `PCILU` and `PCLU`, `MatGetRow()`, `MatGetValues()`,
-   `MatZeroRowsColumns()`, `MatTranspose()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
+   `MatZeroRowsColumns()`, `MatTranspose()`, `MatCreateSubMatrices()` (so `PCASM`), `MatSOR()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
 
    The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
    packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had
@@ -327,6 +329,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   A->offloadmask = PETSC_OFFLOAD_CPU;
   MatAIJCompoundSetComputeOps(A);
   MatAIJCompoundSetFDColoringOps(A);
+  MatAIJCompoundSetSubMatrixOps(A);
   MatAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_SeqAIJCompound;
   A->ops->duplicate   = MatDuplicate_SeqAIJCompound;

@@ -4,19 +4,19 @@ set(PGK_PETSC_TUTORIALS "" CACHE PATH "Folder holding PETSc's src/ksp/ksp/tutori
 if(NOT PGK_PETSC_TUTORIALS)
   set(_pgk_candidates ${PETSC_DIR}/share/petsc/examples/src/ksp/ksp/tutorials ${PETSC_DIR}/src/ksp/ksp/tutorials)
   foreach(dir ${_pgk_candidates})
-    if(EXISTS ${dir}/ex2.c AND EXISTS ${dir}/ex45.c AND EXISTS ${dir}/ex56.c)
+    if(EXISTS ${dir}/ex2.c AND EXISTS ${dir}/ex45.c AND EXISTS ${dir}/ex49.c AND EXISTS ${dir}/ex56.c)
       set(PGK_PETSC_TUTORIALS ${dir} CACHE PATH "" FORCE)
       break()
     endif()
   endforeach()
 endif()
 if(NOT PGK_PETSC_TUTORIALS)
-  message(FATAL_ERROR "PETSc's tutorial sources (src/ksp/ksp/tutorials/ex2.c, ex45.c, ex56.c) were not found "
+  message(FATAL_ERROR "PETSc's tutorial sources (src/ksp/ksp/tutorials/ex2.c, ex45.c, ex49.c, ex56.c) were not found "
                       "under ${PETSC_DIR}; set -DPGK_PETSC_TUTORIALS=<dir> (a PETSc install has them under share/petsc/examples)")
 endif()
 message(STATUS "petscgpukit: PETSc tutorials from ${PGK_PETSC_TUTORIALS}")
 
-foreach(ex ex2 ex45 ex56)
+foreach(ex ex2 ex45 ex49 ex56)
   add_executable(tutorial_${ex} ${PGK_PETSC_TUTORIALS}/${ex}.c)
   target_link_libraries(tutorial_${ex} PRIVATE PkgConfig::PETSC m) # PETSc only: not linked to us
   set_target_properties(tutorial_${ex} PROPERTIES LINKER_LANGUAGE C)
@@ -63,6 +63,18 @@ pgk_test(tutorial.ex56_aijcompound_mpi LABELS "tutorial;mpi" ARGS --expect "iter
 pgk_test(tutorial.ex56_aijcompound_mpi_bjacobi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: seqcompoundaij"
          -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS}
          --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi ${PGK_GPU_OPTS})
+# ksp ex49 (2D plane-strain elasticity, Q1 on a DMDA, bs 2) with -dm_mat_type aijcompound: its
+# symmetric Dirichlet conditions take the submatrix without the constrained rows and columns
+# (MatCreateSubMatrix: whole nodes, so of the compound type again), -use_nonsymbc zeroes them
+# (MatZeroRows): the iterations of the DMDA's AIJ, 1 and 2 ranks.
+set(EX49 $<TARGET_FILE:tutorial_ex49> ${DLL} -mx 24 -my 24 -no_view -c_str 3 -sponge_E0 1 -sponge_E1 1000 -sponge_nu0 0.4 -sponge_nu1 0.2 -sponge_t 1 -sponge_w 8
+    -elas_pc_type pbjacobi -elas_ksp_rtol 1e-8 -elas_ksp_converged_reason)
+pgk_test(tutorial.ex49_aijcompound_submatrix LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 ${EX49} -elas_ksp_type cg -dm_mat_type aijcompound -elas_ksp_view --- ${EX49} -elas_ksp_type cg)
+pgk_test(tutorial.ex49_aijcompound_submatrix_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} ${EX49} -elas_ksp_type cg -dm_mat_type aijcompound -elas_ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX49} -elas_ksp_type cg ${PGK_GPU_OPTS})
+pgk_test(tutorial.ex49_aijcompound_zero_rows_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 2 ${MPI2} ${EX49} -use_nonsymbc -elas_ksp_type gmres -dm_mat_type aijcompound -elas_ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX49} -use_nonsymbc -elas_ksp_type gmres ${PGK_GPU_OPTS})
 # -dm_mat_type aijcompound: a DMDA assembles it (snes ex19, 4 dof) and SNES computes the Jacobian by
 # colored finite differences (SNES's default on a DM; PETSc's coloring runs on an AIJ workspace of the
 # DM's pattern, its values copied in, fdcoloring.cpp): every linear solve takes as many iterations as

@@ -21,8 +21,9 @@ shift
 b=("$@")
 # One line per linear solve: its iteration count, or "diverged:<reason>".
 solves() {
-  sed -n -e 's/.*Linear solve converged due to [A-Z_]* iterations \([0-9]*\).*/\1/p' \
-    -e 's/.*Linear solve did not converge due to \([A-Z_]*\).*/diverged:\1/p'
+  # (a KSP with an options prefix prints "Linear <prefix> solve ...")
+  sed -n -e 's/.*Linear \([A-Za-z0-9_]* \)\{0,1\}solve converged due to [A-Z_]* iterations \([0-9]*\).*/\2/p' \
+    -e 's/.*Linear \([A-Za-z0-9_]* \)\{0,1\}solve did not converge due to \([A-Z_]*\).*/diverged:\2/p'
 }
 out_a=$("${a[@]}" 2>&1) || { echo "$out_a"; echo "compare_iterations: first command failed"; exit 1; }
 out_b=$("${b[@]}" 2>&1) || { echo "$out_b"; echo "compare_iterations: baseline command failed"; exit 1; }

@@ -44,6 +44,7 @@ extern PetscLogEvent MAT_AIJCompoundTune; // tune.cpp: the layout x schedule sea
 void           MatAIJCompoundSetComputeOps(Mat A);
 void           MatAIJCompoundSetAssemblyOps(Mat A);
 void           MatAIJCompoundSetFDColoringOps(Mat A); // fdcoloring.cpp, sequential and MPI
+void           MatAIJCompoundSetSubMatrixOps(Mat A);  // submatrix.cpp, sequential and MPI
 PetscErrorCode MatAIJCompoundComposeAssembly(Mat A);  // MatSeqAIJSetPreallocation_C
 // Values of the compound CSR changed in place: the transpose refreshes, the inner AIJ is dropped.
 PetscErrorCode MatAIJCompoundValuesChanged(Mat A);

@@ -440,7 +440,9 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    0 and the diagonal `diag`, which needs the same row and column layouts; complex and quaternion
    entries become real blocks on every rank when the rows cover part of a block row),
    `MatCopy()`, `MatNorm()` (of the expansion, computed by `MATMPIAIJ`) and `MatLoad()` (read into
-   `MATMPIAIJ`, then converted: `-mat_type aijcompound` with `-matload_block_size` or the .info file).
+   `MATMPIAIJ`, then converted: `-mat_type aijcompound` with `-matload_block_size` or the .info file),
+   `MatCreateSubMatrix()` (by `MATMPIAIJ` on the expansion; of this type when whole blocks are kept,
+   else `MATMPIAIJ`) and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`).
    Every factorization (`PCLU`, `PCILU`, ..., also the default `PCBJACOBI` sub-preconditioner
    `PCILU`) is a clear error.
 
@@ -454,6 +456,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
   A->data = new Mat_MPIAIJCompound();
   MatMPIAIJCompoundSetComputeOps(A);
   MatAIJCompoundSetFDColoringOps(A);
+  MatAIJCompoundSetSubMatrixOps(A);
   MatMPIAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_MPIAIJCompound;
   A->ops->duplicate   = MatDuplicate_MPIAIJCompound;

@@ -179,8 +179,15 @@ pgk_test(petsc.aijcompound.user_ops_load_bs1 LABELS petsc ARGS --fail --expect "
 # (-viewer_binary_skip_info: the .info file beside the binary file would set the block size 1 again)
 pgk_test(petsc.aijcompound.user_ops_load_block_size_option LABELS petsc ARGS ${OK} --expect "MatLoad: seqcompoundaij, block size 2"
          -- ${U} -gen lap3d7:n=4 -load ${UB}_bs1_as2.bin -load_mat_type aijcompound -matload_block_size 2 -viewer_binary_skip_info)
+# MatCreateSubMatrix: whole blocks kept give the compound type (entry kind kept), part of a block MATAIJ
+pgk_test(petsc.aijcompound.user_ops_submatrix LABELS petsc ARGS ${OK} --expect "MatCreateSubMatrix: seqcompoundaij" --expect "MatCreateSubMatrix \\(initial, reused\\): equal"
+         --expect "entry kind quaternion" -- ${U} -gen quatsurf:n=6 -submatrix -final_view ::ascii_info)
+pgk_test(petsc.aijcompound.user_ops_submatrix_mpi LABELS petsc NP 3 ARGS ${OK} --expect "MatCreateSubMatrix: mpicompoundaij" --expect "MatCreateSubMatrix \\(initial, reused\\): equal"
+         -- ${U} -gen elast3d:n=4 -submatrix ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.user_ops_submatrix_partial_mpi LABELS petsc NP 2 ARGS ${OK} --expect "MatCreateSubMatrix: mpiaij" --expect "MatCreateSubMatrix \\(initial, reused\\): equal"
+         -- ${U} -gen elast3d:n=4 -submatrix -partial ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
-         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -norm -copy -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
+         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -norm -copy -submatrix -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
 # On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host
 # operations change must reach the device copy (uploaded at its next use) and the products agree.
 pgk_test(gpu.aijcompound.user_ops LABELS "gpu;petsc" ARGS --gpu ${UOK}

@@ -4,9 +4,10 @@ static const char help[] = "Mat aijcompound under the operations a FEM code or a
                            "  -zero_rows            MatZeroRows with x and b on both (AIJ with MAT_KEEP_NONZERO_PATTERN): b and the\n"
                            "                        matrix must come out equal; the rows are every 5th block row (whole), named by\n"
                            "                        rank (index mod size) so that most belong to another rank\n"
-                           "  -partial              with -zero_rows: also one scalar row of block row 3 (part of a block row)\n"
+                           "  -partial              with -zero_rows / -submatrix: also one scalar row of block row 3 (part of a block row)\n"
                            "  -diag <1>             with -zero_rows: the diagonal value\n"
                            "  -norm                 MatNorm 1, Frobenius and infinity against the original (relative 1e-14)\n"
+                           "  -submatrix            MatCreateSubMatrix without every 5th block row (initial and reused) against the original's\n"
                            "  -copy                 MatCopy into a duplicate, into another pattern and into MATAIJ: each equals the original\n"
                            "  -load <file>          the original written to file (binary), then read by MatLoad into a matrix with\n"
                            "                        prefix load_ (-load_mat_type aijcompound): it must equal the original\n"
@@ -141,6 +142,43 @@ static PetscErrorCode CheckCopy(Mat A, Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatCreateSubMatrix with the rows and columns of every block row but those = 2 mod 5 (whole blocks:
+// of the compound type) or also without one scalar row (part of a block: MATAIJ), then again with
+// MAT_REUSE_MATRIX after MatScale: each equals the original's submatrix.
+static PetscErrorCode CheckSubMatrix(Mat A, Mat C, PetscBool partial)
+{
+  std::vector<PetscInt> keep;
+  PetscInt              bs, rstart, rend;
+  IS                    is;
+  Mat                   SA, SC;
+  MatType               type;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; ++r)
+    if ((r / bs) % 5 != 2 && !(partial && r == 3 * bs + 1)) keep.push_back(r);
+  PetscCall(ISCreateGeneral(PETSC_COMM_WORLD, (PetscInt)keep.size(), keep.data(), PETSC_COPY_VALUES, &is));
+  if (!partial) PetscCall(ISSetBlockSize(is, bs));
+  PetscCall(MatCreateSubMatrix(A, is, is, MAT_INITIAL_MATRIX, &SA));
+  PetscCall(MatCreateSubMatrix(C, is, is, MAT_INITIAL_MATRIX, &SC));
+  PetscCall(MatGetType(SC, &type));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatCreateSubMatrix: %s\n", type));
+  PetscCall(CheckConvertBack(SA, SC, MATAIJ));
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(MatScale(C, 2.0));
+  PetscCall(MatCreateSubMatrix(A, is, is, MAT_REUSE_MATRIX, &SA));
+  PetscCall(MatCreateSubMatrix(C, is, is, MAT_REUSE_MATRIX, &SC));
+  PetscCall(CheckConvertBack(SA, SC, MATAIJ));
+  PetscCall(MatScale(A, 0.5));
+  PetscCall(MatScale(C, 0.5));
+  PetscCall(MatDestroy(&SA));
+  PetscCall(MatDestroy(&SC));
+  PetscCall(ISDestroy(&is));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatCreateSubMatrix (initial, reused): equal to the original's\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The original written to file, then MatLoad into a matrix set up from the options under prefix load_.
 static PetscErrorCode CheckLoad(Mat A, const char *file)
 {
@@ -171,7 +209,7 @@ static PetscErrorCode CheckLoad(Mat A, const char *file)
 int main(int argc, char **argv)
 {
   char        spec[256] = "elast3d:n=4", file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   zero_rows = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load;
+  PetscBool   zero_rows = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE;
   PetscScalar diag = 1.0;
   Mat         A, C;
 
@@ -184,14 +222,16 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetScalar(NULL, NULL, "-diag", &diag, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-norm", &norm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-copy", &copy, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-submatrix", &submatrix, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-load", file, sizeof file, &load));
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
   if (load) PetscCall(CheckLoad(A, file));
-  if (norm || copy || zero_rows) { // (-load alone also takes originals of block size 1)
+  if (norm || copy || zero_rows || submatrix) { // (-load alone also takes originals of block size 1)
     PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
     PetscCall(MatSetOptionsPrefix(C, NULL)); // the conversion took the original's prefix
     if (norm) PetscCall(CheckNorms(A, C));
     if (copy) PetscCall(CheckCopy(A, C));
+    if (submatrix) PetscCall(CheckSubMatrix(A, C, partial));
     if (zero_rows) PetscCall(CheckZeroRows(A, C, partial, diag));
     PetscCall(MatViewFromOptions(C, NULL, "-final_view"));
     PetscCall(MatDestroy(&C));
