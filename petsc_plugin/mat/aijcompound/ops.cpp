@@ -288,6 +288,7 @@ static PetscErrorCode MatCopy_SeqAIJCompound(Mat A, Mat B, MatStructure str)
     PetscCall(MatAIJCompoundDeviceReset(B)); // another pattern or entry size
     cb = ca;
     Data(B)->t.reset();
+    Data(B)->coo.reset(); // the COO maps were of B's former pattern
   }
   PetscCall(MatAIJCompoundValuesChanged(B));
   PetscFunctionReturn(PETSC_SUCCESS);
