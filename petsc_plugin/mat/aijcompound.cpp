@@ -282,10 +282,11 @@ PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer)
    computed by `MATSEQAIJ`: a diagnostic) and `MatLoad()` (the file is read into `MATSEQAIJ`, then
    converted; the block size from `-matload_block_size` or the .info file beside a binary file).
    `MatCreateSubMatrix()` (by `MATSEQAIJ` on the expansion; of this type again when the index sets keep
-   whole blocks, else `MATSEQAIJ`). These host operations change the host values; a device copy
+   whole blocks, else `MATSEQAIJ`), `MatIncreaseOverlap()` and `MatCreateSubMatrices()` (so `PCASM`:
+   `MATSEQAIJ` subdomain matrices of the expansion, which every sub-solver can factor). These host operations change the host values; a device copy
    uploads them at its next use.
    Anything else (factorizations, so `PCILU` and `PCLU`, `MatGetRow()`, `MatGetValues()`,
-   `MatZeroRowsColumns()`, `MatTranspose()`, `MatCreateSubMatrices()` (so `PCASM`), `MatSOR()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
+   `MatZeroRowsColumns()`, `MatTranspose()`, `MatSOR()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
 
    The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
    packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had

@@ -75,6 +75,11 @@ pgk_test(tutorial.ex49_aijcompound_submatrix_mpi LABELS "tutorial;mpi" ARGS --ex
          -- ${CMP56} 0 ${MPI2} ${EX49} -elas_ksp_type cg -dm_mat_type aijcompound -elas_ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX49} -elas_ksp_type cg ${PGK_GPU_OPTS})
 pgk_test(tutorial.ex49_aijcompound_zero_rows_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
          -- ${CMP56} 2 ${MPI2} ${EX49} -use_nonsymbc -elas_ksp_type gmres -dm_mat_type aijcompound -elas_ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX49} -use_nonsymbc -elas_ksp_type gmres ${PGK_GPU_OPTS})
+# PCASM on ex56's aijcompound operator (MatIncreaseOverlap, MatCreateSubMatrices: MATSEQAIJ subdomain
+# matrices of the expansion, so the sub-solvers factor them): the iterations of AIJ
+pgk_test(tutorial.ex56_aijcompound_asm_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type asm -pc_asm_overlap 2 -sub_pc_type icc -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS}
+         --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type asm -pc_asm_overlap 2 -sub_pc_type icc ${PGK_GPU_OPTS})
 # -dm_mat_type aijcompound: a DMDA assembles it (snes ex19, 4 dof) and SNES computes the Jacobian by
 # colored finite differences (SNES's default on a DM; PETSc's coloring runs on an AIJ workspace of the
 # DM's pattern, its values copied in, fdcoloring.cpp): every linear solve takes as many iterations as

@@ -442,7 +442,8 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    `MatCopy()`, `MatNorm()` (of the expansion, computed by `MATMPIAIJ`) and `MatLoad()` (read into
    `MATMPIAIJ`, then converted: `-mat_type aijcompound` with `-matload_block_size` or the .info file),
    `MatCreateSubMatrix()` (by `MATMPIAIJ` on the expansion; of this type when whole blocks are kept,
-   else `MATMPIAIJ`) and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`).
+   else `MATMPIAIJ`), `MatIncreaseOverlap()` with `MatCreateSubMatrices()` (so `PCASM`, whose
+   subdomain matrices are `MATSEQAIJ`) and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`).
    Every factorization (`PCLU`, `PCILU`, ..., also the default `PCBJACOBI` sub-preconditioner
    `PCILU`) is a clear error.
 

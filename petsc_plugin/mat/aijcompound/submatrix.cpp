@@ -1,6 +1,8 @@
 // Mat aijcompound (sequential and MPI): MatCreateSubMatrix, what PCFIELDSPLIT and codes that drop
-// Dirichlet rows and columns (PETSc's ksp ex49) call. Computed by MATAIJ on the expansion; the
-// result is of this type again where its block sizes allow, else the AIJ submatrix.
+// Dirichlet rows and columns (PETSc's ksp ex49) call, and MatIncreaseOverlap + MatCreateSubMatrices,
+// what PCASM calls. Computed by MATAIJ on the expansion (one expansion per call: these are set-up
+// operations); a submatrix is of this type again where its block sizes allow, else MATAIJ; PCASM's
+// subdomain matrices are MATSEQAIJ, so every sub-solver (LU, ILU, ...) works on them.
 #include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
 
 // The submatrix is of A's type when its row and column block sizes (from the index sets, as MATAIJ
@@ -33,7 +35,39 @@ static PetscErrorCode MatCreateSubMatrix_AIJCompound(Mat A, IS isrow, IS iscol, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatIncreaseOverlap_AIJCompound(Mat A, PetscInt n, IS is[], PetscInt ov)
+{
+  Mat E;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &E));
+  PetscCall(MatIncreaseOverlap(E, n, is, ov));
+  PetscCall(MatDestroy(&E));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MATSEQAIJ submatrices of the expansion. MAT_REUSE_MATRIX copies new values into the caller's
+// matrices (same index sets, so the same patterns), which keep their identity and contexts.
+static PetscErrorCode MatCreateSubMatrices_AIJCompound(Mat A, PetscInt n, const IS irow[], const IS icol[], MatReuse scall, Mat *submat[])
+{
+  Mat  E;
+  Mat *fresh;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &E));
+  if (scall == MAT_INITIAL_MATRIX) PetscCall(MatCreateSubMatrices(E, n, irow, icol, MAT_INITIAL_MATRIX, submat));
+  else {
+    PetscCall(MatCreateSubMatrices(E, n, irow, icol, MAT_INITIAL_MATRIX, &fresh));
+    for (PetscInt i = 0; i < n; ++i) PetscCall(MatCopy(fresh[i], (*submat)[i], SAME_NONZERO_PATTERN));
+    PetscCall(MatDestroySubMatrices(n, &fresh));
+  }
+  PetscCall(MatDestroy(&E));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 void MatAIJCompoundSetSubMatrixOps(Mat A)
 {
-  A->ops->createsubmatrix = MatCreateSubMatrix_AIJCompound;
+  A->ops->createsubmatrix   = MatCreateSubMatrix_AIJCompound;
+  A->ops->increaseoverlap   = MatIncreaseOverlap_AIJCompound;
+  A->ops->createsubmatrices = MatCreateSubMatrices_AIJCompound;
 }

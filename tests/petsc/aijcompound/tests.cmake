@@ -186,6 +186,13 @@ pgk_test(petsc.aijcompound.user_ops_submatrix_mpi LABELS petsc NP 3 ARGS ${OK} -
          -- ${U} -gen elast3d:n=4 -submatrix ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.user_ops_submatrix_partial_mpi LABELS petsc NP 2 ARGS ${OK} --expect "MatCreateSubMatrix: mpiaij" --expect "MatCreateSubMatrix \\(initial, reused\\): equal"
          -- ${U} -gen elast3d:n=4 -submatrix -partial ${PGK_GPU_OPTS})
+# MatIncreaseOverlap + MatCreateSubMatrices (PCASM's calls), initial and reused
+pgk_test(petsc.aijcompound.user_ops_submatrices LABELS petsc ARGS ${OK} --expect "MatIncreaseOverlap, MatCreateSubMatrices \\(initial, reused\\): equal"
+         -- ${U} -gen elast3d:n=5 -submatrices)
+pgk_test(petsc.aijcompound.user_ops_submatrices_mpi LABELS petsc NP 2 ARGS ${OK} --expect "MatIncreaseOverlap, MatCreateSubMatrices \\(initial, reused\\): equal"
+         -- ${U} -gen helmholtz2dc:n=8 -submatrices ${PGK_GPU_OPTS})
+pgk_test(valgrind.aijcompound.user_ops_mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${UOK} --expect "MatIncreaseOverlap, MatCreateSubMatrices"
+         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -norm -copy -submatrix -submatrices -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
          -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -norm -copy -submatrix -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
 # On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host

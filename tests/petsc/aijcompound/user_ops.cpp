@@ -8,6 +8,7 @@ static const char help[] = "Mat aijcompound under the operations a FEM code or a
                            "  -diag <1>             with -zero_rows: the diagonal value\n"
                            "  -norm                 MatNorm 1, Frobenius and infinity against the original (relative 1e-14)\n"
                            "  -submatrix            MatCreateSubMatrix without every 5th block row (initial and reused) against the original's\n"
+                           "  -submatrices          MatIncreaseOverlap and MatCreateSubMatrices as PCASM calls them (initial, reused)\n"
                            "  -copy                 MatCopy into a duplicate, into another pattern and into MATAIJ: each equals the original\n"
                            "  -load <file>          the original written to file (binary), then read by MatLoad into a matrix with\n"
                            "                        prefix load_ (-load_mat_type aijcompound): it must equal the original\n"
@@ -179,6 +180,63 @@ static PetscErrorCode CheckSubMatrix(Mat A, Mat C, PetscBool partial)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// What PCASM does: two local index sets (this rank's first and second half of rows) grown by
+// MatIncreaseOverlap (2 levels: a superset of the original's, since the expansion's pattern holds
+// whole blocks), sorted, MatCreateSubMatrices, then MAT_REUSE_MATRIX after MatScale: every
+// submatrix equals the original's on the same index sets.
+static PetscErrorCode CheckSubMatrices(Mat A, Mat C)
+{
+  PetscInt rstart, rend, half;
+  IS       isa[2], isc[2];
+  Mat     *sa, *sc;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  half = (rend - rstart) / 2;
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, half, rstart, 1, &isa[0]));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, rend - rstart - half, rstart + half, 1, &isa[1]));
+  for (int k = 0; k < 2; ++k) PetscCall(ISDuplicate(isa[k], &isc[k]));
+  PetscCall(MatIncreaseOverlap(A, 2, isa, 2));
+  PetscCall(MatIncreaseOverlap(C, 2, isc, 2));
+  for (int k = 0; k < 2; ++k) { // the original's set, or (whole blocks) more: what isa lacks of isc is empty
+    IS       lack;
+    PetscInt nlack;
+    PetscCall(ISDifference(isa[k], isc[k], &lack));
+    PetscCall(ISGetLocalSize(lack, &nlack));
+    PetscCheck(nlack == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatIncreaseOverlap: index set %d lacks %" PetscInt_FMT " of the original's rows", k, nlack);
+    PetscCall(ISDestroy(&lack));
+    PetscCall(ISSort(isc[k])); // as PCASM does
+    PetscCall(ISDestroy(&isa[k]));
+    PetscCall(ISDuplicate(isc[k], &isa[k])); // the submatrices compared on the same index sets
+  }
+  PetscCall(MatCreateSubMatrices(A, 2, isa, isa, MAT_INITIAL_MATRIX, &sa));
+  PetscCall(MatCreateSubMatrices(C, 2, isc, isc, MAT_INITIAL_MATRIX, &sc));
+  for (int round = 0; round < 2; ++round) {
+    for (int k = 0; k < 2; ++k) {
+      PetscReal norm;
+      Mat       D; // (MATMPIAIJ's submatrices must not be merged into by MatAXPY: a copy)
+      PetscCall(MatDuplicate(sc[k], MAT_COPY_VALUES, &D));
+      PetscCall(MatAXPY(D, -1.0, sa[k], DIFFERENT_NONZERO_PATTERN));
+      PetscCall(MatNorm(D, NORM_FROBENIUS, &norm));
+      PetscCall(MatDestroy(&D));
+      PetscCheck(norm == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatCreateSubMatrices: submatrix %d differs from the original's (%g)", k, (double)norm);
+    }
+    if (round) break;
+    PetscCall(MatScale(A, 2.0));
+    PetscCall(MatScale(C, 2.0));
+    PetscCall(MatCreateSubMatrices(A, 2, isa, isa, MAT_REUSE_MATRIX, &sa));
+    PetscCall(MatCreateSubMatrices(C, 2, isc, isc, MAT_REUSE_MATRIX, &sc));
+  }
+  PetscCall(MatScale(A, 0.5));
+  PetscCall(MatScale(C, 0.5));
+  PetscCall(MatDestroySubMatrices(2, &sa));
+  PetscCall(MatDestroySubMatrices(2, &sc));
+  for (int k = 0; k < 2; ++k) PetscCall(ISDestroy(&isa[k]));
+  for (int k = 0; k < 2; ++k) PetscCall(ISDestroy(&isc[k]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatIncreaseOverlap, MatCreateSubMatrices (initial, reused): equal to the original's\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The original written to file, then MatLoad into a matrix set up from the options under prefix load_.
 static PetscErrorCode CheckLoad(Mat A, const char *file)
 {
@@ -209,7 +267,7 @@ static PetscErrorCode CheckLoad(Mat A, const char *file)
 int main(int argc, char **argv)
 {
   char        spec[256] = "elast3d:n=4", file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   zero_rows = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE;
+  PetscBool   zero_rows = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE, submatrices = PETSC_FALSE;
   PetscScalar diag = 1.0;
   Mat         A, C;
 
@@ -223,15 +281,17 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-norm", &norm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-copy", &copy, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-submatrix", &submatrix, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-submatrices", &submatrices, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-load", file, sizeof file, &load));
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
   if (load) PetscCall(CheckLoad(A, file));
-  if (norm || copy || zero_rows || submatrix) { // (-load alone also takes originals of block size 1)
+  if (norm || copy || zero_rows || submatrix || submatrices) { // (-load alone also takes originals of block size 1)
     PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
     PetscCall(MatSetOptionsPrefix(C, NULL)); // the conversion took the original's prefix
     if (norm) PetscCall(CheckNorms(A, C));
     if (copy) PetscCall(CheckCopy(A, C));
     if (submatrix) PetscCall(CheckSubMatrix(A, C, partial));
+    if (submatrices) PetscCall(CheckSubMatrices(A, C));
     if (zero_rows) PetscCall(CheckZeroRows(A, C, partial, diag));
     PetscCall(MatViewFromOptions(C, NULL, "-final_view"));
     PetscCall(MatDestroy(&C));
