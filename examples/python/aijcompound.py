@@ -38,6 +38,20 @@ assert A.getType() == aij_type and 'compound' not in aij_type, A.getType()
 assert C.getType().endswith('compoundaij'), C.getType()  # aijcompound: seq/mpicompoundaij
 assert C.getBlockSize() == bs
 assert diff < 1e-12, f'MatMult differs from AIJ by {diff}'
+
+# What a FEM code calls beside the products: Dirichlet rows (the grid's first row of points; every
+# rank may name any row) and a norm, on both (AIJ keeping its pattern, as aijcompound does).
+rows = np.arange(0, n * bs, dtype=PETSc.IntType)
+A.setOption(PETSc.Mat.Option.KEEP_NONZERO_PATTERN, True)
+A.zeroRows(rows, diag=1.0)
+C.zeroRows(rows, diag=1.0)
+A.mult(x, y_aij)
+C.mult(x, y)
+y.axpy(-1.0, y_aij)
+diff = y.norm(PETSc.NormType.INFINITY) / y_aij.norm(PETSc.NormType.INFINITY)
+na, nc = A.norm(PETSc.NormType.FROBENIUS), C.norm(PETSc.NormType.FROBENIUS)
+print(f'after zeroRows: MatMult relative difference {diff:.1e}; Frobenius norms {nc:.6g} (compound), {na:.6g} (AIJ)')
+assert diff < 1e-12 and abs(nc - na) <= 1e-14 * na
 for obj in (x, y, y_aij, C, A):  # device objects go before PETSc finalizes
     obj.destroy()
 print('aijcompound.py: all checks passed')
