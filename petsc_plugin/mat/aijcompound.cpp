@@ -278,7 +278,8 @@ PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer)
    blocks, layout; other formats view the expanded matrix), `MatZeroRows()` (Dirichlet rows: the
    pattern is kept, as with `MAT_KEEP_NONZERO_PATTERN`, so the rows' stored scalars become 0 and the
    diagonal `diag`, an error where its block is not stored; complex and quaternion entries become
-   real blocks when the rows cover part of a block row), `MatCopy()`, `MatNorm()` (of the expansion,
+   real blocks when the rows cover part of a block row), `MatZeroRowsColumns()` (the same with the
+   columns, b -= A(:, rows) x first), `MatCopy()`, `MatNorm()` (of the expansion,
    computed by `MATSEQAIJ`: a diagnostic) and `MatLoad()` (the file is read into `MATSEQAIJ`, then
    converted; the block size from `-matload_block_size` or the .info file beside a binary file).
    `MatCreateSubMatrix()` (by `MATSEQAIJ` on the expansion; of this type again when the index sets keep
@@ -286,7 +287,7 @@ PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer)
    `MATSEQAIJ` subdomain matrices of the expansion, which every sub-solver can factor). These host operations change the host values; a device copy
    uploads them at its next use.
    Anything else (factorizations, so `PCILU` and `PCLU`, `MatGetRow()`, `MatGetValues()`,
-   `MatZeroRowsColumns()`, `MatTranspose()`, `MatSOR()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
+   `MatTranspose()`, `MatSOR()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
 
    The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
    packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had
@@ -331,6 +332,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   MatAIJCompoundSetComputeOps(A);
   MatAIJCompoundSetFDColoringOps(A);
   MatAIJCompoundSetSubMatrixOps(A);
+  MatAIJCompoundSetZeroRowsOps(A, PETSC_FALSE);
   MatAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_SeqAIJCompound;
   A->ops->duplicate   = MatDuplicate_SeqAIJCompound;

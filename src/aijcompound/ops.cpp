@@ -186,69 +186,6 @@ void diagonal_scale(CompoundCsr &a, const double *l, const double *r) {
     }
 }
 
-namespace {
-
-// Bit i of the mask of block row bi: scalar row bi*bs + i is among the rows (bs <= kMaxBs = 8 bits).
-std::vector<unsigned> row_masks(Index nbrows, int bs, const Index *rows, Index n) {
-  std::vector<unsigned> mask(static_cast<std::size_t>(nbrows), 0u);
-  for (Index k = 0; k < n; ++k) {
-    if (rows[k] < 0 || rows[k] >= nbrows * bs)
-      throw std::invalid_argument("aijcompound: zero_rows: row " + std::to_string(rows[k]) + " is out of range [0, " +
-                                  std::to_string(nbrows * bs) + ")");
-    mask[rows[k] / bs] |= 1u << (rows[k] % bs);
-  }
-  return mask;
-}
-
-} // namespace
-
-bool covers_whole_block_rows(int bs, const Index *rows, Index n) {
-  std::vector<Index> r(rows, rows + n);
-  std::sort(r.begin(), r.end());
-  r.erase(std::unique(r.begin(), r.end()), r.end());
-  for (std::size_t k = 0; k < r.size();) { // each touched block row must appear bs times
-    const Index bi = r[k] / bs;
-    std::size_t end = k;
-    while (end < r.size() && r[end] / bs == bi) ++end;
-    if (end - k != static_cast<std::size_t>(bs)) return false;
-    k = end;
-  }
-  return true;
-}
-
-void zero_rows(CompoundCsr &a, const Index *rows, Index n, double diag) {
-  validate(a);
-  const std::vector<unsigned> mask = row_masks(a.nbrows, a.bs, rows, n);
-  const unsigned full = (1u << a.bs) - 1u;
-  for (Index bi = 0; bi < a.nbrows; ++bi) { // every check before the first change
-    if (!mask[bi]) continue;
-    if (a.kind != EntryKind::block && mask[bi] != full)
-      throw std::invalid_argument("aijcompound: zero_rows: the rows cover part of block row " + std::to_string(bi) +
-                                  ", where a " + kind_name(a.kind) +
-                                  " entry cannot keep its form (convert to real blocks first)");
-    if (diag != 0.0 && (bi >= a.nbcols || diagonal_entry(a, bi) < 0))
-      throw std::invalid_argument("aijcompound: zero_rows: block row " + std::to_string(bi) +
-                                  " has no diagonal block stored, so its rows cannot take a nonzero diagonal");
-  }
-  for (Index bi = 0; bi < a.nbrows; ++bi) {
-    if (!mask[bi]) continue;
-    const Index d = bi < a.nbcols ? diagonal_entry(a, bi) : -1;
-    for (Index e = a.rowptr[bi]; e < a.rowptr[bi + 1]; ++e) {
-      double *v = a.entry(e);
-      if (a.kind != EntryKind::block) { // whole block row: the entry becomes 0, or diag (its real part)
-        std::fill(v, v + a.esize(), 0.0);
-        if (e == d) v[0] = diag;
-        continue;
-      }
-      for (int i = 0; i < a.bs; ++i) {
-        if (!(mask[bi] >> i & 1u)) continue;
-        for (int j = 0; j < a.bs; ++j) v[j * a.bs + i] = 0.0; // row i of the column-major block
-        if (e == d) v[i * a.bs + i] = diag;
-      }
-    }
-  }
-}
-
 void axpy(CompoundCsr &y, double alpha, const CompoundCsr &x) {
   validate(y);
   validate(x);

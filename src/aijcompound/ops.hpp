@@ -1,7 +1,8 @@
 // Reference operations of Mat aijcompound on the compound CSR (src/aijcompound/compound.hpp):
 // what MatMult(Add), MatMultTranspose(Add), MatGetDiagonal, MatInvertBlockDiagonal, MatScale,
-// MatShift, MatDiagonalScale, MatZeroRows and MatAXPY compute. Serial, in storage order, deterministic.
-// Vectors are interlaced (bs scalars per block row, PETSc's layout); x and y must not overlap.
+// MatShift, MatDiagonalScale and MatAXPY compute (MatZeroRows and MatZeroRowsColumns: zero_rows.hpp). Serial, in
+// storage order, deterministic. Vectors are interlaced (bs scalars per block row, PETSc's layout); x and y must not
+// overlap.
 #pragma once
 
 #include "src/aijcompound/compound.hpp"
@@ -62,17 +63,6 @@ void shift(CompoundCsr &a, double alpha);
 // constant within each block: otherwise std::invalid_argument and A unchanged (convert to the
 // block kind first).
 void diagonal_scale(CompoundCsr &a, const double *l, const double *r);
-// MatZeroRows: every stored scalar of the given scalar rows of the expanded matrix becomes 0 and,
-// for diag != 0, the row's diagonal scalar diag; the pattern is kept (zeros stay stored). rows: n
-// scalar row indices in [0, nbrows*bs), any order, repeats allowed. Throws std::invalid_argument,
-// A unchanged, when a row is out of range, when diag != 0 and a row's diagonal block is not stored
-// (or the row has no diagonal column), or when A's entries are complex or quaternion and the rows
-// cover part of a block row (that form cannot hold: convert to the block kind first, see
-// covers_whole_block_rows). Whole block rows keep the form: their diagonal entry becomes diag.
-void zero_rows(CompoundCsr &a, const Index *rows, Index n, double diag);
-// Whether the rows (as zero_rows takes them, each in range) cover every scalar row of each block row
-// they touch.
-bool covers_whole_block_rows(int bs, const Index *rows, Index n);
 // Y = Y + alpha X, same kind, bs and pattern (std::invalid_argument otherwise): y += alpha * x per
 // stored scalar.
 void axpy(CompoundCsr &y, double alpha, const CompoundCsr &x);

@@ -41,11 +41,14 @@ static inline Mat_SeqAIJCompound *MatAIJCompoundData(Mat A)
 extern PetscLogEvent MAT_AIJCompoundTune; // tune.cpp: the layout x schedule search
 
 // The operations of ops.cpp and assembly.cpp into A->ops.
-void           MatAIJCompoundSetComputeOps(Mat A);
-void           MatAIJCompoundSetAssemblyOps(Mat A);
-void           MatAIJCompoundSetFDColoringOps(Mat A); // fdcoloring.cpp, sequential and MPI
-void           MatAIJCompoundSetSubMatrixOps(Mat A);  // submatrix.cpp, sequential and MPI
-PetscErrorCode MatAIJCompoundComposeAssembly(Mat A);  // MatSeqAIJSetPreallocation_C
+void MatAIJCompoundSetComputeOps(Mat A);
+void MatAIJCompoundSetAssemblyOps(Mat A);
+void MatAIJCompoundSetFDColoringOps(Mat A);              // fdcoloring.cpp, sequential and MPI
+void MatAIJCompoundSetSubMatrixOps(Mat A);               // submatrix.cpp, sequential and MPI
+void MatAIJCompoundSetZeroRowsOps(Mat A, PetscBool mpi); // zero_rows.cpp, sequential and MPI
+// Re-stores complex/quaternion entries as real blocks (ops.cpp; the device copy is rebuilt).
+PetscErrorCode MatAIJCompoundToBlockKind(Mat A, const char why[]);
+PetscErrorCode MatAIJCompoundComposeAssembly(Mat A); // MatSeqAIJSetPreallocation_C
 // Values of the compound CSR changed in place: the transpose refreshes, the inner AIJ is dropped.
 PetscErrorCode MatAIJCompoundValuesChanged(Mat A);
 // The same after a device operation changed the values (the host copy is stale, mask GPU).

@@ -439,6 +439,8 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    `MatZeroRows()` (any rank may name any row; the pattern is kept, so the rows' stored scalars become
    0 and the diagonal `diag`, which needs the same row and column layouts; complex and quaternion
    entries become real blocks on every rank when the rows cover part of a block row),
+   `MatZeroRowsColumns()` (the same with the columns, the off-diagonal block's through a ghost mask
+   scattered as the product's ghosts are; b -= A(:, rows) x first),
    `MatCopy()`, `MatNorm()` (of the expansion, computed by `MATMPIAIJ`) and `MatLoad()` (read into
    `MATMPIAIJ`, then converted: `-mat_type aijcompound` with `-matload_block_size` or the .info file),
    `MatCreateSubMatrix()` (by `MATMPIAIJ` on the expansion; of this type when whole blocks are kept,
@@ -458,6 +460,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
   MatMPIAIJCompoundSetComputeOps(A);
   MatAIJCompoundSetFDColoringOps(A);
   MatAIJCompoundSetSubMatrixOps(A);
+  MatAIJCompoundSetZeroRowsOps(A, PETSC_TRUE);
   MatMPIAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_MPIAIJCompound;
   A->ops->duplicate   = MatDuplicate_MPIAIJCompound;

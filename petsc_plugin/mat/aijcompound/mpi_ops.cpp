@@ -298,40 +298,6 @@ static PetscErrorCode MatView_MPIAIJCompound(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Global rows (any rank may name any row) routed to their owners, then each block's local rows
-// zeroed (the diagonal block's take diag), the pattern kept. Complex or quaternion entries become
-// real blocks on every rank when some rank's rows cover part of a block row. Collective.
-static PetscErrorCode MatZeroRows_MPIAIJCompound(Mat A, PetscInt n, const PetscInt rows[], PetscScalar diag, Vec x, Vec b)
-{
-  Mat_MPIAIJCompound *d = Data(A);
-  PetscInt            nl, *lrows;
-  PetscBool           samelayout;
-  int                 whole;
-  const PetscScalar  *xa;
-  PetscScalar        *ba;
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < n; ++k) PetscCheck(rows[k] >= 0 && rows[k] < A->rmap->N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatZeroRows: row %" PetscInt_FMT " is out of range [0, %" PetscInt_FMT ")", rows[k], A->rmap->N);
-  PetscCall(PetscLayoutCompare(A->rmap, A->cmap, &samelayout));
-  PetscCheck(diag == 0.0 || samelayout, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MatZeroRows on mpicompoundaij with a nonzero diagonal needs the same row and column layouts");
-  PetscCall(PetscLayoutMapLocal(A->rmap, n, rows, &nl, &lrows, NULL));
-  whole = d->kind == ac::EntryKind::block || ac::covers_whole_block_rows((int)A->rmap->bs, lrows, nl);
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &whole, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)A)));
-  if (!whole) PetscCall(MatMPIAIJCompoundToBlockKind(A, "MatZeroRows on part of a block row"));
-  PetscCall(MatZeroRows(d->Ad, nl, lrows, diag, NULL, NULL));
-  PetscCall(MatZeroRows(d->Ao, nl, lrows, 0.0, NULL, NULL));
-  if (x && b) { // b = diag x on the zeroed rows (local indices)
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArray(b, &ba));
-    for (PetscInt k = 0; k < nl; ++k) ba[lrows[k]] = diag * xa[lrows[k]];
-    PetscCall(VecRestoreArray(b, &ba));
-    PetscCall(VecRestoreArrayRead(x, &xa));
-  }
-  PetscCall(PetscFree(lrows));
-  PetscCall(MatMPIAIJCompoundValuesChanged(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // B = A: block by block where B is of this type with A's entry kind and ghost blocks on every rank;
 // otherwise B is rebuilt from A's expansion (B of this type) or gets the expansion copied in.
 static PetscErrorCode MatCopy_MPIAIJCompound(Mat A, Mat B, MatStructure str)
@@ -393,7 +359,6 @@ void MatMPIAIJCompoundSetComputeOps(Mat A)
   A->ops->getinfo             = MatGetInfo_MPIAIJCompound;
   A->ops->view                = MatView_MPIAIJCompound;
   A->ops->getdiagonalblock    = MatGetDiagonalBlock_MPIAIJCompound;
-  A->ops->zerorows            = MatZeroRows_MPIAIJCompound;
   A->ops->norm                = MatNorm_MPIAIJCompound;
   A->ops->copy                = MatCopy_MPIAIJCompound;
   A->ops->load                = MatLoad_AIJCompound;

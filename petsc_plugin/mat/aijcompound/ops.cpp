@@ -193,7 +193,7 @@ static PetscErrorCode MatShift_SeqAIJCompound(Mat A, PetscScalar alpha)
 }
 
 // Re-stores complex/quaternion entries as real blocks (the structure may no longer hold).
-static PetscErrorCode MatAIJCompoundToBlockKind(Mat A, const char why[])
+PetscErrorCode MatAIJCompoundToBlockKind(Mat A, const char why[])
 {
   Mat_SeqAIJCompound *d = Data(A);
 
@@ -235,30 +235,6 @@ static PetscErrorCode MatDiagonalScale_SeqAIJCompound(Mat A, Vec l, Vec r)
   }
   if (r) PetscCall(VecRestoreArrayRead(r, &ra));
   if (l) PetscCall(VecRestoreArrayRead(l, &la));
-  PetscCall(MatAIJCompoundValuesChanged(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// Rows of the expanded matrix zeroed, the pattern kept (PETSc's MAT_KEEP_NONZERO_PATTERN, always):
-// a complex or quaternion matrix whose rows cover part of a block row stores real blocks first.
-// The values change on the host; a device copy uploads them at its next use.
-static PetscErrorCode MatZeroRows_SeqAIJCompound(Mat A, PetscInt n, const PetscInt rows[], PetscScalar diag, Vec x, Vec b)
-{
-  const PetscScalar *xa;
-  PetscScalar       *ba;
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < n; ++k) PetscCheck(rows[k] >= 0 && rows[k] < A->rmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatZeroRows: row %" PetscInt_FMT " is out of range [0, %" PetscInt_FMT ")", rows[k], A->rmap->n);
-  PetscCall(MatAIJCompoundSyncHost(A));
-  if (Data(A)->c.kind != ac::EntryKind::block && !ac::covers_whole_block_rows(Data(A)->c.bs, rows, n)) PetscCall(MatAIJCompoundToBlockKind(A, "MatZeroRows on part of a block row"));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, ac::zero_rows(Data(A)->c, rows, n, PetscRealPart(diag)));
-  if (x && b) { // b = diag x on the zeroed rows, so that A x = b holds there
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArray(b, &ba));
-    for (PetscInt k = 0; k < n; ++k) ba[rows[k]] = diag * xa[rows[k]];
-    PetscCall(VecRestoreArray(b, &ba));
-    PetscCall(VecRestoreArrayRead(x, &xa));
-  }
   PetscCall(MatAIJCompoundValuesChanged(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -374,7 +350,6 @@ void MatAIJCompoundSetComputeOps(Mat A)
   A->ops->axpy                = MatAXPY_SeqAIJCompound;
   A->ops->getinfo             = MatGetInfo_SeqAIJCompound;
   A->ops->view                = MatView_SeqAIJCompound;
-  A->ops->zerorows            = MatZeroRows_SeqAIJCompound;
   A->ops->norm                = MatNorm_SeqAIJCompound;
   A->ops->copy                = MatCopy_SeqAIJCompound;
   A->ops->load                = MatLoad_AIJCompound;

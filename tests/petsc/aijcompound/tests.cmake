@@ -179,6 +179,13 @@ pgk_test(petsc.aijcompound.user_ops_load_bs1 LABELS petsc ARGS --fail --expect "
 # (-viewer_binary_skip_info: the .info file beside the binary file would set the block size 1 again)
 pgk_test(petsc.aijcompound.user_ops_load_block_size_option LABELS petsc ARGS ${OK} --expect "MatLoad: seqcompoundaij, block size 2"
          -- ${U} -gen lap3d7:n=4 -load ${UB}_bs1_as2.bin -load_mat_type aijcompound -matload_block_size 2 -viewer_binary_skip_info)
+# MatZeroRowsColumns (symmetric Dirichlet elimination, b -= A(:, rows) x): 1 rank equal, 2 ranks b within 1e-14
+set(ZRC --expect "MatZeroRowsColumns \\(diag 1\\.[^)]*\\): b and the matrix equal the original's")
+pgk_test(petsc.aijcompound.user_ops_zero_rows_columns LABELS petsc ARGS ${OK} ${ZRC} -- ${U} -gen elast3d:n=4 -zero_rows_columns)
+pgk_test(petsc.aijcompound.user_ops_zero_rows_columns_mpi LABELS petsc NP 2 ARGS ${OK} ${ZRC} --expect "entry kind complex \\(-mat_aijcompound_entry auto\\) on every rank"
+         -- ${U} -gen helmholtz2dc:n=6 -zero_rows_columns -final_view ::ascii_info ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.user_ops_zero_rows_columns_partial_mpi LABELS petsc NP 3 ARGS ${OK} ${ZRC} --expect "entry kind block \\(-mat_aijcompound_entry auto\\) on every rank, bs 4"
+         -- ${U} -gen quatsurf:n=6 -zero_rows_columns -partial -final_view ::ascii_info ${PGK_GPU_OPTS})
 # MatCreateSubMatrix: whole blocks kept give the compound type (entry kind kept), part of a block MATAIJ
 pgk_test(petsc.aijcompound.user_ops_submatrix LABELS petsc ARGS ${OK} --expect "MatCreateSubMatrix: seqcompoundaij" --expect "MatCreateSubMatrix \\(initial, reused\\): equal"
          --expect "entry kind quaternion" -- ${U} -gen quatsurf:n=6 -submatrix -final_view ::ascii_info)
@@ -192,9 +199,9 @@ pgk_test(petsc.aijcompound.user_ops_submatrices LABELS petsc ARGS ${OK} --expect
 pgk_test(petsc.aijcompound.user_ops_submatrices_mpi LABELS petsc NP 2 ARGS ${OK} --expect "MatIncreaseOverlap, MatCreateSubMatrices \\(initial, reused\\): equal"
          -- ${U} -gen helmholtz2dc:n=8 -submatrices ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops_mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${UOK} --expect "MatIncreaseOverlap, MatCreateSubMatrices"
-         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -norm -copy -submatrix -submatrices -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
+         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
-         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -norm -copy -submatrix -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
+         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
 # On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host
 # operations change must reach the device copy (uploaded at its next use) and the products agree.
 pgk_test(gpu.aijcompound.user_ops LABELS "gpu;petsc" ARGS --gpu ${UOK}
