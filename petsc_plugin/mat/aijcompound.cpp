@@ -284,15 +284,22 @@ PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer)
    converted; the block size from `-matload_block_size` or the .info file beside a binary file).
    `MatCreateSubMatrix()` (by `MATSEQAIJ` on the expansion; of this type again when the index sets keep
    whole blocks, else `MATSEQAIJ`), `MatIncreaseOverlap()` and `MatCreateSubMatrices()` (so `PCASM`:
-   `MATSEQAIJ` subdomain matrices of the expansion, which every sub-solver can factor). These host operations change the host values; a device copy
-   uploads them at its next use.
-   Anything else (factorizations, so `PCILU` and `PCLU`, `MatGetRow()`, `MatGetValues()`,
-   `MatTranspose()`, `MatSOR()`, `MatProduct`) is PETSc's "no support" error: convert to `MATSEQAIJ`.
+   `MATSEQAIJ` subdomain matrices of the expansion, which every sub-solver can factor). These host
+   operations change the host values; a device copy uploads them at its next use.
+   Factorizations (`MATSOLVERPETSC`: LU, ILU(k), Cholesky, ICC(k); so `PCLU`, `PCILU`, GMRES's default
+   `PCILU`, `PCBJACOBI`'s and `PCASM`'s sub-solvers, `PCFIELDSPLIT` blocks) are `MATSEQAIJ`'s of the
+   expansion (aijcompound/factor.cpp), triangular solves on the host; ILU(k) has the fill of whole
+   blocks, as `MATSEQBAIJ`'s does. `MatGetRowIJ()` gives the expansion's scalar structure (never
+   inode-compressed), so every `MatGetOrdering()` type works (PETSc's rcm, nd, qmd order scalar rows
+   here, the inodes of a `MATSEQAIJ`). ILUDT and QR are a clear error.
+   Anything else (`MatGetRow()`, `MatGetValues()`, `MatTranspose()`, `MatSOR()`, `MatProduct`, so
+   `PCGAMG`) is PETSc's "no support" error: convert to `MATSEQAIJ`, or give `KSPSetOperators()` an AIJ
+   preconditioning matrix.
 
    The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
    packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had
-   `MATSEQAIJ`'s factorization run on this type's data. Every factorization, with or without
-   `-pc_factor_mat_solver_type petsc`, is a clear error.
+   `MATSEQAIJ`'s factorization run on this type's data (a crash); the factorizations registered for
+   this type hand `MATSEQAIJ`'s steps the expansion.
 
    COO assembly (`MatSetPreallocationCOO()`, `MatSetValuesCOO()`) works. With `-dm_mat_type aijcompound`
    a DMDA assembles the matrix, and SNES's colored finite-difference Jacobian works
@@ -333,6 +340,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   MatAIJCompoundSetFDColoringOps(A);
   MatAIJCompoundSetSubMatrixOps(A);
   MatAIJCompoundSetZeroRowsOps(A, PETSC_FALSE);
+  MatAIJCompoundSetFactorOps(A);
   MatAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_SeqAIJCompound;
   A->ops->duplicate   = MatDuplicate_SeqAIJCompound;
@@ -346,18 +354,20 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Every factorization is a clear error (with the type's name not beginning with "seqaij", PETSc's
-// prefix lookup finds this handler, for the default solver type and for an explicit "petsc").
+// ILUDT and QR are a clear error (with the type's name not beginning with "seqaij", PETSc's prefix
+// lookup finds this handler, for the default solver type and for an explicit "petsc"); LU, ILU,
+// Cholesky and ICC factor the expansion (aijcompound/factor.cpp).
 static PetscErrorCode MatGetFactor_SeqAIJCompound(Mat A, MatFactorType ftype, Mat *F)
 {
   PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij has no %s factorization (PCLU, PCILU, PCCHOLESKY, PCICC): use PCJACOBI, PCPBJACOBI or PCNONE, or MatConvert() to MATSEQAIJ", MatFactorTypes[ftype]);
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij has no %s factorization (it has LU, ILU, Cholesky and ICC, of its expansion): MatConvert() to MATSEQAIJ", MatFactorTypes[ftype]);
 }
 
 PetscErrorCode PgkRegisterMatAIJCompound(void)
 {
   PetscFunctionBegin;
-  for (MatFactorType f : {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC, MAT_FACTOR_ILUDT, MAT_FACTOR_QR}) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJCOMPOUND, f, MatGetFactor_SeqAIJCompound));
+  for (MatFactorType f : {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC}) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJCOMPOUND, f, MatGetFactor_SeqAIJCompound_Petsc));
+  for (MatFactorType f : {MAT_FACTOR_ILUDT, MAT_FACTOR_QR}) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJCOMPOUND, f, MatGetFactor_SeqAIJCompound));
   PetscCall(PetscLogEventRegister("MatAIJCmpTune", MAT_CLASSID, &MAT_AIJCompoundTune));
   PetscCall(PetscLogEventSetCollective(MAT_AIJCompoundTune, PETSC_FALSE)); // each rank tunes its own block
   PetscCall(MatRegister(MATSEQAIJCOMPOUND, MatCreate_SeqAIJCompound));

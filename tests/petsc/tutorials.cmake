@@ -4,19 +4,19 @@ set(PGK_PETSC_TUTORIALS "" CACHE PATH "Folder holding PETSc's src/ksp/ksp/tutori
 if(NOT PGK_PETSC_TUTORIALS)
   set(_pgk_candidates ${PETSC_DIR}/share/petsc/examples/src/ksp/ksp/tutorials ${PETSC_DIR}/src/ksp/ksp/tutorials)
   foreach(dir ${_pgk_candidates})
-    if(EXISTS ${dir}/ex2.c AND EXISTS ${dir}/ex45.c AND EXISTS ${dir}/ex49.c AND EXISTS ${dir}/ex56.c)
+    if(EXISTS ${dir}/ex2.c AND EXISTS ${dir}/ex43.c AND EXISTS ${dir}/ex45.c AND EXISTS ${dir}/ex49.c AND EXISTS ${dir}/ex56.c)
       set(PGK_PETSC_TUTORIALS ${dir} CACHE PATH "" FORCE)
       break()
     endif()
   endforeach()
 endif()
 if(NOT PGK_PETSC_TUTORIALS)
-  message(FATAL_ERROR "PETSc's tutorial sources (src/ksp/ksp/tutorials/ex2.c, ex45.c, ex49.c, ex56.c) were not found "
+  message(FATAL_ERROR "PETSc's tutorial sources (src/ksp/ksp/tutorials/ex2.c, ex43.c, ex45.c, ex49.c, ex56.c) were not found "
                       "under ${PETSC_DIR}; set -DPGK_PETSC_TUTORIALS=<dir> (a PETSc install has them under share/petsc/examples)")
 endif()
 message(STATUS "petscgpukit: PETSc tutorials from ${PGK_PETSC_TUTORIALS}")
 
-foreach(ex ex2 ex45 ex49 ex56)
+foreach(ex ex2 ex43 ex45 ex49 ex56)
   add_executable(tutorial_${ex} ${PGK_PETSC_TUTORIALS}/${ex}.c)
   target_link_libraries(tutorial_${ex} PRIVATE PkgConfig::PETSC m) # PETSc only: not linked to us
   set_target_properties(tutorial_${ex} PROPERTIES LINKER_LANGUAGE C)
@@ -63,6 +63,28 @@ pgk_test(tutorial.ex56_aijcompound_mpi LABELS "tutorial;mpi" ARGS --expect "iter
 pgk_test(tutorial.ex56_aijcompound_mpi_bjacobi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: seqcompoundaij"
          -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS}
          --- ${MPI2} ${EX56} ${DLL} ${EX56_PBJ} -pc_type bjacobi -sub_pc_type pbjacobi ${PGK_GPU_OPTS})
+# Factorizations of an aijcompound operator are of its expansion (MATSEQAIJ's): PETSc's default
+# solvers work unchanged. ex56 (full 3x3 blocks): GMRES + ILU on 1 rank, + PCBJACOBI/ILU on 2, the
+# iterations of AIJ; ex2 (a 5-point Laplacian read in 2x2 blocks): the expansion's ILU(0) has the
+# fill of whole blocks, BAIJ's, and takes BAIJ's iterations.
+pgk_test(tutorial.ex56_aijcompound_default LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 ${EX56} ${DLL} -ne 9 -ksp_converged_reason -mat_type aijcompound -ksp_view --- ${EX56} ${DLL} -ne 9 -ksp_converged_reason)
+pgk_test(tutorial.ex56_aijcompound_default_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij" --expect "type: ilu"
+         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} -ne 9 -ksp_converged_reason -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX56} ${DLL} -ne 9 -ksp_converged_reason ${PGK_GPU_OPTS})
+pgk_test(tutorial.ex2.aijcompound_ilu LABELS tutorial ARGS --expect "iterations within"
+         -- ${CMP56} 0 ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type aijcompound -mat_block_size 2 --- ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type baij -mat_block_size 2)
+pgk_test(tutorial.ex2.aijcompound_ilu_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within"
+         -- ${CMP56} 0 ${MPI2} ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type aijcompound -mat_block_size 2 ${PGK_GPU_OPTS}
+         --- ${MPI2} ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type baij -mat_block_size 2 ${PGK_GPU_OPTS})
+# ksp ex43 (Stokes on a DMDA, 3 dof): symmetric Dirichlet rows and columns (MatZeroRowsColumns), then
+# PCFIELDSPLIT on fields (0,1) and 2 (MatCreateSubMatrix: the velocity block of the compound type,
+# 2x2 entries) with LU on it: the iterations of AIJ.
+set(EX43 $<TARGET_FILE:tutorial_ex43> ${DLL} -stokes_pc_use_amat -stokes_ksp_type fgmres -stokes_pc_type fieldsplit -stokes_pc_fieldsplit_block_size 3
+    -stokes_pc_fieldsplit_type SYMMETRIC_MULTIPLICATIVE -stokes_pc_fieldsplit_0_fields 0,1 -stokes_pc_fieldsplit_1_fields 2 -stokes_fieldsplit_0_ksp_type preonly
+    -stokes_fieldsplit_0_pc_type lu -stokes_fieldsplit_1_ksp_type preonly -stokes_fieldsplit_1_pc_type jacobi -c_str 0 -solcx_eta0 1.0 -solcx_eta1 1.0e6
+    -solcx_xc 0.5 -solcx_nz 2 -mx 20 -my 20 -stokes_ksp_converged_reason)
+pgk_test(tutorial.ex43_aijcompound_fieldsplit_lu LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 ${EX43} -dm_mat_type aijcompound -stokes_ksp_view --- ${EX43})
 # ksp ex49 (2D plane-strain elasticity, Q1 on a DMDA, bs 2) with -dm_mat_type aijcompound: its
 # symmetric Dirichlet conditions take the submatrix without the constrained rows and columns
 # (MatCreateSubMatrix: whole nodes, so of the compound type again), -use_nonsymbc zeroes them

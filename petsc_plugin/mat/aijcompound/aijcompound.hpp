@@ -46,6 +46,9 @@ void MatAIJCompoundSetAssemblyOps(Mat A);
 void MatAIJCompoundSetFDColoringOps(Mat A);              // fdcoloring.cpp, sequential and MPI
 void MatAIJCompoundSetSubMatrixOps(Mat A);               // submatrix.cpp, sequential and MPI
 void MatAIJCompoundSetZeroRowsOps(Mat A, PetscBool mpi); // zero_rows.cpp, sequential and MPI
+void MatAIJCompoundSetFactorOps(Mat A);                  // factor.cpp (sequential): MatGetRowIJ
+// MatGetFactor(A, MATSOLVERPETSC, LU/ILU/Cholesky/ICC): MATSEQAIJ's factor of the expansion (factor.cpp).
+PetscErrorCode MatGetFactor_SeqAIJCompound_Petsc(Mat A, MatFactorType ftype, Mat *F);
 // Re-stores complex/quaternion entries as real blocks (ops.cpp; the device copy is rebuilt).
 PetscErrorCode MatAIJCompoundToBlockKind(Mat A, const char why[]);
 PetscErrorCode MatAIJCompoundComposeAssembly(Mat A); // MatSeqAIJSetPreallocation_C

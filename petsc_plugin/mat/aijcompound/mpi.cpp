@@ -446,8 +446,10 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    `MatCreateSubMatrix()` (by `MATMPIAIJ` on the expansion; of this type when whole blocks are kept,
    else `MATMPIAIJ`), `MatIncreaseOverlap()` with `MatCreateSubMatrices()` (so `PCASM`, whose
    subdomain matrices are `MATSEQAIJ`) and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`).
-   Every factorization (`PCLU`, `PCILU`, ..., also the default `PCBJACOBI` sub-preconditioner
-   `PCILU`) is a clear error.
+   A factorization of the parallel matrix (`PCLU`, `PCILU` on it) is a clear error, as PETSc's own
+   have none in parallel; the default `PCBJACOBI` with its `PCILU` sub-solver, and `PCASM`, factor each
+   rank's block (`MATSEQAIJCOMPOUND`'s factorizations, of the expansion). The diagonal block's
+   `MatGetRowIJ()` serves the orderings.
 
    Level: intermediate
 
@@ -475,7 +477,9 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
 static PetscErrorCode MatGetFactor_MPIAIJCompound(Mat A, MatFactorType ftype, Mat *F)
 {
   PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat mpicompoundaij has no %s factorization (PCLU, PCILU, PCCHOLESKY, PCICC): use PCJACOBI, PCPBJACOBI, or PCBJACOBI with -sub_pc_type pbjacobi or jacobi; or MatConvert() to MATMPIAIJ",
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+          "Mat mpicompoundaij has no %s factorization (PCLU, PCILU, PCCHOLESKY, PCICC; PETSc has none of its own in parallel either): use PCBJACOBI or PCASM, whose sub-solvers factor each rank's block, or PCJACOBI, PCPBJACOBI; or MatConvert() to "
+          "MATMPIAIJ for an external package",
           MatFactorTypes[ftype]);
 }
 

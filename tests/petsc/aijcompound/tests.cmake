@@ -58,15 +58,26 @@ pgk_test(petsc.aijcompound.forced_quaternion_bs3 LABELS petsc ARGS --fail --expe
          -- ${T} -gen elast3d:n=3 -mat_aijcompound_entry quaternion)
 pgk_test(petsc.aijcompound.forced_complex LABELS petsc ARGS --fail --expect "-mat_aijcompound_entry complex: not every stored 2x2 block has the complex form"
          -- ${T} -build complex -perturb -mat_aijcompound_entry complex)
-foreach(pc ilu lu icc)
-  string(TOUPPER ${pc} PC)
-  pgk_test(petsc.aijcompound.${pc} LABELS petsc ARGS --fail --expect "Mat seqcompoundaij has no ${PC} factorization .*MatConvert\\(\\) to MATSEQAIJ"
-           -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type ${pc})
+# Factorizations are of the expansion (MATSEQAIJ's factor, handed the expanded matrix; factor.cpp):
+# LU and Cholesky as many iterations as on AIJ; ILU(k) and ICC(k) too where the blocks are full
+# (quaternion and vec3d27 here; elsewhere the expansion's whole blocks give ILU BAIJ's fill, see
+# tutorial.ex2.aijcompound_ilu*). The orderings read MatGetRowIJ's expanded structure.
+foreach(pc lu cholesky)
+  pgk_test(petsc.aijcompound.${pc} LABELS petsc ARGS ${OK} --expect "same iteration count" -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type ${pc})
 endforeach()
+foreach(pc ilu icc)
+  pgk_test(petsc.aijcompound.${pc} LABELS petsc ARGS ${OK} --expect "same iteration count" -- ${T} -build quaternion -solve -ksp_type gmres -pc_type ${pc})
+  pgk_test(petsc.aijcompound.${pc}_levels_rcm LABELS petsc ARGS ${OK} --expect "same iteration count"
+           -- ${T} -gen vec3d27:n=5 -solve -ksp_type gmres -pc_type ${pc} -pc_factor_levels 1 -pc_factor_mat_ordering_type rcm)
+endforeach()
+pgk_test(petsc.aijcompound.ilu_batchrcm LABELS petsc ARGS ${OK} --expect "same iteration count"
+         -- ${T} -gen vec3d27:n=5 -solve -ksp_type gmres -pc_type ilu -pc_factor_mat_ordering_type batchrcm)
 # An explicit solver type: PETSc's prefix lookup must find this type's handler, not MATSEQAIJ's
-# (a type name beginning with "seqaij" crashed here).
-pgk_test(petsc.aijcompound.ilu_solver_petsc LABELS petsc ARGS --fail --expect "Mat seqcompoundaij has no ILU factorization"
-         -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type petsc)
+# (a type name beginning with "seqaij" crashed here); ILUDT is not MATSEQAIJ's: a clear error.
+pgk_test(petsc.aijcompound.ilu_solver_petsc LABELS petsc ARGS ${OK} --expect "same iteration count"
+         -- ${T} -build quaternion -solve -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type petsc)
+pgk_test(petsc.aijcompound.qr LABELS petsc ARGS --fail --expect "Mat seqcompoundaij has no QR factorization"
+         -- ${T} -gen elast3d:n=4 -solve -solve_converted_only -ksp_type lsqr -pc_type qr)
 pgk_test(petsc.aijcompound.gamg LABELS petsc ARGS --fail --expect "No method creategraph for Mat of type seqcompoundaij" -- ${T} -gen elast3d:n=4 -solve -pc_type gamg)
 
 # ---- MPI: MATMPIAIJCOMPOUND against the MPIAIJ original (every operation, relative 1e-13; the
@@ -131,11 +142,14 @@ pgk_test(petsc.aijcompound.mat_type_mpi_cg LABELS petsc NP 2 ARGS ${OK} --expect
          -- ${T} -gen elast3d:n=6 -assembled -mat_type aijcompound -solve -ksp_type cg -pc_type bjacobi -sub_pc_type jacobi -ksp_rtol 1e-8 -mat_view ::ascii_info ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.mpi_gmres_quaternion LABELS petsc NP 3 ARGS ${OK} --expect "same iteration count"
          -- ${T} -build quaternion -solve -ksp_type gmres -pc_type pbjacobi -ksp_rtol 1e-10 ${PGK_GPU_OPTS})
-# Factorizations: clear errors, on the MPI matrix and (PCBJACOBI's default ILU) on its diagonal block.
+# Factorizations: a clear error on the MPI matrix (PETSc's own have none in parallel either); PCBJACOBI's
+# default ILU factors each rank's diagonal block (a seqcompoundaij): the iterations of MPIAIJ.
 pgk_test(petsc.aijcompound.mpi_ilu LABELS petsc NP 2 ARGS --fail --expect "Mat mpicompoundaij has no ILU factorization"
          -- ${T} -gen elast3d:n=4 -solve -solve_converted_only -ksp_type gmres -pc_type ilu ${PGK_GPU_OPTS})
-pgk_test(petsc.aijcompound.mpi_bjacobi_ilu LABELS petsc NP 2 ARGS --fail --expect "Mat seqcompoundaij has no ILU factorization"
-         -- ${T} -gen elast3d:n=4 -solve -ksp_type gmres -pc_type bjacobi ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mpi_bjacobi_ilu LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count"
+         -- ${T} -build quaternion -solve -ksp_type gmres -pc_type bjacobi ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mpi_bjacobi_icc LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count"
+         -- ${T} -gen vec3d27:n=5 -solve -ksp_type cg -pc_type bjacobi -sub_pc_type icc ${PGK_GPU_OPTS})
 
 # valgrind (VG, VGOK from tests/petsc/sys/tests.cmake): conversion, assembly, solve and an error path
 # clean under memcheck, no PETSc object left behind (-malloc_dump).
@@ -198,10 +212,14 @@ pgk_test(petsc.aijcompound.user_ops_submatrices LABELS petsc ARGS ${OK} --expect
          -- ${U} -gen elast3d:n=5 -submatrices)
 pgk_test(petsc.aijcompound.user_ops_submatrices_mpi LABELS petsc NP 2 ARGS ${OK} --expect "MatIncreaseOverlap, MatCreateSubMatrices \\(initial, reused\\): equal"
          -- ${U} -gen helmholtz2dc:n=8 -submatrices ${PGK_GPU_OPTS})
+# MatGetOrdering (MatGetRowIJ gives the expansion's structure): every ordering equal to the expansion's
+set(ORD --expect "MatGetOrdering natural, rcm, nd, qmd, batchrcm, rabbitpp: equal to the expansion's")
+pgk_test(petsc.aijcompound.user_ops_orderings LABELS petsc ARGS ${OK} ${ORD} -- ${U} -gen elast3d:n=4 -orderings)
+pgk_test(petsc.aijcompound.user_ops_orderings_mpi LABELS petsc NP 2 ARGS ${OK} ${ORD} -- ${U} -gen quatsurf:n=6 -orderings ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops_mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${UOK} --expect "MatIncreaseOverlap, MatCreateSubMatrices"
          -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
-         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
+         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -orderings -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
 # On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host
 # operations change must reach the device copy (uploaded at its next use) and the products agree.
 pgk_test(gpu.aijcompound.user_ops LABELS "gpu;petsc" ARGS --gpu ${UOK}

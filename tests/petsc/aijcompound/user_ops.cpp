@@ -10,6 +10,7 @@ static const char help[] = "Mat aijcompound under the operations a FEM code or a
                            "  -norm                 MatNorm 1, Frobenius and infinity against the original (relative 1e-14)\n"
                            "  -submatrix            MatCreateSubMatrix without every 5th block row (initial and reused) against the original's\n"
                            "  -submatrices          MatIncreaseOverlap and MatCreateSubMatrices as PCASM calls them (initial, reused)\n"
+                           "  -orderings            MatGetOrdering (natural, rcm, nd, qmd, batchrcm, rabbitpp) equal to the expansion's\n"
                            "  -copy                 MatCopy into a duplicate, into another pattern and into MATAIJ: each equals the original\n"
                            "  -load <file>          the original written to file (binary), then read by MatLoad into a matrix with\n"
                            "                        prefix load_ (-load_mat_type aijcompound): it must equal the original\n"
@@ -253,6 +254,40 @@ static PetscErrorCode CheckSubMatrices(Mat A, Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatGetOrdering on the compound matrix (its MatGetRowIJ: the expansion's structure, scalar rows)
+// against the same ordering of the expansion as MATSEQAIJ without inodes (with them PETSc's rcm, nd
+// and qmd order the inode graph): equal index sets (one rank; MPI: the diagonal block).
+static PetscErrorCode CheckOrderings(Mat C)
+{
+  const char *types[] = {MATORDERINGNATURAL, MATORDERINGRCM, MATORDERINGND, MATORDERINGQMD, "batchrcm", "rabbitpp"};
+  Mat         Cd, E;
+  PetscBool   mpi;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)C, MATMPIAIJCOMPOUND, &mpi));
+  if (mpi) PetscCall(MatGetDiagonalBlock(C, &Cd));
+  else Cd = C;
+  PetscCall(MatConvert(Cd, MATSEQAIJ, MAT_INITIAL_MATRIX, &E));
+  PetscCall(MatSetOption(E, MAT_USE_INODES, PETSC_FALSE)); // the compound matrix orders scalar rows, not inodes
+  PetscCall(MatAssemblyBegin(E, MAT_FINAL_ASSEMBLY));      // (the inode table is built at assembly)
+  PetscCall(MatAssemblyEnd(E, MAT_FINAL_ASSEMBLY));
+  for (const char *t : types) {
+    IS        rc, cc, re, ce;
+    PetscBool same;
+    PetscInt  n, m;
+    PetscCall(MatGetLocalSize(Cd, &m, NULL));
+    PetscCall(MatGetOrdering(Cd, t, &rc, &cc));
+    PetscCall(MatGetOrdering(E, t, &re, &ce));
+    PetscCall(ISEqualUnsorted(rc, re, &same));
+    PetscCall(ISGetLocalSize(rc, &n));
+    PetscCheck(same && n == m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetOrdering %s on the compound matrix differs from the expansion's (size %" PetscInt_FMT ")", t, n);
+    for (IS *is : {&rc, &cc, &re, &ce}) PetscCall(ISDestroy(is));
+  }
+  PetscCall(MatDestroy(&E));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatGetOrdering natural, rcm, nd, qmd, batchrcm, rabbitpp: equal to the expansion's\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The original written to file, then MatLoad into a matrix set up from the options under prefix load_.
 static PetscErrorCode CheckLoad(Mat A, const char *file)
 {
@@ -283,7 +318,7 @@ static PetscErrorCode CheckLoad(Mat A, const char *file)
 int main(int argc, char **argv)
 {
   char        spec[256] = "elast3d:n=4", file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   zero_rows = PETSC_FALSE, zero_rows_columns = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE, submatrices = PETSC_FALSE;
+  PetscBool   zero_rows = PETSC_FALSE, zero_rows_columns = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE, submatrices = PETSC_FALSE, orderings = PETSC_FALSE;
   PetscScalar diag = 1.0;
   Mat         A, C;
 
@@ -299,16 +334,18 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-copy", &copy, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-submatrix", &submatrix, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-submatrices", &submatrices, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-orderings", &orderings, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-load", file, sizeof file, &load));
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
   if (load) PetscCall(CheckLoad(A, file));
-  if (norm || copy || zero_rows || zero_rows_columns || submatrix || submatrices) { // (-load alone also takes originals of block size 1)
+  if (norm || copy || zero_rows || zero_rows_columns || submatrix || submatrices || orderings) { // (-load alone also takes originals of block size 1)
     PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
     PetscCall(MatSetOptionsPrefix(C, NULL)); // the conversion took the original's prefix
     if (norm) PetscCall(CheckNorms(A, C));
     if (copy) PetscCall(CheckCopy(A, C));
     if (submatrix) PetscCall(CheckSubMatrix(A, C, partial));
     if (submatrices) PetscCall(CheckSubMatrices(A, C));
+    if (orderings) PetscCall(CheckOrderings(C));
     if (zero_rows) PetscCall(CheckZeroRows(A, C, partial, diag, PETSC_FALSE));
     if (zero_rows_columns) PetscCall(CheckZeroRows(A, C, partial, diag, PETSC_TRUE));
     PetscCall(MatViewFromOptions(C, NULL, "-final_view"));
