@@ -112,8 +112,12 @@ foreach(fd wp ds)
            -- ${CMP56} 0 $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -mat_fd_type ${fd} -dm_mat_type aijcompound -snes_view
            --- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -mat_fd_type ${fd})
 endforeach()
+# GMRES + ILU (SNES ex19's default solver): the ILU of the expansion refactored at every Newton step
+pgk_test(tutorial.ex19_aijcompound_ilu LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -dm_mat_type aijcompound -snes_view
+         --- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason)
 pgk_test(valgrind.ex19_aijcompound_fdcoloring LABELS "valgrind;tutorial" ARGS ${VGOK} --expect "Nonlinear solve converged"
-         -- ${VG} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -dm_mat_type aijcompound -pc_type pbjacobi -snes_converged_reason -malloc_debug -malloc_dump)
+         -- ${VG} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -dm_mat_type aijcompound -pc_type ilu -pc_factor_mat_ordering_type rcm -snes_converged_reason -malloc_debug -malloc_dump)
 pgk_test(tutorial.ex19_aijcompound_fdcoloring_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
          -- ${CMP56} 0 ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -dm_mat_type aijcompound -snes_view ${PGK_GPU_OPTS}
          --- ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} ${PGK_GPU_OPTS})
