@@ -245,6 +245,18 @@ PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatNorm (either type): the norm of the expansion, computed by MATAIJ (a diagnostic, not a hot path).
+PetscErrorCode MatNorm_AIJCompound(Mat A, NormType type, PetscReal *norm)
+{
+  Mat E;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &E));
+  PetscCall(MatNorm(E, type, norm));
+  PetscCall(MatDestroy(&E));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    MATSEQAIJCOMPOUND - "seqcompoundaij": a sequential sparse matrix whose stored entries are compound
    (issue 10): real k x k blocks (k = 2..8), complex numbers stored as 2 scalars (the 2x2 real

@@ -95,3 +95,5 @@ PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);
 PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B);
 // MatLoad into a matrix of this type, sequential or MPI (aijcompound.cpp).
 PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer);
+// MatNorm of either type: the expansion's, by MATAIJ (aijcompound.cpp).
+PetscErrorCode MatNorm_AIJCompound(Mat A, NormType type, PetscReal *norm);

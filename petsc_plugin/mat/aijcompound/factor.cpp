@@ -44,26 +44,26 @@ static PetscErrorCode Expansion(Mat A, Mat *E)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LUNumeric(Mat F, Mat A, const MatFactorInfo *info);
-static PetscErrorCode CholeskyNumeric(Mat F, Mat A, const MatFactorInfo *info);
+template <int kind> static PetscErrorCode Numeric(Mat F, Mat A, const MatFactorInfo *info);
 
 // After MATSEQAIJ's symbolic step has set its numeric step (which depends on the structure: inodes
 // or not), the numeric step is wrapped too.
 static PetscErrorCode WrapNumeric(Mat F, FactorWrap *w)
 {
   PetscFunctionBegin;
-  if (F->ops->lufactornumeric && F->ops->lufactornumeric != LUNumeric) {
+  if (F->ops->lufactornumeric && F->ops->lufactornumeric != Numeric<0>) {
     w->lu_numeric           = F->ops->lufactornumeric;
-    F->ops->lufactornumeric = LUNumeric;
+    F->ops->lufactornumeric = Numeric<0>;
   }
-  if (F->ops->choleskyfactornumeric && F->ops->choleskyfactornumeric != CholeskyNumeric) {
+  if (F->ops->choleskyfactornumeric && F->ops->choleskyfactornumeric != Numeric<1>) {
     w->chol_numeric               = F->ops->choleskyfactornumeric;
-    F->ops->choleskyfactornumeric = CholeskyNumeric;
+    F->ops->choleskyfactornumeric = Numeric<1>;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LUNumeric(Mat F, Mat A, const MatFactorInfo *info)
+// The numeric steps (0: LU and ILU, 1: Cholesky and ICC): MATSEQAIJ's on A's current expansion.
+template <int kind> static PetscErrorCode Numeric(Mat F, Mat A, const MatFactorInfo *info)
 {
   FactorWrap *w;
   Mat         E;
@@ -71,23 +71,9 @@ static PetscErrorCode LUNumeric(Mat F, Mat A, const MatFactorInfo *info)
   PetscFunctionBegin;
   PetscCall(GetWrap(F, &w));
   PetscCall(Expansion(A, &E));
-  PetscCall(w->lu_numeric(F, E, info));
+  PetscCall((kind ? w->chol_numeric : w->lu_numeric)(F, E, info));
   PetscCall(MatDestroy(&E));
-  PetscCall(WrapNumeric(F, w)); // (a numeric step may re-set itself, e.g. after a zero pivot retry)
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode CholeskyNumeric(Mat F, Mat A, const MatFactorInfo *info)
-{
-  FactorWrap *w;
-  Mat         E;
-
-  PetscFunctionBegin;
-  PetscCall(GetWrap(F, &w));
-  PetscCall(Expansion(A, &E));
-  PetscCall(w->chol_numeric(F, E, info));
-  PetscCall(MatDestroy(&E));
-  PetscCall(WrapNumeric(F, w));
+  PetscCall(WrapNumeric(F, w)); // (a numeric step may re-set itself)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

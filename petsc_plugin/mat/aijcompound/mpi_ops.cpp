@@ -324,18 +324,6 @@ static PetscErrorCode MatCopy_MPIAIJCompound(Mat A, Mat B, MatStructure str)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Norms of the expanded matrix, computed by MATMPIAIJ on the expansion (a diagnostic). Collective.
-static PetscErrorCode MatNorm_MPIAIJCompound(Mat A, NormType type, PetscReal *norm)
-{
-  Mat B;
-
-  PetscFunctionBegin;
-  PetscCall(MatMPIAIJCompoundExpand(A, &B));
-  PetscCall(MatNorm(B, type, norm));
-  PetscCall(MatDestroy(&B));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // The diagonal block itself (PCBJACOBI, PCASM-like users get a MATSEQAIJCOMPOUND).
 static PetscErrorCode MatGetDiagonalBlock_MPIAIJCompound(Mat A, Mat *a)
 {
@@ -359,7 +347,7 @@ void MatMPIAIJCompoundSetComputeOps(Mat A)
   A->ops->getinfo             = MatGetInfo_MPIAIJCompound;
   A->ops->view                = MatView_MPIAIJCompound;
   A->ops->getdiagonalblock    = MatGetDiagonalBlock_MPIAIJCompound;
-  A->ops->norm                = MatNorm_MPIAIJCompound;
+  A->ops->norm                = MatNorm_AIJCompound;
   A->ops->copy                = MatCopy_MPIAIJCompound;
   A->ops->load                = MatLoad_AIJCompound;
 }

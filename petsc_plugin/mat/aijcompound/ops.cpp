@@ -270,18 +270,6 @@ static PetscErrorCode MatCopy_SeqAIJCompound(Mat A, Mat B, MatStructure str)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Norms of the expanded matrix, computed by MATSEQAIJ on the expansion (a diagnostic, not a hot path).
-static PetscErrorCode MatNorm_SeqAIJCompound(Mat A, NormType type, PetscReal *norm)
-{
-  Mat B;
-
-  PetscFunctionBegin;
-  PetscCall(MatAIJCompoundExpand(A, &B));
-  PetscCall(MatNorm(B, type, norm));
-  PetscCall(MatDestroy(&B));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatAXPY_SeqAIJCompound(Mat Y, PetscScalar a, Mat X, MatStructure str)
 {
   PetscBool same;
@@ -350,7 +338,7 @@ void MatAIJCompoundSetComputeOps(Mat A)
   A->ops->axpy                = MatAXPY_SeqAIJCompound;
   A->ops->getinfo             = MatGetInfo_SeqAIJCompound;
   A->ops->view                = MatView_SeqAIJCompound;
-  A->ops->norm                = MatNorm_SeqAIJCompound;
+  A->ops->norm                = MatNorm_AIJCompound;
   A->ops->copy                = MatCopy_SeqAIJCompound;
   A->ops->load                = MatLoad_AIJCompound;
 }
