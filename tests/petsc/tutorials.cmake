@@ -141,4 +141,12 @@ pgk_test(gpu.tutorial.ex45_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${
 pgk_test(gpu.tutorial.ex19_aijcompound_fdcoloring LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "type: seqcompoundaij"
          -- ${CMP56} 0 $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -dm_mat_type aijcompound -dm_vec_type cuda -snes_view ${PGK_GPU_OPTS}
          --- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19C} -dm_mat_type aijcusparse -dm_vec_type cuda ${PGK_GPU_OPTS})
+# ex56's aijcompound operator with CUDA vectors and PETSc's default solver (GMRES + ILU of the
+# expansion on the host; bjacobi/ILU on 2 ranks) against AIJCUSPARSE's own ILU: the same iterations.
+pgk_test(gpu.tutorial.ex56_aijcompound_ilu LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 ${EX56} ${DLL} -ne 9 -ksp_converged_reason -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS}
+         --- ${EX56} ${DLL} -ne 9 -ksp_converged_reason ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex56_aijcompound_ilu_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} -ne 9 -ksp_converged_reason -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS}
+         --- ${MPI2} ${EX56} ${DLL} -ne 9 -ksp_converged_reason ${PGK_DEVICE_TYPES})
 pgk_test(gpu.tutorial.ex56_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX56} ${DLL} -ksp_view ${EX56_ARGS} ${PGK_DEVICE_TYPES})
