@@ -304,9 +304,14 @@ PetscErrorCode MatNorm_AIJCompound(Mat A, NormType type, PetscReal *norm)
    blocks, as `MATSEQBAIJ`'s does. `MatGetRowIJ()` gives the expansion's scalar structure (never
    inode-compressed), so every `MatGetOrdering()` type works (PETSc's rcm, nd, qmd order scalar rows
    here, the inodes of a `MATSEQAIJ`). ILUDT and QR are a clear error.
-   Anything else (`MatGetRow()`, `MatGetValues()`, `MatTranspose()`, `MatSOR()`, `MatProduct`, so
-   `PCGAMG`) is PETSc's "no support" error: convert to `MATSEQAIJ`, or give `KSPSetOperators()` an AIJ
-   preconditioning matrix.
+   `MatSOR()` (`PCSOR`, `PCEISENSTAT` with `MatMultDiagonalBlock()`, `PCMG`'s smoothers), `MatGetRow()`
+   (`PCKACZMARZ`) and `MatGetValues()` run on a cached expansion, rebuilt when the matrix's state has
+   changed (aijcompound/expansion_cache.cpp; it costs the expanded matrix's memory while kept).
+   Assembled with block size 1 (no compound entries: PETSc's DMDA makes its interpolation with the DM's
+   matrix type), the matrix becomes the `MATSEQAIJ` it was assembled into; `MatConvert()` of a matrix of
+   block size 1 is an error.
+   Anything else (`MatTranspose()`, `MatProduct`, so `PCGAMG`) is PETSc's "no support" error: convert
+   to `MATSEQAIJ`, or give `KSPSetOperators()` an AIJ preconditioning matrix.
 
    The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
    packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had
@@ -353,6 +358,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   MatAIJCompoundSetSubMatrixOps(A);
   MatAIJCompoundSetZeroRowsOps(A, PETSC_FALSE);
   MatAIJCompoundSetFactorOps(A);
+  MatAIJCompoundSetExpansionCacheOps(A, PETSC_FALSE);
   MatAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_SeqAIJCompound;
   A->ops->duplicate   = MatDuplicate_SeqAIJCompound;

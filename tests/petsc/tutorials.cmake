@@ -116,6 +116,13 @@ endforeach()
 pgk_test(tutorial.ex19_aijcompound_ilu LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
          -- ${CMP56} 0 $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -dm_mat_type aijcompound -snes_view
          --- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason)
+# PCMG on the DMDA (SOR smoothers on each level's aijcompound matrix through the cached expansion;
+# the interpolation, made by PETSc with the DM's matrix type and block size 1, becomes AIJ): AIJ's iterations
+set(EX19MGC -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -pc_type mg)
+pgk_test(tutorial.ex19_aijcompound_mg LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij" --expect "type: sor"
+         -- ${CMP56} 0 $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19MGC} -dm_mat_type aijcompound -snes_view --- $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19MGC})
+pgk_test(tutorial.ex19_aijcompound_mg_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19MGC} -dm_mat_type aijcompound -snes_view ${PGK_GPU_OPTS} --- ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19MGC} ${PGK_GPU_OPTS})
 pgk_test(valgrind.ex19_aijcompound_fdcoloring LABELS "valgrind;tutorial" ARGS ${VGOK} --expect "Nonlinear solve converged"
          -- ${VG} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -dm_mat_type aijcompound -pc_type ilu -pc_factor_mat_ordering_type rcm -snes_converged_reason -malloc_debug -malloc_dump)
 pgk_test(tutorial.ex19_aijcompound_fdcoloring_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"

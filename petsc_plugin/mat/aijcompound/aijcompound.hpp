@@ -43,10 +43,11 @@ extern PetscLogEvent MAT_AIJCompoundTune; // tune.cpp: the layout x schedule sea
 // The operations of ops.cpp and assembly.cpp into A->ops.
 void MatAIJCompoundSetComputeOps(Mat A);
 void MatAIJCompoundSetAssemblyOps(Mat A);
-void MatAIJCompoundSetFDColoringOps(Mat A);              // fdcoloring.cpp, sequential and MPI
-void MatAIJCompoundSetSubMatrixOps(Mat A);               // submatrix.cpp, sequential and MPI
-void MatAIJCompoundSetZeroRowsOps(Mat A, PetscBool mpi); // zero_rows.cpp, sequential and MPI
-void MatAIJCompoundSetFactorOps(Mat A);                  // factor.cpp (sequential): MatGetRowIJ
+void MatAIJCompoundSetFDColoringOps(Mat A);                    // fdcoloring.cpp, sequential and MPI
+void MatAIJCompoundSetSubMatrixOps(Mat A);                     // submatrix.cpp, sequential and MPI
+void MatAIJCompoundSetZeroRowsOps(Mat A, PetscBool mpi);       // zero_rows.cpp, sequential and MPI
+void MatAIJCompoundSetExpansionCacheOps(Mat A, PetscBool mpi); // expansion_cache.cpp: MatSOR (both), MatGetRow/Values (seq)
+void MatAIJCompoundSetFactorOps(Mat A);                        // factor.cpp (sequential): MatGetRowIJ
 // MatGetFactor(A, MATSOLVERPETSC, LU/ILU/Cholesky/ICC): MATSEQAIJ's factor of the expansion (factor.cpp).
 PetscErrorCode MatGetFactor_SeqAIJCompound_Petsc(Mat A, MatFactorType ftype, Mat *F);
 // Re-stores complex/quaternion entries as real blocks (ops.cpp; the device copy is rebuilt).
@@ -93,6 +94,8 @@ PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse 
 #define MAT_AIJCOMPOUND_EXPANSION_PREFIX "aijcompound_expansion_"
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);
 PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B);
+// A (either type) assembled with block size 1 becomes *inner, its MATAIJ (assembly.cpp).
+PetscErrorCode MatAIJCompoundBecomeAIJ(Mat A, Mat *inner);
 // MatLoad into a matrix of this type, sequential or MPI (aijcompound.cpp).
 PetscErrorCode MatLoad_AIJCompound(Mat A, PetscViewer viewer);
 // MatNorm of either type: the expansion's, by MATAIJ (aijcompound.cpp).

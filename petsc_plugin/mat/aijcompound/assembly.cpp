@@ -87,6 +87,10 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJCompound(Mat A, MatAssemblyType type)
   PetscCall(MatAssemblyEnd(inner, type));
   if (type == MAT_FLUSH_ASSEMBLY) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetBlockSize(A, &bs));
+  if (bs == 1 && !d->c.nnzb()) { // no compound entries of block size 1: A becomes its MATSEQAIJ
+    PetscCall(MatAIJCompoundBecomeAIJ(A, &d->inner));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatAIJCompoundGetEntryOption(A, &option));
   {
     ac::CompoundCsr c;
@@ -100,6 +104,24 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJCompound(Mat A, MatAssemblyType type)
     A->offloadmask = PETSC_OFFLOAD_CPU;
   }
   d->entry_option = option;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A matrix of this type assembled with block size 1 (what PETSc's DMDA does with its interpolation:
+// DMCreateInterpolation takes the DM's matrix type, "aijcompound" begins with "aij", and the scalar
+// interpolation is then wrapped by MatCreateMAIJ) has no compound entries: it becomes the MATAIJ it
+// was assembled into (same object; its prefix kept), with an info message. Either type.
+PetscErrorCode MatAIJCompoundBecomeAIJ(Mat A, Mat *inner)
+{
+  Mat         S = *inner;
+  const char *prefix;
+
+  PetscFunctionBegin;
+  *inner = nullptr;
+  PetscCall(PetscInfo(A, "assembled with block size 1: no compound entries, the matrix becomes %s\n", ((PetscObject)S)->type_name));
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)A, &prefix));
+  PetscCall(MatSetOptionsPrefix(S, prefix));
+  PetscCall(MatHeaderReplace(A, &S));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

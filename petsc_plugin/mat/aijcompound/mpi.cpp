@@ -445,7 +445,9 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    `MATMPIAIJ`, then converted: `-mat_type aijcompound` with `-matload_block_size` or the .info file),
    `MatCreateSubMatrix()` (by `MATMPIAIJ` on the expansion; of this type when whole blocks are kept,
    else `MATMPIAIJ`), `MatIncreaseOverlap()` with `MatCreateSubMatrices()` (so `PCASM`, whose
-   subdomain matrices are `MATSEQAIJ`) and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`).
+   subdomain matrices are `MATSEQAIJ`), `MatSOR()` (local sweeps, by `MATMPIAIJ` on a cached expansion)
+   and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`). Block size 1 at assembly:
+   the matrix becomes `MATMPIAIJ`. No `MatGetRow()` (PETSc calls it on one rank alone).
    A factorization of the parallel matrix (`PCLU`, `PCILU` on it) is a clear error, as PETSc's own
    have none in parallel; the default `PCBJACOBI` with its `PCILU` sub-solver, and `PCASM`, factor each
    rank's block (`MATSEQAIJCOMPOUND`'s factorizations, of the expansion). The diagonal block's
@@ -463,6 +465,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
   MatAIJCompoundSetFDColoringOps(A);
   MatAIJCompoundSetSubMatrixOps(A);
   MatAIJCompoundSetZeroRowsOps(A, PETSC_TRUE);
+  MatAIJCompoundSetExpansionCacheOps(A, PETSC_TRUE);
   MatMPIAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_MPIAIJCompound;
   A->ops->duplicate   = MatDuplicate_MPIAIJCompound;

@@ -34,7 +34,10 @@ endforeach()
 pgk_test(petsc.aijcompound.mat_type LABELS petsc ARGS ${CHK} --expect "assembled elast3d:n=4 to seqcompoundaij" -- ${T} -gen elast3d:n=4 -assembled -mat_type aijcompound -check)
 pgk_test(petsc.aijcompound.mat_type_cg LABELS petsc ARGS ${OK} --expect "same iteration count" --expect "entry kind block"
          -- ${T} -gen elast3d:n=6 -assembled -mat_type aijcompound -solve -ksp_type cg -pc_type pbjacobi -ksp_rtol 1e-8 -mat_view ::ascii_info)
-pgk_test(petsc.aijcompound.mat_type_bs1 LABELS petsc ARGS --fail --expect "Mat aijcompound needs a block size 2\\.\\.8" -- ${T} -gen lap3d7:n=3 -assembled -mat_type aijcompound)
+# Assembled with block size 1 (no compound entries; what PETSc's DMDA does with its interpolation, made
+# with the DM's matrix type): the matrix becomes the MATAIJ it was assembled into. (MatConvert of a
+# block-size-1 matrix stays an error below.)
+pgk_test(petsc.aijcompound.mat_type_bs1 LABELS petsc ARGS ${CHK} --expect "assembled lap3d7:n=3 to seqaij" -- ${T} -gen lap3d7:n=3 -assembled -mat_type aijcompound -check)
 
 # The view.
 pgk_test(petsc.aijcompound.view LABELS petsc ARGS ${OK} --expect "type: seqcompoundaij" --expect "rows=375, cols=375, bs=3"
@@ -72,6 +75,11 @@ foreach(pc ilu icc)
 endforeach()
 pgk_test(petsc.aijcompound.ilu_batchrcm LABELS petsc ARGS ${OK} --expect "same iteration count"
          -- ${T} -gen vec3d27:n=5 -solve -ksp_type gmres -pc_type ilu -pc_factor_mat_ordering_type batchrcm)
+# MatSOR (PCSOR, PCEISENSTAT with MatMultDiagonalBlock), MatGetRow (PCKACZMARZ) on the cached expansion
+foreach(pc sor eisenstat kaczmarz)
+  pgk_test(petsc.aijcompound.${pc} LABELS petsc ARGS ${OK} --expect "same iteration count" -- ${T} -gen vec3d27:n=5 -solve -ksp_type gmres -pc_type ${pc})
+endforeach()
+pgk_test(petsc.aijcompound.mpi_sor LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count" -- ${T} -gen elast3d:n=5 -solve -ksp_type gmres -pc_type sor ${PGK_GPU_OPTS})
 # An explicit solver type: PETSc's prefix lookup must find this type's handler, not MATSEQAIJ's
 # (a type name beginning with "seqaij" crashed here); ILUDT is not MATSEQAIJ's: a clear error.
 pgk_test(petsc.aijcompound.ilu_solver_petsc LABELS petsc ARGS ${OK} --expect "same iteration count"
@@ -110,7 +118,7 @@ pgk_test(gpu.aijcompound.from_aijcusparse LABELS "gpu;petsc" ARGS --gpu ${CHK} -
 pgk_test(petsc.aijcompound.mat_type_mpi LABELS petsc NP 2 ARGS ${MPICHK} --expect "assembled elast3d:n=4 to mpicompoundaij" -- ${T} -gen elast3d:n=4 -assembled -mat_type aijcompound -check ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.mat_type_mpi_np3 LABELS petsc NP 3 ARGS ${MPICHK} --expect "assembled quaternion to mpicompoundaij" --expect "entry kind quaternion"
          -- ${T} -build quaternion -assembled -mat_type aijcompound -check -mat_view ::ascii_info ${PGK_GPU_OPTS})
-pgk_test(petsc.aijcompound.mat_type_mpi_bs1 LABELS petsc NP 2 ARGS --fail --expect "Mat aijcompound needs a block size 2\\.\\.8" -- ${T} -gen lap3d7:n=3 -assembled -mat_type aijcompound ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mat_type_mpi_bs1 LABELS petsc NP 2 ARGS ${OK} --expect "assembled lap3d7:n=3 to mpiaij" -- ${T} -gen lap3d7:n=3 -assembled -mat_type aijcompound -check ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.mpi_bs1 LABELS petsc NP 2 ARGS --fail --expect "needs a block size 2\\.\\.8 .* the matrix has block size 1" -- ${T} -gen lap3d7:n=4 ${PGK_GPU_OPTS})
 foreach(kind complex quaternion)
   # auto: the form holds on every rank, so both ranks store it; ::ascii_info_detail shows each rank's
@@ -216,10 +224,13 @@ pgk_test(petsc.aijcompound.user_ops_submatrices_mpi LABELS petsc NP 2 ARGS ${OK}
 set(ORD --expect "MatGetOrdering natural, rcm, nd, qmd, batchrcm, rabbitpp: equal to the expansion's")
 pgk_test(petsc.aijcompound.user_ops_orderings LABELS petsc ARGS ${OK} ${ORD} -- ${U} -gen elast3d:n=4 -orderings)
 pgk_test(petsc.aijcompound.user_ops_orderings_mpi LABELS petsc NP 2 ARGS ${OK} ${ORD} -- ${U} -gen quatsurf:n=6 -orderings ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.user_ops_rows LABELS petsc ARGS ${OK} --expect "MatGetRow, MatGetValues: equal to the original's" -- ${U} -gen elast3d:n=4 -rows)
+pgk_test(valgrind.aijcompound.sor_kaczmarz LABELS "valgrind;petsc" ARGS ${VGOK} ${OK} --expect "same iteration count"
+         -- ${VG} ${T} -gen vec3d27:n=3 -solve -ksp_type gmres -pc_type composite -pc_composite_pcs sor,kaczmarz -malloc_debug -malloc_dump)
 pgk_test(valgrind.aijcompound.user_ops_mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${UOK} --expect "MatIncreaseOverlap, MatCreateSubMatrices"
          -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
-         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -orderings -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
+         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -orderings -rows -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
 # On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host
 # operations change must reach the device copy (uploaded at its next use) and the products agree.
 pgk_test(gpu.aijcompound.user_ops LABELS "gpu;petsc" ARGS --gpu ${UOK}

@@ -11,6 +11,7 @@ static const char help[] = "Mat aijcompound under the operations a FEM code or a
                            "  -submatrix            MatCreateSubMatrix without every 5th block row (initial and reused) against the original's\n"
                            "  -submatrices          MatIncreaseOverlap and MatCreateSubMatrices as PCASM calls them (initial, reused)\n"
                            "  -orderings            MatGetOrdering (natural, rcm, nd, qmd, batchrcm, rabbitpp) equal to the expansion's\n"
+                           "  -rows                 MatGetRow and MatGetValues (one rank) against the original's\n"
                            "  -copy                 MatCopy into a duplicate, into another pattern and into MATAIJ: each equals the original\n"
                            "  -load <file>          the original written to file (binary), then read by MatLoad into a matrix with\n"
                            "                        prefix load_ (-load_mat_type aijcompound): it must equal the original\n"
@@ -21,6 +22,7 @@ static const char help[] = "Mat aijcompound under the operations a FEM code or a
 
 #include "tests/petsc/aijcompound/common.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -288,6 +290,38 @@ static PetscErrorCode CheckOrderings(Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatGetRow and MatGetValues (sequential type, the cached expansion): every row's stored scalars
+// equal the original's values at those columns (the expansion stores whole blocks: explicit zeros
+// where the original stores nothing), and a row of the original is within the compound row.
+static PetscErrorCode CheckRows(Mat A, Mat C)
+{
+  PetscInt m;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(C, &m, NULL));
+  for (PetscInt r = 0; r < m; ++r) {
+    PetscInt                 nc, na;
+    const PetscInt          *cc, *ca;
+    const PetscScalar       *vc, *va;
+    std::vector<PetscInt>    cols;
+    std::vector<PetscScalar> vals, got;
+    PetscCall(MatGetRow(C, r, &nc, &cc, &vc));
+    cols.assign(cc, cc + nc);
+    vals.assign(vc, vc + nc);
+    PetscCall(MatRestoreRow(C, r, &nc, &cc, &vc));
+    got.resize((size_t)nc);
+    PetscCall(MatGetValues(A, 1, &r, nc, cols.data(), got.data()));
+    for (PetscInt k = 0; k < nc; ++k) PetscCheck(got[k] == vals[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRow: row %" PetscInt_FMT " column %" PetscInt_FMT " differs from the original", r, cols[k]);
+    PetscCall(MatGetValues(C, 1, &r, nc, cols.data(), got.data()));
+    for (PetscInt k = 0; k < nc; ++k) PetscCheck(got[k] == vals[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetValues: row %" PetscInt_FMT " column %" PetscInt_FMT " differs from MatGetRow", r, cols[k]);
+    PetscCall(MatGetRow(A, r, &na, &ca, &va));
+    for (PetscInt k = 0; k < na; ++k) PetscCheck(std::binary_search(cols.begin(), cols.end(), ca[k]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRow: row %" PetscInt_FMT " lacks column %" PetscInt_FMT, r, ca[k]);
+    PetscCall(MatRestoreRow(A, r, &na, &ca, &va));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatGetRow, MatGetValues: equal to the original's\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The original written to file, then MatLoad into a matrix set up from the options under prefix load_.
 static PetscErrorCode CheckLoad(Mat A, const char *file)
 {
@@ -318,7 +352,7 @@ static PetscErrorCode CheckLoad(Mat A, const char *file)
 int main(int argc, char **argv)
 {
   char        spec[256] = "elast3d:n=4", file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   zero_rows = PETSC_FALSE, zero_rows_columns = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE, submatrices = PETSC_FALSE, orderings = PETSC_FALSE;
+  PetscBool   zero_rows = PETSC_FALSE, zero_rows_columns = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE, submatrices = PETSC_FALSE, orderings = PETSC_FALSE, rows = PETSC_FALSE;
   PetscScalar diag = 1.0;
   Mat         A, C;
 
@@ -335,10 +369,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-submatrix", &submatrix, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-submatrices", &submatrices, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-orderings", &orderings, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-rows", &rows, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-load", file, sizeof file, &load));
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
   if (load) PetscCall(CheckLoad(A, file));
-  if (norm || copy || zero_rows || zero_rows_columns || submatrix || submatrices || orderings) { // (-load alone also takes originals of block size 1)
+  if (norm || copy || zero_rows || zero_rows_columns || submatrix || submatrices || orderings || rows) { // (-load alone also takes originals of block size 1)
     PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
     PetscCall(MatSetOptionsPrefix(C, NULL)); // the conversion took the original's prefix
     if (norm) PetscCall(CheckNorms(A, C));
@@ -346,6 +381,7 @@ int main(int argc, char **argv)
     if (submatrix) PetscCall(CheckSubMatrix(A, C, partial));
     if (submatrices) PetscCall(CheckSubMatrices(A, C));
     if (orderings) PetscCall(CheckOrderings(C));
+    if (rows) PetscCall(CheckRows(A, C));
     if (zero_rows) PetscCall(CheckZeroRows(A, C, partial, diag, PETSC_FALSE));
     if (zero_rows_columns) PetscCall(CheckZeroRows(A, C, partial, diag, PETSC_TRUE));
     PetscCall(MatViewFromOptions(C, NULL, "-final_view"));
