@@ -1,13 +1,17 @@
 // Mat aijcompound: the operations that read the matrix row by row or sweep it, served by MATAIJ on a
 // cached expansion: MatSOR (both types: PCSOR, PCEISENSTAT, PCMG's default smoother), and for the
-// sequential type MatGetRow / MatRestoreRow (PCKACZMARZ, MatConvert_Basic and other generic code) and
-// MatGetValues. (The MPI type has no MatGetRow: PETSc calls it on one rank alone, and rebuilding the
-// MPI expansion there would be a collective call on one rank.)
+// sequential type MatGetRow / MatRestoreRow (PCKACZMARZ, MatConvert_Basic and other generic code),
+// MatGetValues and MatMultDiagonalBlock. The MPI type's MatGetRow and MatGetValues (this rank's rows,
+// as MATMPIAIJ's) read a cached copy of this rank's expanded rows instead, built without
+// communication: PETSc calls them on one rank alone.
 // The expansion is kept on the matrix and rebuilt when the matrix's object state has changed (every
 // value change increases it: assembly, MatScale & co., the device operations), so repeated sweeps
 // cost one expansion, not one per call. It holds the expanded scalar matrix (memory: about the
 // compound values' bytes times the entries' expansion, k*k / esize) until the matrix is destroyed.
-#include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
+#include "petsc_plugin/mat/aijcompound/mpi.hpp"
+
+#include <algorithm>
+#include <vector>
 
 static const char kCache[] = "PetscGpuKitAIJCompoundExpansionCache";
 
@@ -104,12 +108,89 @@ static PetscErrorCode MatMultDiagonalBlock_AIJCompound(Mat A, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// ---- the MPI type's rows: this rank's expanded rows with global columns, cached by state -------
+static const char kLocalRows[] = "PetscGpuKitAIJCompoundLocalRows";
+
+struct LocalRows {
+  std::vector<PetscInt>    i, j;
+  std::vector<PetscScalar> v;
+  PetscObjectState         state = -1;
+};
+
+static PetscErrorCode LocalRowsDestroy(void *ctx)
+{
+  PetscFunctionBegin;
+  delete *(LocalRows **)ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CachedLocalRows(Mat A, LocalRows **rows)
+{
+  LocalRows       *c;
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)A, kLocalRows, (void **)&c));
+  if (!c) {
+    c = new LocalRows();
+    PetscCall(PetscObjectContainerCompose((PetscObject)A, kLocalRows, c, LocalRowsDestroy));
+  }
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (c->state != state) {
+    PetscCall(MatMPIAIJCompoundLocalRows(A, c->i, c->j, c->v));
+    PetscCall(PetscObjectStateGet((PetscObject)A, &c->state));
+  }
+  *rows = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetRow_MPIAIJCompound(Mat A, PetscInt row, PetscInt *nz, PetscInt **idx, PetscScalar **v)
+{
+  LocalRows *c;
+  PetscInt   r = row - A->rmap->rstart;
+
+  PetscFunctionBegin;
+  PetscCheck(r >= 0 && r < A->rmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatGetRow on mpicompoundaij: only this rank's rows [%" PetscInt_FMT ", %" PetscInt_FMT "), got %" PetscInt_FMT, A->rmap->rstart, A->rmap->rend, row);
+  PetscCall(CachedLocalRows(A, &c));
+  if (nz) *nz = c->i[r + 1] - c->i[r];
+  if (idx) *idx = c->j.data() + c->i[r];
+  if (v) *v = c->v.data() + c->i[r];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatRestoreRow_MPIAIJCompound(Mat A, PetscInt row, PetscInt *nz, PetscInt **idx, PetscScalar **v)
+{
+  PetscFunctionBegin;
+  (void)A, (void)row, (void)nz, (void)idx, (void)v; // the row points into the cache
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// This rank's rows only (as MATMPIAIJ); negative indices are skipped, entries not stored are 0.
+static PetscErrorCode MatGetValues_MPIAIJCompound(Mat A, PetscInt m, const PetscInt im[], PetscInt n, const PetscInt in[], PetscScalar v[])
+{
+  LocalRows *c;
+
+  PetscFunctionBegin;
+  PetscCall(CachedLocalRows(A, &c));
+  for (PetscInt a = 0; a < m; ++a) {
+    const PetscInt r = im[a] - A->rmap->rstart;
+    if (im[a] < 0) continue;
+    PetscCheck(r >= 0 && r < A->rmap->n, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetValues on mpicompoundaij: only this rank's rows [%" PetscInt_FMT ", %" PetscInt_FMT "), got %" PetscInt_FMT, A->rmap->rstart, A->rmap->rend, im[a]);
+    const PetscInt *first = c->j.data() + c->i[r], *last = c->j.data() + c->i[r + 1];
+    for (PetscInt b = 0; b < n; ++b) {
+      if (in[b] < 0) continue;
+      const PetscInt *it = std::lower_bound(first, last, in[b]);
+      v[a * n + b]       = it != last && *it == in[b] ? c->v[(size_t)(it - c->j.data())] : 0.0;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 void MatAIJCompoundSetExpansionCacheOps(Mat A, PetscBool mpi)
 {
-  A->ops->sor = MatSOR_AIJCompound;
-  if (mpi) return;
-  A->ops->getrow            = MatGetRow_AIJCompound;
-  A->ops->restorerow        = MatRestoreRow_AIJCompound;
-  A->ops->getvalues         = MatGetValues_AIJCompound;
-  A->ops->multdiagonalblock = MatMultDiagonalBlock_AIJCompound;
+  A->ops->sor        = MatSOR_AIJCompound;
+  A->ops->getrow     = mpi ? MatGetRow_MPIAIJCompound : MatGetRow_AIJCompound;
+  A->ops->restorerow = mpi ? MatRestoreRow_MPIAIJCompound : MatRestoreRow_AIJCompound;
+  A->ops->getvalues  = mpi ? MatGetValues_MPIAIJCompound : MatGetValues_AIJCompound;
+  if (!mpi) A->ops->multdiagonalblock = MatMultDiagonalBlock_AIJCompound;
 }

@@ -219,15 +219,14 @@ static void MergeRows(const pgk::CsrView &dg, const pgk::CsrView &of, PetscInt c
   }
 }
 
-PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
+PetscErrorCode MatMPIAIJCompoundLocalRows(Mat A, std::vector<PetscInt> &i, std::vector<PetscInt> &j, std::vector<PetscScalar> &v)
 {
-  Mat_MPIAIJCompound      *d = Data(A);
-  Mat                      Sd, So;
-  PgkMatCSR                cd, co;
-  std::vector<PetscInt>    i, j;
-  std::vector<PetscScalar> v;
+  Mat_MPIAIJCompound *d = Data(A);
+  Mat                 Sd, So;
+  PgkMatCSR           cd, co;
 
   PetscFunctionBegin;
+  i.clear(), j.clear(), v.clear();
   PetscCall(MatConvert(d->Ad, MATSEQAIJ, MAT_INITIAL_MATRIX, &Sd));
   PetscCall(MatConvert(d->Ao, MATSEQAIJ, MAT_INITIAL_MATRIX, &So));
   PetscCall(PgkMatGetCSR(Sd, PGK_MEM_HOST, &cd));
@@ -237,6 +236,16 @@ PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
   PetscCall(PgkMatRestoreCSR(Sd, &cd));
   PetscCall(MatDestroy(&So));
   PetscCall(MatDestroy(&Sd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
+{
+  std::vector<PetscInt>    i, j;
+  std::vector<PetscScalar> v;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJCompoundLocalRows(A, i, j, v));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), B));
   PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
   PetscCall(MatSetBlockSizesFromMats(*B, A, A));
@@ -446,8 +455,9 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    `MatCreateSubMatrix()` (by `MATMPIAIJ` on the expansion; of this type when whole blocks are kept,
    else `MATMPIAIJ`), `MatIncreaseOverlap()` with `MatCreateSubMatrices()` (so `PCASM`, whose
    subdomain matrices are `MATSEQAIJ`), `MatSOR()` (local sweeps, by `MATMPIAIJ` on a cached expansion)
-   and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`). Block size 1 at assembly:
-   the matrix becomes `MATMPIAIJ`. No `MatGetRow()` (PETSc calls it on one rank alone).
+   and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`). `MatGetRow()` and
+   `MatGetValues()` of this rank's rows read a cached copy of its expanded rows (no communication).
+   Block size 1 at assembly: the matrix becomes `MATMPIAIJ`.
    A factorization of the parallel matrix (`PCLU`, `PCILU` on it) is a clear error, as PETSc's own
    have none in parallel; the default `PCBJACOBI` with its `PCILU` sub-solver, and `PCASM`, factor each
    rank's block (`MATSEQAIJCOMPOUND`'s factorizations, of the expansion). The diagonal block's

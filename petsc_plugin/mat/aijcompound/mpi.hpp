@@ -54,6 +54,8 @@ static inline Mat_MPIAIJCompound *MatMPIAIJCompoundData(Mat A)
 PetscErrorCode MatMPIAIJCompoundBuild(Mat A, Mat S, PetscInt option);
 // The expanded matrix as a new MATMPIAIJ (every stored block as bs x bs scalars). Collective.
 PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B);
+// This rank's rows of the expansion, global columns ascending (CSR: i from 0). Not collective.
+PetscErrorCode MatMPIAIJCompoundLocalRows(Mat A, std::vector<PetscInt> &i, std::vector<PetscInt> &j, std::vector<PetscScalar> &v);
 // Re-stores complex/quaternion entries of both blocks on every rank as real blocks. Collective.
 PetscErrorCode MatMPIAIJCompoundToBlockKind(Mat A, const char why[]);
 // The compound values changed in place: the inner matrix is dropped (collective callers only).

@@ -225,10 +225,12 @@ set(ORD --expect "MatGetOrdering natural, rcm, nd, qmd, batchrcm, rabbitpp: equa
 pgk_test(petsc.aijcompound.user_ops_orderings LABELS petsc ARGS ${OK} ${ORD} -- ${U} -gen elast3d:n=4 -orderings)
 pgk_test(petsc.aijcompound.user_ops_orderings_mpi LABELS petsc NP 2 ARGS ${OK} ${ORD} -- ${U} -gen quatsurf:n=6 -orderings ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.user_ops_rows LABELS petsc ARGS ${OK} --expect "MatGetRow, MatGetValues: equal to the original's" -- ${U} -gen elast3d:n=4 -rows)
+pgk_test(petsc.aijcompound.user_ops_rows_mpi LABELS petsc NP 3 ARGS ${OK} --expect "MatGetRow, MatGetValues: equal to the original's" -- ${U} -gen quatsurf:n=6 -rows ${PGK_GPU_OPTS})
+pgk_test(petsc.aijcompound.mpi_kaczmarz LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count" -- ${T} -gen vec3d27:n=5 -solve -ksp_type gmres -pc_type kaczmarz ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.sor_kaczmarz LABELS "valgrind;petsc" ARGS ${VGOK} ${OK} --expect "same iteration count"
          -- ${VG} ${T} -gen vec3d27:n=3 -solve -ksp_type gmres -pc_type composite -pc_composite_pcs sor,kaczmarz -malloc_debug -malloc_dump)
 pgk_test(valgrind.aijcompound.user_ops_mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${UOK} --expect "MatIncreaseOverlap, MatCreateSubMatrices"
-         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
+         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -rows -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
          -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -orderings -rows -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
 # On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host

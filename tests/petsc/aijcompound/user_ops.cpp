@@ -11,7 +11,7 @@ static const char help[] = "Mat aijcompound under the operations a FEM code or a
                            "  -submatrix            MatCreateSubMatrix without every 5th block row (initial and reused) against the original's\n"
                            "  -submatrices          MatIncreaseOverlap and MatCreateSubMatrices as PCASM calls them (initial, reused)\n"
                            "  -orderings            MatGetOrdering (natural, rcm, nd, qmd, batchrcm, rabbitpp) equal to the expansion's\n"
-                           "  -rows                 MatGetRow and MatGetValues (one rank) against the original's\n"
+                           "  -rows                 MatGetRow and MatGetValues (this rank's rows) against the original's\n"
                            "  -copy                 MatCopy into a duplicate, into another pattern and into MATAIJ: each equals the original\n"
                            "  -load <file>          the original written to file (binary), then read by MatLoad into a matrix with\n"
                            "                        prefix load_ (-load_mat_type aijcompound): it must equal the original\n"
@@ -290,16 +290,16 @@ static PetscErrorCode CheckOrderings(Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// MatGetRow and MatGetValues (sequential type, the cached expansion): every row's stored scalars
+// MatGetRow and MatGetValues (this rank's rows; the cached expansion): every row's stored scalars
 // equal the original's values at those columns (the expansion stores whole blocks: explicit zeros
 // where the original stores nothing), and a row of the original is within the compound row.
 static PetscErrorCode CheckRows(Mat A, Mat C)
 {
-  PetscInt m;
+  PetscInt rstart, rend;
 
   PetscFunctionBegin;
-  PetscCall(MatGetLocalSize(C, &m, NULL));
-  for (PetscInt r = 0; r < m; ++r) {
+  PetscCall(MatGetOwnershipRange(C, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; ++r) {
     PetscInt                 nc, na;
     const PetscInt          *cc, *ca;
     const PetscScalar       *vc, *va;
