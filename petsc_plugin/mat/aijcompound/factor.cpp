@@ -35,11 +35,18 @@ static PetscErrorCode GetWrap(Mat F, FactorWrap **w)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// A's expansion with A's error-on-failure flag (MatSetErrorIfFailure, which PCFactor sets on A).
+// A's expansion with A's error-on-failure flag (MatSetErrorIfFailure, which PCFactor sets on A), and
+// without inodes: MATSEQAIJ's inode factorization takes the inodes of the matrix it factors and needs
+// an ordering that keeps each inode's rows together, which PETSc's orderings of a MATSEQAIJ ensure
+// (they order the inode graph) and the orderings of A, which order scalar rows, do not (qmd gave a
+// wrong LU, rowlength and rabbitpp a failed one, before).
 static PetscErrorCode Expansion(Mat A, Mat *E)
 {
   PetscFunctionBegin;
   PetscCall(MatAIJCompoundExpand(A, E));
+  PetscCall(MatSetOption(*E, MAT_USE_INODES, PETSC_FALSE));
+  PetscCall(MatAssemblyBegin(*E, MAT_FINAL_ASSEMBLY)); // (the inode table is made at assembly)
+  PetscCall(MatAssemblyEnd(*E, MAT_FINAL_ASSEMBLY));
   (*E)->erroriffailure = A->erroriffailure;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
