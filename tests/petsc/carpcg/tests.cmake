@@ -125,7 +125,9 @@ foreach(case "elast3d:n=6|carp|block" "elast3d:n=6|cimmino|block" "quatsurf:n=20
   pgk_test(petsc.carpcg.aijcompound.${scheme}_${tag} LABELS petsc ARGS ${CMPOK} -- ${CMP} 0 ${SGC} -mat_type aijcompound -mat_aijcompound_entry ${entry} --- ${SGC})
   pgk_test(petsc.carpcg.aijcompound.${scheme}_${tag}_baseline LABELS petsc ARGS ${CMPOK} -- ${CMP} 0 ${SGC} --- ${SGC} -mat_type aijcompound -mat_aijcompound_entry ${entry})
 endforeach()
-pgk_test(petsc.carpcg.aijcompound.carp_mpi LABELS "petsc;mpi" ARGS ${CMPOK} -- ${CMP} 0 ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound --- ${MPI2} ${SG} -gen elast3d:n=6)
+# Two ranks on a GPU node: PETSc stops unless told the MPI is not GPU-aware (as every 2-rank test).
+pgk_test(petsc.carpcg.aijcompound.carp_mpi LABELS "petsc;mpi" ARGS ${CMPOK}
+         -- ${CMP} 0 ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound ${PGK_GPU_OPTS} --- ${MPI2} ${SG} -gen elast3d:n=6 ${PGK_GPU_OPTS})
 pgk_test(petsc.carpcg.aijcompound.multicolor_view LABELS petsc ARGS --expect "Linear solve converged" --expect "operator: an aijcompound operator is swept on the host, over its scalar expansion"
          -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_scheme multicolor -ksp_view)
 pgk_test(petsc.carpcg.aijcompound.device_refused LABELS petsc ARGS --fail --expect "-ksp_carpcg_backend device cannot sweep this operator .seqcompoundaij.: an aijcompound operator is swept on the host"
