@@ -29,7 +29,8 @@ struct PC_Reorder {
   Vec                                                  xp = nullptr, bp = nullptr;
   std::vector<PetscInt>                                perm; // perm[new] = old
   std::vector<PetscInt>                                dst;  // A's entry e lands at B's entry dst[e]
-  PetscBool                                            device = PETSC_FALSE;
+  PetscBool                                            device   = PETSC_FALSE;
+  PetscBool                                            compound = PETSC_FALSE; // the operator was a compound matrix's expansion
   pgk::Envelope                                        before, after;
   PetscLogDouble                                       t_ordering = 0, t_symbolic = 0, t_numeric = 0;
   std::unique_ptr<pgk::cuda::DeviceBuffer<pgk::Index>> d_perm, d_dst; // device copies of perm and dst
@@ -56,9 +57,8 @@ static PetscErrorCode PCReorderUploadMaps(PC_Reorder *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r)
+static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r, Mat A)
 {
-  Mat             A = pc->pmat;
   IS              rperm, cperm;
   const PetscInt *idx;
   PetscInt        n;
@@ -102,9 +102,8 @@ static PetscErrorCode PCReorderSymbolic(PC pc, PC_Reorder *r)
 }
 
 // B.values[dst[e]] = A.values[e], where A's values live (device for a device operator).
-static PetscErrorCode PCReorderNumeric(PC pc, PC_Reorder *r)
+static PetscErrorCode PCReorderNumeric(PC pc, PC_Reorder *r, Mat A)
 {
-  Mat            A = pc->pmat;
   PgkMatCSR      c;
   PetscLogDouble t0, t1;
 
@@ -144,14 +143,21 @@ static PetscErrorCode PCSetUp_Reorder(PC pc)
   PetscFunctionBegin;
   PetscCall(PgkCheckSquareAssembled(pc->pmat, "PC reorder"));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc->pmat), &size));
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder permutes a sequential operator; in parallel use it per block: -pc_type bjacobi -sub_pc_type reorder (or asm)");
+  // A compound-entry operator is reordered as its scalar expansion (freed after the set-up).
+  Mat       A;
   PetscBool aij;
-  PetscCall(PgkMatIsAIJ(pc->pmat, &aij, &ismpi));
-  PetscCheck(size == 1 && !ismpi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder permutes a sequential operator; in parallel use it per block: -pc_type bjacobi -sub_pc_type reorder (or asm)");
+  PetscCall(PgkMatScalarOperator(pc->pmat, &r->compound, &A));
+  PetscCall(PgkMatIsAIJ(A, &aij, &ismpi));
   // Before the ordering: on a BAIJ/SBAIJ operator MatGetOrdering() permutes block rows, which this
   // point-wise permutation of A's entries cannot use.
-  PetscCheck(aij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder needs a MATAIJ or MATAIJCUSPARSE operator (or a type derived from them); got %s. Use -mat_type aij / aijcusparse or MatConvert()", ((PetscObject)pc->pmat)->type_name);
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !r->B) PetscCall(PCReorderSymbolic(pc, r));
-  PetscCall(PCReorderNumeric(pc, r));
+  if (!aij || ismpi) PetscCall(MatDestroy(&A));
+  PetscCheck(!ismpi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder permutes a sequential operator; got %s on one rank. Use -mat_type aij / aijcusparse", ((PetscObject)pc->pmat)->type_name);
+  PetscCheck(aij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC reorder needs a MATAIJ, MATAIJCUSPARSE or MATAIJCOMPOUND operator (or a type derived from them); got %s. Use -mat_type aij / aijcusparse or MatConvert()",
+             ((PetscObject)pc->pmat)->type_name);
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !r->B) PetscCall(PCReorderSymbolic(pc, r, A));
+  PetscCall(PCReorderNumeric(pc, r, A));
+  PetscCall(MatDestroy(&A));
   PetscCall(KSPSetOperators(r->ksp, r->B, r->B));
   PetscCall(KSPSetUp(r->ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -265,6 +271,7 @@ static PetscErrorCode PCView_Reorder(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "ordering: %s; operator permuted on the %s\n", r->ordering, r->device ? "device (MATSEQAIJCUSPARSE)" : "host"));
+  if (r->compound) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: compound entries (aijcompound), reordered as its scalar expansion (MatConvert at each set-up, freed after it)\n"));
   if (r->B) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "bandwidth %" PetscInt_FMT " -> %" PetscInt_FMT ", profile %lld -> %lld\n", (PetscInt)r->before.bandwidth, (PetscInt)r->after.bandwidth, (long long)r->before.profile, (long long)r->after.profile));
     PetscCall(PetscViewerASCIIPrintf(viewer, "last setup: ordering %.3e s, symbolic %.3e s, value permutation %.3e s\n", r->t_ordering, r->t_symbolic, r->t_numeric));
@@ -358,9 +365,11 @@ PetscErrorCode PCReorderSetMatOrderingType(PC pc, MatOrderingType type)
    device, where `-pc_factor_mat_ordering_type` would factor on the host (the cuSPARSE ILU runs
    only in the natural ordering). The pattern of B is built once per nonzero pattern;
    `SAME_NONZERO_PATTERN` set-ups only permute the values. In parallel, use it per block:
-   `-pc_type bjacobi -sub_pc_type reorder`. The operator must be `MATSEQAIJ` or
-   `MATSEQAIJCUSPARSE` (on BAIJ / SBAIJ an ordering permutes block rows, which this
-   entry-by-entry permutation cannot use): use `-pc_factor_mat_ordering_type` there.
+   `-pc_type bjacobi -sub_pc_type reorder`. The operator must be `MATSEQAIJ`,
+   `MATSEQAIJCUSPARSE` or `MATSEQAIJCOMPOUND` (on BAIJ / SBAIJ an ordering permutes block rows,
+   which this entry-by-entry permutation cannot use): use `-pc_factor_mat_ordering_type` there.
+   A compound operator is reordered as its scalar expansion (`MatConvert()` to `MATAIJCUSPARSE`
+   where it computes on the device, else `MATAIJ`, at each set-up and freed after it); B is scalar.
 
    Level: intermediate
 

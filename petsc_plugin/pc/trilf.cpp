@@ -26,11 +26,12 @@ static const char *const TrilfPairings[]    = {"forest", "matching"}; // in the 
 
 struct PC_Trilf {
   pgk::trilf::Options                         opt; // paper defaults (M = 5, m = 5, k_m = 0, p = 0.5)
-  PCTrilfWeight                               weight = PC_TRILF_WEIGHT_ABS;
-  PetscBool                                   reuse  = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
-  TrilfSolverType                             solver = TRILF_SOLVER_SCAN;
-  PetscBool                                   device = PETSC_FALSE; // where the last setup ran
-  PetscInt                                    n      = 0;
+  PCTrilfWeight                               weight   = PC_TRILF_WEIGHT_ABS;
+  PetscBool                                   reuse    = PETSC_TRUE; // keep the forest on SAME_NONZERO_PATTERN
+  TrilfSolverType                             solver   = TRILF_SOLVER_SCAN;
+  PetscBool                                   device   = PETSC_FALSE; // where the last setup ran
+  PetscBool                                   compound = PETSC_FALSE; // set up from a compound matrix's scalar expansion
+  PetscInt                                    n        = 0;
   PetscInt                                    setups = 0, forests = 0;
   PetscObjectState                            nonzerostate = -1;
   std::unique_ptr<pgk::trilf::Preconditioner> host;
@@ -57,22 +58,23 @@ static PetscBool TrilfReady(const PC_Trilf *t)
 static PetscErrorCode PCSetUp_Trilf(PC pc)
 {
   PC_Trilf *t = (PC_Trilf *)pc->data;
-  Mat       A = pc->pmat;
+  Mat       P = pc->pmat, A; // A: P, or the scalar expansion of a compound P (freed at the end)
   PgkMatCSR c;
   PetscBool device;
   MPI_Comm  self = PETSC_COMM_SELF;
 
   PetscFunctionBegin;
-  PetscCall(PgkCheckSquareAssembled(A, "PC trilf"));
+  PetscCall(PgkCheckSquareAssembled(P, "PC trilf"));
+  PetscCall(PgkMatScalarOperator(P, &t->compound, &A));
   PetscCall(PgkMatUseDevice(A, &device));
   t->opt.factor.weight     = t->weight == PC_TRILF_WEIGHT_SCALED ? pgk::trilf::Weight::Scaled : pgk::trilf::Weight::Abs;
   t->opt.factor.max_degree = 2;
   PgkCallCxx(self, PETSC_ERR_LIB, pgk::trilf::validate(t->opt.factor));
   PetscCheck(t->solver == TRILF_SOLVER_SCAN || (device && !t->opt.block), self, PETSC_ERR_SUP, "PC trilf: -pc_trilf_solver %s needs the scalar variant on a device (MATAIJCUSPARSE) operator", TrilfSolverTypes[t->solver]);
 
-  // The forest survives a value change only: same pattern (PETSc's flag and the matrix's own
-  // nonzero state agree), same place, reuse allowed.
-  const PetscBool keep = t->reuse && pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN && A->nonzerostate == t->nonzerostate && device == t->device && TrilfReady(t) ? PETSC_TRUE : PETSC_FALSE;
+  // The forest survives a value change only: same pattern (PETSc's flag and the operator's own
+  // nonzero state agree; P's, since an expansion is a new matrix each time), same place, reuse allowed.
+  const PetscBool keep = t->reuse && pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN && P->nonzerostate == t->nonzerostate && device == t->device && TrilfReady(t) ? PETSC_TRUE : PETSC_FALSE;
 
   PetscCall(PgkMatGetCSR(A, device ? PGK_MEM_DEVICE : PGK_MEM_HOST, &c));
   // A scalar values-only update checks the values itself (naming the first NaN/Inf), and so does the
@@ -97,8 +99,9 @@ static PetscErrorCode PCSetUp_Trilf(PC pc)
   PetscCall(PetscLogEventEnd(keep ? PGK_EVENT_TrilfNumeric : PGK_EVENT_TrilfForest, pc, A, 0, 0));
   t->n = c.csr.nrows;
   PetscCall(PgkMatRestoreCSR(A, &c));
+  PetscCall(MatDestroy(&A)); // the factor keeps what the applies need
   t->device       = device;
-  t->nonzerostate = A->nonzerostate;
+  t->nonzerostate = P->nonzerostate;
   t->setups++;
   if (!keep) t->forests++;
   PetscCall(PetscInfo(pc, "trilf %s on the %s: %" PetscInt_FMT " paths, longest %" PetscInt_FMT ", c_id %.3f, c_pi %.3f, setup %.3f ms\n", keep ? "refactored" : "built", device ? "device" : "host", (PetscInt)TrilfInfo(t).npaths,
@@ -296,6 +299,7 @@ static PetscErrorCode PCView_Trilf(PC pc, PetscViewer viewer)
   PetscCallMPI(MPIU_Allreduce(&ndev, &gdev, 1, MPIU_INT, MPI_SUM, comm));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "one trilf per rank on its diagonal block (%d ranks, %" PetscInt_FMT " on the device); sums over ranks, ranges min..max\n", size, gdev));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "built on the %s\n", t->device ? "device (MATSEQAIJCUSPARSE, data kept there)" : "host"));
+  if (t->compound) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: compound entries (aijcompound), set up from its scalar expansion (MatConvert at each set-up, freed after it)\n"));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f..%.4f (tridiagonal part in the original order), c_pi %.4f..%.4f (kept by trilf)\n", -gcov[0], gcov[1], -gcov[2], gcov[3]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "weight coverage: c_id %.4f (tridiagonal part in the original order), c_pi %.4f (kept by trilf)\n", in.c_id, in.c_pi));
   if (t->opt.block) PetscCall(PetscViewerASCIIPrintf(viewer, "pairs %" PetscInt_FMT " (pairing %s), unpaired rows (ghost-padded) %" PetscInt_FMT "\n", gsum[5], pgk::trilf::to_string(t->opt.pairing), gsum[6]));
@@ -463,6 +467,10 @@ PetscErrorCode PCTrilfGetInfo(PC pc, PCTrilfInfo *info)
    A `MATSEQAIJCUSPARSE` operator (or the diagonal block of `MATMPIAIJCUSPARSE`) is set up and applied on the device
    with no host copy of the matrix or the vectors; other AIJ operators use the host implementation, whose forest,
    permutation and factor are identical. In parallel each rank uses its diagonal block (block Jacobi with trilf blocks).
+
+   A compound-entry operator (`MATAIJCOMPOUND`) is set up from its scalar expansion: `MatConvert()` to `MATAIJCUSPARSE`
+   where the compound matrix computes on the device, else `MATAIJ`, at each set-up and freed after it (the set-up holds
+   the scalar matrix beside the compound one). Its forest, factor and iterations are those of the expansion.
 
    The operator must be square; NaN or Inf entries are an error. A zero, missing or tiny pivot (|d| <= tol * row norm
    of T) splits its path there, or, at a path start, is replaced by the row norm of T (so a one-row path with a usable

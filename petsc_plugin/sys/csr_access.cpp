@@ -21,6 +21,26 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PgkMatScalarOperator(Mat A, PetscBool *compound, Mat *S)
+{
+  PetscBool is_compound;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &is_compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
+  if (compound) *compound = is_compound;
+  if (!is_compound) {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    *S = A;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // Where the compound matrix computes (its own rule: the kernels, a usable device, not bound to
+  // the CPU), so the component's set-up and apply run where the products and vectors do.
+  const PetscBool device = PgkHaveCudaKernels() && PgkDeviceAvailable() && !A->boundtocpu ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscInfo(A, "the scalar expansion of this %s as %s\n", ((PetscObject)A)->type_name, device ? MATAIJCUSPARSE : MATAIJ));
+  PetscCall(MatConvert(A, device ? MATAIJCUSPARSE : MATAIJ, MAT_INITIAL_MATRIX, S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PgkMatIsAIJ(Mat A, PetscBool *seq, PetscBool *mpi)
 {
   PetscFunctionBegin;

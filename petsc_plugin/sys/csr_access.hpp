@@ -43,6 +43,14 @@ PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device);
 // CUDA kernels and a usable device. Touches no array. Not Collective.
 PetscErrorCode PgkMatDeviceCurrent(Mat A, PetscBool *current);
 
+// A scalar operator for components that read scalar rows (PC trilf, PC reorder): for a
+// compound-entry matrix (Mat aijcompound, sequential or MPI) its scalar expansion, built by
+// MatConvert() from the compound CSR (device-newer values synced first, logged) as MATAIJCUSPARSE
+// where the compound matrix computes on the device, else MATAIJ; same sizes and row partition.
+// Any other A is returned itself with a new reference. Either way the caller destroys *S.
+// *compound (may be NULL) says which. Collective on A when A is a compound matrix.
+PetscErrorCode PgkMatScalarOperator(Mat A, PetscBool *compound, Mat *S);
+
 // Supported: MATSEQAIJ, MATMPIAIJ (local diagonal block) and their derived types (PgkMatIsAIJ);
 // device arrays only for MATSEQAIJCUSPARSE / MATMPIAIJCUSPARSE.
 PetscErrorCode PgkMatGetCSR(Mat A, PgkMemPolicy policy, PgkMatCSR *csr);

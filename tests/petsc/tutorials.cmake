@@ -143,6 +143,33 @@ pgk_test(tutorial.ex19_aijcompound_mpi LABELS "tutorial;mpi" ARGS --expect "iter
          -- ${CMP56} 0 ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19FD} -dm_mat_type aijcompound -snes_view ${PGK_GPU_OPTS}
          --- ${MPI2} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} ${EX19FD} ${PGK_GPU_OPTS})
 
+# Our PCs on our compound matrix: PC trilf and PC reorder set up from its scalar expansion (MatConvert,
+# freed after each set-up) and take the iterations of the AIJ original, both ways; 2 ranks (trilf on
+# each diagonal block; reorder per block under bjacobi). snes ex19 (4 dof): trilf builds its forest once
+# and refactors at every later Newton step (the expansion is new, the compound pattern the same).
+set(EX56T ${EX56} ${DLL} -ne 9 -ksp_type gmres -ksp_converged_reason)
+foreach(case "trilf|-pc_type;trilf" "trilf_block|-pc_type;trilf;-pc_trilf_block_size;2" "reorder_ilu|-pc_type;reorder;-reorder_pc_type;ilu")
+  string(REPLACE "|" ";" case "${case}")
+  list(GET case 0 tag)
+  list(SUBLIST case 1 -1 pcopts)
+  pgk_test(tutorial.ex56_aijcompound_${tag} LABELS tutorial ARGS --expect "iterations within" --expect "operator: compound entries .aijcompound., (set up from|reordered as) its scalar expansion"
+           -- ${CMP56} 0 ${EX56T} ${pcopts} -mat_type aijcompound -ksp_view --- ${EX56T} ${pcopts})
+  pgk_test(tutorial.ex56_aijcompound_${tag}_baseline LABELS tutorial ARGS --expect "iterations within"
+           -- ${CMP56} 0 ${EX56T} ${pcopts} --- ${EX56T} ${pcopts} -mat_type aijcompound)
+endforeach()
+pgk_test(tutorial.ex56_aijcompound_trilf_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "operator: compound entries .aijcompound., set up from its scalar expansion"
+         -- ${CMP56} 0 ${MPI2} ${EX56T} -pc_type trilf -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX56T} -pc_type trilf ${PGK_GPU_OPTS})
+pgk_test(tutorial.ex56_aijcompound_bjacobi_reorder_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "operator: compound entries .aijcompound., reordered as its scalar expansion"
+         -- ${CMP56} 0 ${MPI2} ${EX56T} -pc_type bjacobi -sub_pc_type reorder -sub_reorder_pc_type ilu -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS}
+         --- ${MPI2} ${EX56T} -pc_type bjacobi -sub_pc_type reorder -sub_reorder_pc_type ilu ${PGK_GPU_OPTS})
+pgk_test(tutorial.ex56_aijcompound_reorder_mpi_refused LABELS "tutorial;mpi" ARGS --fail --expect "PC reorder permutes a sequential operator. in parallel use it per block"
+         -- ${MPI2} ${EX56T} -pc_type reorder -mat_type aijcompound ${PGK_GPU_OPTS})
+set(EX19T $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -pc_type trilf)
+pgk_test(tutorial.ex19_aijcompound_trilf LABELS tutorial ARGS --expect "iterations within" --expect "forest built 1 of [2-9][0-9]* setups"
+         -- ${CMP56} 0 ${EX19T} -dm_mat_type aijcompound -snes_view --- ${EX19T})
+pgk_test(valgrind.ex56_aijcompound_trilf_reorder LABELS "valgrind;tutorial" ARGS ${VGOK} --expect "Linear solve converged"
+         -- ${VG} ${EX56} ${DLL} -ne 3 -ksp_type gmres -ksp_converged_reason -mat_type aijcompound -pc_type reorder -reorder_pc_type trilf -malloc_debug -malloc_dump)
+
 # On the GPU: device matrix and vector types, the same unmodified programs.
 set(GPU_CONV --gpu ${CONV} --expect "device: NVIDIA" --expect "type: (seq|mpi)aijcusparse")
 pgk_test(gpu.tutorial.ex2 LABELS "gpu;tutorial" ARGS ${GPU_CONV} -- ${EX2} ${DLL} -ksp_view ${EX2_ARGS} ${PGK_DEVICE_TYPES})
@@ -163,4 +190,12 @@ pgk_test(gpu.tutorial.ex56_aijcompound_ilu LABELS "gpu;tutorial" ARGS --gpu --ex
 pgk_test(gpu.tutorial.ex56_aijcompound_ilu_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "type: mpicompoundaij"
          -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} -ne 9 -ksp_converged_reason -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS}
          --- ${MPI2} ${EX56} ${DLL} -ne 9 -ksp_converged_reason ${PGK_DEVICE_TYPES})
+# PC trilf on the scalar expansion of a device aijcompound (MATAIJCUSPARSE: set up and applied on the
+# device) and PC reorder + ILU: the iterations of the AIJCUSPARSE original (5%: the products differ in rounding).
+pgk_test(gpu.tutorial.ex56_aijcompound_trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" --expect "operator: compound entries"
+         -- ${CMP56} 5 ${EX56T} -pc_type trilf -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${EX56T} -pc_type trilf ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex56_aijcompound_reorder_ilu LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "permuted on the device" --expect "operator: compound entries"
+         -- ${CMP56} 5 ${EX56T} -pc_type reorder -reorder_pc_type ilu -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${EX56T} -pc_type reorder -reorder_pc_type ilu ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex56_aijcompound_trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "2 on the device.; sums over ranks" --expect "operator: compound entries"
+         -- ${CMP56} 5 ${MPI2} ${EX56T} -pc_type trilf -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX56T} -pc_type trilf ${PGK_DEVICE_TYPES})
 pgk_test(gpu.tutorial.ex56_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX56} ${DLL} -ksp_view ${EX56_ARGS} ${PGK_DEVICE_TYPES})

@@ -29,7 +29,7 @@ out_a=$("${a[@]}" 2>&1) || { echo "$out_a"; echo "compare_iterations: first comm
 out_b=$("${b[@]}" 2>&1) || { echo "$out_b"; echo "compare_iterations: baseline command failed"; exit 1; }
 mapfile -t ia < <(printf '%s\n' "$out_a" | solves)
 mapfile -t ib < <(printf '%s\n' "$out_b" | solves)
-printf '%s\n' "$out_a" | grep -E "petscgpukit|type: |converged|permuted|ordering|built on|coverage|paths|device" | awk '!seen[$0]++' | head -40
+printf '%s\n' "$out_a" | grep -E "petscgpukit|type: |converged|permuted|ordering|built on|coverage|paths|device|operator: " | awk '!seen[$0]++' | head -40
 if [ ${#ia[@]} -eq 0 ] || [ ${#ib[@]} -eq 0 ]; then
   echo "compare_iterations: FAIL: no linear solve reported (${#ia[@]} tested, ${#ib[@]} baseline; is -ksp_converged_reason on?)"; exit 1
 fi

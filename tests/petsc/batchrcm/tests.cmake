@@ -64,7 +64,7 @@ pgk_test(tutorial.ex45.asm_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect "ite
 set(EX2B $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -mat_type baij -mat_block_size 2 -ksp_converged_reason)
 pgk_test(tutorial.ex2.baij_ilu_batchrcm LABELS tutorial ARGS --expect "iterations within" -- ${CMP} ${EX2B} -pc_type ilu -pc_factor_mat_ordering_type batchrcm --- ${EX2B} -pc_type ilu -pc_factor_mat_ordering_type rcm)
 pgk_test(tutorial.ex2.baij_bjacobi_batchrcm_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP} ${MPI2} ${EX2B} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type batchrcm --- ${MPI2} ${EX2B} -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_ordering_type rcm)
-pgk_test(tutorial.ex2.sbaij_reorder_refused LABELS tutorial ARGS --fail --expect "PC reorder needs a MATAIJ or MATAIJCUSPARSE operator .or a type derived from them.. got seqsbaij"
+pgk_test(tutorial.ex2.sbaij_reorder_refused LABELS tutorial ARGS --fail --expect "PC reorder needs a MATAIJ, MATAIJCUSPARSE or MATAIJCOMPOUND operator .or a type derived from them.. got seqsbaij"
          -- $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 20 -n 20 -mat_type sbaij -pc_type reorder)
 # No collective call inside MatGetOrdering: with 2 ranks on a 33^3 grid the diagonal blocks have
 # 125169 and 117678 nonzeros, so thresholds between them send one rank to the cpu backend
