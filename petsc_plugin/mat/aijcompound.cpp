@@ -25,6 +25,7 @@ static PetscErrorCode MatDestroy_SeqAIJCompound(Mat A)
   delete Data(A);
   A->data = nullptr;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqcompoundaij_seqaij_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSetPreallocationCOO_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSetValuesCOO_C", NULL));
@@ -308,10 +309,14 @@ PetscErrorCode MatNorm_AIJCompound(Mat A, NormType type, PetscReal *norm)
    (`PCKACZMARZ`) and `MatGetValues()` run on a cached expansion, rebuilt when the matrix's state has
    changed (aijcompound/expansion_cache.cpp; it costs the expanded matrix's memory while kept).
    Assembled with block size 1 (no compound entries: PETSc's DMDA makes its interpolation with the DM's
-   matrix type), the matrix becomes the `MATSEQAIJ` it was assembled into; `MatConvert()` of a matrix of
-   block size 1 is an error.
-   Anything else (`MatTranspose()`, `MatProduct`, so `PCGAMG`) is PETSc's "no support" error: convert
-   to `MATSEQAIJ`, or give `KSPSetOperators()` an AIJ preconditioning matrix.
+   matrix type) or with row and column block sizes that differ (`PCGAMG`'s prolongator, made with the
+   operator's type), the matrix becomes the `MATSEQAIJ` it was assembled into; `MatConvert()` of a
+   matrix of block size 1 is an error. `MatProduct` with a compound operand (`MatMatMult()`, `MatPtAP()`,
+   ...) is `MATSEQAIJ`'s of the expansions, its result `MATSEQAIJ`, values refreshed when the compound
+   operand changed; with `MatCreateGraph()` (of the expansion) this makes `PCGAMG` work: its set-up on
+   the host, the fine level's products and smoother on this type (aijcompound/product.cpp).
+   Anything else (`MatTranspose()`, `PCGASM`) is PETSc's "no support" error: convert to `MATSEQAIJ`, or
+   give `KSPSetOperators()` an AIJ preconditioning matrix.
 
    The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
    packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had
@@ -359,6 +364,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   MatAIJCompoundSetZeroRowsOps(A, PETSC_FALSE);
   MatAIJCompoundSetFactorOps(A);
   MatAIJCompoundSetExpansionCacheOps(A, PETSC_FALSE);
+  PetscCall(MatAIJCompoundSetProductOps(A));
   MatAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_SeqAIJCompound;
   A->ops->duplicate   = MatDuplicate_SeqAIJCompound;

@@ -164,6 +164,28 @@ pgk_test(tutorial.ex56_aijcompound_bjacobi_reorder_mpi LABELS "tutorial;mpi" ARG
          --- ${MPI2} ${EX56T} -pc_type bjacobi -sub_pc_type reorder -sub_reorder_pc_type ilu ${PGK_GPU_OPTS})
 pgk_test(tutorial.ex56_aijcompound_reorder_mpi_refused LABELS "tutorial;mpi" ARGS --fail --expect "PC reorder permutes a sequential operator. in parallel use it per block"
          -- ${MPI2} ${EX56T} -pc_type reorder -mat_type aijcompound ${PGK_GPU_OPTS})
+# PCGAMG on a compound operator (ex56's own recipe: CG + GAMG with the rigid-body near null space):
+# its strength graph and products are MATAIJ's of the expansion, its prolongator (made with the
+# operator's type, 3 x 6 blocks) becomes AIJ, the coarse levels are AIJ; the fine level keeps the
+# compound type (products, smoother). The iterations of AIJ, both ways, 1 and 2 ranks; snes ex19 with
+# GAMG re-set up at every Newton step, with and without reused interpolation: AIJ's in every solve.
+pgk_test(tutorial.ex56_aijcompound_gamg LABELS tutorial ARGS --expect "iterations within" --expect "type: gamg" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 ${EX56} ${DLL} ${EX56_ARGS} -mat_type aijcompound -ksp_view --- ${EX56} ${DLL} ${EX56_ARGS})
+pgk_test(tutorial.ex56_aijcompound_gamg_baseline LABELS tutorial ARGS --expect "iterations within"
+         -- ${CMP56} 0 ${EX56} ${DLL} ${EX56_ARGS} --- ${EX56} ${DLL} ${EX56_ARGS} -mat_type aijcompound)
+pgk_test(tutorial.ex56_aijcompound_gamg_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} ${EX56} ${DLL} ${EX56_ARGS} -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX56} ${DLL} ${EX56_ARGS} ${PGK_GPU_OPTS})
+pgk_test(tutorial.ex56_aijcompound_gamg_trilf LABELS tutorial ARGS --expect "iterations within"
+         -- ${CMP56} 0 ${EX56T} -pc_type gamg -mg_levels_pc_type trilf -mat_type aijcompound --- ${EX56T} -pc_type gamg -mg_levels_pc_type trilf)
+set(EX19G $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -pc_type gamg -mg_levels_pc_type sor)
+foreach(reuse true false)
+  pgk_test(tutorial.ex19_aijcompound_gamg_reuse_${reuse} LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
+           -- ${CMP56} 0 ${EX19G} -pc_gamg_reuse_interpolation ${reuse} -dm_mat_type aijcompound -snes_view --- ${EX19G} -pc_gamg_reuse_interpolation ${reuse})
+endforeach()
+pgk_test(tutorial.ex19_aijcompound_gamg_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" --expect "type: mpicompoundaij"
+         -- ${CMP56} 0 ${MPI2} ${EX19G} -dm_mat_type aijcompound -snes_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX19G} ${PGK_GPU_OPTS})
+pgk_test(valgrind.ex19_aijcompound_gamg LABELS "valgrind;tutorial" ARGS ${VGOK} --expect "Nonlinear solve converged"
+         -- ${VG} $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 1 -snes_converged_reason -pc_type gamg -mg_levels_pc_type sor -pc_gamg_reuse_interpolation true -dm_mat_type aijcompound -malloc_debug -malloc_dump)
 set(EX19T $<TARGET_FILE:tutorial_snes_ex19> ${DLL} -da_refine 2 -lidvelocity 100 -grashof 1e3 -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -pc_type trilf)
 pgk_test(tutorial.ex19_aijcompound_trilf LABELS tutorial ARGS --expect "iterations within" --expect "forest built 1 of [2-9][0-9]* setups"
          -- ${CMP56} 0 ${EX19T} -dm_mat_type aijcompound -snes_view --- ${EX19T})
@@ -198,4 +220,8 @@ pgk_test(gpu.tutorial.ex56_aijcompound_reorder_ilu LABELS "gpu;tutorial" ARGS --
          -- ${CMP56} 5 ${EX56T} -pc_type reorder -reorder_pc_type ilu -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${EX56T} -pc_type reorder -reorder_pc_type ilu ${PGK_DEVICE_TYPES})
 pgk_test(gpu.tutorial.ex56_aijcompound_trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "2 on the device.; sums over ranks" --expect "operator: compound entries"
          -- ${CMP56} 5 ${MPI2} ${EX56T} -pc_type trilf -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX56T} -pc_type trilf ${PGK_DEVICE_TYPES})
+# PCGAMG on a device aijcompound (set-up on the host: the expansion's graph and products; the fine
+# level's products and smoother on the device) against AIJCUSPARSE's GAMG (5%: products round differently).
+pgk_test(gpu.tutorial.ex56_aijcompound_gamg LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "type: gamg" --expect "type: seqcompoundaij"
+         -- ${CMP56} 5 ${EX56} ${DLL} ${EX56_ARGS} -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${EX56} ${DLL} ${EX56_ARGS} ${PGK_DEVICE_TYPES})
 pgk_test(gpu.tutorial.ex56_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX56} ${DLL} -ksp_view ${EX56_ARGS} ${PGK_DEVICE_TYPES})

@@ -41,13 +41,14 @@ static inline Mat_SeqAIJCompound *MatAIJCompoundData(Mat A)
 extern PetscLogEvent MAT_AIJCompoundTune; // tune.cpp: the layout x schedule search
 
 // The operations of ops.cpp and assembly.cpp into A->ops.
-void MatAIJCompoundSetComputeOps(Mat A);
-void MatAIJCompoundSetAssemblyOps(Mat A);
-void MatAIJCompoundSetFDColoringOps(Mat A);                    // fdcoloring.cpp, sequential and MPI
-void MatAIJCompoundSetSubMatrixOps(Mat A);                     // submatrix.cpp, sequential and MPI
-void MatAIJCompoundSetZeroRowsOps(Mat A, PetscBool mpi);       // zero_rows.cpp, sequential and MPI
-void MatAIJCompoundSetExpansionCacheOps(Mat A, PetscBool mpi); // expansion_cache.cpp: MatSOR (both), MatGetRow/Values (seq)
-void MatAIJCompoundSetFactorOps(Mat A);                        // factor.cpp (sequential): MatGetRowIJ
+void           MatAIJCompoundSetComputeOps(Mat A);
+void           MatAIJCompoundSetAssemblyOps(Mat A);
+void           MatAIJCompoundSetFDColoringOps(Mat A);                    // fdcoloring.cpp, sequential and MPI
+void           MatAIJCompoundSetSubMatrixOps(Mat A);                     // submatrix.cpp, sequential and MPI
+void           MatAIJCompoundSetZeroRowsOps(Mat A, PetscBool mpi);       // zero_rows.cpp, sequential and MPI
+void           MatAIJCompoundSetExpansionCacheOps(Mat A, PetscBool mpi); // expansion_cache.cpp: MatSOR (both), MatGetRow/Values (seq)
+PetscErrorCode MatAIJCompoundSetProductOps(Mat A);                       // product.cpp: MatProduct of the expansions (both)
+void           MatAIJCompoundSetFactorOps(Mat A);                        // factor.cpp (sequential): MatGetRowIJ
 // MatGetFactor(A, MATSOLVERPETSC, LU/ILU/Cholesky/ICC): MATSEQAIJ's factor of the expansion (factor.cpp).
 PetscErrorCode MatGetFactor_SeqAIJCompound_Petsc(Mat A, MatFactorType ftype, Mat *F);
 // Re-stores complex/quaternion entries as real blocks (ops.cpp; the device copy is rebuilt).

@@ -87,7 +87,7 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJCompound(Mat A, MatAssemblyType type)
   PetscCall(MatAssemblyEnd(inner, type));
   if (type == MAT_FLUSH_ASSEMBLY) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetBlockSize(A, &bs));
-  if (bs == 1 && !d->c.nnzb()) { // no compound entries of block size 1: A becomes its MATSEQAIJ
+  if ((bs == 1 || A->cmap->bs != bs) && !d->c.nnzb()) { // block size 1, or rows and columns in blocks of different sizes: A becomes its MATSEQAIJ
     PetscCall(MatAIJCompoundBecomeAIJ(A, &d->inner));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -109,8 +109,10 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJCompound(Mat A, MatAssemblyType type)
 
 // A matrix of this type assembled with block size 1 (what PETSc's DMDA does with its interpolation:
 // DMCreateInterpolation takes the DM's matrix type, "aijcompound" begins with "aij", and the scalar
-// interpolation is then wrapped by MatCreateMAIJ) has no compound entries: it becomes the MATAIJ it
-// was assembled into (same object; its prefix kept), with an info message. Either type.
+// interpolation is then wrapped by MatCreateMAIJ), or with row and column block sizes that differ
+// (PCGAMG's prolongator, made with the operator's type: bs x (near-null-space size) blocks), has no
+// square compound entries: it becomes the MATAIJ it was assembled into (same object; its prefix
+// kept), with an info message. Either type.
 PetscErrorCode MatAIJCompoundBecomeAIJ(Mat A, Mat *inner)
 {
   Mat         S = *inner;
@@ -118,7 +120,7 @@ PetscErrorCode MatAIJCompoundBecomeAIJ(Mat A, Mat *inner)
 
   PetscFunctionBegin;
   *inner = nullptr;
-  PetscCall(PetscInfo(A, "assembled with block size 1: no compound entries, the matrix becomes %s\n", ((PetscObject)S)->type_name));
+  PetscCall(PetscInfo(A, "assembled with block sizes %" PetscInt_FMT " x %" PetscInt_FMT ": no compound entries, the matrix becomes %s\n", A->rmap->bs, A->cmap->bs, ((PetscObject)S)->type_name));
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)A, &prefix));
   PetscCall(MatSetOptionsPrefix(S, prefix));
   PetscCall(MatHeaderReplace(A, &S));

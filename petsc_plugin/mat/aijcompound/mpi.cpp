@@ -400,6 +400,7 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
   delete d;
   A->data = nullptr;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpicompoundaij_mpiaij_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", NULL));
   PetscCall(MatMPIAIJCompoundComposeAssembly(A, PETSC_FALSE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -457,7 +458,9 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    subdomain matrices are `MATSEQAIJ`), `MatSOR()` (local sweeps, by `MATMPIAIJ` on a cached expansion)
    and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`). `MatGetRow()` and
    `MatGetValues()` of this rank's rows read a cached copy of its expanded rows (no communication).
-   Block size 1 at assembly: the matrix becomes `MATMPIAIJ`.
+   Block size 1 at assembly, or row and column block sizes that differ: the matrix becomes `MATMPIAIJ`.
+   `MatProduct` with a compound operand and `MatCreateGraph()` are `MATMPIAIJ`'s of the expansion
+   (so `PCGAMG` works; see `MATSEQAIJCOMPOUND`).
    A factorization of the parallel matrix (`PCLU`, `PCILU` on it) is a clear error, as PETSc's own
    have none in parallel; the default `PCBJACOBI` with its `PCILU` sub-solver, and `PCASM`, factor each
    rank's block (`MATSEQAIJCOMPOUND`'s factorizations, of the expansion). The diagonal block's
@@ -476,6 +479,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
   MatAIJCompoundSetSubMatrixOps(A);
   MatAIJCompoundSetZeroRowsOps(A, PETSC_TRUE);
   MatAIJCompoundSetExpansionCacheOps(A, PETSC_TRUE);
+  PetscCall(MatAIJCompoundSetProductOps(A));
   MatMPIAIJCompoundSetAssemblyOps(A);
   A->ops->destroy     = MatDestroy_MPIAIJCompound;
   A->ops->duplicate   = MatDuplicate_MPIAIJCompound;

@@ -165,7 +165,7 @@ static PetscErrorCode MatAssemblyEnd_MPIAIJCompound(Mat A, MatAssemblyType type)
   if (!d->inner) PetscFunctionReturn(PETSC_SUCCESS); // MatAssemblyBegin found nothing to do, on every rank
   PetscCall(MatAssemblyEnd(d->inner, type));
   if (type == MAT_FLUSH_ASSEMBLY) PetscFunctionReturn(PETSC_SUCCESS);
-  if (A->rmap->bs == 1 && !d->Ad) { // block size 1, never built: it becomes its MATMPIAIJ (assembly.cpp)
+  if ((A->rmap->bs == 1 || A->cmap->bs != A->rmap->bs) && !d->Ad) { // block size 1 or unequal row and column blocks, never built: it becomes its MATMPIAIJ (assembly.cpp)
     PetscCall(MatAIJCompoundBecomeAIJ(A, &d->inner));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -86,7 +86,9 @@ pgk_test(petsc.aijcompound.ilu_solver_petsc LABELS petsc ARGS ${OK} --expect "sa
          -- ${T} -build quaternion -solve -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type petsc)
 pgk_test(petsc.aijcompound.qr LABELS petsc ARGS --fail --expect "Mat seqcompoundaij has no QR factorization"
          -- ${T} -gen elast3d:n=4 -solve -solve_converted_only -ksp_type lsqr -pc_type qr)
-pgk_test(petsc.aijcompound.gamg LABELS petsc ARGS --fail --expect "No method creategraph for Mat of type seqcompoundaij" -- ${T} -gen elast3d:n=4 -solve -pc_type gamg)
+# PCGAMG: graph and products of the expansion (product.cpp); the iterations of the AIJ original
+pgk_test(petsc.aijcompound.gamg LABELS petsc ARGS ${OK} --expect "same iteration count" -- ${T} -gen elast3d:n=4 -solve -pc_type gamg)
+pgk_test(petsc.aijcompound.gamg_quaternion_mpi LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count" -- ${T} -gen quatsurf:n=8 -solve -ksp_type gmres -pc_type gamg ${PGK_GPU_OPTS})
 
 # ---- MPI: MATMPIAIJCOMPOUND against the MPIAIJ original (every operation, relative 1e-13; the
 # conversion back exactly) on 2 and 3 ranks, converted (from AIJ, BAIJ, in place) and assembled.
@@ -227,15 +229,21 @@ pgk_test(petsc.aijcompound.user_ops_orderings_mpi LABELS petsc NP 2 ARGS ${OK} $
 pgk_test(petsc.aijcompound.user_ops_rows LABELS petsc ARGS ${OK} --expect "MatGetRow, MatGetValues: equal to the original's" -- ${U} -gen elast3d:n=4 -rows)
 pgk_test(petsc.aijcompound.user_ops_rows_mpi LABELS petsc NP 3 ARGS ${OK} --expect "MatGetRow, MatGetValues: equal to the original's" -- ${U} -gen quatsurf:n=6 -rows ${PGK_GPU_OPTS})
 pgk_test(petsc.aijcompound.mpi_kaczmarz LABELS petsc NP 2 ARGS ${OK} --expect "same iteration count" -- ${T} -gen vec3d27:n=5 -solve -ksp_type gmres -pc_type kaczmarz ${PGK_GPU_OPTS})
+# MatProduct with a compound operand (MATAIJ's product of the expansions; PCGAMG's A P and P^T A P):
+# initial, MatProductNumeric after the values changed (the expansion is refreshed), MAT_REUSE_MATRIX
+set(PRODOK ${OK} --expect "MatMatMult, MatPtAP, MatTransposeMatMult .initial, numeric, reused.: (seq|mpi)aij, equal to the original's")
+pgk_test(petsc.aijcompound.user_ops_products LABELS petsc ARGS ${PRODOK} -- ${U} -gen elast3d:n=4 -products)
+pgk_test(petsc.aijcompound.user_ops_products_complex LABELS petsc ARGS ${PRODOK} -- ${U} -gen helmholtz2dc:n=10 -products)
+pgk_test(petsc.aijcompound.user_ops_products_mpi LABELS petsc NP 3 ARGS ${PRODOK} -- ${U} -gen quatsurf:n=6 -products ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.sor_kaczmarz LABELS "valgrind;petsc" ARGS ${VGOK} ${OK} --expect "same iteration count"
          -- ${VG} ${T} -gen vec3d27:n=3 -solve -ksp_type gmres -pc_type composite -pc_composite_pcs sor,kaczmarz -malloc_debug -malloc_dump)
 pgk_test(valgrind.aijcompound.user_ops_mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${UOK} --expect "MatIncreaseOverlap, MatCreateSubMatrices"
-         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -rows -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
+         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -rows -products -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
-         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -orderings -rows -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
+         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -orderings -rows -products -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
 # On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host
 # operations change must reach the device copy (uploaded at its next use) and the products agree.
 pgk_test(gpu.aijcompound.user_ops LABELS "gpu;petsc" ARGS --gpu ${UOK}
-         -- ${U} -gen elast3d:n=4 -orig_mat_type aijcusparse -zero_rows -norm -copy -final_view ::ascii_info ${PGK_GPU_OPTS})
+         -- ${U} -gen elast3d:n=4 -orig_mat_type aijcusparse -zero_rows -norm -copy -products -final_view ::ascii_info ${PGK_GPU_OPTS})
 pgk_test(gpu.aijcompound.user_ops_quaternion_partial_mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${OK} --expect "entry kind block \\(-mat_aijcompound_entry auto\\) on every rank, bs 4"
          -- ${U} -gen quatsurf:n=6 -orig_mat_type aijcusparse -zero_rows -partial -norm -copy -final_view ::ascii_info ${PGK_GPU_OPTS})

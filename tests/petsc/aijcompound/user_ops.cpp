@@ -12,6 +12,7 @@ static const char help[] = "Mat aijcompound under the operations a FEM code or a
                            "  -submatrices          MatIncreaseOverlap and MatCreateSubMatrices as PCASM calls them (initial, reused)\n"
                            "  -orderings            MatGetOrdering (natural, rcm, nd, qmd, batchrcm, rabbitpp) equal to the expansion's\n"
                            "  -rows                 MatGetRow and MatGetValues (this rank's rows) against the original's\n"
+                           "  -products             MatMatMult, MatPtAP, MatTransposeMatMult with a rectangular AIJ (initial, numeric, reused)\n"
                            "  -copy                 MatCopy into a duplicate, into another pattern and into MATAIJ: each equals the original\n"
                            "  -load <file>          the original written to file (binary), then read by MatLoad into a matrix with\n"
                            "                        prefix load_ (-load_mat_type aijcompound): it must equal the original\n"
@@ -349,11 +350,79 @@ static PetscErrorCode CheckLoad(Mat A, const char *file)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// |X - Y|_F <= 1e-14 |Y|_F, or an error naming what.
+static PetscErrorCode CheckClose(Mat X, Mat Y, const char *what)
+{
+  Mat       Dif;
+  PetscReal nd, ny;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(X, MAT_COPY_VALUES, &Dif));
+  PetscCall(MatAXPY(Dif, -1.0, Y, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(Dif, NORM_FROBENIUS, &nd));
+  PetscCall(MatNorm(Y, NORM_FROBENIUS, &ny));
+  PetscCall(MatDestroy(&Dif));
+  PetscCheck(nd <= 1e-14 * ny, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s differs from the original's: %g of %g", what, (double)nd, (double)ny);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatMatMult, MatPtAP and MatTransposeMatMult of C with a rectangular MATAIJ P (two entries a row, as
+// an aggregation prolongator), against the same of the original A: at set-up; by MatProductNumeric
+// after both were scaled (the expansion the product holds must be refreshed); by MAT_REUSE_MATRIX
+// after a second scaling.
+static PetscErrorCode CheckProducts(Mat A, Mat C)
+{
+  Mat      P, DC[3], DA[3];
+  PetscInt m, rstart, rend, N, nc = 7;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, m, PETSC_DECIDE, PETSC_DETERMINE, nc, 2, NULL, 2, NULL, &P));
+  for (PetscInt i = rstart; i < rend; ++i) {
+    PetscCall(MatSetValue(P, i, (i * nc) / N, 1.0 + 0.01 * (PetscReal)(i % 5), ADD_VALUES));
+    PetscCall(MatSetValue(P, i, (i * 3 + 1) % nc, 0.5, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  for (int round = 0; round < 3; ++round) {
+    const MatReuse reuse = round == 0 ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX;
+    if (round > 0) {
+      PetscCall(MatScale(A, 1.5));
+      PetscCall(MatScale(C, 1.5));
+    }
+    if (round == 1) { // numeric only, on the products made at round 0
+      for (int k = 0; k < 3; ++k) PetscCall(MatProductNumeric(DC[k]));
+    } else {
+      PetscCall(MatMatMult(C, P, reuse, PETSC_DETERMINE, &DC[0]));
+      PetscCall(MatPtAP(C, P, reuse, PETSC_DETERMINE, &DC[1]));
+      PetscCall(MatTransposeMatMult(C, P, reuse, PETSC_DETERMINE, &DC[2]));
+    }
+    PetscCall(MatMatMult(A, P, reuse, PETSC_DETERMINE, &DA[0]));
+    PetscCall(MatPtAP(A, P, reuse, PETSC_DETERMINE, &DA[1]));
+    PetscCall(MatTransposeMatMult(A, P, reuse, PETSC_DETERMINE, &DA[2]));
+    PetscCall(CheckClose(DC[0], DA[0], "MatMatMult"));
+    PetscCall(CheckClose(DC[1], DA[1], "MatPtAP"));
+    PetscCall(CheckClose(DC[2], DA[2], "MatTransposeMatMult"));
+  }
+  MatType type;
+  PetscCall(MatGetType(DC[1], &type));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatMatMult, MatPtAP, MatTransposeMatMult (initial, numeric, reused): %s, equal to the original's\n", type));
+  for (int k = 0; k < 3; ++k) {
+    PetscCall(MatDestroy(&DC[k]));
+    PetscCall(MatDestroy(&DA[k]));
+  }
+  PetscCall(MatDestroy(&P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
-  char        spec[256] = "elast3d:n=4", file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool   zero_rows = PETSC_FALSE, zero_rows_columns = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE, submatrices = PETSC_FALSE, orderings = PETSC_FALSE, rows = PETSC_FALSE;
-  PetscScalar diag = 1.0;
+  char      spec[256] = "elast3d:n=4", file[PETSC_MAX_PATH_LEN] = "";
+  PetscBool zero_rows = PETSC_FALSE, zero_rows_columns = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE, submatrices = PETSC_FALSE, orderings = PETSC_FALSE, rows = PETSC_FALSE,
+            products = PETSC_FALSE;
+  PetscScalar diag   = 1.0;
   Mat         A, C;
 
   PetscFunctionBeginUser;
@@ -370,10 +439,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-submatrices", &submatrices, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-orderings", &orderings, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-rows", &rows, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-products", &products, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-load", file, sizeof file, &load));
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
   if (load) PetscCall(CheckLoad(A, file));
-  if (norm || copy || zero_rows || zero_rows_columns || submatrix || submatrices || orderings || rows) { // (-load alone also takes originals of block size 1)
+  if (norm || copy || zero_rows || zero_rows_columns || submatrix || submatrices || orderings || rows || products) { // (-load alone also takes originals of block size 1)
     PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
     PetscCall(MatSetOptionsPrefix(C, NULL)); // the conversion took the original's prefix
     if (norm) PetscCall(CheckNorms(A, C));
@@ -384,6 +454,7 @@ int main(int argc, char **argv)
     if (rows) PetscCall(CheckRows(A, C));
     if (zero_rows) PetscCall(CheckZeroRows(A, C, partial, diag, PETSC_FALSE));
     if (zero_rows_columns) PetscCall(CheckZeroRows(A, C, partial, diag, PETSC_TRUE));
+    if (products) PetscCall(CheckProducts(A, C)); // (scales A and C both)
     PetscCall(MatViewFromOptions(C, NULL, "-final_view"));
     PetscCall(MatDestroy(&C));
   }
