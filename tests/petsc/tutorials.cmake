@@ -92,6 +92,14 @@ set(EX43 $<TARGET_FILE:tutorial_ex43> ${DLL} -stokes_pc_use_amat -stokes_ksp_typ
     -solcx_xc 0.5 -solcx_nz 2 -mx 20 -my 20 -stokes_ksp_converged_reason)
 pgk_test(tutorial.ex43_aijcompound_fieldsplit_lu LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
          -- ${CMP56} 0 ${EX43} -dm_mat_type aijcompound -stokes_ksp_view --- ${EX43})
+# The Schur complement with -schur_precondition selfp: the velocity block is compound (2x2 entries,
+# inverted diagonal taken from it), the off-diagonal blocks are AIJ submatrices (rows and columns in
+# blocks of different sizes), so selfp's products are AIJ's: AIJ's iterations
+set(EX43S $<TARGET_FILE:tutorial_ex43> ${DLL} -stokes_ksp_type fgmres -stokes_pc_type fieldsplit -stokes_pc_fieldsplit_block_size 3 -stokes_pc_fieldsplit_type schur
+    -stokes_pc_fieldsplit_schur_precondition selfp -stokes_pc_fieldsplit_0_fields 0,1 -stokes_pc_fieldsplit_1_fields 2 -stokes_fieldsplit_0_pc_type lu
+    -stokes_fieldsplit_1_pc_type jacobi -c_str 0 -solcx_eta0 1.0 -solcx_eta1 1.0e6 -solcx_xc 0.5 -solcx_nz 2 -mx 20 -my 20 -stokes_ksp_converged_reason)
+pgk_test(tutorial.ex43_aijcompound_schur_selfp LABELS tutorial ARGS --expect "iterations within" --expect "type: seqcompoundaij"
+         -- ${CMP56} 0 ${EX43S} -dm_mat_type aijcompound -stokes_ksp_view --- ${EX43S})
 # ksp ex49 (2D plane-strain elasticity, Q1 on a DMDA, bs 2) with -dm_mat_type aijcompound: its
 # symmetric Dirichlet conditions take the submatrix without the constrained rows and columns
 # (MatCreateSubMatrix: whole nodes, so of the compound type again), -use_nonsymbc zeroes them

@@ -48,6 +48,7 @@ void           MatAIJCompoundSetSubMatrixOps(Mat A);                     // subm
 void           MatAIJCompoundSetZeroRowsOps(Mat A, PetscBool mpi);       // zero_rows.cpp, sequential and MPI
 void           MatAIJCompoundSetExpansionCacheOps(Mat A, PetscBool mpi); // expansion_cache.cpp: MatSOR (both), MatGetRow/Values (seq)
 PetscErrorCode MatAIJCompoundSetProductOps(Mat A);                       // product.cpp: MatProduct of the expansions (both)
+PetscErrorCode MatAIJCompoundCachedExpansion(Mat A, Mat *E);             // expansion_cache.cpp: A's expansion at its current state (borrowed)
 void           MatAIJCompoundSetFactorOps(Mat A);                        // factor.cpp (sequential): MatGetRowIJ
 // MatGetFactor(A, MATSOLVERPETSC, LU/ILU/Cholesky/ICC): MATSEQAIJ's factor of the expansion (factor.cpp).
 PetscErrorCode MatGetFactor_SeqAIJCompound_Petsc(Mat A, MatFactorType ftype, Mat *F);

@@ -30,10 +30,11 @@ static PetscErrorCode ExpansionCacheDestroy(void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// A's expansion as of A's current state (MATSEQAIJ or MATMPIAIJ). Collective for the MPI type when
-// it has to be rebuilt, which only MatSOR (itself collective) asks for: the condition, A's state,
-// is the same on every rank.
-static PetscErrorCode CachedExpansion(Mat A, Mat *E)
+// A's expansion as of A's current state (MATSEQAIJ or MATMPIAIJ; borrowed: a caller that keeps it
+// takes a reference). Collective for the MPI type when it has to be rebuilt, which only collective
+// callers ask for (MatSOR, product.cpp's MatProduct and MatCreateGraph): the condition, A's state, is
+// the same on every rank.
+PetscErrorCode MatAIJCompoundCachedExpansion(Mat A, Mat *E)
 {
   ExpansionCache  *c;
   PetscObjectState state;
@@ -47,7 +48,7 @@ static PetscErrorCode CachedExpansion(Mat A, Mat *E)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (!c->E || c->state != state) {
     PetscCall(MatDestroy(&c->E));
-    PetscCall(PetscInfo(A, "building the cached expansion (MatSOR, MatGetRow, MatGetValues)\n"));
+    PetscCall(PetscInfo(A, "building the cached expansion (MatSOR, MatGetRow, MatGetValues, MatProduct, MatCreateGraph)\n"));
     PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &c->E));
     PetscCall(PetscObjectStateGet((PetscObject)A, &c->state)); // (MatConvert may have synced values)
   }
@@ -60,7 +61,7 @@ static PetscErrorCode MatSOR_AIJCompound(Mat A, Vec b, PetscReal omega, MatSORTy
   Mat E;
 
   PetscFunctionBegin;
-  PetscCall(CachedExpansion(A, &E));
+  PetscCall(MatAIJCompoundCachedExpansion(A, &E));
   PetscCall(MatSOR(E, b, omega, flag, shift, its, lits, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -70,7 +71,7 @@ static PetscErrorCode MatGetRow_AIJCompound(Mat A, PetscInt row, PetscInt *nz, P
   Mat E;
 
   PetscFunctionBegin;
-  PetscCall(CachedExpansion(A, &E));
+  PetscCall(MatAIJCompoundCachedExpansion(A, &E));
   PetscCall(MatGetRow(E, row, nz, (const PetscInt **)idx, (const PetscScalar **)v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,7 +92,7 @@ static PetscErrorCode MatGetValues_AIJCompound(Mat A, PetscInt m, const PetscInt
   Mat E;
 
   PetscFunctionBegin;
-  PetscCall(CachedExpansion(A, &E));
+  PetscCall(MatAIJCompoundCachedExpansion(A, &E));
   PetscCall(MatGetValues(E, m, im, n, in, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -103,7 +104,7 @@ static PetscErrorCode MatMultDiagonalBlock_AIJCompound(Mat A, Vec x, Vec y)
   Mat E;
 
   PetscFunctionBegin;
-  PetscCall(CachedExpansion(A, &E));
+  PetscCall(MatAIJCompoundCachedExpansion(A, &E));
   PetscCall(MatMultDiagonalBlock(E, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,14 +1,16 @@
-// Mat aijcompound (sequential and MPI): MatProduct with a compound operand, and MatCreateGraph (PCGAMG's A P and P^T A P,
-// a user's MatMatMult / MatPtAP / MatTransposeMatMult). The product is MATAIJ's, of the operands'
-// scalar expansions (host MATAIJ, built by MatConvert), in the way PETSc treats its virtual transpose
-// (src/mat/impls/transpose/transm.c): the compound operands are replaced by expansions in the
-// product, and MATAIJ's own MatProductSetFromOptions chooses the algorithm. The result is MATAIJ.
+// Mat aijcompound (sequential and MPI): MatProduct with a compound operand (PCGAMG's A P and P^T A P,
+// a user's MatMatMult / MatPtAP / MatTransposeMatMult), and MatCreateGraph (PCGAMG's strength graph).
+// The product is MATAIJ's, of the operands' scalar expansions: each the matrix's cached expansion
+// (expansion_cache.cpp: one conversion shared by the graph, the products and MatSOR, kept while the
+// matrix lives), in the way PETSc treats its virtual transpose (src/mat/impls/transpose/transm.c):
+// the compound operands are replaced by expansions in the product, and MATAIJ's own
+// MatProductSetFromOptions chooses the algorithm. The result is MATAIJ.
 //
 // Values stay current two ways. A MAT_REUSE_MATRIX call (MatMatMult, MatPtAP, ...) hands the
 // compound operand back (MatProductReplaceMats); PETSc sees a type other than the expansion's and
-// sets the product up again through this file, with a new expansion. A direct MatProductNumeric()
-// after the compound values changed finds the operand's object state moved: the numeric step below
-// copies the new values into the expansion (same pattern) before MATAIJ's numeric step.
+// sets the product up again through this file, with the current expansion. A direct
+// MatProductNumeric() after the compound values changed finds the operand's object state moved: the
+// numeric step below copies the new values into the product's expansion (same pattern) first.
 #include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
 
 namespace {
@@ -58,10 +60,9 @@ static PetscErrorCode RefreshExpansions(ProductCtx *ctx)
     if (!ctx->original[k]) continue;
     PetscCall(PetscObjectStateGet((PetscObject)ctx->original[k], &state));
     if (state == ctx->state[k]) continue;
-    Mat fresh;
-    PetscCall(MatConvert(ctx->original[k], MATAIJ, MAT_INITIAL_MATRIX, &fresh));
-    PetscCall(MatCopy(fresh, ctx->expansion[k], SAME_NONZERO_PATTERN));
-    PetscCall(MatDestroy(&fresh));
+    Mat fresh; // the cache's, rebuilt for the new state (the product keeps its own, older object)
+    PetscCall(MatAIJCompoundCachedExpansion(ctx->original[k], &fresh));
+    if (fresh != ctx->expansion[k]) PetscCall(MatCopy(fresh, ctx->expansion[k], SAME_NONZERO_PATTERN));
     PetscCall(PetscObjectStateGet((PetscObject)ctx->original[k], &ctx->state[k]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -132,9 +133,9 @@ static PetscErrorCode MatProductSetFromOptions_AIJCompound(Mat D)
     if (!compound) continue;
     PetscCall(PetscObjectReference((PetscObject)ops[k]));
     ctx->original[k] = ops[k];
-    PetscCall(PetscObjectStateGet((PetscObject)ops[k], &ctx->state[k]));
-    PetscCall(MatConvert(ops[k], MATAIJ, MAT_INITIAL_MATRIX, &ctx->expansion[k]));
-    PetscCall(PetscObjectStateGet((PetscObject)ops[k], &ctx->state[k])); // (MatConvert may have synced values)
+    PetscCall(MatAIJCompoundCachedExpansion(ops[k], &ctx->expansion[k])); // shared with MatCreateGraph, MatSOR
+    PetscCall(PetscObjectReference((PetscObject)ctx->expansion[k]));
+    PetscCall(PetscObjectStateGet((PetscObject)ops[k], &ctx->state[k])); // (the expansion may have synced values)
   }
   PetscCall(PetscInfo(D, "MatProduct %s with compound operands: MATAIJ's product of their scalar expansions\n", MatProductTypes[D->product->type]));
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)D), &container));
@@ -158,9 +159,8 @@ static PetscErrorCode MatCreateGraph_AIJCompound(Mat A, PetscBool sym, PetscBool
   Mat E;
 
   PetscFunctionBegin;
-  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &E));
+  PetscCall(MatAIJCompoundCachedExpansion(A, &E));
   PetscCall(MatCreateGraph(E, sym, scale, filter, num_idx, index, graph));
-  PetscCall(MatDestroy(&E));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
