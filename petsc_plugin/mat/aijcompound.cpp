@@ -315,8 +315,9 @@ PetscErrorCode MatNorm_AIJCompound(Mat A, NormType type, PetscReal *norm)
    ...) is `MATSEQAIJ`'s of the expansions, its result `MATSEQAIJ`, values refreshed when the compound
    operand changed; with `MatCreateGraph()` (of the expansion) this makes `PCGAMG` work: its set-up on
    the host, the fine level's products and smoother on this type (aijcompound/product.cpp).
-   Anything else (`MatTranspose()`, `PCGASM`) is PETSc's "no support" error: convert to `MATSEQAIJ`, or
-   give `KSPSetOperators()` an AIJ preconditioning matrix.
+   `MatTranspose()` (of this type again) and `MatIsSymmetric()` / `MatIsHermitian()` are the expansion's.
+   Anything else (`PCGASM`, ...) is PETSc's "no support" error: convert to `MATSEQAIJ`, or give
+   `KSPSetOperators()` an AIJ preconditioning matrix.
 
    The type name is "seqcompoundaij" (not "seqaijcompound"): PETSc finds solver types, and some
    packages decide that a matrix is AIJ, by type-name prefix, and a name beginning with "seqaij" had

@@ -1,7 +1,7 @@
 // Mat aijcompound: the operations that read the matrix row by row or sweep it, served by MATAIJ on a
 // cached expansion: MatSOR (both types: PCSOR, PCEISENSTAT, PCMG's default smoother), and for the
 // sequential type MatGetRow / MatRestoreRow (PCKACZMARZ, MatConvert_Basic and other generic code),
-// MatGetValues and MatMultDiagonalBlock. The MPI type's MatGetRow and MatGetValues (this rank's rows,
+// MatGetValues and MatMultDiagonalBlock; MatIsSymmetric and MatIsHermitian (both). The MPI type's MatGetRow and MatGetValues (this rank's rows,
 // as MATMPIAIJ's) read a cached copy of this rank's expanded rows instead, built without
 // communication: PETSc calls them on one rank alone.
 // The expansion is kept on the matrix and rebuilt when the matrix's object state has changed (every
@@ -187,11 +187,34 @@ static PetscErrorCode MatGetValues_MPIAIJCompound(Mat A, PetscInt m, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatIsSymmetric / MatIsHermitian (the expansion's: the same matrix)
+static PetscErrorCode MatIsSymmetric_AIJCompound(Mat A, PetscReal tol, PetscBool *flg)
+{
+  Mat E;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundCachedExpansion(A, &E));
+  PetscCall(MatIsSymmetric(E, tol, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatIsHermitian_AIJCompound(Mat A, PetscReal tol, PetscBool *flg)
+{
+  Mat E;
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundCachedExpansion(A, &E));
+  PetscCall(MatIsHermitian(E, tol, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 void MatAIJCompoundSetExpansionCacheOps(Mat A, PetscBool mpi)
 {
-  A->ops->sor        = MatSOR_AIJCompound;
-  A->ops->getrow     = mpi ? MatGetRow_MPIAIJCompound : MatGetRow_AIJCompound;
-  A->ops->restorerow = mpi ? MatRestoreRow_MPIAIJCompound : MatRestoreRow_AIJCompound;
-  A->ops->getvalues  = mpi ? MatGetValues_MPIAIJCompound : MatGetValues_AIJCompound;
+  A->ops->issymmetric = MatIsSymmetric_AIJCompound;
+  A->ops->ishermitian = MatIsHermitian_AIJCompound;
+  A->ops->sor         = MatSOR_AIJCompound;
+  A->ops->getrow      = mpi ? MatGetRow_MPIAIJCompound : MatGetRow_AIJCompound;
+  A->ops->restorerow  = mpi ? MatRestoreRow_MPIAIJCompound : MatRestoreRow_AIJCompound;
+  A->ops->getvalues   = mpi ? MatGetValues_MPIAIJCompound : MatGetValues_AIJCompound;
   if (!mpi) A->ops->multdiagonalblock = MatMultDiagonalBlock_AIJCompound;
 }

@@ -2,7 +2,7 @@
 // Dirichlet rows and columns (PETSc's ksp ex49) call, and MatIncreaseOverlap + MatCreateSubMatrices,
 // what PCASM calls. Computed by MATAIJ on the expansion (one expansion per call: these are set-up
 // operations); a submatrix is of this type again where its block sizes allow, else MATAIJ; PCASM's
-// subdomain matrices are MATSEQAIJ, so every sub-solver (LU, ILU, ...) works on them.
+// subdomain matrices are MATSEQAIJ, so every sub-solver (LU, ILU, ...) works on them. And MatTranspose.
 #include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
 
 // The submatrix is of A's type when its row and column block sizes (from the index sets, as MATAIJ
@@ -65,8 +65,32 @@ static PetscErrorCode MatCreateSubMatrices_AIJCompound(Mat A, PetscInt n, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatTranspose: MATAIJ's transpose of the expansion, converted to this type again (A's entry option:
+// the transpose of a complex or quaternion entry is its conjugate, of the same form, so the kind is
+// kept). MAT_REUSE_MATRIX copies the values into the caller's matrix (same pattern), which keeps the
+// precursor PETSc composed on it; MAT_INPLACE_MATRIX replaces A.
+static PetscErrorCode MatTranspose_AIJCompound(Mat A, MatReuse reuse, Mat *B)
+{
+  Mat E, Et, C;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &E));
+  PetscCall(MatTranspose(E, MAT_INITIAL_MATRIX, &Et));
+  PetscCall(MatDestroy(&E));
+  PetscCall(MatAIJCompoundCopyPrefix(A, Et));
+  PetscCall(MatConvert(Et, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatDestroy(&Et));
+  if (reuse == MAT_INITIAL_MATRIX) *B = C;
+  else if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(C, *B, SAME_NONZERO_PATTERN));
+    PetscCall(MatDestroy(&C));
+  } else PetscCall(MatHeaderReplace(A, &C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 void MatAIJCompoundSetSubMatrixOps(Mat A)
 {
+  A->ops->transpose         = MatTranspose_AIJCompound;
   A->ops->createsubmatrix   = MatCreateSubMatrix_AIJCompound;
   A->ops->increaseoverlap   = MatIncreaseOverlap_AIJCompound;
   A->ops->createsubmatrices = MatCreateSubMatrices_AIJCompound;

@@ -235,15 +235,20 @@ set(PRODOK ${OK} --expect "MatMatMult, MatPtAP, MatTransposeMatMult .initial, nu
 pgk_test(petsc.aijcompound.user_ops_products LABELS petsc ARGS ${PRODOK} -- ${U} -gen elast3d:n=4 -products)
 pgk_test(petsc.aijcompound.user_ops_products_complex LABELS petsc ARGS ${PRODOK} -- ${U} -gen helmholtz2dc:n=10 -products)
 pgk_test(petsc.aijcompound.user_ops_products_mpi LABELS petsc NP 3 ARGS ${PRODOK} -- ${U} -gen quatsurf:n=6 -products ${PGK_GPU_OPTS})
+# MatTranspose (of this type again; initial and reused) and MatIsSymmetric / MatIsHermitian, against the original
+set(TRANSOK ${OK} --expect "MatTranspose .initial, reused.: (seq|mpi)compoundaij, equal to the original's")
+pgk_test(petsc.aijcompound.user_ops_transpose LABELS petsc ARGS ${TRANSOK} --expect "MatIsSymmetric true" -- ${U} -gen elast3d:n=4 -transpose)
+pgk_test(petsc.aijcompound.user_ops_transpose_complex LABELS petsc ARGS ${TRANSOK} --expect "MatIsSymmetric false" -- ${U} -gen helmholtz2dc:n=10 -transpose)
+pgk_test(petsc.aijcompound.user_ops_transpose_mpi LABELS petsc NP 3 ARGS ${TRANSOK} -- ${U} -gen quatsurf:n=6 -transpose ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.sor_kaczmarz LABELS "valgrind;petsc" ARGS ${VGOK} ${OK} --expect "same iteration count"
          -- ${VG} ${T} -gen vec3d27:n=3 -solve -ksp_type gmres -pc_type composite -pc_composite_pcs sor,kaczmarz -malloc_debug -malloc_dump)
 pgk_test(valgrind.aijcompound.user_ops_mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${UOK} --expect "MatIncreaseOverlap, MatCreateSubMatrices"
-         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -rows -products -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
+         -- ${VGMPI} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -submatrices -rows -products -transpose -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
 pgk_test(valgrind.aijcompound.user_ops LABELS "valgrind;petsc" ARGS ${VGOK} ${UOK}
-         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -orderings -rows -products -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
+         -- ${VG} ${U} -gen quatsurf:n=4 -zero_rows -zero_rows_columns -norm -copy -submatrix -orderings -rows -products -transpose -load ${UB}_valgrind.bin -load_mat_type aijcompound -malloc_debug -malloc_dump)
 # On the device: the converted matrix from MATAIJCUSPARSE with CUDA vectors, so the values the host
 # operations change must reach the device copy (uploaded at its next use) and the products agree.
 pgk_test(gpu.aijcompound.user_ops LABELS "gpu;petsc" ARGS --gpu ${UOK}
-         -- ${U} -gen elast3d:n=4 -orig_mat_type aijcusparse -zero_rows -norm -copy -products -final_view ::ascii_info ${PGK_GPU_OPTS})
+         -- ${U} -gen elast3d:n=4 -orig_mat_type aijcusparse -zero_rows -norm -copy -products -transpose -final_view ::ascii_info ${PGK_GPU_OPTS})
 pgk_test(gpu.aijcompound.user_ops_quaternion_partial_mpi LABELS "gpu;petsc" NP 2 ARGS --gpu ${OK} --expect "entry kind block \\(-mat_aijcompound_entry auto\\) on every rank, bs 4"
          -- ${U} -gen quatsurf:n=6 -orig_mat_type aijcusparse -zero_rows -partial -norm -copy -final_view ::ascii_info ${PGK_GPU_OPTS})

@@ -13,6 +13,7 @@ static const char help[] = "Mat aijcompound under the operations a FEM code or a
                            "  -orderings            MatGetOrdering (natural, rcm, nd, qmd, batchrcm, rabbitpp) equal to the expansion's\n"
                            "  -rows                 MatGetRow and MatGetValues (this rank's rows) against the original's\n"
                            "  -products             MatMatMult, MatPtAP, MatTransposeMatMult with a rectangular AIJ (initial, numeric, reused)\n"
+                           "  -transpose            MatTranspose (initial, reused), MatIsSymmetric, MatIsHermitian\n"
                            "  -copy                 MatCopy into a duplicate, into another pattern and into MATAIJ: each equals the original\n"
                            "  -load <file>          the original written to file (binary), then read by MatLoad into a matrix with\n"
                            "                        prefix load_ (-load_mat_type aijcompound): it must equal the original\n"
@@ -417,12 +418,50 @@ static PetscErrorCode CheckProducts(Mat A, Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatTranspose of C (initial; reused after MatScale of both) against the original's, exactly, and of
+// C's type again; MatIsSymmetric and (one rank) MatIsHermitian, tolerance 0 and 1e-12, give the original's answers.
+static PetscErrorCode CheckTranspose(Mat A, Mat C)
+{
+  Mat         At, Ct;
+  MatType     type;
+  PetscBool   sa, sc;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (int round = 0; round < 2; ++round) {
+    const MatReuse reuse = round == 0 ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX;
+    if (round > 0) {
+      PetscCall(MatScale(A, 0.5));
+      PetscCall(MatScale(C, 0.5));
+    }
+    PetscCall(MatTranspose(A, reuse, &At));
+    PetscCall(MatTranspose(C, reuse, &Ct));
+    PetscCall(CheckConvertBack(At, Ct, MATAIJ));
+  }
+  PetscCall(MatGetType(Ct, &type));
+  for (PetscReal tol : {0.0, 1e-12}) {
+    PetscCall(MatIsSymmetric(A, tol, &sa));
+    PetscCall(MatIsSymmetric(C, tol, &sc));
+    PetscCheck(sa == sc, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatIsSymmetric: %d, the original's %d", (int)sc, (int)sa);
+    if (size > 1) continue; // (MATMPIAIJ has no MatIsHermitian: the same error for both)
+    PetscCall(MatIsHermitian(A, tol, &sa));
+    PetscCall(MatIsHermitian(C, tol, &sc));
+    PetscCheck(sa == sc, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatIsHermitian: %d, the original's %d", (int)sc, (int)sa);
+  }
+  PetscCall(MatIsSymmetric(C, 0.0, &sc));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatTranspose (initial, reused): %s, equal to the original's; MatIsSymmetric %s, as the original\n", type, sc ? "true" : "false"));
+  PetscCall(MatDestroy(&At));
+  PetscCall(MatDestroy(&Ct));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      spec[256] = "elast3d:n=4", file[PETSC_MAX_PATH_LEN] = "";
   PetscBool zero_rows = PETSC_FALSE, zero_rows_columns = PETSC_FALSE, partial = PETSC_FALSE, norm = PETSC_FALSE, copy = PETSC_FALSE, load, submatrix = PETSC_FALSE, submatrices = PETSC_FALSE, orderings = PETSC_FALSE, rows = PETSC_FALSE,
-            products = PETSC_FALSE;
-  PetscScalar diag   = 1.0;
+            products = PETSC_FALSE, transpose = PETSC_FALSE;
+  PetscScalar diag = 1.0;
   Mat         A, C;
 
   PetscFunctionBeginUser;
@@ -440,10 +479,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-orderings", &orderings, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-rows", &rows, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-products", &products, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-load", file, sizeof file, &load));
   PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
   if (load) PetscCall(CheckLoad(A, file));
-  if (norm || copy || zero_rows || zero_rows_columns || submatrix || submatrices || orderings || rows || products) { // (-load alone also takes originals of block size 1)
+  if (norm || copy || zero_rows || zero_rows_columns || submatrix || submatrices || orderings || rows || products || transpose) { // (-load alone also takes originals of block size 1)
     PetscCall(MatConvert(A, MATAIJCOMPOUND, MAT_INITIAL_MATRIX, &C));
     PetscCall(MatSetOptionsPrefix(C, NULL)); // the conversion took the original's prefix
     if (norm) PetscCall(CheckNorms(A, C));
@@ -454,7 +494,8 @@ int main(int argc, char **argv)
     if (rows) PetscCall(CheckRows(A, C));
     if (zero_rows) PetscCall(CheckZeroRows(A, C, partial, diag, PETSC_FALSE));
     if (zero_rows_columns) PetscCall(CheckZeroRows(A, C, partial, diag, PETSC_TRUE));
-    if (products) PetscCall(CheckProducts(A, C)); // (scales A and C both)
+    if (products) PetscCall(CheckProducts(A, C));   // (scales A and C both)
+    if (transpose) PetscCall(CheckTranspose(A, C)); // (scales A and C both)
     PetscCall(MatViewFromOptions(C, NULL, "-final_view"));
     PetscCall(MatDestroy(&C));
   }
