@@ -187,31 +187,21 @@ static PetscErrorCode MatGetValues_MPIAIJCompound(Mat A, PetscInt m, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// MatIsSymmetric / MatIsHermitian (the expansion's: the same matrix)
-static PetscErrorCode MatIsSymmetric_AIJCompound(Mat A, PetscReal tol, PetscBool *flg)
+// MatIsSymmetric / MatIsHermitian: the expansion's answer (the same matrix)
+template <PetscErrorCode (*IsProperty)(Mat, PetscReal, PetscBool *)> static PetscErrorCode MatIsProperty_AIJCompound(Mat A, PetscReal tol, PetscBool *flg)
 {
   Mat E;
 
   PetscFunctionBegin;
   PetscCall(MatAIJCompoundCachedExpansion(A, &E));
-  PetscCall(MatIsSymmetric(E, tol, flg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatIsHermitian_AIJCompound(Mat A, PetscReal tol, PetscBool *flg)
-{
-  Mat E;
-
-  PetscFunctionBegin;
-  PetscCall(MatAIJCompoundCachedExpansion(A, &E));
-  PetscCall(MatIsHermitian(E, tol, flg));
+  PetscCall(IsProperty(E, tol, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 void MatAIJCompoundSetExpansionCacheOps(Mat A, PetscBool mpi)
 {
-  A->ops->issymmetric = MatIsSymmetric_AIJCompound;
-  A->ops->ishermitian = MatIsHermitian_AIJCompound;
+  A->ops->issymmetric = MatIsProperty_AIJCompound<MatIsSymmetric>;
+  A->ops->ishermitian = MatIsProperty_AIJCompound<MatIsHermitian>;
   A->ops->sor         = MatSOR_AIJCompound;
   A->ops->getrow      = mpi ? MatGetRow_MPIAIJCompound : MatGetRow_AIJCompound;
   A->ops->restorerow  = mpi ? MatRestoreRow_MPIAIJCompound : MatRestoreRow_AIJCompound;
