@@ -33,9 +33,9 @@ PetscErrorCode PgkMatScalarOperator(Mat A, PetscBool *compound, Mat *S)
     *S = A;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  // Where the compound matrix computes (its own rule: the kernels, a usable device, not bound to
-  // the CPU), so the component's set-up and apply run where the products and vectors do.
-  const PetscBool device = PgkHaveCudaKernels() && PgkDeviceAvailable() && !A->boundtocpu ? PETSC_TRUE : PETSC_FALSE;
+  // Where the compound matrix computes, so the component's set-up and apply run where the products
+  // and vectors do.
+  const PetscBool device = PgkMatDeviceUsable(A);
   PetscCall(PetscInfo(A, "the scalar expansion of this %s as %s\n", ((PetscObject)A)->type_name, device ? MATAIJCUSPARSE : MATAIJ));
   PetscCall(MatConvert(A, device ? MATAIJCUSPARSE : MATAIJ, MAT_INITIAL_MATRIX, S));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -49,17 +49,23 @@ PetscErrorCode PgkMatIsAIJ(Mat A, PetscBool *seq, PetscBool *mpi)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool PgkMatDeviceUsable(Mat A)
+{
+#if defined(PETSC_HAVE_DEVICE)
+  return !A->boundtocpu && PgkDeviceAvailable() ? PETSC_TRUE : PETSC_FALSE; // (PgkDeviceAvailable: false without the kernels)
+#else
+  (void)A;
+  return PETSC_FALSE;
+#endif
+}
+
 PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device)
 {
   PetscBool cusparse;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-#if defined(PETSC_HAVE_DEVICE)
-  *device = cusparse && !A->boundtocpu && PgkDeviceAvailable() ? PETSC_TRUE : PETSC_FALSE;
-#else
-  *device = PETSC_FALSE;
-#endif
+  *device = cusparse && PgkMatDeviceUsable(A) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -34,8 +34,13 @@ PetscErrorCode PgkMatIsAIJ(Mat A, PetscBool *seq, PetscBool *mpi);
 // non-square one; `who` names the caller in the message ("MatOrdering batchrcm").
 PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[]);
 
-// Whether a component should compute on the device for A: a cuSPARSE AIJ type (SEQ or MPI) not
-// bound to the CPU, in a build with the CUDA kernels and a usable device. Not Collective.
+// Whether A may compute on the device, whatever its type: a build with the CUDA kernels, a usable
+// device, and A not bound to the CPU. The rule of Mat aijcompound (its products) and of
+// PgkMatScalarOperator. Not Collective.
+PetscBool PgkMatDeviceUsable(Mat A);
+
+// Whether a component should compute on the device for A: a cuSPARSE AIJ type (SEQ or MPI) for
+// which PgkMatDeviceUsable holds. Not Collective.
 PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device);
 
 // Whether PgkMatGetCSR(A, PGK_MEM_AUTO) would hand out device arrays without a transfer: A (its

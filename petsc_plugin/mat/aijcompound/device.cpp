@@ -17,7 +17,7 @@
 
 PetscBool MatAIJCompoundUseDevice(Mat A)
 {
-  return (PetscBool)(PgkHaveCudaKernels() && PgkDeviceAvailable() && !A->boundtocpu);
+  return PgkMatDeviceUsable(A);
 }
 
 PetscErrorCode MatAIJCompoundDeviceReset(Mat A)

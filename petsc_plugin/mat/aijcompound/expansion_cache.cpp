@@ -13,6 +13,36 @@
 #include <algorithm>
 #include <vector>
 
+// A cache of type T (with a member `state`) composed on A under `name`, created empty at the first
+// call; *stale: A's object state moved since it was filled (the caller refills it, then calls
+// StateCacheFilled). Both caches of this file follow this rule.
+template <class T> static PetscErrorCode StateCache(Mat A, const char name[], T **c, PetscBool *stale)
+{
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)A, name, (void **)c));
+  if (!*c) {
+    *c = new T();
+    PetscCall(PetscObjectContainerCompose((PetscObject)A, name, *c, [](void *ctx) -> PetscErrorCode {
+      T *cache = *(T **)ctx;
+      PetscCall(CacheRelease(cache)); // what the cache holds beside its own memory
+      delete cache;
+      return PETSC_SUCCESS;
+    }));
+  }
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  *stale = (*c)->state != state ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <class T> static PetscErrorCode StateCacheFilled(Mat A, T *c)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectStateGet((PetscObject)A, &c->state)); // (filling may have synced values)
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static const char kCache[] = "PetscGpuKitAIJCompoundExpansionCache";
 
 struct ExpansionCache {
@@ -20,13 +50,10 @@ struct ExpansionCache {
   PetscObjectState state = -1;
 };
 
-static PetscErrorCode ExpansionCacheDestroy(void *ctx)
+static PetscErrorCode CacheRelease(ExpansionCache *c)
 {
-  ExpansionCache *c = *(ExpansionCache **)ctx;
-
   PetscFunctionBegin;
   PetscCall(MatDestroy(&c->E));
-  delete c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -36,21 +63,16 @@ static PetscErrorCode ExpansionCacheDestroy(void *ctx)
 // the same on every rank.
 PetscErrorCode MatAIJCompoundCachedExpansion(Mat A, Mat *E)
 {
-  ExpansionCache  *c;
-  PetscObjectState state;
+  ExpansionCache *c;
+  PetscBool       stale = PETSC_TRUE;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectContainerQuery((PetscObject)A, kCache, (void **)&c));
-  if (!c) {
-    c = new ExpansionCache();
-    PetscCall(PetscObjectContainerCompose((PetscObject)A, kCache, c, ExpansionCacheDestroy));
-  }
-  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  if (!c->E || c->state != state) {
+  PetscCall(StateCache(A, kCache, &c, &stale));
+  if (stale || !c->E) {
     PetscCall(MatDestroy(&c->E));
     PetscCall(PetscInfo(A, "building the cached expansion (MatSOR, MatGetRow, MatGetValues, MatProduct, MatCreateGraph)\n"));
     PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &c->E));
-    PetscCall(PetscObjectStateGet((PetscObject)A, &c->state)); // (MatConvert may have synced values)
+    PetscCall(StateCacheFilled(A, c));
   }
   *E = c->E;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -118,28 +140,21 @@ struct LocalRows {
   PetscObjectState         state = -1;
 };
 
-static PetscErrorCode LocalRowsDestroy(void *ctx)
+static PetscErrorCode CacheRelease(LocalRows *)
 {
-  PetscFunctionBegin;
-  delete *(LocalRows **)ctx;
-  PetscFunctionReturn(PETSC_SUCCESS);
+  return PETSC_SUCCESS; // (its vectors go with it)
 }
 
 static PetscErrorCode CachedLocalRows(Mat A, LocalRows **rows)
 {
-  LocalRows       *c;
-  PetscObjectState state;
+  LocalRows *c;
+  PetscBool  stale = PETSC_TRUE;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectContainerQuery((PetscObject)A, kLocalRows, (void **)&c));
-  if (!c) {
-    c = new LocalRows();
-    PetscCall(PetscObjectContainerCompose((PetscObject)A, kLocalRows, c, LocalRowsDestroy));
-  }
-  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  if (c->state != state) {
+  PetscCall(StateCache(A, kLocalRows, &c, &stale));
+  if (stale) {
     PetscCall(MatMPIAIJCompoundLocalRows(A, c->i, c->j, c->v));
-    PetscCall(PetscObjectStateGet((PetscObject)A, &c->state));
+    PetscCall(StateCacheFilled(A, c));
   }
   *rows = c;
   PetscFunctionReturn(PETSC_SUCCESS);
