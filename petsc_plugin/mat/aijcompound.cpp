@@ -36,6 +36,15 @@ static PetscErrorCode MatDestroy_SeqAIJCompound(Mat A)
 // The expanded scalar matrix as a new MATSEQAIJ.
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B)
 {
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundExpandInodes(A, PETSC_TRUE, B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The inode choice is made before the one assembly: changing it afterwards means assembling again,
+// which (with the user's prefix by then) would answer the user's -mat_view.
+PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B)
+{
   pgk::Csr s;
 
   PetscFunctionBegin;
@@ -48,6 +57,7 @@ PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B)
   // Assembled under a private prefix: an internal expansion (MatView, MatSetValues, the MPI type's
   // blocks) must not answer the user's -mat_view; handed out with A's prefix.
   PetscCall(MatSetOptionsPrefix(*B, MAT_AIJCOMPOUND_EXPANSION_PREFIX));
+  if (!use_inodes) PetscCall(MatSetOption(*B, MAT_USE_INODES, PETSC_FALSE));
   PetscCall(MatSeqAIJSetPreallocationCSR(*B, s.rowptr.data(), s.colidx.data(), s.values.data()));
   PetscCall(MatAIJCompoundCopyPrefix(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);

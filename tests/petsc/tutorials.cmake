@@ -80,6 +80,12 @@ foreach(ord qmd rowlength rabbitpp)
 endforeach()
 pgk_test(tutorial.ex2.aijcompound_ilu LABELS tutorial ARGS --expect "iterations within"
          -- ${CMP56} 0 ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type aijcompound -mat_block_size 2 --- ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type baij -mat_block_size 2)
+# The user's -mat_view shows the user's matrix once, as on AIJ: the factor steps' internal expansions
+# (assembled under their own prefix) must not answer it.
+foreach(pc lu ilu cholesky icc)
+  pgk_test(tutorial.ex2.aijcompound_${pc}_mat_view LABELS tutorial ARGS --expect "type: seqcompoundaij" --reject "type: seqaij"
+           -- ${EX2} ${DLL} -m 20 -n 20 -mat_type aijcompound -mat_block_size 2 -pc_type ${pc} -mat_view ::ascii_info)
+endforeach()
 pgk_test(tutorial.ex2.aijcompound_ilu_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within"
          -- ${CMP56} 0 ${MPI2} ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type aijcompound -mat_block_size 2 ${PGK_GPU_OPTS}
          --- ${MPI2} ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type baij -mat_block_size 2 ${PGK_GPU_OPTS})

@@ -95,6 +95,8 @@ PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse 
 // Expansions are assembled under this options prefix, so that -mat_view and friends skip them.
 #define MAT_AIJCOMPOUND_EXPANSION_PREFIX "aijcompound_expansion_"
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);
+// The same, with PETSc's inode routines on or off (MAT_USE_INODES, set before its assembly).
+PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B);
 PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B);
 // A (either type) assembled with block size 1 becomes *inner, its MATAIJ (assembly.cpp).
 PetscErrorCode MatAIJCompoundBecomeAIJ(Mat A, Mat *inner);

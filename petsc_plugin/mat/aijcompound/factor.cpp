@@ -10,7 +10,8 @@ static const char kFactorWrap[] = "PetscGpuKitAIJCompoundFactor";
 static const char kRowIJ[]      = "PetscGpuKitAIJCompoundRowIJ";
 
 // What a factor matrix of a compound matrix keeps: MATSEQAIJ's steps it forwards to, and the
-// expansion the last step was given (the symbolic step's structure is the numeric step's).
+// expansion its symbolic step was given, for the numeric step that follows at the same object state
+// of A (PCSetUp's first factorization expands once, not twice).
 struct FactorWrap {
   PetscErrorCode (*lu_symbolic)(Mat, Mat, IS, IS, const MatFactorInfo *)  = nullptr;
   PetscErrorCode (*ilu_symbolic)(Mat, Mat, IS, IS, const MatFactorInfo *) = nullptr;
@@ -18,12 +19,17 @@ struct FactorWrap {
   PetscErrorCode (*icc_symbolic)(Mat, Mat, IS, const MatFactorInfo *)     = nullptr;
   PetscErrorCode (*lu_numeric)(Mat, Mat, const MatFactorInfo *)           = nullptr;
   PetscErrorCode (*chol_numeric)(Mat, Mat, const MatFactorInfo *)         = nullptr;
+  Mat              symbolic_expansion                                     = nullptr;
+  PetscObjectState symbolic_state                                         = 0;
 };
 
 static PetscErrorCode FactorWrapDestroy(void *ctx)
 {
+  FactorWrap *w = *(FactorWrap **)ctx;
+
   PetscFunctionBegin;
-  delete *(FactorWrap **)ctx;
+  PetscCall(MatDestroy(&w->symbolic_expansion));
+  delete w;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -43,11 +49,55 @@ static PetscErrorCode GetWrap(Mat F, FactorWrap **w)
 static PetscErrorCode Expansion(Mat A, Mat *E)
 {
   PetscFunctionBegin;
-  PetscCall(MatAIJCompoundExpand(A, E));
-  PetscCall(MatSetOption(*E, MAT_USE_INODES, PETSC_FALSE));
-  PetscCall(MatAssemblyBegin(*E, MAT_FINAL_ASSEMBLY)); // (the inode table is made at assembly)
-  PetscCall(MatAssemblyEnd(*E, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAIJCompoundExpandInodes(A, PETSC_FALSE, E));
   (*E)->erroriffailure = A->erroriffailure;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The symbolic step keeps its expansion for the numeric step (replacing an older one).
+static PetscErrorCode KeepForNumeric(FactorWrap *w, Mat A, Mat *E)
+{
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&w->symbolic_expansion));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &w->symbolic_state));
+  w->symbolic_expansion = *E;
+  *E                    = nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The numeric step's expansion: the symbolic step's where A has not changed since (taken over and
+// freed after the step), else a new one (a re-factorization after new values).
+static PetscErrorCode ExpansionForNumeric(FactorWrap *w, Mat A, Mat *E)
+{
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (w->symbolic_expansion && state == w->symbolic_state) {
+    *E                    = w->symbolic_expansion;
+    w->symbolic_expansion = nullptr;
+    (*E)->erroriffailure  = A->erroriffailure;
+  } else {
+    PetscCall(MatDestroy(&w->symbolic_expansion));
+    PetscCall(Expansion(A, E));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// What MATSEQAIJ's MatGetFactor reads of its matrix (sizes, block sizes, symmetry flags;
+// MatGetFactor_seqaij_petsc), without the expansion's values: PCFactor asks for a factor
+// matrix several times a set-up (4 on ksp ex2's ILU), and an expansion each time cost more than
+// the factorization itself.
+static PetscErrorCode SizeStandIn(Mat A, Mat *E)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PETSC_COMM_SELF, E));
+  PetscCall(MatSetSizes(*E, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatSetBlockSizesFromMats(*E, A, A));
+  PetscCall(MatSetType(*E, MATSEQAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(*E, 0, NULL));
+  (*E)->symmetric = A->symmetric;
+  (*E)->hermitian = A->hermitian;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -77,7 +127,7 @@ template <int kind> static PetscErrorCode Numeric(Mat F, Mat A, const MatFactorI
 
   PetscFunctionBegin;
   PetscCall(GetWrap(F, &w));
-  PetscCall(Expansion(A, &E));
+  PetscCall(ExpansionForNumeric(w, A, &E));
   PetscCall((kind ? w->chol_numeric : w->lu_numeric)(F, E, info));
   PetscCall(MatDestroy(&E));
   PetscCall(WrapNumeric(F, w)); // (a numeric step may re-set itself)
@@ -94,7 +144,7 @@ template <int kind> static PetscErrorCode LUSymbolic(Mat F, Mat A, IS row, IS co
   PetscCall(GetWrap(F, &w));
   PetscCall(Expansion(A, &E));
   PetscCall((kind ? w->ilu_symbolic : w->lu_symbolic)(F, E, row, col, info));
-  PetscCall(MatDestroy(&E));
+  PetscCall(KeepForNumeric(w, A, &E));
   PetscCall(WrapNumeric(F, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,7 +158,7 @@ template <int kind> static PetscErrorCode CholeskySymbolic(Mat F, Mat A, IS perm
   PetscCall(GetWrap(F, &w));
   PetscCall(Expansion(A, &E));
   PetscCall((kind ? w->icc_symbolic : w->chol_symbolic)(F, E, perm, info));
-  PetscCall(MatDestroy(&E));
+  PetscCall(KeepForNumeric(w, A, &E));
   PetscCall(WrapNumeric(F, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -120,7 +170,7 @@ PetscErrorCode MatGetFactor_SeqAIJCompound_Petsc(Mat A, MatFactorType ftype, Mat
   FactorWrap *w;
 
   PetscFunctionBegin;
-  PetscCall(Expansion(A, &E));
+  PetscCall(SizeStandIn(A, &E));
   PetscCall(MatGetFactor(E, MATSOLVERPETSC, ftype, F));
   PetscCall(MatDestroy(&E));
   PetscCheck(*F, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mat seqcompoundaij: MATSEQAIJ has no %s factorization of its own", MatFactorTypes[ftype]);

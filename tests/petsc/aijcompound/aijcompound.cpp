@@ -14,6 +14,8 @@ static const char help[] = "Converts a matrix to MATAIJCOMPOUND and checks it ag
                            "  -solve                  KSP (-ksp_*, -pc_*) on the original and on the converted matrix:\n"
                            "                          the same iteration count\n"
                            "  -solve_converted_only   -solve on the converted matrix only (for a PC the original's type lacks)\n"
+                           "  -factor_steps lu|ilu|cholesky|icc  the factorization's steps called one by one on both (one rank):\n"
+                           "                          symbolic, new values, numeric, solve; new values, numeric, solve (relative 1e-13)\n"
                            "  -mat_view ::ascii_info  views the converted matrix\n";
 
 #include <petscgpukit.h>
@@ -261,6 +263,54 @@ static PetscErrorCode CheckReassembly(Mat A, Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The factorization's steps as a user calls them, with the values changed between the symbolic and
+// the numeric step and again before a re-factorization: C's solutions must be A's, so the numeric
+// step must factor the current values (the symbolic step's expansion is reused only at its state).
+static PetscErrorCode CheckFactorSteps(Mat A, Mat C, const char *which)
+{
+  const MatFactorType ftype = !std::strcmp(which, "ilu") ? MAT_FACTOR_ILU : !std::strcmp(which, "cholesky") ? MAT_FACTOR_CHOLESKY : !std::strcmp(which, "icc") ? MAT_FACTOR_ICC : MAT_FACTOR_LU;
+  const PetscBool     lu    = ftype == MAT_FACTOR_LU || ftype == MAT_FACTOR_ILU ? PETSC_TRUE : PETSC_FALSE;
+  Mat                 F[2];
+  Vec                 b, x[2];
+  IS                  row, col;
+  MatFactorInfo       info;
+  const Mat           M[2] = {A, C};
+
+  PetscFunctionBegin;
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.fill = 1.0; // (the expected fill ratio; ILU and ICC refuse less)
+  PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &row, &col));
+  PetscCall(MatCreateVecs(A, &x[0], &b));
+  PetscCall(VecDuplicate(x[0], &x[1]));
+  PetscCall(FillVec(b, 3));
+  for (int k = 0; k < 2; ++k) {
+    PetscCall(MatGetFactor(M[k], MATSOLVERPETSC, ftype, &F[k]));
+    if (ftype == MAT_FACTOR_LU) PetscCall(MatLUFactorSymbolic(F[k], M[k], row, col, &info));
+    else if (ftype == MAT_FACTOR_ILU) PetscCall(MatILUFactorSymbolic(F[k], M[k], row, col, &info));
+    else if (ftype == MAT_FACTOR_CHOLESKY) PetscCall(MatCholeskyFactorSymbolic(F[k], M[k], row, &info));
+    else PetscCall(MatICCFactorSymbolic(F[k], M[k], row, &info));
+  }
+  for (int round = 0; round < 2; ++round) {
+    for (int k = 0; k < 2; ++k) {
+      PetscCall(MatScale(M[k], round ? 0.25 : 2.0)); // (a stale factor would give x times 2 or 4)
+      PetscCall(MatShift(M[k], 1.0));
+      if (lu) PetscCall(MatLUFactorNumeric(F[k], M[k], &info));
+      else PetscCall(MatCholeskyFactorNumeric(F[k], M[k], &info));
+      PetscCall(MatSolve(F[k], b, x[k]));
+    }
+    PetscCall(Compare(round ? "re-factored MatSolve" : "MatSolve", x[0], x[1]));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s steps with new values before each numeric step: the original's solutions\n", which));
+  for (int k = 0; k < 2; ++k) {
+    PetscCall(MatDestroy(&F[k]));
+    PetscCall(VecDestroy(&x[k]));
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // C = the original converted (from AIJ, or from a BAIJ copy; in place on a copy with -inplace).
 static PetscErrorCode Convert(Mat A, const char *from, PetscBool inplace, Mat *C)
 {
@@ -283,7 +333,7 @@ static PetscErrorCode Convert(Mat A, const char *from, PetscBool inplace, Mat *C
 
 int main(int argc, char **argv)
 {
-  char      spec[256] = "elast3d:n=5", build[32] = "", from[16] = "aij";
+  char      spec[256] = "elast3d:n=5", build[32] = "", from[16] = "aij", factor_steps[16] = "";
   PetscBool check = PETSC_FALSE, solve = PETSC_FALSE, perturb = PETSC_FALSE, inplace = PETSC_FALSE, assembled = PETSC_FALSE, reassemble = PETSC_TRUE, has_build, empty_last = PETSC_FALSE, converted_only = PETSC_FALSE;
   Mat       A, C;
   PetscInt  its_a, its_c;
@@ -303,6 +353,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reassemble", &reassemble, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-empty_last_rank", &empty_last, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve_converted_only", &converted_only, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-factor_steps", factor_steps, sizeof factor_steps, NULL));
   PetscCheck(has_build || !empty_last, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-empty_last_rank needs -build");
   if (has_build) PetscCall(BuildStructured(build, perturb, "orig_", PETSC_FALSE, empty_last, &A));
   else PetscCall(PetscGpuKitMatCreateGenerated(PETSC_COMM_WORLD, spec, "orig_", &A));
@@ -319,6 +370,7 @@ int main(int argc, char **argv)
     PetscCheck(its_a == its_c, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ: %" PetscInt_FMT " on aij, %" PetscInt_FMT " on %s", its_a, its_c, type);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "same iteration count\n"));
   }
+  if (factor_steps[0]) PetscCall(CheckFactorSteps(A, C, factor_steps));
   if (check) {
     PetscCall(CheckProducts("", A, C));
     PetscCall(CheckDiagonals(A, C));

@@ -73,6 +73,12 @@ foreach(pc ilu icc)
   pgk_test(petsc.aijcompound.${pc}_levels_rcm LABELS petsc ARGS ${OK} --expect "same iteration count"
            -- ${T} -gen vec3d27:n=5 -solve -ksp_type gmres -pc_type ${pc} -pc_factor_levels 1 -pc_factor_mat_ordering_type rcm)
 endforeach()
+# The steps one by one with new values before each numeric step (the symbolic step's expansion
+# serves the numeric step only at the same values).
+foreach(pc lu ilu cholesky icc)
+  pgk_test(petsc.aijcompound.factor_steps_${pc} LABELS petsc ARGS ${OK} --expect "${pc} steps with new values before each numeric step: the original's solutions"
+           -- ${T} -gen vec3d27:n=4 -factor_steps ${pc}) # (full blocks: ILU(0) and ICC(0) of the expansion are AIJ's)
+endforeach()
 pgk_test(petsc.aijcompound.ilu_batchrcm LABELS petsc ARGS ${OK} --expect "same iteration count"
          -- ${T} -gen vec3d27:n=5 -solve -ksp_type gmres -pc_type ilu -pc_factor_mat_ordering_type batchrcm)
 # MatSOR (PCSOR, PCEISENSTAT with MatMultDiagonalBlock), MatGetRow (PCKACZMARZ) on the cached expansion
@@ -170,6 +176,8 @@ pgk_test(valgrind.aijcompound.assembled LABELS "valgrind;petsc" ARGS ${VGOK} ${C
 set(VGMPI ${VG} --suppressions=${CMAKE_CURRENT_LIST_DIR}/pmix-valgrind.supp)
 pgk_test(valgrind.aijcompound.mpi LABELS "valgrind;petsc" NP 2 ARGS ${VGOK} ${CHK} --expect "\\[1\\] block rows 0,"
          -- ${VGMPI} ${T} -build complex -assembled -mat_type aijcompound -empty_last_rank -check -mat_view ::ascii_info -malloc_debug -malloc_dump ${PGK_GPU_OPTS})
+pgk_test(valgrind.aijcompound.factor_steps LABELS "valgrind;petsc" ARGS ${VGOK} ${OK} --expect "cholesky steps with new values"
+         -- ${VG} ${T} -gen vec3d27:n=3 -factor_steps cholesky -malloc_debug -malloc_dump)
 pgk_test(valgrind.aijcompound.error LABELS "valgrind;petsc" ARGS ${VGOK} --fail --expect "not every stored 4x4 block has the quaternion form"
          -- ${VG} ${T} -build quaternion -perturb -mat_aijcompound_entry quaternion -malloc_debug -malloc_dump)
 
