@@ -77,16 +77,11 @@ PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B)
 // is converted further by PETSc where `type` is not AIJ, then handed out as `reuse` asks.
 PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat       C;
   PetscBool isaij;
 
   PetscFunctionBegin;
   PetscCall(PetscStrcmpAny(type, &isaij, MATSEQAIJ, MATMPIAIJ, MATAIJ, ""));
-  if (!isaij) {
-    PetscCall(MatConvert(B, type, MAT_INITIAL_MATRIX, &C));
-    PetscCall(MatDestroy(&B));
-    B = C;
-  }
+  if (!isaij) PetscCall(MatConvert(B, type, MAT_INPLACE_MATRIX, &B)); // (B is ours: no copy of it)
   if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &B));
   else if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(MatCopy(B, *newmat, DIFFERENT_NONZERO_PATTERN));

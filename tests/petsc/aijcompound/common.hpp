@@ -4,6 +4,8 @@
 
 #include <petscksp.h>
 
+#include <cstring>
+
 // v_i = ((i + seed) * 7919 mod 101) / 101 - 0.5 (local index: the same values on every layout).
 static inline PetscErrorCode FillVec(Vec v, PetscInt seed)
 {
@@ -49,12 +51,14 @@ static inline PetscErrorCode CheckConvertBack(Mat A, Mat C, MatType type)
 {
   Mat       B;
   PetscReal norm;
+  char      what[64];
 
   PetscFunctionBegin;
   PetscCall(MatConvert(C, type, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatAXPY(B, -1.0, A, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s ||B - A||_F = %.2e\n", "MatConvert back to AIJ", (double)norm));
+  PetscCall(PetscSNPrintf(what, sizeof what, "MatConvert back to %s", std::strcmp(type, MATBAIJ) ? "AIJ" : "BAIJ"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s ||B - A||_F = %.2e\n", what, (double)norm));
   PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert back to %s is not the original", type);
   PetscCall(MatDestroy(&B));
   PetscFunctionReturn(PETSC_SUCCESS);
