@@ -41,24 +41,42 @@ PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The inode choice is made before the one assembly: changing it afterwards means assembling again,
-// which (with the user's prefix by then) would answer the user's -mat_view.
+// The expansion's three arrays, one allocation owned by the matrix made on them (a container
+// composed on it frees them with it; MatHeaderReplace moves the container with the data).
+static const char kExpansionArrays[] = "PetscGpuKitAIJCompoundExpansionArrays";
+
+static PetscErrorCode ExpansionArraysFree(void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(*(void **)ctx)); // (the PetscMalloc3 block: rowptr first)
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The scalar CSR written straight into the arrays the MATSEQAIJ keeps (no MatSetValues pass: the
+// CSR preallocation path cost more than the expansion itself). Its assembly answers no -mat_view
+// (viewers from options are off around it); with inodes off it is assembled once more, also
+// silently, since MATSEQAIJ makes its inode table at assembly.
 PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B)
 {
-  pgk::Csr s;
+  const ac::CompoundCsr &c = Data(A)->c;
+  const PetscInt         m = A->rmap->n, nnz = (PetscInt)ac::expanded_nnz(c);
+  PetscInt              *rowptr, *colidx;
+  PetscScalar           *values;
 
   PetscFunctionBegin;
   PetscCall(MatAIJCompoundSyncHost(A));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, s = ac::expand(Data(A)->c));
-  PetscCall(MatCreate(PETSC_COMM_SELF, B));
-  PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(PetscMalloc3(m + 1, &rowptr, nnz, &colidx, nnz, &values));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ac::expand_into(c, rowptr, colidx, values, (int)PgkNodeThreadShare()));
+  PetscCall(PetscOptionsPushCreateViewerOff(PETSC_TRUE));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, m, A->cmap->n, rowptr, colidx, values, B));
+  PetscCall(PetscObjectContainerCompose((PetscObject)*B, kExpansionArrays, rowptr, ExpansionArraysFree));
   PetscCall(MatSetBlockSizesFromMats(*B, A, A));
-  PetscCall(MatSetType(*B, MATSEQAIJ));
-  // Assembled under a private prefix: an internal expansion (MatView, MatSetValues, the MPI type's
-  // blocks) must not answer the user's -mat_view; handed out with A's prefix.
-  PetscCall(MatSetOptionsPrefix(*B, MAT_AIJCOMPOUND_EXPANSION_PREFIX));
-  if (!use_inodes) PetscCall(MatSetOption(*B, MAT_USE_INODES, PETSC_FALSE));
-  PetscCall(MatSeqAIJSetPreallocationCSR(*B, s.rowptr.data(), s.colidx.data(), s.values.data()));
+  if (!use_inodes) {
+    PetscCall(MatSetOption(*B, MAT_USE_INODES, PETSC_FALSE));
+    PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(PetscOptionsPopCreateViewerOff());
   PetscCall(MatAIJCompoundCopyPrefix(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

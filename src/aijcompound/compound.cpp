@@ -223,23 +223,37 @@ bool convert_kind(CompoundCsr &c, EntryKind kind, int threads) {
 bool detect_complex(const CsrView &a, int threads) { return detect(a, EntryKind::complex, 2, threads); }
 bool detect_quaternion(const CsrView &a, int threads) { return detect(a, EntryKind::quaternion, 4, threads); }
 
+Index expanded_nnz(const CompoundCsr &c) { return c.nnzb() * c.bs * c.bs; }
+
+// Block row bi's scalar rows start at bs^2 rowptr[bi] (every stored block gives bs scalars to each
+// of its bs rows), so each block row is written without reading another's output.
+void expand_into(const CompoundCsr &c, Index *rowptr, Index *colidx, double *values, int threads) {
+  validate(c, threads);
+  const int bs = c.bs;
+  rowptr[0] = 0;
+  ThreadPool pool(threads_for(expanded_nnz(c), threads));
+  pool.parallel_for(0, c.nbrows, 1024, [&](std::int64_t b) {
+    const Index bi = static_cast<Index>(b), first = c.rowptr[bi], len = c.rowptr[bi + 1] - first;
+    for (int i = 0; i < bs; ++i) {
+      Index p = first * bs * bs + i * len * bs;
+      for (Index e = first; e < first + len; ++e)
+        for (int j = 0; j < bs; ++j, ++p) {
+          colidx[p] = c.colidx[e] * bs + j;
+          values[p] = expanded(c.kind, bs, c.entry(e), 1, i, j);
+        }
+      rowptr[bi * bs + i + 1] = p;
+    }
+  });
+}
+
 Csr expand(const CompoundCsr &c) {
-  validate(c);
   Csr s;
   s.nrows = c.nbrows * c.bs;
   s.ncols = c.nbcols * c.bs;
-  s.rowptr.reserve(static_cast<std::size_t>(s.nrows) + 1);
-  s.colidx.reserve(static_cast<std::size_t>(c.nnzb()) * c.bs * c.bs);
-  s.values.reserve(s.colidx.capacity());
-  for (Index bi = 0; bi < c.nbrows; ++bi)
-    for (int i = 0; i < c.bs; ++i) {
-      for (Index e = c.rowptr[bi]; e < c.rowptr[bi + 1]; ++e)
-        for (int j = 0; j < c.bs; ++j) {
-          s.colidx.push_back(c.colidx[e] * c.bs + j);
-          s.values.push_back(expanded(c.kind, c.bs, c.entry(e), 1, i, j));
-        }
-      s.rowptr.push_back(static_cast<Index>(s.colidx.size()));
-    }
+  s.rowptr.resize(static_cast<std::size_t>(s.nrows) + 1);
+  s.colidx.resize(static_cast<std::size_t>(expanded_nnz(c)));
+  s.values.resize(s.colidx.size());
+  expand_into(c, s.rowptr.data(), s.colidx.data(), s.values.data());
   return s;
 }
 

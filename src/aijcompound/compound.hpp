@@ -57,5 +57,10 @@ bool detect_quaternion(const CsrView &a, int threads = 1);
 // (explicit zeros kept), so from_scalar(expand(c)) == c, and expand(from_scalar(a)) == a when
 // every block of a is complete.
 Csr expand(const CompoundCsr &c);
+// The same into caller-owned arrays of nbrows*bs + 1, expanded_nnz(c) and expanded_nnz(c)
+// entries (a PETSc matrix built on them without a copy); block rows split over `threads`, each
+// scalar written once from its own position, so the arrays are the same for any thread count.
+Index expanded_nnz(const CompoundCsr &c);
+void expand_into(const CompoundCsr &c, Index *rowptr, Index *colidx, double *values, int threads = 1);
 
 } // namespace pgk::aijcompound

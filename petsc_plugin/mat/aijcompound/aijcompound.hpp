@@ -91,11 +91,13 @@ PetscErrorCode MatAIJCompoundDeviceView(Mat A, PetscViewer viewer);
 PetscErrorCode MatAIJCompoundComposeCOO(Mat A);
 // Converts B (A's expansion, (MPI)AIJ, consumed) further to `type` and hands it out as `reuse` asks.
 PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse reuse, Mat *newmat);
-// The expanded scalar matrix as a new MATSEQAIJ.
-// Expansions are assembled under this options prefix, so that -mat_view and friends skip them.
+// Internal matrices assembled by MatSetValues (the MPI expansion, MatLoad's step) are assembled under
+// this options prefix, so that -mat_view and friends skip them.
 #define MAT_AIJCOMPOUND_EXPANSION_PREFIX "aijcompound_expansion_"
+// The expanded scalar matrix as a new MATSEQAIJ with A's prefix, built on the expansion's arrays
+// (no copy; its assembly answers no viewer option).
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);
-// The same, with PETSc's inode routines on or off (MAT_USE_INODES, set before its assembly).
+// The same, with PETSc's inode routines on or off (MAT_USE_INODES).
 PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B);
 PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B);
 // A (either type) assembled with block size 1 becomes *inner, its MATAIJ (assembly.cpp).

@@ -250,7 +250,7 @@ PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
   PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
   PetscCall(MatSetBlockSizesFromMats(*B, A, A));
   PetscCall(MatSetType(*B, MATMPIAIJ));
-  PetscCall(MatSetOptionsPrefix(*B, MAT_AIJCOMPOUND_EXPANSION_PREFIX)); // see MatAIJCompoundExpand
+  PetscCall(MatSetOptionsPrefix(*B, MAT_AIJCOMPOUND_EXPANSION_PREFIX)); // (its assembly is internal: no -mat_view)
   PetscCall(MatMPIAIJSetPreallocationCSR(*B, i.data(), j.data(), v.data()));
   PetscCall(MatAIJCompoundCopyPrefix(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <vector>
 
 namespace pgk::aijcompound::test {
 namespace {
@@ -88,6 +89,38 @@ TEST(AijCompound, RoundTripThroughScalarCsr) {
       EXPECT_EQ(again.colidx, s.colidx);
       EXPECT_EQ(again.values, s.values);
     }
+}
+
+// expand_into (the arrays a PETSc matrix is built on): each scalar is the entry's expanded value at
+// its place, the same arrays for 1, 2 and 5 threads (block rows split over them; 4000 block rows,
+// past the size below which one thread does it all).
+TEST(AijCompound, ExpandIntoIsTheSameForAnyThreadCount) {
+  for (const Shape &sh : all_shapes()) {
+    const CompoundCsr c = random_compound(sh, 4000, 3900, 300 + sh.bs, 9);
+    const Index n = c.nbrows * sh.bs, nnz = expanded_nnz(c);
+    ASSERT_GT(nnz, Index(1) << 16);
+    std::vector<Index> rowptr1(n + 1), colidx1(nnz);
+    std::vector<double> values1(nnz);
+    expand_into(c, rowptr1.data(), colidx1.data(), values1.data(), 1);
+    for (Index bi = 0; bi < c.nbrows; bi += 397)
+      for (int i = 0; i < sh.bs; ++i) {
+        Index p = rowptr1[bi * sh.bs + i];
+        for (Index e = c.rowptr[bi]; e < c.rowptr[bi + 1]; ++e)
+          for (int j = 0; j < sh.bs; ++j, ++p) {
+            ASSERT_EQ(colidx1[p], c.colidx[e] * sh.bs + j);
+            ASSERT_EQ(values1[p], expanded(sh.kind, sh.bs, c.entry(e), 1, i, j));
+          }
+        ASSERT_EQ(p, rowptr1[bi * sh.bs + i + 1]);
+      }
+    for (int threads : {2, 5}) {
+      std::vector<Index> rowptr(n + 1), colidx(nnz);
+      std::vector<double> values(nnz);
+      expand_into(c, rowptr.data(), colidx.data(), values.data(), threads);
+      EXPECT_EQ(rowptr, rowptr1) << kind_name(sh.kind) << " bs " << sh.bs << ", " << threads << " threads";
+      EXPECT_EQ(colidx, colidx1) << kind_name(sh.kind) << " bs " << sh.bs << ", " << threads << " threads";
+      EXPECT_EQ(values, values1) << kind_name(sh.kind) << " bs " << sh.bs << ", " << threads << " threads";
+    }
+  }
 }
 
 // A scalar CSR whose blocks are partly stored: missing scalars come back as explicit zeros.
