@@ -41,14 +41,31 @@ PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The expansion's three arrays, one allocation owned by the matrix made on them (a container
-// composed on it frees them with it; MatHeaderReplace moves the container with the data).
-static const char kExpansionArrays[] = "PetscGpuKitAIJCompoundExpansionArrays";
-
+// The expansion's three arrays are one allocation owned by the matrix made on them: a container
+// composed on it frees them with it (MatHeaderReplace moves the container with the data).
 static PetscErrorCode ExpansionArraysFree(void *ctx)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(*(void **)ctx)); // (the PetscMalloc3 block: rowptr first)
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundExpandArrays(Mat A, PetscInt **rowptr, PetscInt **colidx, PetscScalar **values)
+{
+  const ac::CompoundCsr &c   = Data(A)->c;
+  const PetscInt         nnz = (PetscInt)ac::expanded_nnz(c);
+
+  PetscFunctionBegin;
+  PetscCall(MatAIJCompoundSyncHost(A));
+  PetscCall(PetscMalloc3(A->rmap->n + 1, rowptr, nnz, colidx, nnz, values));
+  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ac::expand_into(c, *rowptr, *colidx, *values, (int)PgkNodeThreadShare()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatAIJCompoundOwnArrays(Mat B, const char *name, PetscInt *rowptr)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerCompose((PetscObject)B, name, rowptr, ExpansionArraysFree));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -58,18 +75,14 @@ static PetscErrorCode ExpansionArraysFree(void *ctx)
 // silently, since MATSEQAIJ makes its inode table at assembly.
 PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B)
 {
-  const ac::CompoundCsr &c = Data(A)->c;
-  const PetscInt         m = A->rmap->n, nnz = (PetscInt)ac::expanded_nnz(c);
-  PetscInt              *rowptr, *colidx;
-  PetscScalar           *values;
+  PetscInt    *rowptr, *colidx;
+  PetscScalar *values;
 
   PetscFunctionBegin;
-  PetscCall(MatAIJCompoundSyncHost(A));
-  PetscCall(PetscMalloc3(m + 1, &rowptr, nnz, &colidx, nnz, &values));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ac::expand_into(c, rowptr, colidx, values, (int)PgkNodeThreadShare()));
+  PetscCall(MatAIJCompoundExpandArrays(A, &rowptr, &colidx, &values));
   PetscCall(PetscOptionsPushCreateViewerOff(PETSC_TRUE));
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, m, A->cmap->n, rowptr, colidx, values, B));
-  PetscCall(PetscObjectContainerCompose((PetscObject)*B, kExpansionArrays, rowptr, ExpansionArraysFree));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, rowptr, colidx, values, B));
+  PetscCall(MatAIJCompoundOwnArrays(*B, "PetscGpuKitAIJCompoundExpansionArrays", rowptr));
   PetscCall(MatSetBlockSizesFromMats(*B, A, A));
   if (!use_inodes) {
     PetscCall(MatSetOption(*B, MAT_USE_INODES, PETSC_FALSE));

@@ -99,6 +99,11 @@ PetscErrorCode MatAIJCompoundFinishConvert(Mat A, Mat B, MatType type, MatReuse 
 PetscErrorCode MatAIJCompoundExpand(Mat A, Mat *B);
 // The same, with PETSc's inode routines on or off (MAT_USE_INODES).
 PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B);
+// The expansion's CSR arrays (host values synced first), one PetscMalloc3 allocation (rowptr first)
+// for a matrix built on them, which then owns it through MatAIJCompoundOwnArrays (a container
+// under `name` that frees it with the matrix).
+PetscErrorCode MatAIJCompoundExpandArrays(Mat A, PetscInt **rowptr, PetscInt **colidx, PetscScalar **values);
+PetscErrorCode MatAIJCompoundOwnArrays(Mat B, const char *name, PetscInt *rowptr);
 PetscErrorCode MatAIJCompoundCopyPrefix(Mat A, Mat B);
 // A (either type) assembled with block size 1 becomes *inner, its MATAIJ (assembly.cpp).
 PetscErrorCode MatAIJCompoundBecomeAIJ(Mat A, Mat *inner);

@@ -239,19 +239,27 @@ PetscErrorCode MatMPIAIJCompoundLocalRows(Mat A, std::vector<PetscInt> &i, std::
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The expansion on split arrays, built without a MatSetValues pass: the diagonal block's expansion
+// as it is (local columns) and the off-diagonal block's with its columns made global (garray), each
+// written straight into the arrays the MATMPIAIJ keeps and owned by it. Its assembly (the ghost
+// scatter; no off-process values) answers no viewer option.
 PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
 {
-  std::vector<PetscInt>    i, j;
-  std::vector<PetscScalar> v;
+  Mat_MPIAIJCompound *d  = Data(A);
+  const PetscInt      bs = A->rmap->bs;
+  PetscInt           *di, *dj, *oi, *oj;
+  PetscScalar        *da, *oa;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIAIJCompoundLocalRows(A, i, j, v));
-  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), B));
-  PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatAIJCompoundExpandArrays(d->Ad, &di, &dj, &da));
+  PetscCall(MatAIJCompoundExpandArrays(d->Ao, &oi, &oj, &oa));
+  for (PetscInt p = 0; p < oi[A->rmap->n]; ++p) oj[p] = d->garray[oj[p] / bs] * bs + oj[p] % bs;
+  PetscCall(PetscOptionsPushCreateViewerOff(PETSC_TRUE));
+  PetscCall(MatCreateMPIAIJWithSplitArrays(PetscObjectComm((PetscObject)A), A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N, di, dj, da, oi, oj, oa, B));
+  PetscCall(PetscOptionsPopCreateViewerOff());
+  PetscCall(MatAIJCompoundOwnArrays(*B, "PetscGpuKitAIJCompoundExpansionDiagonal", di));
+  PetscCall(MatAIJCompoundOwnArrays(*B, "PetscGpuKitAIJCompoundExpansionOffDiagonal", oi));
   PetscCall(MatSetBlockSizesFromMats(*B, A, A));
-  PetscCall(MatSetType(*B, MATMPIAIJ));
-  PetscCall(MatSetOptionsPrefix(*B, MAT_AIJCOMPOUND_EXPANSION_PREFIX)); // (its assembly is internal: no -mat_view)
-  PetscCall(MatMPIAIJSetPreallocationCSR(*B, i.data(), j.data(), v.data()));
   PetscCall(MatAIJCompoundCopyPrefix(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
