@@ -52,10 +52,12 @@ static PetscErrorCode ExpansionArraysFree(void *ctx)
 
 PetscErrorCode MatAIJCompoundExpandArrays(Mat A, PetscInt **rowptr, PetscInt **colidx, PetscScalar **values)
 {
-  const ac::CompoundCsr &c   = Data(A)->c;
-  const PetscInt         nnz = (PetscInt)ac::expanded_nnz(c);
+  const ac::CompoundCsr &c     = Data(A)->c;
+  const std::int64_t     nnz64 = ac::expanded_nnz(c);
+  const PetscInt         nnz   = (PetscInt)nnz64;
 
   PetscFunctionBegin;
+  PetscCheck(nnz64 <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Mat aijcompound: the scalar expansion of this block has %" PetscInt64_FMT " nonzeros, more than PetscInt holds: configure PETSc --with-64-bit-indices", (PetscInt64)nnz64);
   PetscCall(MatAIJCompoundSyncHost(A));
   PetscCall(PetscMalloc3(A->rmap->n + 1, rowptr, nnz, colidx, nnz, values));
   PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, ac::expand_into(c, *rowptr, *colidx, *values, (int)PgkNodeThreadShare()));

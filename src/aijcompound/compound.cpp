@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -223,12 +224,15 @@ bool convert_kind(CompoundCsr &c, EntryKind kind, int threads) {
 bool detect_complex(const CsrView &a, int threads) { return detect(a, EntryKind::complex, 2, threads); }
 bool detect_quaternion(const CsrView &a, int threads) { return detect(a, EntryKind::quaternion, 4, threads); }
 
-Index expanded_nnz(const CompoundCsr &c) { return c.nnzb() * c.bs * c.bs; }
+std::int64_t expanded_nnz(const CompoundCsr &c) { return static_cast<std::int64_t>(c.nnzb()) * c.bs * c.bs; }
 
 // Block row bi's scalar rows start at bs^2 rowptr[bi] (every stored block gives bs scalars to each
 // of its bs rows), so each block row is written without reading another's output.
 void expand_into(const CompoundCsr &c, Index *rowptr, Index *colidx, double *values, int threads) {
   validate(c, threads);
+  if (expanded_nnz(c) > std::numeric_limits<Index>::max())
+    throw std::invalid_argument("aijcompound: the expansion has " + std::to_string(expanded_nnz(c)) +
+                                " scalars, more than this build's index type holds (64-bit indices needed)");
   const int bs = c.bs;
   rowptr[0] = 0;
   ThreadPool pool(threads_for(expanded_nnz(c), threads));
@@ -251,7 +255,7 @@ Csr expand(const CompoundCsr &c) {
   s.nrows = c.nbrows * c.bs;
   s.ncols = c.nbcols * c.bs;
   s.rowptr.resize(static_cast<std::size_t>(s.nrows) + 1);
-  s.colidx.resize(static_cast<std::size_t>(expanded_nnz(c)));
+  if (expanded_nnz(c) <= std::numeric_limits<Index>::max()) s.colidx.resize(static_cast<std::size_t>(expanded_nnz(c)));
   s.values.resize(s.colidx.size());
   expand_into(c, s.rowptr.data(), s.colidx.data(), s.values.data());
   return s;

@@ -60,7 +60,9 @@ Csr expand(const CompoundCsr &c);
 // The same into caller-owned arrays of nbrows*bs + 1, expanded_nnz(c) and expanded_nnz(c)
 // entries (a PETSc matrix built on them without a copy); block rows split over `threads`, each
 // scalar written once from its own position, so the arrays are the same for any thread count.
-Index expanded_nnz(const CompoundCsr &c);
+// expanded_nnz may exceed what Index holds (32-bit indices): expand_into and expand then throw
+// std::invalid_argument.
+std::int64_t expanded_nnz(const CompoundCsr &c);
 void expand_into(const CompoundCsr &c, Index *rowptr, Index *colidx, double *values, int threads = 1);
 
 } // namespace pgk::aijcompound
