@@ -75,12 +75,15 @@ PetscErrorCode MatAIJCompoundOwnArrays(Mat B, const char *name, PetscInt *rowptr
 // CSR preallocation path cost more than the expansion itself). Its assembly answers no -mat_view
 // (viewers from options are off around it); with inodes off it is assembled once more, also
 // silently, since MATSEQAIJ makes its inode table at assembly.
+PetscLogEvent MAT_AIJCompoundExpand = 0;
+
 PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B)
 {
   PetscInt    *rowptr, *colidx;
   PetscScalar *values;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MAT_AIJCompoundExpand, A, 0, 0, 0));
   PetscCall(MatAIJCompoundExpandArrays(A, &rowptr, &colidx, &values));
   PetscCall(PetscOptionsPushCreateViewerOff(PETSC_TRUE));
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, rowptr, colidx, values, B));
@@ -93,6 +96,7 @@ PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B)
   }
   PetscCall(PetscOptionsPopCreateViewerOff());
   PetscCall(MatAIJCompoundCopyPrefix(A, *B));
+  PetscCall(PetscLogEventEnd(MAT_AIJCompoundExpand, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -433,6 +437,8 @@ PetscErrorCode PgkRegisterMatAIJCompound(void)
   for (MatFactorType f : {MAT_FACTOR_ILUDT, MAT_FACTOR_QR}) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQAIJCOMPOUND, f, MatGetFactor_SeqAIJCompound));
   PetscCall(PetscLogEventRegister("MatAIJCmpTune", MAT_CLASSID, &MAT_AIJCompoundTune));
   PetscCall(PetscLogEventSetCollective(MAT_AIJCompoundTune, PETSC_FALSE)); // each rank tunes its own block
+  PetscCall(PetscLogEventRegister("MatAIJCmpExpand", MAT_CLASSID, &MAT_AIJCompoundExpand));
+  PetscCall(PetscLogEventSetCollective(MAT_AIJCompoundExpand, PETSC_FALSE)); // (the sequential blocks' are per rank)
   PetscCall(MatRegister(MATSEQAIJCOMPOUND, MatCreate_SeqAIJCompound));
   PetscCall(MatMPIAIJCompoundRegisterFactors());
   PetscCall(MatRegister(MATMPIAIJCOMPOUND, MatCreate_MPIAIJCompound));

@@ -86,6 +86,10 @@ foreach(pc lu ilu cholesky icc)
   pgk_test(tutorial.ex2.aijcompound_${pc}_mat_view LABELS tutorial ARGS --expect "type: seqcompoundaij" --reject "type: seqaij"
            -- ${EX2} ${DLL} -m 20 -n 20 -mat_type aijcompound -mat_block_size 2 -pc_type ${pc} -mat_view ::ascii_info)
 endforeach()
+# A first factorization expands the compound matrix once (-log_view's MatAIJCmpExpand: the symbolic
+# step's expansion serves the numeric step; PCFactor's MatGetFactor queries take none).
+pgk_test(tutorial.ex2.aijcompound_ilu_one_expansion LABELS tutorial ARGS --expect "MatAIJCmpExpand +1 1\\.0 "
+         -- ${EX2} ${DLL} -m 20 -n 20 -mat_type aijcompound -mat_block_size 2 -pc_type ilu -log_view)
 pgk_test(tutorial.ex2.aijcompound_ilu_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within"
          -- ${CMP56} 0 ${MPI2} ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type aijcompound -mat_block_size 2 ${PGK_GPU_OPTS}
          --- ${MPI2} ${EX2} ${DLL} -m 30 -n 30 -ksp_converged_reason -mat_type baij -mat_block_size 2 ${PGK_GPU_OPTS})

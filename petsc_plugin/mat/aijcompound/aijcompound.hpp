@@ -38,7 +38,8 @@ static inline Mat_SeqAIJCompound *MatAIJCompoundData(Mat A)
   return (Mat_SeqAIJCompound *)A->data;
 }
 
-extern PetscLogEvent MAT_AIJCompoundTune; // tune.cpp: the layout x schedule search
+extern PetscLogEvent MAT_AIJCompoundTune;   // tune.cpp: the layout x schedule search
+extern PetscLogEvent MAT_AIJCompoundExpand; // aijcompound.cpp: an expansion to a scalar matrix (set-ups' cost)
 
 // The operations of ops.cpp and assembly.cpp into A->ops.
 void           MatAIJCompoundSetComputeOps(Mat A);

@@ -251,6 +251,7 @@ PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
   PetscScalar        *da, *oa;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MAT_AIJCompoundExpand, A, 0, 0, 0));
   PetscCall(MatAIJCompoundExpandArrays(d->Ad, &di, &dj, &da));
   PetscCall(MatAIJCompoundExpandArrays(d->Ao, &oi, &oj, &oa));
   for (PetscInt p = 0; p < oi[A->rmap->n]; ++p) oj[p] = d->garray[oj[p] / bs] * bs + oj[p] % bs;
@@ -261,6 +262,7 @@ PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
   PetscCall(MatAIJCompoundOwnArrays(*B, "PetscGpuKitAIJCompoundExpansionOffDiagonal", oi));
   PetscCall(MatSetBlockSizesFromMats(*B, A, A));
   PetscCall(MatAIJCompoundCopyPrefix(A, *B));
+  PetscCall(PetscLogEventEnd(MAT_AIJCompoundExpand, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
