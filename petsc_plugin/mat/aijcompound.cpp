@@ -71,12 +71,12 @@ PetscErrorCode MatAIJCompoundOwnArrays(Mat B, const char *name, PetscInt *rowptr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscLogEvent MAT_AIJCompoundExpand = 0;
+
 // The scalar CSR written straight into the arrays the MATSEQAIJ keeps (no MatSetValues pass: the
 // CSR preallocation path cost more than the expansion itself). Its assembly answers no -mat_view
 // (viewers from options are off around it); with inodes off it is assembled once more, also
 // silently, since MATSEQAIJ makes its inode table at assembly.
-PetscLogEvent MAT_AIJCompoundExpand = 0;
-
 PetscErrorCode MatAIJCompoundExpandInodes(Mat A, PetscBool use_inodes, Mat *B)
 {
   PetscInt    *rowptr, *colidx;
