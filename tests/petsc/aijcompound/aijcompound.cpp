@@ -226,7 +226,7 @@ static PetscErrorCode CheckUpdates(Mat A, Mat C)
   }
   PetscCall(CheckProducts("scaled: ", A, C));
   PetscCall(CheckConvertBack(A, C, MATAIJ));
-  PetscCall(CheckConvertBack(A, C, MATBAIJ)); // (through the expansion, converted in place by PETSc)
+  for (MatType t : {MATBAIJ, MATDENSE, MATSELL}) PetscCall(CheckConvertBack(A, C, t)); // (through the expansion, converted in place by PETSc)
   PetscCall(MatDuplicate(C, MAT_COPY_VALUES, &D));
   PetscCall(CheckProducts("duplicate: ", A, D));
   PetscCall(MatAXPY(D, -1.0, C, SAME_NONZERO_PATTERN));

@@ -2,7 +2,7 @@
 # original (relative 1e-13), KSP iteration counts, the view, bad input; MPI (MATMPIAIJCOMPOUND) below.
 set(T $<TARGET_FILE:test_aijcompound>)
 set(OK --expect "all checks passed")
-set(CHK ${OK} --expect "MatMultTransposeAdd +relative" --expect "MatInvertBlockDiagonal +relative" --expect "MatConvert back to AIJ +\\|\\|B - A\\|\\|_F = 0" --expect "MatDuplicate, MatAXPY: ok" --expect "MatConvert back to BAIJ +\\|\\|B - A\\|\\|_F = 0" --expect "reassembled: MatMultTransposeAdd")
+set(CHK ${OK} --expect "MatMultTransposeAdd +relative" --expect "MatInvertBlockDiagonal +relative" --expect "MatConvert back to AIJ +\\|\\|B - A\\|\\|_F = 0" --expect "MatDuplicate, MatAXPY: ok" --expect "MatConvert back to BAIJ +\\|\\|B - A\\|\\|_F = 0" --expect "MatConvert back to DENSE +\\|\\|B - A\\|\\|_F = 0" --expect "MatConvert back to SELL +\\|\\|B - A\\|\\|_F = 0" --expect "reassembled: MatMultTransposeAdd")
 
 # Operations against the original: elast3d (bs 3, blocks), complex (bs 2), quaternion (bs 4);
 # from AIJ and from BAIJ, and in place.
