@@ -67,7 +67,7 @@ PetscErrorCode MatAIJCompoundExpandArrays(Mat A, PetscInt **rowptr, PetscInt **c
 PetscErrorCode MatAIJCompoundOwnArrays(Mat B, const char *name, PetscInt *rowptr)
 {
   PetscFunctionBegin;
-  PetscCall(PetscObjectContainerCompose((PetscObject)B, name, rowptr, ExpansionArraysFree));
+  PetscCall(PgkObjectContainerComposeLocal((PetscObject)B, name, rowptr, ExpansionArraysFree)); // (this rank's arrays)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

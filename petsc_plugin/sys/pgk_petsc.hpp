@@ -35,6 +35,24 @@ extern PetscLogEvent PGK_EVENT_MatGetCSR, PGK_EVENT_CheckCSR, PGK_EVENT_Generate
     }                                                                                                                                                                                                                                                    \
   } while (0)
 
+// PetscObjectContainerCompose with the container on PETSC_COMM_SELF. PETSc's own makes it on the
+// object's communicator, and creating any object on a communicator takes a tag from that
+// communicator's counter: done by one rank alone (a per-rank operation such as MatGetRow on an
+// MPI matrix, where another rank owns no rows and never calls it), the ranks' tags no longer
+// match and the next message exchange on the communicator hangs (PCREDISTRIBUTE did).
+static inline PetscErrorCode PgkObjectContainerComposeLocal(PetscObject obj, const char name[], void *pointer, PetscCtxDestroyFn *destroy)
+{
+  PetscContainer container;
+
+  PetscFunctionBegin;
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
+  PetscCall(PetscContainerSetPointer(container, pointer));
+  if (destroy) PetscCall(PetscContainerSetCtxDestroy(container, destroy));
+  PetscCall(PetscObjectCompose(obj, name, (PetscObject)container));
+  PetscCall(PetscContainerDestroy(&container));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // Registration of each type, defined in its type file and called through the registration
 // table (sys/registry.cpp) from PetscGpuKitInitializePackage.
 PetscErrorCode PgkRegisterOrderingBatchRCM(void);

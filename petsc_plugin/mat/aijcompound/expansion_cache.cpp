@@ -24,7 +24,8 @@ template <class T> static PetscErrorCode StateCache(Mat A, const char name[], T 
   PetscCall(PetscObjectContainerQuery((PetscObject)A, name, (void **)c));
   if (!*c) {
     *c = new T();
-    PetscCall(PetscObjectContainerCompose((PetscObject)A, name, *c, [](void *ctx) -> PetscErrorCode {
+    // (rank-local: the MPI type's MatGetRow / MatGetValues fill a cache on one rank alone)
+    PetscCall(PgkObjectContainerComposeLocal((PetscObject)A, name, *c, [](void *ctx) -> PetscErrorCode {
       T *cache = *(T **)ctx;
       PetscCall(CacheRelease(cache)); // what the cache holds beside its own memory
       delete cache;
