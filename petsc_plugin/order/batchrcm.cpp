@@ -290,6 +290,7 @@ static PetscErrorCode MatGetOrdering_BatchRCM(Mat mat, MatOrderingType type, IS 
   if (o.view && gset.is) perm.assign(gset.idx, gset.idx + n); // the view's envelope reads a vector
   if (gset.is) PetscCall(PgkPermutationISAsBoth(&gset.is, irow, icol));
   else PetscCall(PgkCreatePermutationISes(perm, backend == BATCHRCM_SERIAL ? 1 : ropts.cpu.threads, irow, icol));
+  PetscCall(PgkPermutationKeepInodes(mat, irow, icol));
   PetscCall(PetscLogEventEnd(PGK_EVENT_RcmOrdering, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscInfo(mat, "batchrcm: backend %s, %" PetscInt_FMT " rows, start node %.3e s, ordering %.3e s\n", names[backend], n, st.start_node_seconds, st.ordering_seconds));

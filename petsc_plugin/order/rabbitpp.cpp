@@ -147,6 +147,7 @@ static PetscErrorCode MatGetOrdering_RabbitppCommon(Mat mat, PetscBool regroup, 
   ro.threads = backend == RABBITPP_SERIAL ? 1 : backend == RABBITPP_CPU ? (int)(o.threads > 0 ? o.threads : PgkNodeThreadShare()) : 0;
   PetscCall(RabbitppCompute(mat, backend, host, ro, perm, o.view ? &info : nullptr));
   PetscCall(PgkCreatePermutationISes(perm, ro.threads > 0 ? ro.threads : PgkNodeThreadShare(), irow, icol));
+  PetscCall(PgkPermutationKeepInodes(mat, irow, icol));
   PetscCall(PetscLogEventEnd(PGK_EVENT_Rabbitpp, mat, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscInfo(mat, "%s: backend %s, %" PetscInt_FMT " rows, K %" PetscInt_FMT ", %.3e s\n", type, names[backend], (PetscInt)perm.size(), (PetscInt)ro.batch, (double)(t1 - t0)));

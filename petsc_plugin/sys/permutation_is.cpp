@@ -90,3 +90,38 @@ PgkZeroFill::~PgkZeroFill()
 {
   (void)wait();
 }
+
+PetscErrorCode PgkPermutationKeepInodes(Mat mat, IS *irow, IS *icol)
+{
+  PetscBool       seqaij;
+  PetscInt        node_count = 0, *starts = nullptr, *kept = nullptr, k = 0, n;
+  const PetscInt *perm;
+  IS              set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)mat, MATSEQAIJ, &seqaij));
+  if (!seqaij) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetLocalSize(mat, &n, NULL));
+  PetscCall(MatInodeGetInodeSizes(mat, &node_count, &starts, NULL)); // starts: node i's rows [starts[i], starts[i + 1])
+  if (!starts || node_count <= 0 || node_count >= n) PetscFunctionReturn(PETSC_SUCCESS);
+  std::vector<PetscInt> node_of(n);
+  for (PetscInt i = 0; i < node_count; ++i)
+    for (PetscInt r = starts[i]; r < starts[i + 1]; ++r) node_of[r] = i;
+  std::vector<char> placed(node_count, 0);
+  PetscCall(PetscMalloc1(n, &kept));
+  PetscCall(ISGetIndices(*irow, &perm));
+  for (PetscInt j = 0; j < n; ++j) {
+    const PetscInt node = node_of[perm[j]];
+    if (placed[node]) continue;
+    placed[node] = 1;
+    for (PetscInt r = starts[node]; r < starts[node + 1]; ++r) kept[k++] = r;
+  }
+  PetscCall(ISRestoreIndices(*irow, &perm));
+  PetscCheck(k == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "inode regrouping placed %" PetscInt_FMT " of %" PetscInt_FMT " rows", k, n);
+  PetscCall(ISDestroy(irow));
+  PetscCall(ISDestroy(icol));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, kept, PETSC_OWN_POINTER, &set));
+  PetscCall(PgkPermutationISAsBoth(&set, irow, icol));
+  PetscCall(PetscInfo(mat, "the ordering regrouped to keep the matrix's %" PetscInt_FMT " inodes together (MATSEQAIJ's inode factorizations need it)\n", node_count));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

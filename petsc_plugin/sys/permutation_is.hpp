@@ -50,3 +50,12 @@ private:
 // copy saves, measured on an H200 node). The result does not depend on `threads` (<= 1: this
 // thread only). Not Collective.
 PetscErrorCode PgkCreatePermutationISes(const std::vector<PetscInt> &perm, PetscInt threads, IS *irow, IS *icol);
+
+// Where mat is a MATSEQAIJ (or a type built on it) whose inode routines are in use (rows in groups
+// of identical structure, MatInodeGetInodeSizes), *irow / *icol are replaced by the same
+// permutation with each inode's rows kept together: the inodes in the order their first row comes
+// in the given permutation, each inode's rows in natural order. MATSEQAIJ's inode LU and ILU need
+// that (PETSc's own orderings order the inode graph, and MatGetOrdering expands it); a permutation
+// of the scalar rows that splits an inode made ILU on ksp ex56 (3 dof a node) stop on a zero
+// pivot. Else, and where every inode is one row, nothing changes. Deterministic. Not Collective.
+PetscErrorCode PgkPermutationKeepInodes(Mat mat, IS *irow, IS *icol);

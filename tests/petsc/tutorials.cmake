@@ -221,6 +221,8 @@ pgk_test(tutorial.ex19_aijcompound_trilf LABELS tutorial ARGS --expect "iteratio
          -- ${CMP56} 0 ${EX19T} -dm_mat_type aijcompound -snes_view --- ${EX19T})
 pgk_test(valgrind.ex56_aijcompound_trilf_reorder LABELS "valgrind;tutorial" ARGS ${VGOK} --expect "Linear solve converged"
          -- ${VG} ${EX56} ${DLL} -ne 3 -ksp_type gmres -ksp_converged_reason -mat_type aijcompound -pc_type reorder -reorder_pc_type trilf -malloc_debug -malloc_dump)
+pgk_test(valgrind.ex56_ilu_rabbitpp_inodes LABELS "valgrind;tutorial" ARGS ${VGOK} --expect "Linear solve converged"
+         -- ${VG} ${EX56} ${DLL} -ne 3 -ksp_converged_reason -pc_type ilu -pc_factor_mat_ordering_type rabbitpp -malloc_debug -malloc_dump)
 
 # On the GPU: device matrix and vector types, the same unmodified programs.
 set(GPU_CONV --gpu ${CONV} --expect "device: NVIDIA" --expect "type: (seq|mpi)aijcusparse")
