@@ -1,8 +1,9 @@
 // Mat aijcompound under MPI (issue 10, item 6): MATMPIAIJCOMPOUND, the type, its building from a
 // MATMPIAIJ (conversion and assembly end here), conversions, MatDuplicate. The operations are in
-// mpi_ops.cpp, MatSetValues assembly in mpi_assembly.cpp. The blocks are MATSEQAIJCOMPOUND and are
-// used only through the public Mat interface (MatMult, MatConvert, ...), so whatever path the
-// sequential type takes (host or device) the MPI type follows without changes.
+// mpi_ops.cpp, MatSetValues assembly in mpi_assembly.cpp, the expansion in mpi_expansion.cpp. The
+// blocks are MATSEQAIJCOMPOUND and are used only through the public Mat interface (MatMult,
+// MatConvert, ...), so whatever path the sequential type takes (host or device) the MPI type
+// follows without changes.
 #include "petsc_plugin/mat/aijcompound/mpi.hpp"
 #include "petsc_plugin/sys/csr_access.hpp"
 #include "petsc_plugin/sys/device.hpp"
@@ -201,70 +202,7 @@ PetscErrorCode MatMPIAIJCompoundBuild(Mat A, Mat S, PetscInt option)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// ---- expansion, conversions, duplicate -------------------------------------------------------
-
-// The local rows of the expansion with global columns, ascending: the off-diagonal entries left of
-// the diagonal block, the diagonal block, the off-diagonal entries right of it.
-static void MergeRows(const pgk::CsrView &dg, const pgk::CsrView &of, PetscInt cstart, const std::vector<PetscInt> &garray, PetscInt bs, std::vector<PetscInt> &i, std::vector<PetscInt> &j, std::vector<PetscScalar> &v)
-{
-  auto gcol = [&](PetscInt c) { return garray[c / bs] * bs + c % bs; };
-
-  i.assign(1, 0);
-  for (PetscInt r = 0; r < dg.nrows; ++r) {
-    PetscInt p = of.rowptr[r];
-    for (; p < of.rowptr[r + 1] && gcol(of.colidx[p]) < cstart; ++p) j.push_back(gcol(of.colidx[p])), v.push_back(of.values[p]);
-    for (PetscInt q = dg.rowptr[r]; q < dg.rowptr[r + 1]; ++q) j.push_back(cstart + dg.colidx[q]), v.push_back(dg.values[q]);
-    for (; p < of.rowptr[r + 1]; ++p) j.push_back(gcol(of.colidx[p])), v.push_back(of.values[p]);
-    i.push_back((PetscInt)j.size());
-  }
-}
-
-PetscErrorCode MatMPIAIJCompoundLocalRows(Mat A, std::vector<PetscInt> &i, std::vector<PetscInt> &j, std::vector<PetscScalar> &v)
-{
-  Mat_MPIAIJCompound *d = Data(A);
-  Mat                 Sd, So;
-  PgkMatCSR           cd, co;
-
-  PetscFunctionBegin;
-  i.clear(), j.clear(), v.clear();
-  PetscCall(MatConvert(d->Ad, MATSEQAIJ, MAT_INITIAL_MATRIX, &Sd));
-  PetscCall(MatConvert(d->Ao, MATSEQAIJ, MAT_INITIAL_MATRIX, &So));
-  PetscCall(PgkMatGetCSR(Sd, PGK_MEM_HOST, &cd));
-  PetscCall(PgkMatGetCSR(So, PGK_MEM_HOST, &co));
-  PgkCallCxx(PETSC_COMM_SELF, PETSC_ERR_LIB, MergeRows(cd.csr, co.csr, A->cmap->rstart, d->garray, A->rmap->bs, i, j, v));
-  PetscCall(PgkMatRestoreCSR(So, &co));
-  PetscCall(PgkMatRestoreCSR(Sd, &cd));
-  PetscCall(MatDestroy(&So));
-  PetscCall(MatDestroy(&Sd));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// The expansion on split arrays, built without a MatSetValues pass: the diagonal block's expansion
-// as it is (local columns) and the off-diagonal block's with its columns made global (garray), each
-// written straight into the arrays the MATMPIAIJ keeps and owned by it. Its assembly (the ghost
-// scatter; no off-process values) answers no viewer option.
-PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B)
-{
-  Mat_MPIAIJCompound *d  = Data(A);
-  const PetscInt      bs = A->rmap->bs;
-  PetscInt           *di, *dj, *oi, *oj;
-  PetscScalar        *da, *oa;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(MAT_AIJCompoundExpand, A, 0, 0, 0));
-  PetscCall(MatAIJCompoundExpandArrays(d->Ad, &di, &dj, &da));
-  PetscCall(MatAIJCompoundExpandArrays(d->Ao, &oi, &oj, &oa));
-  for (PetscInt p = 0; p < oi[A->rmap->n]; ++p) oj[p] = d->garray[oj[p] / bs] * bs + oj[p] % bs;
-  PetscCall(PetscOptionsPushCreateViewerOff(PETSC_TRUE));
-  PetscCall(MatCreateMPIAIJWithSplitArrays(PetscObjectComm((PetscObject)A), A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N, di, dj, da, oi, oj, oa, B));
-  PetscCall(PetscOptionsPopCreateViewerOff());
-  PetscCall(MatAIJCompoundOwnArrays(*B, "PetscGpuKitAIJCompoundExpansionDiagonal", di));
-  PetscCall(MatAIJCompoundOwnArrays(*B, "PetscGpuKitAIJCompoundExpansionOffDiagonal", oi));
-  PetscCall(MatSetBlockSizesFromMats(*B, A, A));
-  PetscCall(MatAIJCompoundCopyPrefix(A, *B));
-  PetscCall(PetscLogEventEnd(MAT_AIJCompoundExpand, A, 0, 0, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+// ---- conversions, duplicate ------------------------------------------------------------
 
 // MatConvert(A, MATMPIAIJ or any other type): the expansion, converted further by PETSc.
 static PetscErrorCode MatConvert_MPIAIJCompound_Any(Mat A, MatType type, MatReuse reuse, Mat *newmat)

@@ -52,10 +52,6 @@ static inline Mat_MPIAIJCompound *MatMPIAIJCompoundData(Mat A)
 // Builds (or rebuilds, keeping the diagonal block object) A's blocks from the assembled MATMPIAIJ
 // or MATMPIAIJCUSPARSE S with A's layout; the entry kind from option, agreed on by all ranks. Collective.
 PetscErrorCode MatMPIAIJCompoundBuild(Mat A, Mat S, PetscInt option);
-// The expanded matrix as a new MATMPIAIJ (every stored block as bs x bs scalars). Collective.
-PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B);
-// This rank's rows of the expansion, global columns ascending (CSR: i from 0). Not collective.
-PetscErrorCode MatMPIAIJCompoundLocalRows(Mat A, std::vector<PetscInt> &i, std::vector<PetscInt> &j, std::vector<PetscScalar> &v);
 // Re-stores complex/quaternion entries of both blocks on every rank as real blocks. Collective.
 PetscErrorCode MatMPIAIJCompoundToBlockKind(Mat A, const char why[]);
 // The compound values changed in place: the inner matrix is dropped (collective callers only).
@@ -63,6 +59,12 @@ PetscErrorCode MatMPIAIJCompoundValuesChanged(Mat A);
 // Local views of v: get (read-only or read-write) and restore.
 PetscErrorCode MatAIJCompoundGetLocalVec(MatAIJCompoundLocalVec &lv, Vec v, PetscBool read, Vec *w);
 PetscErrorCode MatAIJCompoundRestoreLocalVec(MatAIJCompoundLocalVec &lv, Vec v, PetscBool read, Vec *w);
+
+// mpi_expansion.cpp
+// The expanded matrix as a new MATMPIAIJ (every stored block as bs x bs scalars). Collective.
+PetscErrorCode MatMPIAIJCompoundExpand(Mat A, Mat *B);
+// This rank's rows of the expansion, global columns ascending (CSR: i from 0). Not collective.
+PetscErrorCode MatMPIAIJCompoundLocalRows(Mat A, std::vector<PetscInt> &i, std::vector<PetscInt> &j, std::vector<PetscScalar> &v);
 
 // mpi_ops.cpp, mpi_assembly.cpp: the operations into A->ops, the composed assembly functions.
 void           MatMPIAIJCompoundSetComputeOps(Mat A);
