@@ -195,9 +195,6 @@ PetscErrorCode MatMPIAIJCompoundBuild(Mat A, Mat S, PetscInt option)
   d->pattern      = std::move(pattern);
   d->kind         = kind;
   d->entry_option = option;
-  // A computes where its blocks do (MatCreate binds every matrix to the CPU; a device type unbinds
-  // itself): PgkMatScalarOperator reads it to give PC trilf / PC reorder a MATAIJCUSPARSE expansion.
-  A->boundtocpu = d->Ad->boundtocpu;
   // A sequential block that computes on the device asks for device vectors: so does A then.
   PetscCall(MatGetVecType(d->Ad, &vt));
   if (SeqVecType(vt) != VECSEQ) PetscCall(MatSetVecType(A, SeqVecType(vt).substr(3).c_str()));
@@ -264,7 +261,6 @@ static PetscErrorCode MatDuplicate_MPIAIJCompound(Mat A, MatDuplicateOption op, 
   PetscCall(MatDuplicate(d->Ao, op, &b->Ao));
   PetscCall(VecDuplicate(d->lvec, &b->lvec));
   PetscCall(VecScatterCopy(d->Mvctx, &b->Mvctx));
-  (*B)->boundtocpu   = A->boundtocpu;
   b->garray          = d->garray;
   b->pattern         = d->pattern;
   b->kind            = d->kind;
