@@ -36,7 +36,8 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[]);
 
 // Whether A may compute on the device, whatever its type: a build with the CUDA kernels, a usable
 // device, and A not bound to the CPU. The rule of Mat aijcompound (its products) and of
-// PgkMatScalarOperator. Not Collective.
+// PgkMatScalarOperator, which asks it of an MPI compound matrix's diagonal block (that type keeps
+// MatCreate's binding itself and computes through its blocks). Not Collective.
 PetscBool PgkMatDeviceUsable(Mat A);
 
 // Whether a component should compute on the device for A: a cuSPARSE AIJ type (SEQ or MPI) for

@@ -64,8 +64,9 @@ static inline PetscErrorCode CheckConvertBack(Mat A, Mat C, MatType type)
   PetscCall(MatAXPY(B, -1.0, A, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatNorm(B, NORM_FROBENIUS, &norm));
   // (the type's root name in capitals: seqaij and aij print AIJ)
-  PetscCall(PetscSNPrintf(what, sizeof what, "MatConvert back to %s", type + (std::strncmp(type, "seq", 3) ? 0 : 3)));
-  for (char *c = what + 19; *c; ++c) *c = (char)std::toupper((unsigned char)*c);
+  const char prefix[] = "MatConvert back to ";
+  PetscCall(PetscSNPrintf(what, sizeof what, "%s%s", prefix, type + (std::strncmp(type, "seq", 3) ? 0 : 3)));
+  for (char *c = what + sizeof prefix - 1; *c; ++c) *c = (char)std::toupper((unsigned char)*c);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s ||B - A||_F = %.2e\n", what, (double)norm));
   PetscCheck(norm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert back to %s is not the original", type);
   PetscCall(MatDestroy(&B));
