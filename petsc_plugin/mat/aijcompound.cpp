@@ -378,12 +378,12 @@ PetscErrorCode MatNorm_AIJCompound(Mat A, NormType type, PetscReal *norm)
 .seealso: `MatConvert()`, `MATSEQAIJ`, `MATSEQBAIJ`, `PCPBJACOBI`, `MATMPIAIJCOMPOUND`
 M*/
 // MatBindToCPU(A, PETSC_TRUE): the host path from now on (device values copied back first);
-// PETSC_FALSE: the device path where one is usable.
+// PETSC_FALSE: the device path where one is usable; where none is, A stays bound (as made).
 static PetscErrorCode MatBindToCPU_SeqAIJCompound(Mat A, PetscBool flg)
 {
   PetscFunctionBegin;
   if (flg) PetscCall(MatAIJCompoundSyncHost(A));
-  A->boundtocpu = flg;
+  A->boundtocpu = (PetscBool)(flg || !(PgkHaveCudaKernels() && PgkDeviceAvailable()));
   PetscCall(MatSetVecType(A, MatAIJCompoundUseDevice(A) ? VECCUDA : VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -34,19 +34,11 @@ PetscErrorCode PgkMatScalarOperator(Mat A, PetscBool *compound, Mat *S)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   // Where the compound matrix computes, so the component's set-up and apply run where the products
-  // and vectors do. The MPI type computes through its sequential blocks (it keeps MatCreate's
-  // binding to the CPU itself), so its diagonal block decides, on every rank alike (MatConvert is
-  // collective).
-  PetscBool device = PgkMatDeviceUsable(A), mpi;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJCOMPOUND, &mpi));
-  if (mpi) {
-    Mat Ad;
-    int on_device;
-    PetscCall(MatGetDiagonalBlock(A, &Ad));
-    on_device = PgkMatDeviceUsable(Ad) ? 1 : 0;
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &on_device, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)A)));
-    device = on_device ? PETSC_TRUE : PETSC_FALSE;
-  }
+  // and vectors do; every rank alike, since MatConvert is collective (a rank without a device would
+  // otherwise ask for another type than its neighbours).
+  int on_device = PgkMatDeviceUsable(A) ? 1 : 0;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &on_device, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)A)));
+  const PetscBool device = on_device ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscInfo(A, "the scalar expansion of this %s as %s\n", ((PetscObject)A)->type_name, device ? MATAIJCUSPARSE : MATAIJ));
   PetscCall(MatConvert(A, device ? MATAIJCUSPARSE : MATAIJ, MAT_INITIAL_MATRIX, S));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -195,6 +195,11 @@ PetscErrorCode MatMPIAIJCompoundBuild(Mat A, Mat S, PetscInt option)
   d->pattern      = std::move(pattern);
   d->kind         = kind;
   d->entry_option = option;
+  // A user's MatBindToCPU outlives a rebuild: the new blocks compute where A does.
+  if (A->boundtocpu) {
+    PetscCall(MatBindToCPU(d->Ad, PETSC_TRUE));
+    PetscCall(MatBindToCPU(d->Ao, PETSC_TRUE));
+  }
   // A sequential block that computes on the device asks for device vectors: so does A then.
   PetscCall(MatGetVecType(d->Ad, &vt));
   if (SeqVecType(vt) != VECSEQ) PetscCall(MatSetVecType(A, SeqVecType(vt).substr(3).c_str()));
@@ -261,6 +266,7 @@ static PetscErrorCode MatDuplicate_MPIAIJCompound(Mat A, MatDuplicateOption op, 
   PetscCall(MatDuplicate(d->Ao, op, &b->Ao));
   PetscCall(VecDuplicate(d->lvec, &b->lvec));
   PetscCall(VecScatterCopy(d->Mvctx, &b->Mvctx));
+  (*B)->boundtocpu   = A->boundtocpu;
   b->garray          = d->garray;
   b->pattern         = d->pattern;
   b->kind            = d->kind;
@@ -268,6 +274,31 @@ static PetscErrorCode MatDuplicate_MPIAIJCompound(Mat A, MatDuplicateOption op, 
   b->options         = d->options;
   (*B)->preallocated = PETSC_TRUE;
   (*B)->assembled    = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatBindToCPU(A, flg): both blocks and the ghost vector with it, as MATMPIAIJ's: a matrix bound to
+// the CPU computes there whole (its blocks copy device values back when they bind). Before the
+// first build there are no blocks yet: MatMPIAIJCompoundBuild binds them where A is bound. Where
+// no device path is usable, A stays bound (as made).
+static PetscErrorCode MatBindToCPU_MPIAIJCompound(Mat A, PetscBool flg)
+{
+  Mat_MPIAIJCompound *d = Data(A);
+  VecType             vt;
+
+  PetscFunctionBegin;
+  flg           = (PetscBool)(flg || !(PgkHaveCudaKernels() && PgkDeviceAvailable()));
+  A->boundtocpu = flg;
+  if (!d->Ad) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatBindToCPU(d->Ad, flg));
+  PetscCall(MatBindToCPU(d->Ao, flg));
+  // KSP's work vectors and lvec follow the diagonal block's type, as in MatMPIAIJCompoundBuild: a
+  // host lvec under device blocks (or the reverse) would cost a copy per product.
+  PetscCall(MatGetVecType(d->Ad, &vt));
+  PetscCall(MatSetVecType(A, SeqVecType(vt) != VECSEQ ? SeqVecType(vt).substr(3).c_str() : VECSTANDARD));
+  std::vector<PetscInt> garray = d->garray;
+  PetscCall(SetUpGhosts(A, std::move(garray))); // (a new lvec only where its type changed)
+  PetscCall(VecBindToCPU(d->lvec, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -372,7 +403,10 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    block columns it touches, in ascending order, and the scatter moves all bs scalars of each, even
    where only some of its scalars are stored. The entry kind is the same on every rank and in both
    blocks (decided collectively at conversion or final assembly). `MatGetDiagonalBlock()` returns
-   the diagonal block, so `PCBJACOBI` sub-solvers see a `MATSEQAIJCOMPOUND`.
+   the diagonal block, so `PCBJACOBI` sub-solvers see a `MATSEQAIJCOMPOUND`. Where the device path is
+   usable the matrix is not bound to the CPU, both blocks compute on the device and `MatCreateVecs()`
+   gives `VECMPICUDA`; `MatBindToCPU()` binds both blocks and the ghost vector (through later
+   assemblies too) and `MatCreateVecs()` then gives `VECMPI`, as `MATMPIAIJCUSPARSE` does.
 
    Built by `MatConvert(A, MATAIJCOMPOUND, ...)` from an assembled `MATMPIAIJ`, `MATMPIBAIJ` (through
    `MATMPIAIJ`) or `MATMPIAIJCUSPARSE` (its host copy) with a block size 2..8, or assembled:
@@ -423,6 +457,10 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
 {
   PetscFunctionBegin;
   A->data = new Mat_MPIAIJCompound();
+  // MatCreate binds every matrix to the CPU; a device type unbinds itself (as MATMPIAIJCUSPARSE and
+  // the sequential compound type do). PETSc reads the flag (PCGAMG's prolongator, MatProduct,
+  // MatNorm's vectors) and so does PgkMatScalarOperator.
+  A->boundtocpu = (PetscBool) !(PgkHaveCudaKernels() && PgkDeviceAvailable());
   MatMPIAIJCompoundSetComputeOps(A);
   MatAIJCompoundSetFDColoringOps(A);
   MatAIJCompoundSetSubMatrixOps(A);
@@ -434,6 +472,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
   A->ops->duplicate   = MatDuplicate_MPIAIJCompound;
   A->ops->convert     = MatConvert_MPIAIJCompound_Any;
   A->ops->convertfrom = MatConvertFrom_MPIAIJCompound;
+  A->ops->bindtocpu   = MatBindToCPU_MPIAIJCompound;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpicompoundaij_mpiaij_C", MatConvert_MPIAIJCompound_Any));
   PetscCall(MatMPIAIJCompoundComposeAssembly(A, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJCOMPOUND));

@@ -16,6 +16,8 @@ static const char help[] = "Converts a matrix to MATAIJCOMPOUND and checks it ag
                            "  -solve_converted_only   -solve on the converted matrix only (for a PC the original's type lacks)\n"
                            "  -factor_steps lu|ilu|cholesky|icc  the factorization's steps called one by one on both (one rank):\n"
                            "                          symbolic, new values, numeric, solve; new values, numeric, solve (relative 1e-13)\n"
+                           "  -bind_check             where the converted matrix computes, as made, after MatBindToCPU(C, PETSC_TRUE)\n"
+                           "                          (and a re-assembly) and after MatBindToCPU(C, PETSC_FALSE); MatMult against the original\n"
                            "  -mat_view ::ascii_info  views the converted matrix\n";
 
 #include <petscgpukit.h>
@@ -264,6 +266,68 @@ static PetscErrorCode CheckReassembly(Mat A, Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// "yes", "no" or "mixed": flag over the ranks of comm.
+static PetscErrorCode OnEveryRank(MPI_Comm comm, PetscBool flag, const char **word)
+{
+  int all = flag ? 1 : 0, any = all;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, comm));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, comm));
+  *word = all ? "yes" : any ? "mixed" : "no";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Where C computes (-bind_check): C's binding and its diagonal block's, the type of MatCreateVecs'
+// vectors, and whether MatMult leaves its result current on the device only; the product is
+// checked against A's.
+static PetscErrorCode ReportWhere(const char *when, Mat A, Mat C)
+{
+  MPI_Comm         comm = PetscObjectComm((PetscObject)C);
+  Mat              Cd;
+  PetscBool        bound, block_bound;
+  Vec              x, y, ya;
+  VecType          vt;
+  PetscOffloadMask mask;
+  const char      *w[3];
+  char             what[64];
+
+  PetscFunctionBegin;
+  PetscCall(MatBoundToCPU(C, &bound));
+  PetscCall(MatGetDiagonalBlock(C, &Cd));
+  PetscCall(MatBoundToCPU(Cd, &block_bound));
+  PetscCall(MatCreateVecs(C, &x, &y));
+  PetscCall(VecDuplicate(y, &ya));
+  PetscCall(FillVec(x, 1));
+  PetscCall(MatMult(C, x, y));
+  PetscCall(VecGetOffloadMask(y, &mask));
+  PetscCall(VecGetType(y, &vt));
+  PetscCall(OnEveryRank(comm, bound, &w[0]));
+  PetscCall(OnEveryRank(comm, block_bound, &w[1]));
+  PetscCall(OnEveryRank(comm, mask == PETSC_OFFLOAD_GPU ? PETSC_TRUE : PETSC_FALSE, &w[2]));
+  PetscCall(PetscPrintf(comm, "%s: bound to the CPU %s, diagonal block %s, vectors %s, MatMult result on the device only %s\n", when, w[0], w[1], vt, w[2]));
+  PetscCall(MatMult(A, x, ya));
+  PetscCall(PetscSNPrintf(what, sizeof what, "MatMult (%s)", when));
+  PetscCall(Compare(what, ya, y));
+  for (Vec *v : {&x, &y, &ya}) PetscCall(VecDestroy(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// MatBindToCPU on C: as made, bound (and rebuilt while bound: the binding outlives the new blocks),
+// unbound again.
+static PetscErrorCode CheckBinding(Mat A, Mat C)
+{
+  PetscFunctionBegin;
+  PetscCall(ReportWhere("as made", A, C));
+  PetscCall(MatBindToCPU(C, PETSC_TRUE));
+  PetscCall(ReportWhere("bound", A, C));
+  PetscCall(CheckReassembly(A, C));
+  PetscCall(ReportWhere("bound, reassembled", A, C));
+  PetscCall(MatBindToCPU(C, PETSC_FALSE));
+  PetscCall(ReportWhere("unbound", A, C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The factorization's steps as a user calls them, with the values changed between the symbolic and
 // the numeric step and again before a re-factorization: C's solutions must be A's, so the numeric
 // step must factor the current values (the symbolic step's expansion is reused only at its state).
@@ -335,7 +399,7 @@ static PetscErrorCode Convert(Mat A, const char *from, PetscBool inplace, Mat *C
 int main(int argc, char **argv)
 {
   char      spec[256] = "elast3d:n=5", build[32] = "", from[16] = "aij", factor_steps[16] = "";
-  PetscBool check = PETSC_FALSE, solve = PETSC_FALSE, perturb = PETSC_FALSE, inplace = PETSC_FALSE, assembled = PETSC_FALSE, reassemble = PETSC_TRUE, has_build, empty_last = PETSC_FALSE, converted_only = PETSC_FALSE;
+  PetscBool check = PETSC_FALSE, solve = PETSC_FALSE, perturb = PETSC_FALSE, inplace = PETSC_FALSE, assembled = PETSC_FALSE, reassemble = PETSC_TRUE, has_build, empty_last = PETSC_FALSE, converted_only = PETSC_FALSE, bind_check = PETSC_FALSE;
   Mat       A, C;
   PetscInt  its_a, its_c;
   MatType   type;
@@ -354,6 +418,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reassemble", &reassemble, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-empty_last_rank", &empty_last, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve_converted_only", &converted_only, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bind_check", &bind_check, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-factor_steps", factor_steps, sizeof factor_steps, NULL));
   PetscCheck(has_build || !empty_last, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-empty_last_rank needs -build");
   if (has_build) PetscCall(BuildStructured(build, perturb, "orig_", PETSC_FALSE, empty_last, &A));
@@ -372,6 +437,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "same iteration count\n"));
   }
   if (factor_steps[0]) PetscCall(CheckFactorSteps(A, C, factor_steps));
+  if (bind_check) PetscCall(CheckBinding(A, C));
   if (check) {
     PetscCall(CheckProducts("", A, C));
     PetscCall(CheckDiagonals(A, C));

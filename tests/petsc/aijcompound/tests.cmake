@@ -117,6 +117,20 @@ pgk_test(petsc.aijcompound.mpi_type_one_rank_quaternion LABELS petsc ARGS ${MPIC
 # the CPU-only machine, where --gpu skips it
 pgk_test(gpu.aijcompound.mpi_from_aijcusparse LABELS "gpu;petsc" NP 2 ARGS --gpu ${MPICHK} --expect "converted elast3d:n=4 to mpicompoundaij"
          -- ${T} -gen elast3d:n=4 -orig_mat_type aijcusparse -check -solve -ksp_type cg -pc_type bjacobi -sub_pc_type pbjacobi ${PGK_GPU_OPTS})
+# MatBindToCPU on the converted matrix: bound, it computes on the host whole (blocks, ghost vector,
+# MatCreateVecs' type), through a re-assembly too, and computes where it did before once unbound.
+# On this machine "as made" is the host; on the device machine it is the device (the gpu tests).
+set(BIND_HOST "bound to the CPU yes, diagonal block yes, vectors (mpi|seq), MatMult result on the device only no")
+set(BIND_ANY "bound to the CPU (yes, diagonal block yes, vectors (mpi|seq), MatMult result on the device only no|no, diagonal block no, vectors (mpi|seq)cuda, MatMult result on the device only yes)")
+pgk_test(petsc.aijcompound.mpi_bind_to_cpu LABELS petsc NP 2 ARGS ${OK} --expect "^bound: ${BIND_HOST}" --expect "^bound, reassembled: ${BIND_HOST}"
+         --expect "^as made: ${BIND_ANY}" --expect "^unbound: ${BIND_ANY}" --expect "MatMult \\(unbound\\) +relative"
+         -- ${T} -gen elast3d:n=4 -bind_check ${PGK_GPU_OPTS})
+set(BIND_DEVICE "bound to the CPU no, diagonal block no, vectors (mpi|seq)cuda, MatMult result on the device only yes")
+foreach(np 1 2)
+  pgk_test(gpu.aijcompound.bind_to_cpu_np${np} LABELS "gpu;petsc" NP ${np} ARGS --gpu ${OK} --expect "converted elast3d:n=4 to (mpi|seq)compoundaij"
+           --expect "^as made: ${BIND_DEVICE}" --expect "^bound: ${BIND_HOST}" --expect "^bound, reassembled: ${BIND_HOST}" --expect "^unbound: ${BIND_DEVICE}"
+           --expect "MatMult \\(unbound\\) +relative" -- ${T} -gen elast3d:n=4 -bind_check ${PGK_GPU_OPTS})
+endforeach()
 # The same on one rank (MATSEQAIJCUSPARSE source, as examples/python/aijcompound.py on the GPU).
 pgk_test(gpu.aijcompound.from_aijcusparse LABELS "gpu;petsc" ARGS --gpu ${CHK} --expect "converted elast3d:n=4 to seqcompoundaij"
          -- ${T} -gen elast3d:n=4 -orig_mat_type aijcusparse -check -solve -ksp_type cg -pc_type pbjacobi ${PGK_GPU_OPTS})
