@@ -22,6 +22,7 @@
 #include <cub/block/block_exchange.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cuda/functional>
 
 #include "kernels/common/pdl.cuh"
 #include "kernels/trilf/internal.hpp"
@@ -52,9 +53,6 @@ __device__ inline Affine compose(const Affine &f, const Affine &s) {
   if (s.a == 0) return s;
   return Affine{f.a == 0 ? 0.0 : s.a * f.a, s.a * f.b + s.b};
 }
-struct MaxIndex {
-  __device__ Index operator()(Index x, Index y) const { return x > y ? x : y; }
-};
 struct Compose {
   __device__ Affine operator()(const Affine &f, const Affine &s) const { return compose(f, s); }
 };
@@ -168,7 +166,7 @@ __global__ void __launch_bounds__(kScanThreads, 3)
   for (int j = 0; j < kScanItems; ++j)
     if (fabs(a[j]) > kSensitivityDrop) last = static_cast<Index>(threadIdx.x) * kScanItems + j + 1;
   __shared__ Index tile_len;
-  const Index len = Count(temp.count).Reduce(last, MaxIndex()); // valid in thread 0
+  const Index len = Count(temp.count).Reduce(last, ::cuda::maximum<Index>{}); // valid in thread 0
   if (threadIdx.x == 0) tile_len = len;
   __syncthreads();
   const Index kept = tile_len;

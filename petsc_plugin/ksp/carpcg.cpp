@@ -405,9 +405,9 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
    the host; a device matrix there (multicolor on more than one rank, the sequential scheme,
    `-ksp_carpcg_backend host`) is read from PETSc's host copy, logged, and `-ksp_view` and
    `-info` say why. A `MATAIJCOMPOUND` operator (k x k blocks, complex or quaternion entries) is
-   swept on the host over its scalar expansion (`MatConvert()` to `MATAIJ` at each set-up, freed
-   once the backend has copied its rows); there is no device path for it yet, and
-   `-ksp_carpcg_backend device` says so.
+   swept over its scalar expansion, made at each set-up and freed once the backend has copied its
+   rows: `MatConvert()` to `MATAIJCUSPARSE` where the compound operator computes on the device
+   (then the choice above, as for any MATAIJCUSPARSE), to `MATAIJ` for the host backend otherwise.
    -log_view: `PgkCarpcgSetUp`, `PgkCarpcgColor`, `PgkCarpcgSweep`, `PgkCarpcgResidual`; on the
    device -ksp_view also splits rank 0's set-up into its phases.
 

@@ -383,7 +383,7 @@ static PetscErrorCode MatBindToCPU_SeqAIJCompound(Mat A, PetscBool flg)
 {
   PetscFunctionBegin;
   if (flg) PetscCall(MatAIJCompoundSyncHost(A));
-  A->boundtocpu = (PetscBool)(flg || !(PgkHaveCudaKernels() && PgkDeviceAvailable()));
+  A->boundtocpu = (PetscBool)(flg || !PgkDeviceAvailable());
   PetscCall(MatSetVecType(A, MatAIJCompoundUseDevice(A) ? VECCUDA : VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -397,7 +397,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCompound(Mat A)
   PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Mat seqcompoundaij needs a communicator of one rank (%d ranks); use MATAIJCOMPOUND or MATMPIAIJCOMPOUND in parallel", size);
   A->data = new Mat_SeqAIJCompound();
   // MatCreate binds every matrix to the CPU; a device type unbinds itself (as AIJCUSPARSE does).
-  A->boundtocpu = (PetscBool) !(PgkHaveCudaKernels() && PgkDeviceAvailable());
+  A->boundtocpu = (PetscBool)!PgkDeviceAvailable();
   // Vectors on the device wherever the device path runs (KSP's work vectors come from here).
   if (MatAIJCompoundUseDevice(A)) PetscCall(MatSetVecType(A, VECCUDA));
   A->offloadmask = PETSC_OFFLOAD_CPU;

@@ -54,6 +54,17 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
   PetscFunctionBegin;
   PetscCall(PgkCheckSquareAssembled(A, "KSP carpcg"));
   PetscCall(MatGetLocalSize(A, &local_rows, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
+  if (compound && PgkMatDeviceUsable(A) && s.backend != CARPCG_BACKEND_HOST) {
+    // A compound operator that computes on the device: its scalar expansion as MATAIJCUSPARSE (the
+    // arrays uploaded once a set-up, logged) to the usual choice of backend, then freed.
+    Mat S;
+    PetscCall(PetscInfo(A, "KSP carpcg: the scalar expansion of this device %s, as MATAIJCUSPARSE\n", ((PetscObject)A)->type_name));
+    PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &S));
+    PetscCall(CarpcgCreateBackend(S, s, backend));
+    PetscCall(MatDestroy(&S));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(CarpcgDeviceRefusal(A, s, &why));
   if (s.backend == CARPCG_BACKEND_HOST) why = "-ksp_carpcg_backend host";
   PetscCheck(!(s.backend == CARPCG_BACKEND_DEVICE && why), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_backend device cannot sweep this operator (%s): %s", ((PetscObject)A)->type_name, why);
@@ -64,7 +75,6 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
     PetscCall(CarpcgCreateDeviceBackend(A, r, backend));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
   if (compound) {
     // Issue 11: "works on ... aijcompound". The sweeps need scalar rows: the host backend takes the
     // scalar expansion (MatConvert to MATAIJ builds it from the compound CSR, device-newer values

@@ -287,7 +287,7 @@ static PetscErrorCode MatBindToCPU_MPIAIJCompound(Mat A, PetscBool flg)
   VecType             vt;
 
   PetscFunctionBegin;
-  flg           = (PetscBool)(flg || !(PgkHaveCudaKernels() && PgkDeviceAvailable()));
+  flg           = (PetscBool)(flg || !PgkDeviceAvailable());
   A->boundtocpu = flg;
   if (!d->Ad) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatBindToCPU(d->Ad, flg));
@@ -460,7 +460,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCompound(Mat A)
   // MatCreate binds every matrix to the CPU; a device type unbinds itself (as MATMPIAIJCUSPARSE and
   // the sequential compound type do). PETSc reads the flag (PCGAMG's prolongator, MatProduct,
   // MatNorm's vectors) and so does PgkMatScalarOperator.
-  A->boundtocpu = (PetscBool) !(PgkHaveCudaKernels() && PgkDeviceAvailable());
+  A->boundtocpu = (PetscBool)!PgkDeviceAvailable();
   MatMPIAIJCompoundSetComputeOps(A);
   MatAIJCompoundSetFDColoringOps(A);
   MatAIJCompoundSetSubMatrixOps(A);

@@ -128,9 +128,9 @@ endforeach()
 # Two ranks on a GPU node: PETSc stops unless told the MPI is not GPU-aware (as every 2-rank test).
 pgk_test(petsc.carpcg.aijcompound.carp_mpi LABELS "petsc;mpi" ARGS ${CMPOK}
          -- ${CMP} 0 ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound ${PGK_GPU_OPTS} --- ${MPI2} ${SG} -gen elast3d:n=6 ${PGK_GPU_OPTS})
-pgk_test(petsc.carpcg.aijcompound.multicolor_view LABELS petsc ARGS --expect "Linear solve converged" --expect "operator: an aijcompound operator is swept on the host, over its scalar expansion"
+pgk_test(petsc.carpcg.aijcompound.multicolor_view LABELS petsc ARGS --no-gpu --expect "Linear solve converged" --expect "operator: an aijcompound operator is swept on the host, over its scalar expansion"
          -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_scheme multicolor -ksp_view)
-pgk_test(petsc.carpcg.aijcompound.device_refused LABELS petsc ARGS --fail --expect "-ksp_carpcg_backend device cannot sweep this operator .seqcompoundaij.: an aijcompound operator is swept on the host"
+pgk_test(petsc.carpcg.aijcompound.device_refused LABELS petsc ARGS --no-gpu --fail --expect "-ksp_carpcg_backend device cannot sweep this operator .seqcompoundaij.: an aijcompound operator is swept on the host"
          -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_backend device)
 set(EX2C $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -ksp_type carpcg -ksp_converged_reason)
 pgk_test(tutorial.ex2.carpcg LABELS tutorial ARGS --expect "Linear solve converged" --expect "type: carpcg" -- ${EX2C} -ksp_view)
@@ -285,3 +285,8 @@ endforeach()
 pgk_test(gpu.carpcg.mpi.carp_helmholtz_np2_vs_np1 LABELS "gpu;petsc;mpi" ARGS --gpu ${CMPOK}
          -- ${CMP} 20 ${MPI2} ${CA} -ksp_carpcg_blocks 1 --- ${CA} -ksp_carpcg_blocks 1)
 pgk_test(gpu.carpcg.nan_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu --fail --expect "KSP carpcg: the matrix has NaN or Inf entries" -- ${T} ${DEV} -case nan)
+# On the device (bench/diag/carpcg_aijcompound_device.patch): a device aijcompound's expansion as
+# MATAIJCUSPARSE is swept by the device backend, with the iterations of the same matrix as AIJCUSPARSE.
+pgk_test(gpu.carpcg.aijcompound.carp_on_device LABELS "gpu;petsc" ARGS --gpu --expect "Linear solve converged" ${ONDEV}
+         -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_view)
+pgk_test(gpu.carpcg.aijcompound.carp_same_iterations LABELS "gpu;petsc" ARGS --gpu ${CMPOK} -- ${CMP} 0 ${SG} -gen elast3d:n=6 -mat_type aijcompound --- ${SG} -gen elast3d:n=6 ${DEV})
