@@ -14,6 +14,8 @@
 // at once and the test repeated with it, so a solve never stops on an estimate.
 #include "petsc_plugin/ksp/carpcg/backend.hpp"
 
+#include <petsc/private/pcimpl.h>
+
 #include <cmath>
 
 PetscLogEvent PGK_EVENT_CarpcgSetUp, PGK_EVENT_CarpcgColor, PGK_EVENT_CarpcgSweep, PGK_EVENT_CarpcgResidual;
@@ -314,13 +316,18 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
 static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 {
   KSP_Carpcg *c = (KSP_Carpcg *)ksp->data;
-  PetscBool   ascii;
+  PetscBool   ascii, compound = PETSC_FALSE;
+  Mat         A = NULL;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ksp->pc) A = ksp->pc->mat; // the operator as set, without KSPGetOperators' defaults
+  if (A) PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CARP-CG: CG on the double Kaczmarz sweep (single-reduction CG, one allreduce per iteration), scheme %s, relaxation %g\n", KSPCarpcgSchemes[(int)c->set.scheme], (double)c->set.relaxation()));
   PetscCall(PetscViewerASCIIPrintf(viewer, "norm: ||b - A x|| every %" PetscInt_FMT " iterations and before stopping; in between the CG residual's W-norm scaled by the last true/W ratio\n", c->true_interval));
+  // The backend names the matrix it sweeps: for a compound operator that is its scalar expansion.
+  if (compound && c->backend) PetscCall(PetscViewerASCIIPrintf(viewer, "operator %s: swept over its scalar expansion, made at set-up and freed; the lines below name the expansion's type\n", ((PetscObject)A)->type_name));
   if (c->backend) PetscCall(c->backend->view(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -9,6 +9,8 @@
 //   * sequential: one row after another is no device scheme (multicolor is the same method in a
 //     coloured row order, exact in parallel);
 //   * -ksp_carpcg_backend host.
+// An aijcompound operator is swept over its scalar expansion (PgkMatScalarOperator): MATAIJCUSPARSE,
+// and so the choice above, where it computes on the device on every rank, else MATAIJ on the host.
 // -ksp_carpcg_backend device makes any of these an error instead; PetscInfo and -ksp_view say
 // where a device matrix is swept and why.
 #include "petsc_plugin/ksp/carpcg/backend.hpp"
@@ -49,24 +51,29 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
   const char    *why;
   PetscBool      cusparse, compound;
   PetscInt       local_rows;
-  CarpcgSettings r = s; // with carp's blocks resolved where they are auto
+  Mat            S = NULL; // a compound operator's scalar expansion
+  CarpcgSettings r = s;    // with carp's blocks resolved where they are auto
 
   PetscFunctionBegin;
   PetscCall(PgkCheckSquareAssembled(A, "KSP carpcg"));
   PetscCall(MatGetLocalSize(A, &local_rows, NULL));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
-  if (compound && PgkMatDeviceUsable(A) && s.backend != CARPCG_BACKEND_HOST) {
-    // A compound operator that computes on the device: its scalar expansion as MATAIJCUSPARSE (the
-    // arrays uploaded once a set-up, logged) to the usual choice of backend, then freed.
-    Mat S;
-    PetscCall(PetscInfo(A, "KSP carpcg: the scalar expansion of this device %s, as MATAIJCUSPARSE\n", ((PetscObject)A)->type_name));
-    PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &S));
-    PetscCall(CarpcgCreateBackend(S, s, backend));
-    PetscCall(MatDestroy(&S));
-    PetscFunctionReturn(PETSC_SUCCESS);
+  if (compound && s.backend != CARPCG_BACKEND_HOST) {
+    // The sweeps need scalar rows: the expansion PC trilf and PC reorder take too, MATAIJCUSPARSE where
+    // the compound operator computes on the device on every rank (the ranks agree, since MatConvert
+    // is collective), else MATAIJ. A device expansion goes to the usual choice of backend; a host one
+    // to the host backend below. Either is freed once the backend has copied its rows.
+    PetscCall(PgkMatScalarOperator(A, NULL, &S));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)S, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    if (cusparse) {
+      PetscCall(CarpcgCreateBackend(S, s, backend));
+      PetscCall(MatDestroy(&S));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
   }
   PetscCall(CarpcgDeviceRefusal(A, s, &why));
   if (s.backend == CARPCG_BACKEND_HOST) why = "-ksp_carpcg_backend host";
+  if (s.backend == CARPCG_BACKEND_DEVICE && why) PetscCall(MatDestroy(&S)); // before the error below
   PetscCheck(!(s.backend == CARPCG_BACKEND_DEVICE && why), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_backend device cannot sweep this operator (%s): %s", ((PetscObject)A)->type_name, why);
   r.blocks_auto = s.blocks == 0 ? PETSC_TRUE : PETSC_FALSE;
   r.blocks      = CarpcgResolveBlocks(s.blocks, why ? PETSC_FALSE : PETSC_TRUE, local_rows);
@@ -79,10 +86,10 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
     // Issue 11: "works on ... aijcompound". The sweeps need scalar rows: the host backend takes the
     // scalar expansion (MatConvert to MATAIJ builds it from the compound CSR, device-newer values
     // synced first, logged) and copies its rows at set-up, so the expansion is freed at once. Same
-    // sizes and row partition, so the KSP's vectors fit; explicit zeros in a block change no projection.
-    Mat S;
+    // sizes and row partition, so the KSP's vectors fit. Explicit zeros in a block change no
+    // projection, but carp's multiplicities count them (more than one block: more iterations).
     PetscCall(PetscInfo(A, "KSP carpcg: the host backend sweeps the scalar expansion of this %s\n", ((PetscObject)A)->type_name));
-    PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &S));
+    if (!S) PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &S)); // -ksp_carpcg_backend host
     PetscCall(CarpcgCreateHostBackend(S, r, kCompoundNote, backend));
     PetscCall(MatDestroy(&S));
     PetscFunctionReturn(PETSC_SUCCESS);

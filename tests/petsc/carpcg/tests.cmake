@@ -129,7 +129,7 @@ endforeach()
 pgk_test(petsc.carpcg.aijcompound.carp_mpi LABELS "petsc;mpi" ARGS ${CMPOK}
          -- ${CMP} 0 ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound ${PGK_GPU_OPTS} --- ${MPI2} ${SG} -gen elast3d:n=6 ${PGK_GPU_OPTS})
 pgk_test(petsc.carpcg.aijcompound.multicolor_view LABELS petsc ARGS --no-gpu --expect "Linear solve converged" --expect "operator: an aijcompound operator is swept on the host, over its scalar expansion"
-         -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_scheme multicolor -ksp_view)
+         --expect "operator seqcompoundaij: swept over its scalar expansion" -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_scheme multicolor -ksp_view)
 pgk_test(petsc.carpcg.aijcompound.device_refused LABELS petsc ARGS --no-gpu --fail --expect "-ksp_carpcg_backend device cannot sweep this operator .seqcompoundaij.: an aijcompound operator is swept on the host"
          -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_backend device)
 set(EX2C $<TARGET_FILE:tutorial_ex2> -dll_append ${PGK_LIB} -m 40 -n 40 -ksp_type carpcg -ksp_converged_reason)
@@ -291,10 +291,18 @@ pgk_test(gpu.carpcg.nan_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu --fail --expe
 # in the component averaging (elast3d:n=6, 11 blocks: 47 against 44 as AIJ, on the host and the
 # device alike); cimmino (each row its own block) takes exactly the AIJCUSPARSE matrix's.
 pgk_test(gpu.carpcg.aijcompound.carp_on_device LABELS "gpu;petsc" ARGS --gpu --expect "Linear solve converged" ${ONDEV}
-         -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS})
+         --expect "operator seqcompoundaij: swept over its scalar expansion" -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS})
 pgk_test(gpu.carpcg.aijcompound.carp_same_iterations LABELS "gpu;petsc" ARGS --gpu ${CMPOK}
          -- ${CMP} 0 ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_blocks 11 ${PGK_GPU_OPTS}
          --- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_blocks 11 -ksp_carpcg_backend host ${PGK_GPU_OPTS})
 pgk_test(gpu.carpcg.aijcompound.cimmino_same_iterations LABELS "gpu;petsc" ARGS --gpu ${CMPOK}
          -- ${CMP} 0 ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_scheme cimmino ${PGK_GPU_OPTS}
          --- ${SG} -gen elast3d:n=6 -ksp_carpcg_scheme cimmino ${DEV})
+# Two ranks: a device MATMPIAIJCOMPOUND's expansion as MATMPIAIJCUSPARSE, swept on the device across
+# ranks, with the iterations of the host's sweep of the same blocks (6 a rank: 324 rows each).
+pgk_test(gpu.carpcg.aijcompound.carp_on_device_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu --expect "Linear solve converged"
+         --expect "swept on the device .* on 2 ranks"
+         --expect "operator mpicompoundaij: swept over its scalar expansion" -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS})
+pgk_test(gpu.carpcg.aijcompound.carp_same_iterations_mpi LABELS "gpu;petsc;mpi" ARGS --gpu ${CMPOK}
+         -- ${CMP} 0 ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_blocks 6 ${PGK_GPU_OPTS}
+         --- ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_blocks 6 -ksp_carpcg_backend host ${PGK_GPU_OPTS})
