@@ -413,8 +413,9 @@ static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
    `-ksp_carpcg_backend host`) is read from PETSc's host copy, logged, and `-ksp_view` and
    `-info` say why. A `MATAIJCOMPOUND` operator (k x k blocks, complex or quaternion entries) is
    swept over its scalar expansion, made at each set-up and freed once the backend has copied its
-   rows: `MatConvert()` to `MATAIJCUSPARSE` where the compound operator computes on the device
-   (then the choice above, as for any MATAIJCUSPARSE), to `MATAIJ` for the host backend otherwise.
+   rows: `MatConvert()` to `MATAIJCUSPARSE` where the compound operator computes on the device on
+   every rank (then the choice above, as for any MATAIJCUSPARSE), to `MATAIJ` for the host backend
+   otherwise; -ksp_view names the compound operator, then the expansion it sweeps.
    -log_view: `PgkCarpcgSetUp`, `PgkCarpcgColor`, `PgkCarpcgSweep`, `PgkCarpcgResidual`; on the
    device -ksp_view also splits rank 0's set-up into its phases.
 
