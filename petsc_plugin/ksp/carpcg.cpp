@@ -14,8 +14,6 @@
 // at once and the test repeated with it, so a solve never stops on an estimate.
 #include "petsc_plugin/ksp/carpcg/backend.hpp"
 
-#include <petsc/private/pcimpl.h>
-
 #include <cmath>
 
 PetscLogEvent PGK_EVENT_CarpcgSetUp, PGK_EVENT_CarpcgColor, PGK_EVENT_CarpcgSweep, PGK_EVENT_CarpcgResidual;
@@ -316,13 +314,14 @@ static PetscErrorCode KSPSetFromOptions_Carpcg(KSP ksp, PetscOptionItems PetscOp
 static PetscErrorCode KSPView_Carpcg(KSP ksp, PetscViewer viewer)
 {
   KSP_Carpcg *c = (KSP_Carpcg *)ksp->data;
-  PetscBool   ascii, compound = PETSC_FALSE;
+  PetscBool   ascii, set, compound = PETSC_FALSE;
   Mat         A = NULL;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ksp->pc) A = ksp->pc->mat; // the operator as set, without KSPGetOperators' defaults
+  PetscCall(KSPGetOperatorsSet(ksp, &set, NULL)); // (KSPGetOperators would create empty ones)
+  if (set) PetscCall(KSPGetOperators(ksp, &A, NULL));
   if (A) PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CARP-CG: CG on the double Kaczmarz sweep (single-reduction CG, one allreduce per iteration), scheme %s, relaxation %g\n", KSPCarpcgSchemes[(int)c->set.scheme], (double)c->set.relaxation()));
   PetscCall(PetscViewerASCIIPrintf(viewer, "norm: ||b - A x|| every %" PetscInt_FMT " iterations and before stopping; in between the CG residual's W-norm scaled by the last true/W ratio\n", c->true_interval));
