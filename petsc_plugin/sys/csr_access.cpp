@@ -36,9 +36,8 @@ PetscErrorCode PgkMatScalarOperator(Mat A, PetscBool *compound, Mat *S)
   // Where the compound matrix computes, so the component's set-up and apply run where the products
   // and vectors do; every rank alike, since MatConvert is collective (a rank without a device would
   // otherwise ask for another type than its neighbours).
-  int on_device = PgkMatDeviceUsable(A) ? 1 : 0;
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &on_device, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)A)));
-  const PetscBool device = on_device ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool device;
+  PetscCall(PgkMatDeviceUsableOnEveryRank(A, &device));
   PetscCall(PetscInfo(A, "the scalar expansion of this %s as %s\n", ((PetscObject)A)->type_name, device ? MATAIJCUSPARSE : MATAIJ));
   PetscCall(MatConvert(A, device ? MATAIJCUSPARSE : MATAIJ, MAT_INITIAL_MATRIX, S));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -60,6 +59,16 @@ PetscBool PgkMatDeviceUsable(Mat A)
   (void)A;
   return PETSC_FALSE;
 #endif
+}
+
+PetscErrorCode PgkMatDeviceUsableOnEveryRank(Mat A, PetscBool *device)
+{
+  int on_device = PgkMatDeviceUsable(A) ? 1 : 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &on_device, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)A)));
+  *device = on_device ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device)

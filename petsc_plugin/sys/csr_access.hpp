@@ -40,6 +40,10 @@ PetscErrorCode PgkCheckSquareAssembled(Mat A, const char who[]);
 // MatCreate's binding itself and computes through its blocks). Not Collective.
 PetscBool PgkMatDeviceUsable(Mat A);
 
+// PgkMatDeviceUsable(A) on every rank of A's communicator (logical and): what a collective
+// conversion of A must agree on. Collective.
+PetscErrorCode PgkMatDeviceUsableOnEveryRank(Mat A, PetscBool *device);
+
 // Whether a component should compute on the device for A: a cuSPARSE AIJ type (SEQ or MPI) for
 // which PgkMatDeviceUsable holds. Not Collective.
 PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device);

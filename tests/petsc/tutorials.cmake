@@ -252,9 +252,14 @@ pgk_test(gpu.tutorial.ex56_aijcompound_reorder_ilu LABELS "gpu;tutorial" ARGS --
          -- ${CMP56} 5 ${EX56T} -pc_type reorder -reorder_pc_type ilu -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${EX56T} -pc_type reorder -reorder_pc_type ilu ${PGK_DEVICE_TYPES})
 pgk_test(gpu.tutorial.ex56_aijcompound_trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "2 on the device.. sums over ranks" --expect "operator: compound entries"
          -- ${CMP56} 5 ${MPI2} ${EX56T} -pc_type trilf -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX56T} -pc_type trilf ${PGK_DEVICE_TYPES})
-# PCGAMG on a device aijcompound (set-up on the host: the expansion's graph and products; the fine
-# level's products and smoother on the device) against AIJCUSPARSE's GAMG (15%, 2 of 14 iterations: the
-# products round differently, and GAMG's eigen estimates with them).
+# PCGAMG on a device aijcompound: the expansion it reads (graph, products) is MATAIJCUSPARSE, and so
+# are the prolongator and the coarse operators (PtAP on the device), so the whole hierarchy computes
+# there; against AIJCUSPARSE's GAMG (15%, 2 of 14 iterations: the products round differently, and
+# GAMG's eigen estimates with them). On 2 ranks the coarse levels are MATMPIAIJCUSPARSE.
 pgk_test(gpu.tutorial.ex56_aijcompound_gamg LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "type: gamg" --expect "type: seqcompoundaij"
+         --expect "type: seqaijcusparse"
          -- ${CMP56} 15 ${EX56} ${DLL} ${EX56_ARGS} -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${EX56} ${DLL} ${EX56_ARGS} ${PGK_DEVICE_TYPES})
+pgk_test(gpu.tutorial.ex56_aijcompound_gamg_device_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "type: gamg"
+         --expect "type: mpicompoundaij" --expect "type: mpiaijcusparse"
+         -- ${CMP56} 15 ${MPI2} ${EX56} ${DLL} ${EX56_ARGS} -mat_type aijcompound -vec_type cuda -ksp_view ${PGK_GPU_OPTS} --- ${MPI2} ${EX56} ${DLL} ${EX56_ARGS} ${PGK_DEVICE_TYPES})
 pgk_test(gpu.tutorial.ex56_mpi LABELS "gpu;tutorial" NP 2 ARGS ${GPU_CONV} -- ${EX56} ${DLL} -ksp_view ${EX56_ARGS} ${PGK_DEVICE_TYPES})

@@ -4,6 +4,7 @@
 // re-assembly; an operation that changes the compound values in place (MatScale, ...) drops it,
 // and the next MatSetValues rebuilds it from the expanded compound values.
 #include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
+#include "petsc_plugin/sys/csr_access.hpp"
 
 #define Data MatAIJCompoundData
 
@@ -120,6 +121,11 @@ PetscErrorCode MatAIJCompoundBecomeAIJ(Mat A, Mat *inner)
 
   PetscFunctionBegin;
   *inner = nullptr;
+  if (A->rmap->bs != A->cmap->bs) { // PCGAMG's prolongator: on the device where A computes there (every rank)
+    PetscBool device;
+    PetscCall(PgkMatDeviceUsableOnEveryRank(A, &device));
+    if (device) PetscCall(MatConvert(S, MATAIJCUSPARSE, MAT_INPLACE_MATRIX, &S));
+  }
   PetscCall(PetscInfo(A, "assembled with block sizes %" PetscInt_FMT " x %" PetscInt_FMT ": no compound entries, the matrix becomes %s\n", A->rmap->bs, A->cmap->bs, ((PetscObject)S)->type_name));
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)A, &prefix));
   PetscCall(MatSetOptionsPrefix(S, prefix));

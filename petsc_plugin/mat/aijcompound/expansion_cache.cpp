@@ -9,6 +9,7 @@
 // cost one expansion, not one per call. It holds the expanded scalar matrix (memory: about the
 // compound values' bytes times the entries' expansion, k*k / esize) until the matrix is destroyed.
 #include "petsc_plugin/mat/aijcompound/mpi.hpp"
+#include "petsc_plugin/sys/csr_access.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -58,10 +59,12 @@ static PetscErrorCode CacheRelease(ExpansionCache *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// A's expansion as of A's current state (MATSEQAIJ or MATMPIAIJ; borrowed: a caller that keeps it
-// takes a reference). Collective for the MPI type when it has to be rebuilt, which only collective
-// callers ask for (MatSOR, product.cpp's MatProduct and MatCreateGraph): the condition, A's state, is
-// the same on every rank.
+// A's expansion as of A's current state (borrowed: a caller that keeps it takes a reference):
+// MATAIJCUSPARSE where A computes on the device on every rank, so that the products of PCGAMG's
+// hierarchy and its coarse levels stay there; else MATSEQAIJ or MATMPIAIJ. (MatSOR, MatGetRow and
+// MatGetValues read its host arrays, which the conversion leaves current.) Collective for the MPI
+// type when it has to be rebuilt, which only collective callers ask for (MatSOR, product.cpp's
+// MatProduct and MatCreateGraph): the condition, A's state, is the same on every rank.
 PetscErrorCode MatAIJCompoundCachedExpansion(Mat A, Mat *E)
 {
   ExpansionCache *c;
@@ -72,7 +75,7 @@ PetscErrorCode MatAIJCompoundCachedExpansion(Mat A, Mat *E)
   if (stale || !c->E) {
     PetscCall(MatDestroy(&c->E));
     PetscCall(PetscInfo(A, "building the cached expansion (MatSOR, MatGetRow, MatGetValues, MatProduct, MatCreateGraph)\n"));
-    PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &c->E));
+    PetscCall(PgkMatScalarOperator(A, NULL, &c->E)); // MATAIJCUSPARSE where A computes on the device
     PetscCall(StateCacheFilled(A, c));
   }
   *E = c->E;

@@ -4,7 +4,8 @@
 // (expansion_cache.cpp: one conversion shared by the graph, the products and MatSOR, kept while the
 // matrix lives), in the way PETSc treats its virtual transpose (src/mat/impls/transpose/transm.c):
 // the compound operands are replaced by expansions in the product, and MATAIJ's own
-// MatProductSetFromOptions chooses the algorithm. The result is MATAIJ.
+// MatProductSetFromOptions chooses the algorithm. The result is MATAIJ, or MATAIJCUSPARSE where every
+// operand is on the device (a device compound matrix's expansion is MATAIJCUSPARSE).
 //
 // Values stay current two ways. A MAT_REUSE_MATRIX call (MatMatMult, MatPtAP, ...) hands the
 // compound operand back (MatProductReplaceMats); PETSc sees a type other than the expansion's and
@@ -118,6 +119,53 @@ static PetscErrorCode MatProductSymbolic_AIJCompound(Mat D)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Whether the product's operands, compound ones replaced by their expansions, mix cuSPARSE AIJ with
+// host AIJ: PETSc 3.26 has a MatProduct for seqaijcusparse with seqaij (on the host) but none for
+// mpiaijcusparse with mpiaij. A device compound matrix's cached expansion is MATAIJCUSPARSE, so a
+// user's product of it with a host AIJ matrix would otherwise find no implementation.
+static PetscErrorCode MixesDeviceAndHostAIJ(const Mat ops[3], PetscBool *mixed)
+{
+  PetscBool device = PETSC_FALSE, host = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 3; ++k) {
+    PetscBool cusparse, aij;
+    if (!ops[k]) continue;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)ops[k], &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)ops[k], &aij, MATSEQAIJ, MATMPIAIJ, ""));
+    device = (PetscBool)(device || cusparse);
+    host   = (PetscBool)(host || aij);
+  }
+  *mixed = (PetscBool)(device && host);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A product that mixes them takes host copies of its device expansions (MATAIJ, the product's own,
+// refreshed like the cached ones): the host product PETSc has, and the result MATAIJ.
+static PetscErrorCode UseHostExpansions(ProductCtx *ctx, Mat D)
+{
+  Mat       ops[3] = {D->product->A, D->product->B, D->product->C};
+  PetscBool mixed  = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 3; ++k)
+    if (ctx->expansion[k]) ops[k] = ctx->expansion[k];
+  PetscCall(MixesDeviceAndHostAIJ(ops, &mixed));
+  if (!mixed) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int k = 0; k < 3; ++k) {
+    PetscBool cusparse;
+    Mat       host;
+    if (!ctx->expansion[k]) continue;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)ctx->expansion[k], &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    if (!cusparse) continue;
+    PetscCall(MatConvert(ctx->expansion[k], MATAIJ, MAT_INITIAL_MATRIX, &host));
+    PetscCall(MatDestroy(&ctx->expansion[k]));
+    ctx->expansion[k] = host;
+  }
+  PetscCall(PetscInfo(D, "MatProduct %s: device expansions with a host AIJ operand: on host copies of the expansions\n", MatProductTypes[D->product->type]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // Composed on every compound matrix as "MatProductSetFromOptions_anytype_C" (PETSc queries it on A,
 // then B, then C when no implementation matches the operand types).
 static PetscErrorCode MatProductSetFromOptions_AIJCompound(Mat D)
@@ -137,7 +185,8 @@ static PetscErrorCode MatProductSetFromOptions_AIJCompound(Mat D)
     PetscCall(PetscObjectReference((PetscObject)ctx->expansion[k]));
     PetscCall(PetscObjectStateGet((PetscObject)ops[k], &ctx->state[k])); // (the expansion may have synced values)
   }
-  PetscCall(PetscInfo(D, "MatProduct %s with compound operands: MATAIJ's product of their scalar expansions\n", MatProductTypes[D->product->type]));
+  PetscCall(UseHostExpansions(ctx, D));
+  PetscCall(PetscInfo(D, "MatProduct %s with compound operands: the product of their scalar expansions\n", MatProductTypes[D->product->type]));
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)D), &container));
   PetscCall(PetscContainerSetPointer(container, ctx));
   PetscCall(PetscContainerSetCtxDestroy(container, ProductCtxDestroy));

@@ -298,3 +298,11 @@ pgk_test(gpu.carpcg.aijcompound.carp_same_iterations LABELS "gpu;petsc" ARGS --g
 pgk_test(gpu.carpcg.aijcompound.cimmino_same_iterations LABELS "gpu;petsc" ARGS --gpu ${CMPOK}
          -- ${CMP} 0 ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_scheme cimmino ${PGK_GPU_OPTS}
          --- ${SG} -gen elast3d:n=6 -ksp_carpcg_scheme cimmino ${DEV})
+# Two ranks: a device MATMPIAIJCOMPOUND's expansion as MATMPIAIJCUSPARSE, swept on the device across
+# ranks, with the iterations of the host's sweep of the same blocks (6 a rank: 324 rows each).
+pgk_test(gpu.carpcg.aijcompound.carp_on_device_mpi LABELS "gpu;petsc;mpi" NP 2 ARGS --gpu --expect "Linear solve converged"
+         --expect "swept on the device .* on 2 ranks"
+         --expect "operator mpicompoundaij: swept over its scalar expansion" -- ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_view ${PGK_GPU_OPTS})
+pgk_test(gpu.carpcg.aijcompound.carp_same_iterations_mpi LABELS "gpu;petsc;mpi" ARGS --gpu ${CMPOK}
+         -- ${CMP} 0 ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_blocks 6 ${PGK_GPU_OPTS}
+         --- ${MPI2} ${SG} -gen elast3d:n=6 -mat_type aijcompound -ksp_carpcg_blocks 6 -ksp_carpcg_backend host ${PGK_GPU_OPTS})
