@@ -352,11 +352,11 @@ PetscErrorCode MatNorm_AIJCompound(Mat A, NormType type, PetscReal *norm)
    changed (aijcompound/expansion_cache.cpp; it costs the expanded matrix's memory while kept).
    Assembled with block size 1 (no compound entries: PETSc's DMDA makes its interpolation with the DM's
    matrix type) or with row and column block sizes that differ (`PCGAMG`'s prolongator, made with the
-   operator's type), the matrix becomes the `MATSEQAIJ` it was assembled into; `MatConvert()` of a
-   matrix of block size 1 is an error. `MatProduct` with a compound operand (`MatMatMult()`, `MatPtAP()`,
-   ...) is `MATSEQAIJ`'s of the expansions, its result `MATSEQAIJ`, values refreshed when the compound
-   operand changed; with `MatCreateGraph()` (of the expansion) this makes `PCGAMG` work: its set-up on
-   the host, the fine level's products and smoother on this type (aijcompound/product.cpp).
+   operator's type), the matrix becomes the `MATSEQAIJ` it was assembled into (a prolongator: `MATSEQAIJCUSPARSE`
+   where the matrix computes on the device); `MatConvert()` of block size 1 is an error. `MatProduct` with a
+   compound operand (`MatMatMult()`, `MatPtAP()`, ...) is that of the cached expansions, values refreshed when the
+   operand changed (`MATSEQAIJCUSPARSE` on the device, else `MATSEQAIJ`; host copies with a host `MATAIJ` operand);
+   with `MatCreateGraph()` this makes `PCGAMG` work, its hierarchy where the matrix computes (aijcompound/product.cpp).
    `MatTranspose()` (of this type again) and `MatIsSymmetric()` / `MatIsHermitian()` are the expansion's.
    Anything else (`PCGASM`, ...) is PETSc's "no support" error: convert to `MATSEQAIJ`, or give
    `KSPSetOperators()` an AIJ preconditioning matrix.

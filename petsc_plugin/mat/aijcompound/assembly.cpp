@@ -112,8 +112,8 @@ static PetscErrorCode MatAssemblyEnd_SeqAIJCompound(Mat A, MatAssemblyType type)
 // DMCreateInterpolation takes the DM's matrix type, "aijcompound" begins with "aij", and the scalar
 // interpolation is then wrapped by MatCreateMAIJ), or with row and column block sizes that differ
 // (PCGAMG's prolongator, made with the operator's type: bs x (near-null-space size) blocks), has no
-// square compound entries: it becomes the MATAIJ it was assembled into (same object; its prefix
-// kept), with an info message. Either type.
+// square compound entries: it becomes the MATAIJ it was assembled into (same object; its prefix kept; a
+// prolongator MATAIJCUSPARSE where A computes on the device on every rank), with an info message. Either type.
 PetscErrorCode MatAIJCompoundBecomeAIJ(Mat A, Mat *inner)
 {
   Mat         S = *inner;

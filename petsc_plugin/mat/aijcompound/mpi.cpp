@@ -440,10 +440,10 @@ static PetscErrorCode MatDestroy_MPIAIJCompound(Mat A)
    subdomain matrices are `MATSEQAIJ`), `MatSOR()` (local sweeps, by `MATMPIAIJ` on a cached expansion)
    and SNES's colored finite-difference Jacobian (`MatFDColoringCreate()`). `MatGetRow()` and
    `MatGetValues()` of this rank's rows read a cached copy of its expanded rows (no communication).
-   Block size 1 at assembly, or row and column block sizes that differ: the matrix becomes `MATMPIAIJ`.
-   `MatProduct` with a compound operand and `MatCreateGraph()` are `MATMPIAIJ`'s of the expansion
-   (so `PCGAMG` works; see `MATSEQAIJCOMPOUND`), and so are `MatTranspose()` (of this type again) and
-   `MatIsSymmetric()`.
+   Block size 1 at assembly, or row and column block sizes that differ: the matrix becomes `MATMPIAIJ` (a prolongator:
+   `MATMPIAIJCUSPARSE` where it computes on the device on every rank). `MatProduct` with a compound operand and
+   `MatCreateGraph()` are the expansion's, `MATMPIAIJCUSPARSE` there, else `MATMPIAIJ` (so `PCGAMG` works, its
+   hierarchy where the matrix computes; see `MATSEQAIJCOMPOUND`), as are `MatTranspose()` and `MatIsSymmetric()`.
    A factorization of the parallel matrix (`PCLU`, `PCILU` on it) is a clear error, as PETSc's own
    have none in parallel; the default `PCBJACOBI` with its `PCILU` sub-solver, and `PCASM`, factor each
    rank's block (`MATSEQAIJCOMPOUND`'s factorizations, of the expansion). The diagonal block's

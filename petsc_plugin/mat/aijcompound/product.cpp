@@ -201,8 +201,8 @@ static PetscErrorCode MatProductSetFromOptions_AIJCompound(Mat D)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// MatCreateGraph (PCGAMG's strength graph): MATAIJ's, of the expansion (same block size, so the
-// same graph of nodes as for the AIJ original).
+// MatCreateGraph (PCGAMG's strength graph): the expansion's, MATAIJ or MATAIJCUSPARSE (same block
+// size, so the same graph of nodes as for the AIJ original).
 static PetscErrorCode MatCreateGraph_AIJCompound(Mat A, PetscBool sym, PetscBool scale, PetscReal filter, PetscInt num_idx, PetscInt index[], Mat *graph)
 {
   Mat E;
