@@ -62,14 +62,14 @@ pgk_test(petsc.trilf.bad_period LABELS petsc ARGS --fail --expect "charge_period
 # (compare_iterations.sh prints both; 0: trilf may not need more iterations than jacobi).
 set(CMP0 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh 0)
 # SNES ex19, judged on each of its Newton steps' linear solves: trilf may need no more iterations
-# than jacobi summed over the steps, and at most twice jacobi's in any one step. The two runs' Newton
-# iterates part after the first step, so a step's pair are two different systems, and step 5's (the
-# hardest, GMRES(30) to 1e-8 in thousands of iterations) moves with rounding: CPU, 1 rank: trilf 2169
-# 811 978 1460 2656 1941 1887 1820 vs jacobi 3467 1797 2113 4140 2219 3420 5771 2422 (step 5 +20%); on
-# 2 ranks jacobi did not converge in step 5; H100, 2 ranks, sixty-fifth session: trilf 2195 838 967
-# 1527 3657 1936 1881 1766 (14767) vs jacobi 3467 1797 2113 4081 2355 3682 4119 2520 (24134), step 5
-# +55%. The total is the claim; the per-step bound catches a step where trilf breaks down.
-set(CMP19 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh --total 0 100)
+# than jacobi summed over the steps, and at most 30% more in any one step. Measured (CPU, 1 rank):
+# trilf 2169 811 978 1460 2656 1941 1887 1820 vs jacobi 3467 1797 2113 4140 2219 3420 5771 2422,
+# fewer in 7 of 8 steps and +20% in step 5; on 2 ranks jacobi does not converge in step 5.
+# The per-step bound depends on the GPU node (sixty-fifth session, same library, 2 ranks on an H100):
+# one node gave trilf 3657 in step 5 against jacobi's 2355 (+55%: the 2-rank device test fails there),
+# another trilf 2423 with jacobi not converging in step 5 (passes). The two runs' Newton iterates part
+# after step 1, and step 5's thousands of GMRES(30) iterations swing with rounding; open (bench/NOTES.md).
+set(CMP19 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh --total 0 30)
 set(EX45T $<TARGET_FILE:tutorial_ex45> -dll_append ${PGK_LIB} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_type gmres -ksp_rtol 1e-8 -ksp_converged_reason)
 set(EX19T $<TARGET_FILE:tutorial_snes_ex19> -dll_append ${PGK_LIB} -da_refine 4 -ksp_type gmres -ksp_rtol 1e-8 -snes_converged_reason -ksp_converged_reason -lidvelocity 100 -grashof 1e4)
 set(MPI2 ${PGK_MPIEXEC} -n 2)
