@@ -28,7 +28,7 @@ for np in ${NPS:-1 2}; do
         steps=$(printf '%s\n' "$out" | sed -n -e 's/.*Linear solve converged due to [A-Z_]* iterations \([0-9]*\).*/\1/p' \
           -e 's/.*Linear solve did not converge due to [A-Z_]* iterations \([0-9]*\).*/X\1/p' | tr '\n' ' ')
         echo "$label np=$np $vname $pc run $run: $steps | $(printf '%s\n' "$out" | grep -o 'Nonlinear solve [a-z ]*' | head -1)" \
-          "| far-from lines $(printf '%s\n' "$out" | grep -c 'far from') | $(echo "$t1 - $t0" | bc) s"
+          "| far-from lines $(printf '%s\n' "$out" | grep -c 'far from') | $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
       done
     done
   done

@@ -13,7 +13,7 @@ static PetscErrorCode CheckOneCount(Vec x, PetscInt nv, PetscInt reps, PetscRand
   Vec         *y;
   PetscScalar *dots, *first, *z;
   PetscInt     changed = 0, wrong = 0;
-  PetscReal    worst   = 0;
+  PetscReal    worst = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VecDuplicateVecs(x, nv, &y));

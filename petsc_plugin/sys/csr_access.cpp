@@ -71,12 +71,19 @@ PetscErrorCode PgkMatDeviceUsableOnEveryRank(Mat A, PetscBool *device)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PgkMatIsCusparse(Mat A, PetscBool *cusparse)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device)
 {
   PetscBool cusparse;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PgkMatIsCusparse(A, &cusparse));
   *device = cusparse && PgkMatDeviceUsable(A) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

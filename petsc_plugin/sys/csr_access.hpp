@@ -44,6 +44,10 @@ PetscBool PgkMatDeviceUsable(Mat A);
 // conversion of A must agree on. Collective.
 PetscErrorCode PgkMatDeviceUsableOnEveryRank(Mat A, PetscBool *device);
 
+// Whether A is a cuSPARSE AIJ type, MATSEQAIJCUSPARSE or MATMPIAIJCUSPARSE (the types whose rows the
+// components read on the device). Not Collective.
+PetscErrorCode PgkMatIsCusparse(Mat A, PetscBool *cusparse);
+
 // Whether a component should compute on the device for A: a cuSPARSE AIJ type (SEQ or MPI) for
 // which PgkMatDeviceUsable holds. Not Collective.
 PetscErrorCode PgkMatUseDevice(Mat A, PetscBool *device);

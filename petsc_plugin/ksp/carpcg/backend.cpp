@@ -27,7 +27,7 @@ static PetscErrorCode CarpcgDeviceRefusal(Mat A, const CarpcgSettings &s, const 
 
   PetscFunctionBegin;
   *why = NULL;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PgkMatIsCusparse(A, &cusparse));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &compound, MATSEQAIJCOMPOUND, MATMPIAIJCOMPOUND, ""));
   PetscCall(PgkMatUseDevice(A, &usable));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
@@ -64,7 +64,7 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
     // is collective), else MATAIJ. A device expansion goes to the usual choice of backend; a host one
     // to the host backend below. Either is freed once the backend has copied its rows.
     PetscCall(PgkMatScalarOperator(A, NULL, &S));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)S, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    PetscCall(PgkMatIsCusparse(S, &cusparse));
     if (cusparse) {
       PetscCall(CarpcgCreateBackend(S, s, backend));
       PetscCall(MatDestroy(&S));
@@ -94,7 +94,7 @@ PetscErrorCode CarpcgCreateBackend(Mat A, const CarpcgSettings &s, std::unique_p
     PetscCall(MatDestroy(&S));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PgkMatIsCusparse(A, &cusparse));
   PetscCall(PetscInfo(A, "KSP carpcg: the host backend sweeps this %s%s%s\n", ((PetscObject)A)->type_name, cusparse ? ", not the device: " : "", cusparse ? why : ""));
   PetscCall(CarpcgCreateHostBackend(A, r, cusparse ? why : NULL, backend));
   PetscFunctionReturn(PETSC_SUCCESS);

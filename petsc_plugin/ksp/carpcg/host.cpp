@@ -95,7 +95,7 @@ PetscErrorCode HostBackend::setup(Mat A)
   PetscCall(PgkCheckSquareAssembled(A, "KSP carpcg"));
   PetscCheck(!(set_.scheme == Scheme::Sequential && size_ > 1), comm_, PETSC_ERR_SUP, "KSP carpcg: -ksp_carpcg_scheme sequential needs one rank; use multicolor (the same method in a coloured row order, exact in parallel) or carp");
   PetscCall(PetscStrncpy(mat_type_, ((PetscObject)A)->type_name, sizeof mat_type_));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &device_matrix_, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, MATAIJCUSPARSE, ""));
+  PetscCall(PgkMatIsCusparse(A, &device_matrix_));
   PetscCall(MatGetSize(A, &N_, NULL));
   PetscCall(build_extended(A));
   PetscCall(check_values());

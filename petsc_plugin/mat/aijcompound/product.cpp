@@ -13,6 +13,7 @@
 // MatProductNumeric() after the compound values changed finds the operand's object state moved: the
 // numeric step below copies the new values into the product's expansion (same pattern) first.
 #include "petsc_plugin/mat/aijcompound/aijcompound.hpp"
+#include "petsc_plugin/sys/csr_access.hpp"
 
 namespace {
 
@@ -131,7 +132,7 @@ static PetscErrorCode MixesDeviceAndHostAIJ(const Mat ops[3], PetscBool *mixed)
   for (int k = 0; k < 3; ++k) {
     PetscBool cusparse, aij;
     if (!ops[k]) continue;
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)ops[k], &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    PetscCall(PgkMatIsCusparse(ops[k], &cusparse));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)ops[k], &aij, MATSEQAIJ, MATMPIAIJ, ""));
     device = (PetscBool)(device || cusparse);
     host   = (PetscBool)(host || aij);
@@ -156,7 +157,7 @@ static PetscErrorCode UseHostExpansions(ProductCtx *ctx, Mat D)
     PetscBool cusparse;
     Mat       host;
     if (!ctx->expansion[k]) continue;
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)ctx->expansion[k], &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    PetscCall(PgkMatIsCusparse(ctx->expansion[k], &cusparse));
     if (!cusparse) continue;
     PetscCall(MatConvert(ctx->expansion[k], MATAIJ, MAT_INITIAL_MATRIX, &host));
     PetscCall(MatDestroy(&ctx->expansion[k]));
