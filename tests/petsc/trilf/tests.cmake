@@ -93,6 +93,8 @@ pgk_test(valgrind.trilf_block LABELS "valgrind;petsc" ARGS ${VGOK} ${SAME}
 
 # ---- gpu: set-up and apply on the device, only the listed scalars moved ----------------------------
 set(DEV -mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0)
+# The same for a DM-built operator and vectors (PETSc tutorials).
+set(DMDEV -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
 foreach(bs 1 2)
   foreach(spec aniso2d:n=300,variant=2 lap3d7:n=40 convdiff3d:n=30 elast3d:n=12 powerlaw:n=50000 hubrow:n=100000 disconnected:n=20000,parts=13 path:n=2 empty:n=1)
     string(REGEX REPLACE "[:=,]" "_" tag ${spec})
@@ -125,7 +127,7 @@ pgk_test(gpu.trilf.nan LABELS "gpu;petsc" ARGS --gpu --fail --expect "trilf weig
 pgk_test(gpu.trilf.nan_update LABELS "gpu;petsc" ARGS --gpu --fail --expect "non-finite value nan at \\(0, 1\\)" -- ${T} -case nan_update ${DEV})
 pgk_test(gpu.trilf.nan_update_mpi LABELS "gpu;petsc" NP 2 ARGS --gpu --fail --expect "non-finite value nan at \\(0, 1\\)" -- ${T} -case nan_update ${DEV})
 pgk_test(gpu.trilf.view LABELS "gpu;petsc" ARGS --gpu ${SAME} --expect "built on the device" -- ${T} -gen aniso2d:n=100,variant=2 ${DEV} -solve gmres -ksp_view)
-set(EX45G ${EX45T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
+set(EX45G ${EX45T} ${DMDEV})
 # On the device ex19 + trilf runs a grid smaller by one refinement (-da_refine 3) with GMRES(300) and
 # modified Gram-Schmidt, under the host tests' bound. Why not the host's command lines: PETSc 3.26.1's
 # CUDA VecMDot, which classical Gram-Schmidt calls with up to restart vectors, returns wrong sums for
@@ -139,12 +141,11 @@ set(EX45G ${EX45T} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi
 # restarts, the counts are the same under CGS with refinement, MGS and (trilf) one CGS pass on the
 # host (bench/results/ex19_restart_study_cpu.txt), and trilf takes 181-209 iterations a step against
 # jacobi's 246-285 on 1 and 2 ranks.
-set(EX19G ${EX19} -da_refine 3 -ksp_gmres_restart 300 -ksp_gmres_modifiedgramschmidt -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
-set(CMP19G ${CMP19})
+set(EX19G ${EX19} -da_refine 3 -ksp_gmres_restart 300 -ksp_gmres_modifiedgramschmidt ${DMDEV})
 pgk_test(gpu.tutorial.ex45.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" -- ${CMP0} ${EX45G} -pc_type trilf -ksp_view --- ${EX45G} -pc_type jacobi)
-pgk_test(gpu.tutorial.snes_ex19.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" --expect "Nonlinear solve converged" -- ${CMP19G} ${EX19G} -pc_type trilf -ksp_view --- ${EX19G} -pc_type jacobi)
+pgk_test(gpu.tutorial.snes_ex19.trilf LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "built on the device" --expect "Nonlinear solve converged" -- ${CMP19} ${EX19G} -pc_type trilf -ksp_view --- ${EX19G} -pc_type jacobi)
 pgk_test(gpu.tutorial.ex45.trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45G} -pc_type trilf --- ${MPI2} ${EX45G} -pc_type jacobi)
-pgk_test(gpu.tutorial.snes_ex19.trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMP19G} ${MPI2} ${EX19G} -pc_type trilf --- ${MPI2} ${EX19G} -pc_type jacobi)
+pgk_test(gpu.tutorial.snes_ex19.trilf_mpi LABELS "gpu;tutorial;mpi" ARGS --gpu --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMP19} ${MPI2} ${EX19G} -pc_type trilf --- ${MPI2} ${EX19G} -pc_type jacobi)
 foreach(tool memcheck racecheck)
   foreach(bs 1 2)
     pgk_test(gpu.sanitizer.${tool}.trilf_bs${bs} LABELS gpu ARGS --gpu ${PGK_NEEDS_SANITIZER} ${SAME} --expect "SUMMARY: 0 (errors|hazards)"
@@ -162,8 +163,8 @@ set(CMP50 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh 50)
 set(CMPMG19 ${CMAKE_CURRENT_SOURCE_DIR}/support/compare_iterations.sh --total 10 30)
 pgk_test(tutorial.ex45.trilf_pcmg_smoother LABELS tutorial ARGS --expect "iterations within" -- ${CMP50} ${EX45MG} -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type trilf --- ${EX45MG} -pc_type mg -pc_mg_levels 3)
 pgk_test(tutorial.ex45.trilf_pcmg_smoother_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP50} ${MPI2} ${EX45MG} -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type trilf --- ${MPI2} ${EX45MG} -pc_type mg -pc_mg_levels 3)
-pgk_test(gpu.tutorial.ex45.trilf_pcmg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP50} ${EX45MG} -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type trilf -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0
-         --- ${EX45MG} -pc_type mg -pc_mg_levels 3 -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
+pgk_test(gpu.tutorial.ex45.trilf_pcmg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP50} ${EX45MG} -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type trilf ${DMDEV}
+         --- ${EX45MG} -pc_type mg -pc_mg_levels 3 ${DMDEV})
 pgk_test(tutorial.ex45.trilf_gamg_smoother LABELS tutorial ARGS --expect "iterations within" -- ${CMP0} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf --- ${EX45MG} -pc_type gamg)
 pgk_test(tutorial.snes_ex19.trilf_gamg_smoother LABELS tutorial ARGS --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMPMG19} ${EX19MG} -mg_levels_pc_type trilf --- ${EX19MG})
 pgk_test(tutorial.ex45.trilf_gamg_smoother_mpi LABELS "tutorial;mpi" ARGS --expect "iterations within" -- ${CMP0} ${MPI2} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf --- ${MPI2} ${EX45MG} -pc_type gamg)
@@ -176,10 +177,10 @@ set(REUSE19 --expect "PgkTrilfForest +2 1.0" --expect "PgkTrilfNumeric +4 1.0" -
 set(REUSE19MPI --expect "PgkTrilfForest +2 1.0" --expect "PgkTrilfNumeric +2 1.0" --expect "Nonlinear solve converged due to CONVERGED_FNORM_RELATIVE iterations 2")
 pgk_test(tutorial.snes_ex19.trilf_gamg_forest_reuse LABELS tutorial ARGS ${REUSE19} -- ${EX19MG} -mg_levels_pc_type trilf -pc_gamg_reuse_interpolation true -log_view)
 pgk_test(tutorial.snes_ex19.trilf_gamg_forest_reuse_mpi LABELS "tutorial;mpi" ARGS ${REUSE19MPI} -- ${MPI2} ${EX19MG} -mg_levels_pc_type trilf -pc_gamg_reuse_interpolation true -log_view)
-pgk_test(gpu.tutorial.snes_ex19.trilf_gamg_forest_reuse LABELS "gpu;tutorial" ARGS --gpu ${REUSE19} -- ${EX19MG} -mg_levels_pc_type trilf -pc_gamg_reuse_interpolation true -log_view -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
+pgk_test(gpu.tutorial.snes_ex19.trilf_gamg_forest_reuse LABELS "gpu;tutorial" ARGS --gpu ${REUSE19} -- ${EX19MG} -mg_levels_pc_type trilf -pc_gamg_reuse_interpolation true -log_view ${DMDEV})
 # The same on the device (aijcusparse on every level: GAMG's coarse operators keep the type).
-pgk_test(gpu.tutorial.ex45.trilf_gamg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP0} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 --- ${EX45MG} -pc_type gamg -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
-pgk_test(gpu.tutorial.snes_ex19.trilf_gamg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMPMG19} ${EX19MG} -mg_levels_pc_type trilf -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 --- ${EX19MG} -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0)
+pgk_test(gpu.tutorial.ex45.trilf_gamg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" -- ${CMP0} ${EX45MG} -pc_type gamg -mg_levels_pc_type trilf ${DMDEV} --- ${EX45MG} -pc_type gamg ${DMDEV})
+pgk_test(gpu.tutorial.snes_ex19.trilf_gamg_smoother LABELS "gpu;tutorial" ARGS --gpu --expect "iterations within" --expect "Nonlinear solve converged" -- ${CMPMG19} ${EX19MG} -mg_levels_pc_type trilf ${DMDEV} --- ${EX19MG} ${DMDEV})
 
 # The recommended smoother recipe (README "As a multigrid smoother"): GAMG with trilf under damped
 # Richardson, 2 sweeps. On convection it converges where GAMG's default smoother does not; on
