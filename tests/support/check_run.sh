@@ -45,6 +45,12 @@ done
 . "$here/cuda_stub.sh"
 pgk_use_cuda_stub "${PGK_CUDA_STUB_DIR:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# Open MPI binds the ranks of a job of at most 2 ranks to cores by default (--bind-to core), rank k
+# to core k, and each mpiexec of a parallel ctest does so on its own: every 2-rank test running at
+# the same time ran on cores 0 and 1 of a 16-core GPU node, busy-polling there, with the other
+# cores idle. Ranks stay unbound unless the caller chose a policy; a test that binds on purpose
+# says --bind-to on its command line, which wins over this variable (check_mpi_unbound.sh).
+export OMPI_MCA_hwloc_base_binding_policy=${OMPI_MCA_hwloc_base_binding_policy:-none}
 # Open MPI 4 makes its session directory /tmp/ompi.<host>.<uid> at every launch (mpiexec or a
 # singleton) and aborts in orte_init ("mkdir ... File exists") when two launches race to create
 # it; ctest -j runs launches side by side (two clean-clone CI runs failed one test each that way).
