@@ -45,12 +45,6 @@ done
 . "$here/cuda_stub.sh"
 pgk_use_cuda_stub "${PGK_CUDA_STUB_DIR:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# Open MPI binds the ranks of a job of at most 2 ranks to cores by default (--bind-to core), rank k
-# to core k, and each mpiexec of a parallel ctest does so on its own: every 2-rank test running at
-# the same time ran on cores 0 and 1 of a 16-core GPU node, busy-polling there, with the other
-# cores idle. Ranks stay unbound unless the caller chose a policy; a test that binds on purpose
-# says --bind-to on its command line, which wins over this variable (check_mpi_unbound.sh).
-export OMPI_MCA_hwloc_base_binding_policy=${OMPI_MCA_hwloc_base_binding_policy:-none}
 # Open MPI 4 makes its session directory /tmp/ompi.<host>.<uid> at every launch (mpiexec or a
 # singleton) and aborts in orte_init ("mkdir ... File exists") when two launches race to create
 # it; ctest -j runs launches side by side (two clean-clone CI runs failed one test each that way).
@@ -87,6 +81,48 @@ if [ ${#reasons[@]} -gt 0 ]; then
     echo "check_run: FAIL: $reason (PGK_REQUIRE_GPU=1: a GPU node must run every GPU test)"; exit 1
   fi
   echo "SKIP: $reason"; exit 77
+fi
+
+# A 2-rank test runs on a pair of CPUs of its own where this test may use 4 or more: Open MPI binds
+# the ranks of a job of at most 2 ranks rank k to core k, and each mpiexec of a parallel ctest does
+# so on its own, so every 2-rank test running at once shared cores 0 and 1 of a 16-core GPU node,
+# busy-polling there (SNES ex19 on 2 ranks: 247 s there, 16 s on this project's 2-core CI machine).
+# Unbound ranks are worse: a job's two ranks then share a core whenever the machine is busy, and
+# each reduction waits for a time slice (the same test beside one busy process on 2 cores: 414 s
+# unbound, 25 s bound). So the test takes the first free pair (a lock file a pair, held while it
+# runs) and a rankfile binds rank 0 to its first CPU and rank 1 to its second. Not for jobs of other
+# sizes (Open MPI binds those to sockets), nor with fewer than 4 CPUs, every pair taken or no flock:
+# Open MPI's own binding then, as with PGK_MPI_PAIRS=0. check_mpi_pairs.sh checks it.
+pgk_cpus() { # the CPUs this process may run on, one a line
+  local list range
+  list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+  for range in ${list//,/ }; do
+    if [[ $range == *-* ]]; then seq "${range%-*}" "${range#*-}"; else echo "$range"; fi
+  done
+}
+pgk_two_rank_jobs_only() { # each mpiexec or mpirun in the command line is followed by -n 2 (or -np 2)
+  local arg launchers=0 counted=0 want_count=0
+  for arg in "$@"; do
+    if [ $want_count = 1 ]; then [ "$arg" = 2 ] || return 1; want_count=0 counted=$((counted + 1)); continue; fi
+    case ${arg##*/} in
+      mpiexec | mpirun) [ $counted = $launchers ] || return 1; launchers=$((launchers + 1)) ;;
+      -n | -np) [ $counted -lt $launchers ] && want_count=1 ;; # the launcher's, not its program's
+    esac
+  done
+  [ $launchers -gt 0 ] && [ $counted = $launchers ] && [ $want_count = 0 ]
+}
+if [ "${PGK_MPI_PAIRS:-1}" != 0 ] && [ -z "${OMPI_MCA_rmaps_rank_file_path:-}" ] && pgk_two_rank_jobs_only "$@" && [ -n "$ompi_tmp" ] &&
+  command -v flock >/dev/null && mkdir -p "${TMPDIR:-/tmp}/pgk-cpu-pairs-$(id -u)" 2>/dev/null; then
+  mapfile -t cpus < <(pgk_cpus)
+  for ((k = 0; ${#cpus[@]} >= 4 && k + 1 < ${#cpus[@]}; k += 2)); do
+    exec {pair_lock}>"${TMPDIR:-/tmp}/pgk-cpu-pairs-$(id -u)/${cpus[k]}-${cpus[k + 1]}" || continue
+    if flock -n "$pair_lock"; then
+      printf 'rank 0=localhost slot=%s\nrank 1=localhost slot=%s\n' "${cpus[k]}" "${cpus[k + 1]}" >"$ompi_tmp/rankfile"
+      export OMPI_MCA_rmaps_rank_file_path=$ompi_tmp/rankfile OMPI_MCA_rmaps_rank_file_physical=1
+      break
+    fi
+    exec {pair_lock}>&-
+  done
 fi
 
 out=$(mktemp); trap 'rm -f "$out"; [ -n "$ompi_tmp" ] && rm -rf "$ompi_tmp"' EXIT
