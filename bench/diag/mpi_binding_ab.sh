@@ -5,7 +5,7 @@
 #   pairs   check_run.sh's (a free pair of CPUs a job, a rankfile binds rank k to its k-th CPU);
 #   ompi    PGK_MPI_PAIRS=0: Open MPI's own binding (jobs of <= 2 ranks: rank k on core k, each job);
 #   unbound PGK_MPI_PAIRS=0 and OMPI_MCA_hwloc_base_binding_policy=none.
-# Order: pairs, ompi, unbound, pairs. Run after scripts/run-gpu-suite-part set the bundle up under
+# Order: pairs, ompi, unbound, pairs (PGK_AB_RUNS: another list; PGK_AB_TIMEOUT: seconds a run). Run after scripts/run-gpu-suite-part set the bundle up under
 # /tmp/r. Output under $OUT/binding_ab/: a line a run (wall seconds, ctest's verdict), each test's
 # seconds, and the node's view of the placements.
 set -u
@@ -17,7 +17,7 @@ export LD_LIBRARY_PATH=/tmp/r/petscgpukit-bundle/syslibs
 echo "node: $(nproc) CPUs; $(nvidia-smi -L | head -1)" >"$out/node.txt"
 tests='^(gpu\.carpcg\.mpi\..*|(gpu\.)?tutorial\.snes_ex19\.trilf_mpi)$'
 i=0
-for p in pairs ompi unbound pairs; do
+for p in ${PGK_AB_RUNS:-pairs ompi unbound pairs}; do
   i=$((i + 1))
   case $p in
     pairs) envs=() ;;
