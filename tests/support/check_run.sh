@@ -111,11 +111,12 @@ pgk_two_rank_jobs_only() { # each mpiexec or mpirun in the command line is follo
   done
   [ $launchers -gt 0 ] && [ $counted = $launchers ] && [ $want_count = 0 ]
 }
-if [ "${PGK_MPI_PAIRS:-1}" != 0 ] && [ -z "${OMPI_MCA_rmaps_rank_file_path:-}" ] && pgk_two_rank_jobs_only "$@" && [ -n "$ompi_tmp" ] &&
-  command -v flock >/dev/null && mkdir -p "${TMPDIR:-/tmp}/pgk-cpu-pairs-$(id -u)" 2>/dev/null; then
+pair_locks=${TMPDIR:-/tmp}/pgk-cpu-pairs-$(id -u) # one lock file a pair, shared by every test of this user
+if [ "${PGK_MPI_PAIRS:-1}" != 0 ] && [ -z "${OMPI_MCA_rmaps_rank_file_path:-}" ] && [ -n "$ompi_tmp" ] &&
+  pgk_two_rank_jobs_only "$@" && command -v flock >/dev/null && mkdir -p "$pair_locks" 2>/dev/null; then
   mapfile -t cpus < <(pgk_cpus)
   for ((k = 0; ${#cpus[@]} >= 4 && k + 1 < ${#cpus[@]}; k += 2)); do
-    exec {pair_lock}>"${TMPDIR:-/tmp}/pgk-cpu-pairs-$(id -u)/${cpus[k]}-${cpus[k + 1]}" || continue
+    exec {pair_lock}>"$pair_locks/${cpus[k]}-${cpus[k + 1]}" || continue
     if flock -n "$pair_lock"; then
       printf 'rank 0=localhost slot=%s\nrank 1=localhost slot=%s\n' "${cpus[k]}" "${cpus[k + 1]}" >"$ompi_tmp/rankfile"
       export OMPI_MCA_rmaps_rank_file_path=$ompi_tmp/rankfile OMPI_MCA_rmaps_rank_file_physical=1
