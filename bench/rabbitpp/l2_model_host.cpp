@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -106,18 +107,22 @@ Traffic simulate(const pgk::Csr &a, const std::vector<Index> &perm, double cache
 
 } // namespace
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s SPEC [cache_MB=50] [unit=64] [variant...: k[:first][:all]]\n", argv[0]);
     return 2;
   }
-  const double   cache_mb = argc > 2 ? std::atof(argv[2]) : 50;
-  const int      unit     = argc > 3 ? std::atoi(argv[3]) : 64;
-  const auto     t0       = std::chrono::steady_clock::now();
-  const pgk::Csr a        = pgk::gen::generate(pgk::gen::parse_spec(argv[1]));
-  const auto     secs     = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  std::printf("%s: %d rows, %d nonzeros, x %.1f MB; generated in %.1f s; cache %.0f MB, unit %d B\n", argv[1], a.nrows, a.nnz(), a.nrows * 8e-6, secs(), cache_mb, unit);
+  const double cache_mb = argc > 2 ? std::atof(argv[2]) : 50;
+  const int    unit     = argc > 3 ? std::atoi(argv[3]) : 64;
+  if (!(cache_mb > 0) || unit < 8 || unit % 8) {
+    std::fprintf(stderr, "%s: cache_MB must be > 0 and unit a positive multiple of 8 bytes\n", argv[0]);
+    return 2;
+  }
+  const auto     t0   = std::chrono::steady_clock::now();
+  const pgk::Csr a    = pgk::gen::generate(pgk::gen::parse_spec(argv[1]));
+  const auto     secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  std::printf("%s: %lld rows, %lld nonzeros, x %.1f MB; generated in %.1f s; cache %.0f MB, unit %d B\n", argv[1], (long long)a.nrows, (long long)a.nnz(), a.nrows * 8e-6, secs(), cache_mb, unit);
   pgk::rabbitpp::Options o;
   o.input_is_symmetric = true;
   o.regroup            = false;
@@ -126,7 +131,7 @@ int main(int argc, char **argv)
   const double             compulsory = 12.0 * a.nnz() + 16.0 * a.nrows + 8.0 * a.nrows;
   const Traffic            tr         = simulate(a, rabbit, cache_mb, unit);
   const double             base       = tr.stream + tr.x_missed;
-  std::printf("  insularity %.3f, %d communities, modelled compulsory %.3f GB (%.1f s)\n", info.insularity, info.communities, compulsory * 1e-9, secs());
+  std::printf("  insularity %.3f, %lld communities, modelled compulsory %.3f GB (%.1f s)\n", info.insularity, (long long)info.communities, compulsory * 1e-9, secs());
   std::printf("  %-14s x missed %.3f GB, DRAM %.3f GB = %.3fx compulsory\n", "rabbit", tr.x_missed * 1e-9, base * 1e-9, base / compulsory);
   // Each variant: the hub factor k, then optionally ":first" (insular_first) and ":all" (hub_scope all).
   std::vector<std::string> variants;
@@ -141,8 +146,19 @@ int main(int argc, char **argv)
     const Traffic            t  = simulate(a, pp, cache_mb, unit);
     const double             d  = t.stream + t.x_missed;
     std::printf("  rabbitpp %-9s x missed %.3f GB, DRAM %.3f GB = %.3fx compulsory; over rabbit %.4f "
-                "(hubs %d, insular %d; %.1f s)\n",
-                v.c_str(), t.x_missed * 1e-9, d * 1e-9, d / compulsory, d / base, info.hubs, info.insular, secs());
+                "(hubs %lld, insular %lld; %.1f s)\n",
+                v.c_str(), t.x_missed * 1e-9, d * 1e-9, d / compulsory, d / base, (long long)info.hubs, (long long)info.insular, secs());
   }
   return 0;
+}
+
+// The library reports bad specs and options by exceptions (an unknown generator, a hub factor below 1).
+int main(int argc, char **argv)
+{
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+    return 1;
+  }
 }
