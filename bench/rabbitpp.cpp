@@ -43,8 +43,8 @@ using namespace pgk::bench::rabbitpp;
 
 // Device run: the issue's graphs of 10M-110M nonzeros, target first, one of each generator class
 // the issue names. Each has an x larger than the H100's 50 MB L2: the seed chose its matrices by x
-// beyond L2 (notes/002), and with x resident in L2 no ordering of the columns changes the DRAM
-// traffic (the 4M-vertex graphs used until the seventieth session had x = 32 MB). Host run: small ones.
+// beyond L2 (notes/002), and with x resident in L2 the order of the columns changes the DRAM traffic
+// little (the 4M-vertex graphs used until the seventieth session had x = 32 MB). Host run: small ones.
 static const char kDeviceMatrices[] = "communities:n=8000000;communities:n=7000000,intra=4,inter=8;"
                                       "powerlaw:n=10000000,communities=5000,mixing=0.3;rgg2d:n=8000000";
 static const char kHostMatrices[]   = "communities:n=200000;communities:n=100000,inter=8;powerlaw:n=100000,communities=200,mixing=0.3;rgg2d:n=200000";
