@@ -131,7 +131,7 @@ static int run(int argc, char **argv)
   const double             compulsory = 12.0 * a.nnz() + 16.0 * a.nrows + 8.0 * a.nrows;
   const Traffic            tr         = simulate(a, rabbit, cache_mb, unit);
   const double             base       = tr.stream + tr.x_missed;
-  std::printf("  insularity %.3f, %lld communities, modelled compulsory %.3f GB (%.1f s)\n", info.insularity, (long long)info.communities, compulsory * 1e-9, secs());
+  std::printf("  insularity %.3f, skew %.3f, %lld communities, modelled compulsory %.3f GB (%.1f s)\n", info.insularity, info.skew, (long long)info.communities, compulsory * 1e-9, secs());
   std::printf("  %-14s x missed %.3f GB, DRAM %.3f GB = %.3fx compulsory\n", "rabbit", tr.x_missed * 1e-9, base * 1e-9, base / compulsory);
   // Each variant: the hub factor k, then optionally ":first" (insular_first) and ":all" (hub_scope all).
   std::vector<std::string> variants;
@@ -140,6 +140,7 @@ static int run(int argc, char **argv)
   for (const std::string &v : variants) {
     const int k = std::atoi(v.c_str());
     o.regroup = true, o.hub_factor = k;
+    o.min_skew                  = 0; // the regrouping itself, whatever the skew gate would decide (skew printed above)
     o.insular_first             = v.find(":first") != std::string::npos;
     o.hub_scope                 = v.find(":all") != std::string::npos ? pgk::rabbitpp::HubScope::All : pgk::rabbitpp::HubScope::NonInsular;
     const std::vector<Index> pp = pgk::rabbitpp::rabbitpp_batch(pgk::view_of(a), o, &info);

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/cub_temp.cuh"
 #include "kernels/common/cuda_check.cuh"
@@ -94,11 +95,19 @@ struct VertexFlags {
   DeviceBuffer<Index> insular, hub;
 };
 VertexFlags vertex_flags(const DeviceGraph &g, const Index *com, int hub_factor, CubTemp &temp);
+// regroup.cu: the skew gate's count (README.md section 4), the entries of A's ceil(n/10) longest
+// rows, into the device scalar *in_top (no copy).
+using RowSum = std::make_unsigned_t<Index>;
+void longest_tenth_entries(const CsrView &a, RowSum *in_top, CubTemp &temp);
+// The regrouping where *in_top >= min_entries (the skew gate; in_top null: always), else out holds
+// perm_rabbit itself (every key equal, and the sort is stable): no copy either way.
 void regroup_device(const DeviceGraph &g, const VertexFlags &flags, const Index *perm_rabbit,
-                    const rabbitpp::Options &opt, DeviceBuffer<Index> &out, CubTemp &temp);
+                    const rabbitpp::Options &opt, const RowSum *in_top, RowSum min_entries, DeviceBuffer<Index> &out,
+                    CubTemp &temp);
 // regroup.cu: the figures of README.md section 5 into info (2 copies: a record of counts, then
-// the per-community sums), rounds and times left to the caller.
-void figures_device(const CsrView &a, const DeviceGraph &g, const VertexFlags &flags, const Index *com,
-                    rabbitpp::Info &info, CubTemp &temp);
+// the per-community sums), rounds and times left to the caller; in_top: longest_tenth_entries'.
+// Returns *in_top, read with the record.
+std::int64_t figures_device(const DeviceGraph &g, const VertexFlags &flags, const Index *com, const RowSum *in_top,
+                            rabbitpp::Info &info, CubTemp &temp);
 
 } // namespace pgk::cuda::rabbitpp_detail

@@ -44,9 +44,12 @@ template <class H, class D> std::vector<H> download(const D *device, Index count
 
 std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, void *stream, rabbitpp::Info *info) {
   if (info) *info = rabbitpp::Info{};
-  rabbitpp::check_hub_factor(opt);
+  rabbitpp::check_regroup_options(opt);
   if (empty_input(a)) {
-    if (info) info->insularity = 1.0; // figures() of an empty graph
+    if (info) {
+      info->insularity = 1.0;        // figures() of an empty graph
+      info->regrouped = opt.regroup; // the host's gate: 0 entries >= ceil(min_skew * 0)
+    }
     return {};
   }
   const cudaStream_t s = as_stream(stream);
@@ -65,13 +68,24 @@ std::vector<Index> rabbitpp_gpu(const CsrView &a, const rabbitpp::Options &opt, 
   DeviceBuffer<Index> rabbit, com, regrouped;
   rabbit_permutation_device(d, g.n, rabbit, com, temp);
   if (timer) timer->record(3, stream);
+  // The skew gate's count stays on the device: the regrouping's keys read it (no copy).
+  const std::int64_t min_entries = rabbitpp::regroup_min_entries(g.nnz_a, opt.min_skew);
+  const bool gated = opt.regroup && min_entries > 0;
+  DeviceBuffer<RowSum> in_top;
+  if (gated || info) {
+    in_top = DeviceBuffer<RowSum>(1, s);
+    longest_tenth_entries(a, in_top.data(), temp);
+  }
   VertexFlags flags;
   if (opt.regroup || info) flags = vertex_flags(g, com.data(), opt.hub_factor, temp);
-  if (opt.regroup) regroup_device(g, flags, rabbit.data(), opt, regrouped, temp);
+  if (opt.regroup)
+    regroup_device(g, flags, rabbit.data(), opt, gated ? in_top.data() : nullptr, static_cast<RowSum>(min_entries),
+                   regrouped, temp);
   if (timer) timer->record(4, stream);
   std::vector<Index> perm = download<Index>((opt.regroup ? regrouped : rabbit).data(), g.n, s);
   if (info) {
-    figures_device(a, g, flags, com.data(), *info, temp);
+    const std::int64_t entries_in_top = figures_device(g, flags, com.data(), in_top.data(), *info, temp);
+    info->regrouped = opt.regroup && entries_in_top >= min_entries;
     info->rounds = d.rounds;
     info->deferred = d.deferred;
     info->seconds_graph = timer->ms(0, 1) / 1e3;

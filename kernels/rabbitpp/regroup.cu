@@ -12,12 +12,13 @@
 
 #include "kernels/rabbitpp/internal.cuh"
 #include "kernels/rabbitpp/regroup_ops.hpp"
+#include "src/rabbitpp/regroup.hpp"
 
 namespace pgk::cuda::rabbitpp_detail {
 namespace {
 
 using namespace rabbitpp_ops;
-using UIndex = std::make_unsigned_t<Index>;
+using UIndex = RowSum;
 
 // One warp per vertex: the lanes test 32 entries of its row at a time and stop at the first chunk
 // with an edge leaving the community (a hub's long row is shared, and usually left early).
@@ -38,10 +39,13 @@ __global__ void flags_kernel(const Index *g_rowptr, const Index *g_colidx, const
   }
 }
 
+// in_top null or *in_top >= min_entries: the skew gate passed, else every key is 0 (Rabbit order).
 __global__ void place_kernel(const Index *perm, const Index *insular, const Index *hub, bool all_hubs,
-                             bool insular_first, Index n, std::uint8_t *keys, Index *vals) {
+                             bool insular_first, const UIndex *in_top, UIndex min_entries, Index n, std::uint8_t *keys,
+                             Index *vals) {
+  const bool skewed = in_top == nullptr || *in_top >= min_entries;
   PGK_RB_FOR(p, n) {
-    keys[p] = place_at(perm, insular, hub, all_hubs, insular_first, p);
+    keys[p] = skewed ? place_at(perm, insular, hub, all_hubs, insular_first, p) : std::uint8_t{0};
     vals[p] = perm[p];
   }
 }
@@ -85,8 +89,25 @@ VertexFlags vertex_flags(const DeviceGraph &g, const Index *com, int hub_factor,
   return f;
 }
 
+void longest_tenth_entries(const CsrView &a, UIndex *in_top, CubTemp &temp) {
+  const cudaStream_t s = temp.stream();
+  const Index n = a.nrows;
+  const std::size_t un = static_cast<std::size_t>(n);
+  DeviceBuffer<UIndex> l0(un, s), l1(un, s);
+  launch(row_length_kernel, n, s, a, l0.data());
+  cub::DoubleBuffer<UIndex> len(l0.data(), l1.data());
+  const int end_bit = bits_for(static_cast<unsigned long long>(n)); // lengths <= n
+  temp.run(
+      [&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortKeysDescending(t, b, len, n, 0, end_bit, s); });
+  const UIndex *longest = len.Current();
+  temp.run([&](void *t, std::size_t &b) {
+    return cub::DeviceReduce::Sum(t, b, longest, in_top, rabbitpp::longest_tenth(n), s);
+  });
+}
+
 void regroup_device(const DeviceGraph &g, const VertexFlags &flags, const Index *perm_rabbit,
-                    const rabbitpp::Options &opt, DeviceBuffer<Index> &out, CubTemp &temp) {
+                    const rabbitpp::Options &opt, const UIndex *in_top, UIndex min_entries, DeviceBuffer<Index> &out,
+                    CubTemp &temp) {
   const cudaStream_t s = temp.stream();
   const Index n = g.n;
   const std::size_t un = static_cast<std::size_t>(n);
@@ -94,7 +115,7 @@ void regroup_device(const DeviceGraph &g, const VertexFlags &flags, const Index 
   DeviceBuffer<Index> v0(un, s);
   out = DeviceBuffer<Index>(un, s);
   launch(place_kernel, n, s, perm_rabbit, flags.insular.data(), flags.hub.data(),
-         opt.hub_scope == rabbitpp::HubScope::All, opt.insular_first, n, k0.data(), v0.data());
+         opt.hub_scope == rabbitpp::HubScope::All, opt.insular_first, in_top, min_entries, n, k0.data(), v0.data());
   cub::DoubleBuffer<std::uint8_t> keys(k0.data(), k1.data());
   cub::DoubleBuffer<Index> vals(v0.data(), out.data());
   temp.run([&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortPairs(t, b, keys, vals, n, 0, 2, s); });
@@ -102,8 +123,8 @@ void regroup_device(const DeviceGraph &g, const VertexFlags &flags, const Index 
     PGK_CUDA_CHECK(cudaMemcpyAsync(out.data(), vals.Current(), sizeof(Index) * un, cudaMemcpyDeviceToDevice, s));
 }
 
-void figures_device(const CsrView &a, const DeviceGraph &g, const VertexFlags &flags, const Index *com,
-                    rabbitpp::Info &info, CubTemp &temp) {
+std::int64_t figures_device(const DeviceGraph &g, const VertexFlags &flags, const Index *com, const UIndex *in_top,
+                            rabbitpp::Info &info, CubTemp &temp) {
   const cudaStream_t s = temp.stream();
   const Index n = g.n;
   const std::size_t un = static_cast<std::size_t>(n);
@@ -122,16 +143,8 @@ void figures_device(const CsrView &a, const DeviceGraph &g, const VertexFlags &f
   const Index *insular = flags.insular.data(), *hub = flags.hub.data();
   temp.run([&](void *t, std::size_t &b) { return cub::DeviceReduce::Sum(t, b, insular, &r->insular, n, s); });
   temp.run([&](void *t, std::size_t &b) { return cub::DeviceReduce::Sum(t, b, hub, &r->hubs, n, s); });
-  // Skew: the entries of the 10% longest rows (lengths <= n).
-  DeviceBuffer<UIndex> l0(un, s), l1(un, s);
-  launch(row_length_kernel, n, s, a, l0.data());
-  cub::DoubleBuffer<UIndex> len(l0.data(), l1.data());
-  const int end_bit = bits_for(static_cast<unsigned long long>(n));
-  temp.run(
-      [&](void *t, std::size_t &b) { return cub::DeviceRadixSort::SortKeysDescending(t, b, len, n, 0, end_bit, s); });
-  const Index top = (n + 9) / 10;
-  const UIndex *longest = len.Current();
-  temp.run([&](void *t, std::size_t &b) { return cub::DeviceReduce::Sum(t, b, longest, &r->in_top, top, s); });
+  // Skew: the entries of the 10% longest rows, read with the record.
+  PGK_CUDA_CHECK(cudaMemcpyAsync(&r->in_top, in_top, sizeof(UIndex), cudaMemcpyDeviceToDevice, s));
   const FigureRecord h = read_scalar(r, s);
   std::vector<CommunitySums> c(static_cast<std::size_t>(h.communities));
   copy_to_host(c.data(), tops.data(), sizeof(CommunitySums) * c.size(), s);
@@ -149,6 +162,7 @@ void figures_device(const CsrView &a, const DeviceGraph &g, const VertexFlags &f
   info.insular = h.insular;
   info.hubs = h.hubs;
   info.skew = g.nnz_a > 0 ? static_cast<double>(h.in_top) / static_cast<double>(g.nnz_a) : 0.0;
+  return static_cast<std::int64_t>(h.in_top);
 }
 
 } // namespace pgk::cuda::rabbitpp_detail

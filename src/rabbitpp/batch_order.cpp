@@ -162,6 +162,22 @@ std::vector<Index> rabbit_permutation_parallel(const Dendrogram &d, std::vector<
   return perm;
 }
 
+namespace {
+
+// The skew gate's count: the entries of A's ceil(n/10) longest rows (regroup.hpp), each thread
+// tallying a slice of the rows.
+std::int64_t entries_in_longest_tenth_parallel(const CsrView &a, ThreadPool &pool) {
+  const Index n = a.nrows;
+  const int parts = pool.threads();
+  std::vector<LengthTally> tally(static_cast<std::size_t>(parts));
+  pool.run(
+      [&](int t, int) { tally[t] = tally_row_lengths(a, slice_bound(n, t, parts), slice_bound(n, t + 1, parts)); });
+  for (int t = 1; t < parts; ++t) merge_tally(tally[0], tally[t]);
+  return entries_in_longest(tally[0], longest_tenth(n));
+}
+
+} // namespace
+
 std::vector<Index> regroup_parallel(const CsrView &a, const GraphView &g, const std::vector<Index> &com,
                                     const std::vector<Index> &perm_rabbit, const Options &opt, ThreadPool &pool) {
   const Index n = g.n;
@@ -198,7 +214,7 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   const auto seconds = [](clock::time_point x, clock::time_point y) {
     return std::chrono::duration<double>(y - x).count();
   };
-  check_hub_factor(opt);
+  check_regroup_options(opt);
   ThreadPool pool(opt.threads);
   const auto t0 = clock::now();
   const BatchGraph graph(a, pool, opt.input_is_symmetric);
@@ -212,10 +228,13 @@ std::vector<Index> rabbitpp_batch(const CsrView &a, const Options &opt, Info *in
   std::vector<Index> com;
   const std::vector<Index> rabbit = rabbit_permutation_parallel(d, com, pool);
   const auto t3 = clock::now();
-  std::vector<Index> perm = opt.regroup ? regroup_parallel(a, g, com, rabbit, opt, pool) : rabbit;
+  const bool regrouped = opt.regroup && entries_in_longest_tenth_parallel(a, pool) >=
+                                            regroup_min_entries(a.rowptr[a.nrows], opt.min_skew); // the skew gate
+  std::vector<Index> perm = regrouped ? regroup_parallel(a, g, com, rabbit, opt, pool) : rabbit;
   const auto t4 = clock::now();
   if (info) {
     *info = figures(a, g, com, d, opt.hub_factor);
+    info->regrouped = regrouped;
     info->deferred = deferred;
     info->compactions = compactions;
     info->seconds_graph = seconds(t0, t1);

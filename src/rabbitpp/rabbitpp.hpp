@@ -32,6 +32,12 @@ struct Options {
   // hub_factor * nnz). 1 is the paper's rule; on graphs of near-uniform degree it makes about half
   // the vertices hubs, and grouping them splits every community (bench/NOTES.md).
   int hub_factor = 1;
+  // The skew gate: regroup only where A's degrees are skewed, i.e. A's 10% longest rows hold at
+  // least min_skew of nnz(A) (Info::skew; exact: entries >= ceil(min_skew * nnz)). 0: always, the
+  // paper's RABBIT++. The seed ties hub grouping to skewed degrees; regrouping cost up to 3.7% of
+  // the MatMult on planted and geometric graphs (skew 0.14-0.16) and saved 12-18% on power-law
+  // graphs (skew 0.39) on the H100 (README.md section 4, bench/NOTES.md).
+  double min_skew = 0.25;
   Index batch = 0; // K: vertices per merge round (1: the serial Rabbit Order; 0: default_batch(n))
   int threads = 0; // multicore backend: worker threads (0: hardware concurrency)
   // Multicore backend: transparent huge pages advised on the list arena, read at random by the
@@ -98,6 +104,7 @@ struct Info {
   Index communities = 0, largest_community = 0;
   double modularity = 0, insularity = 0, skew = 0;
   Index insular = 0, hubs = 0, rounds = 0, deferred = 0;
+  bool regrouped = false; // Options::regroup and the skew gate passed: the result is RABBIT++'s
   double seconds_graph = 0, seconds_communities = 0, seconds_order = 0, seconds_regroup = 0;
   // The device backend only (zero on the host): the communities phase by round step, summed over
   // the rounds (begin: active set, gather lengths and the round's one host read; aggregate: marks,

@@ -1,6 +1,7 @@
 #include "src/rabbitpp/regroup.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -27,10 +28,49 @@ std::vector<std::uint8_t> hub_flags(const CsrView &a, int hub_factor) {
   return hub;
 }
 
-void check_hub_factor(const Options &opt) {
+void check_regroup_options(const Options &opt) {
   if (opt.hub_factor < 1 || opt.hub_factor > kMaxHubFactor)
     throw std::invalid_argument("rabbitpp: hub_factor must be in [1, " + std::to_string(kMaxHubFactor) + "], got " +
                                 std::to_string(opt.hub_factor));
+  if (!(opt.min_skew >= 0.0 && opt.min_skew <= 1.0)) // NaN too
+    throw std::invalid_argument("rabbitpp: min_skew must be in [0, 1], got " + std::to_string(opt.min_skew));
+}
+
+LengthTally tally_row_lengths(const CsrView &a, Index begin, Index end) {
+  LengthTally t;
+  for (Index v = begin; v < end; ++v) {
+    const Index len = a.rowptr[v + 1] - a.rowptr[v];
+    if (len < LengthTally::kCap) ++t.count[static_cast<std::size_t>(len)];
+    else t.long_rows.push_back(len);
+  }
+  return t;
+}
+
+void merge_tally(LengthTally &into, const LengthTally &from) {
+  for (std::size_t l = 0; l < into.count.size(); ++l) into.count[l] += from.count[l];
+  into.long_rows.insert(into.long_rows.end(), from.long_rows.begin(), from.long_rows.end());
+}
+
+std::int64_t entries_in_longest(LengthTally &tally, Index k) {
+  std::vector<Index> &longer = tally.long_rows;
+  const auto k_long = static_cast<std::size_t>(k);
+  if (longer.size() >= k_long) { // the k longest are all listed
+    std::nth_element(longer.begin(), longer.begin() + static_cast<std::ptrdiff_t>(k_long), longer.end(),
+                     [](Index x, Index y) { return x > y; });
+    return std::accumulate(longer.begin(), longer.begin() + static_cast<std::ptrdiff_t>(k_long), std::int64_t{0});
+  }
+  std::int64_t sum = std::accumulate(longer.begin(), longer.end(), std::int64_t{0});
+  std::int64_t left = static_cast<std::int64_t>(k_long - longer.size());
+  for (Index len = LengthTally::kCap - 1; len >= 0 && left > 0; --len) {
+    const std::int64_t take = std::min(left, tally.count[static_cast<std::size_t>(len)]);
+    sum += take * len;
+    left -= take;
+  }
+  return sum;
+}
+
+std::int64_t regroup_min_entries(std::int64_t nnz, double min_skew) {
+  return min_skew > 0.0 ? static_cast<std::int64_t>(std::ceil(min_skew * static_cast<double>(nnz))) : 0;
 }
 
 std::vector<Index> regroup(const CsrView &a, const Graph &g, const std::vector<Index> &com,
@@ -78,11 +118,8 @@ Info figures(const CsrView &a, const GraphView &g, const std::vector<Index> &com
   info.insular = std::accumulate(insular.begin(), insular.end(), Index{0});
   info.hubs = std::accumulate(hub.begin(), hub.end(), Index{0});
   // Skew: share of nnz(A) in the 10% rows with the most entries.
-  std::vector<Index> len(static_cast<std::size_t>(n));
-  for (Index v = 0; v < n; ++v) len[v] = a.rowptr[v + 1] - a.rowptr[v];
-  std::sort(len.begin(), len.end(), [](Index x, Index y) { return x > y; });
-  const Index top = (n + 9) / 10, nnz = a.rowptr[n];
-  const std::int64_t in_top = std::accumulate(len.begin(), len.begin() + top, std::int64_t{0});
+  LengthTally lengths = tally_row_lengths(a, 0, n);
+  const std::int64_t in_top = entries_in_longest(lengths, longest_tenth(n)), nnz = a.rowptr[n];
   info.skew = nnz > 0 ? static_cast<double>(in_top) / static_cast<double>(nnz) : 0.0;
   return info;
 }

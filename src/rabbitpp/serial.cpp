@@ -97,7 +97,7 @@ std::vector<Index> rabbitpp_serial(const CsrView &a, const Options &opt, Info *i
   const auto seconds = [](clock::time_point x, clock::time_point y) {
     return std::chrono::duration<double>(y - x).count();
   };
-  check_hub_factor(opt);
+  check_regroup_options(opt);
   const auto t0 = clock::now();
   const Graph g = build_graph(a);
   const auto t1 = clock::now();
@@ -106,10 +106,17 @@ std::vector<Index> rabbitpp_serial(const CsrView &a, const Options &opt, Info *i
   const std::vector<Index> rabbit = rabbit_permutation(d);
   const auto t3 = clock::now();
   const std::vector<Index> com = community_of(d);
-  std::vector<Index> perm = opt.regroup ? regroup(a, g, com, rabbit, opt) : rabbit;
+  bool regrouped = false;
+  if (opt.regroup) {
+    LengthTally lengths = tally_row_lengths(a, 0, a.nrows);
+    regrouped = entries_in_longest(lengths, longest_tenth(a.nrows)) >=
+                regroup_min_entries(a.rowptr[a.nrows], opt.min_skew); // the skew gate
+  }
+  std::vector<Index> perm = regrouped ? regroup(a, g, com, rabbit, opt) : rabbit;
   const auto t4 = clock::now();
   if (info) {
     *info = figures(a, g, com, d, opt.hub_factor);
+    info->regrouped = regrouped;
     info->seconds_graph = seconds(t0, t1);
     info->seconds_communities = seconds(t1, t2);
     info->seconds_order = seconds(t2, t3);

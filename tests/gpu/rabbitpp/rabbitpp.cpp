@@ -93,6 +93,15 @@ rb::Options options(Index batch, bool regroup, bool insular_first, rb::HubScope 
   o.insular_first = insular_first;
   o.hub_scope = scope;
   o.threads = 1;
+  o.min_skew = 0; // the regrouping on every graph; the skew gate's default: gated() below
+  return o;
+}
+
+// RABBIT++ with the default skew gate (src/rabbitpp/rabbitpp.hpp): regrouped where A's degrees are
+// skewed, rabbit's permutation elsewhere.
+rb::Options gated(Index batch) {
+  rb::Options o = options(batch, true, false, rb::HubScope::NonInsular);
+  o.min_skew = rb::Options{}.min_skew;
   return o;
 }
 
@@ -110,10 +119,11 @@ std::vector<rb::Options> option_sets(Index batch) {
 }
 
 std::string describe(const rb::Options &o, Index n) {
-  return describe(o.batch, n) + (o.regroup ? std::string(" rabbitpp") + (o.insular_first ? " I|H|R" : " H|R|I") +
-                                                 (o.hub_scope == rb::HubScope::All ? " hubs:all" : " hubs:noninsular") +
-                                                 " hub_factor " + std::to_string(o.hub_factor)
-                                           : " rabbit");
+  return describe(o.batch, n) +
+         (o.regroup ? std::string(" rabbitpp") + (o.insular_first ? " I|H|R" : " H|R|I") +
+                          (o.hub_scope == rb::HubScope::All ? " hubs:all" : " hubs:noninsular") + " hub_factor " +
+                          std::to_string(o.hub_factor) + " min_skew " + std::to_string(o.min_skew)
+                    : " rabbit");
 }
 
 class GpuRabbitpp : public pgk::test::GpuTest {
@@ -210,8 +220,8 @@ TEST_F(GpuRabbitpp, PermutationMatchesMulticoreDefaultBatch) {
       expect_same_permutations(g, 0, true, runs);
       return;
     }
-    for (bool regroup : {false, true}) {
-      const rb::Options o = options(0, regroup, false, rb::HubScope::NonInsular);
+    for (bool regroup : {false, true}) { // rabbitpp here with the skew gate (no figures asked: no copy of it)
+      const rb::Options o = regroup ? gated(0) : options(0, false, false, rb::HubScope::NonInsular);
       SCOPED_TRACE(describe(o, g.g.n));
       EXPECT_TRUE(pgk::test::SameIndices(pgk::cuda::rabbitpp_gpu(g.view(), o, nullptr),
                                          rb::rabbitpp_batch(pgk::view_of(g.a), o), "permutation"));
@@ -222,10 +232,13 @@ TEST_F(GpuRabbitpp, PermutationMatchesMulticoreDefaultBatch) {
   EXPECT_GT(runs, 0);
 }
 
+// The figures, and the skew gate's verdict (rabbitpp with the default gate), which must go both
+// ways on the corpus.
 TEST_F(GpuRabbitpp, FiguresMatchMulticore) {
+  int verdicts[2] = {0, 0};
   each_graph([&](const Graph &g) {
     for (bool regroup : {false, true}) {
-      const rb::Options o = options(0, regroup, false, rb::HubScope::NonInsular);
+      const rb::Options o = regroup ? gated(0) : options(0, false, false, rb::HubScope::NonInsular);
       SCOPED_TRACE(describe(o, g.g.n));
       rb::Info got, want;
       const std::vector<Index> perm = pgk::cuda::rabbitpp_gpu(g.view(), o, nullptr, &got);
@@ -237,12 +250,17 @@ TEST_F(GpuRabbitpp, FiguresMatchMulticore) {
       EXPECT_EQ(got.insular, want.insular);
       EXPECT_EQ(got.hubs, want.hubs);
       EXPECT_EQ(got.skew, want.skew);
+      EXPECT_EQ(got.regrouped, want.regrouped);
+      if (regroup) ++verdicts[want.regrouped ? 1 : 0];
       EXPECT_EQ(got.rounds, want.rounds);
       EXPECT_EQ(got.deferred, want.deferred);
       EXPECT_GE(got.seconds_graph, 0.0);
       EXPECT_GE(got.seconds_communities, 0.0);
     }
   });
+  std::printf("skew gate: %d graphs kept the Rabbit order, %d regrouped\n", verdicts[0], verdicts[1]);
+  EXPECT_GT(verdicts[0], 0);
+  EXPECT_GT(verdicts[1], 0);
 }
 
 // Two runs, the second on a stream of its own: the same permutation.
@@ -339,6 +357,7 @@ TEST_F(GpuRabbitppErrors, EmptyMatrix) {
   const Csr e = raw(0, 0, {0}, {});
   rb::rabbitpp_batch(pgk::view_of(e), rb::Options{}, &ref);
   EXPECT_EQ(info.insularity, ref.insularity);
+  EXPECT_EQ(info.regrouped, ref.regrouped);
   EXPECT_EQ(info.communities, 0);
 }
 

@@ -8,6 +8,7 @@ static const char help[] = "MatOrdering rabbitpp / rabbit through MatGetOrdering
                            "  device (none to the device), none on the host.\n"
                            "  -case ok|unassembled|nonsquare|false_flag (false_flag: an unsymmetric pattern of 222 rows\n"
                            "  flagged MAT_STRUCTURALLY_SYMMETRIC, one process; the reference takes the flag as the plugin does)\n"
+                           "  -compare_rabbit           also order with rabbit and say whether rabbitpp's result equals it\n"
                            "  (all -mat_ordering_rabbitpp_* options apply)\n";
 
 #include <petscgpukit.h>
@@ -24,6 +25,7 @@ static const char help[] = "MatOrdering rabbitpp / rabbit through MatGetOrdering
 static PetscErrorCode ReferenceOptions(PetscBool regroup, PetscInt n, pgk::rabbitpp::Options *o)
 {
   PetscInt          batch = 0, scope = 0, hub_factor = 1;
+  PetscReal         min_skew = 0.25; // the documented default of -mat_ordering_rabbitpp_min_skew
   PetscBool         first    = PETSC_FALSE;
   const char *const scopes[] = {"noninsular", "all"};
 
@@ -32,8 +34,10 @@ static PetscErrorCode ReferenceOptions(PetscBool regroup, PetscInt n, pgk::rabbi
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_ordering_rabbitpp_insular_first", &first, NULL));
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-mat_ordering_rabbitpp_hub_scope", scopes, 2, &scope, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ordering_rabbitpp_hub_factor", &hub_factor, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_ordering_rabbitpp_min_skew", &min_skew, NULL));
   o->regroup       = regroup ? true : false;
   o->hub_factor    = regroup ? (int)hub_factor : 1;
+  o->min_skew      = regroup ? (double)min_skew : 0.0;
   o->insular_first = regroup && first;
   o->hub_scope     = regroup && scope == 1 ? pgk::rabbitpp::HubScope::All : pgk::rabbitpp::HubScope::NonInsular;
   o->batch         = batch > 0 ? (pgk::Index)batch : pgk::rabbitpp::default_batch(n);
@@ -209,6 +213,19 @@ int main(int argc, char **argv)
   PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "[%d] %s: %zu rows, identical to the reference in %" PetscInt_FMT " run(s); transfers ctog=%g gtoc=%g as listed (%" PetscInt_FMT " rounds, %g bytes back)\n", PetscGlobalRank, type, ref.size(),
                                     repeat, ctog, gtoc, rounds, gtoc_bytes));
   PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
+  PetscBool compare_rabbit = PETSC_FALSE; // the skew gate's tests: is rabbitpp's result rabbit's?
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_rabbit", &compare_rabbit, NULL));
+  if (compare_rabbit && size == 1) {
+    IS        rperm, cperm, rabbit;
+    PetscBool equal;
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, (PetscInt)first.size(), first.data(), PETSC_USE_POINTER, &rperm));
+    PetscCall(MatGetOrdering(A, MATORDERINGRABBIT, &rabbit, &cperm));
+    PetscCall(ISEqualUnsorted(rperm, rabbit, &equal));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s rabbit's permutation\n", type, equal ? "equal to" : "differs from"));
+    PetscCall(ISDestroy(&rperm));
+    PetscCall(ISDestroy(&rabbit));
+    PetscCall(ISDestroy(&cperm));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());

@@ -8,6 +8,24 @@ foreach(backend serial cpu auto)
     pgk_test(petsc.rabbitpp.${backend}.${tag} LABELS petsc ARGS ${SAME} -- ${T} -gen ${spec} -mat_ordering_rabbitpp_backend ${backend} -mat_ordering_rabbitpp_threads 3 -repeat 2)
   endforeach()
 endforeach()
+# The skew gate (-mat_ordering_rabbitpp_min_skew, default 0.25): min_skew 0 regroups the graphs of
+# near-uniform degree too (the paper's RABBIT++), against the reference with the same option.
+foreach(backend serial cpu)
+  foreach(spec communities:n=3000 rgg2d:n=4000 disconnected:n=3000,parts=7 lap3d7:n=12 random:n=2000,deg=3)
+    string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+    pgk_test(petsc.rabbitpp.always.${backend}.${tag} LABELS petsc ARGS ${SAME} --expect "regrouped \\(min_skew 0: always\\)"
+             -- ${T} -gen ${spec} -mat_ordering_rabbitpp_backend ${backend} -mat_ordering_rabbitpp_threads 3 -mat_ordering_rabbitpp_min_skew 0 -mat_ordering_rabbitpp_view)
+  endforeach()
+endforeach()
+# The gate's two verdicts in the view, and rabbitpp below the gate equal to rabbit's permutation.
+pgk_test(petsc.rabbitpp.gate_keeps_rabbit LABELS petsc ARGS ${SAME} --expect "not regrouped, the Rabbit order kept: skew 0\\.145 below min_skew 0\\.250"
+         --expect "equal to rabbit's permutation" -- ${T} -gen communities:n=3000 -mat_ordering_rabbitpp_view -compare_rabbit)
+pgk_test(petsc.rabbitpp.gate_regroups LABELS petsc ARGS ${SAME} --expect "regrouped: skew 0\\.331, at least min_skew 0\\.250"
+         --expect "differs from rabbit's permutation" -- ${T} -gen powerlaw:n=5000,communities=20 -mat_ordering_rabbitpp_view -compare_rabbit)
+pgk_test(petsc.rabbitpp.gate_threshold LABELS petsc ARGS ${SAME} --expect "regrouped: skew 0\\.145, at least min_skew 0\\.140"
+         --expect "differs from rabbit's permutation" -- ${T} -gen communities:n=3000 -mat_ordering_rabbitpp_min_skew 0.14 -mat_ordering_rabbitpp_view -compare_rabbit)
+pgk_test(petsc.rabbitpp.min_skew_refused LABELS petsc ARGS --fail --expect "min_skew must be in \\[0, 1\\]. got 1\\.5"
+         -- ${T} -gen communities:n=2000 -mat_ordering_rabbitpp_min_skew 1.5)
 pgk_test(petsc.rabbit.cpu LABELS petsc ARGS ${SAME} -- ${T} -type rabbit -gen powerlaw:n=5000,communities=20 -mat_ordering_rabbitpp_backend cpu)
 # K = 1 is the classic Rabbit Order: equal to the serial reference (src/rabbitpp/serial.cpp).
 pgk_test(petsc.rabbitpp.batch1 LABELS petsc ARGS ${SAME} --expect "K = 1 equals the serial reference" -- ${T} -gen communities:n=2000 -mat_ordering_rabbitpp_batch 1 -mat_ordering_rabbitpp_backend cpu)
@@ -25,7 +43,7 @@ pgk_test(petsc.rabbitpp.false_symmetry_flag LABELS petsc ARGS ${SAME}
 set_tests_properties(petsc.rabbitpp.false_symmetry_flag PROPERTIES TIMEOUT 60)
 pgk_test(petsc.rabbitpp.view LABELS petsc ARGS ${SAME} --expect "communities [0-9]+ \\(largest" --expect "modularity 0\\.[0-9]+" --expect "time: graph"
          -- ${T} -mat_ordering_rabbitpp_view)
-pgk_test(petsc.rabbitpp.help LABELS petsc ARGS --expect "-mat_ordering_rabbitpp_backend" --expect "-mat_ordering_rabbitpp_hub_scope" --expect "-mat_ordering_rabbitpp_huge_pages" -- ${T} -help)
+pgk_test(petsc.rabbitpp.help LABELS petsc ARGS --expect "-mat_ordering_rabbitpp_backend" --expect "-mat_ordering_rabbitpp_hub_scope" --expect "-mat_ordering_rabbitpp_huge_pages" --expect "-mat_ordering_rabbitpp_min_skew: <now 0\\.25" -- ${T} -help)
 pgk_test(petsc.rabbitpp.view_cpu LABELS petsc ARGS ${SAME} --expect "backend cpu \\(2 threads\\)" --expect "list arena \\(2 nnz\\(G\\) \\+ 1024 entries, huge pages advised\\): 0 compactions"
          -- ${T} -gen communities:n=3000 -mat_ordering_rabbitpp_backend cpu -mat_ordering_rabbitpp_threads 2 -mat_ordering_rabbitpp_view)
 # Huge pages off: 4 KiB pages, the same permutation (SAME: identical to the reference), on a list arena over 2 MiB.
@@ -93,6 +111,15 @@ pgk_test(gpu.rabbitpp.layouts LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
          -- ${T} -gen powerlaw:n=5000,communities=20 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_insular_first -mat_ordering_rabbitpp_hub_scope all -mat_ordering_rabbitpp_backend gpu)
 pgk_test(gpu.rabbitpp.hub_factor LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
          -- ${T} -gen powerlaw:n=5000,communities=20 ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_hub_factor 2 -mat_ordering_rabbitpp_backend gpu)
+# The skew gate on the device: both verdicts, with the figures (view) and without (the gate's count
+# stays on the device; the transfers are the same list), against the reference.
+foreach(spec communities:n=3000 powerlaw:n=5000,communities=20)
+  string(REGEX REPLACE "[:=,]" "_" tag ${spec})
+  pgk_test(gpu.rabbitpp.gate.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "(regrouped: skew 0\\.331|not regrouped, the Rabbit order kept: skew 0\\.145)"
+           -- ${T} -gen ${spec} ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu -mat_ordering_rabbitpp_view -repeat 2)
+  pgk_test(gpu.rabbitpp.always.${tag} LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER}
+           -- ${T} -gen ${spec} ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu -mat_ordering_rabbitpp_min_skew 0 -repeat 2)
+endforeach()
 pgk_test(gpu.rabbitpp.nonsymmetric LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} -- ${T} -f ${PGK_DATA}/general5_real.mtx ${PGK_DEVICE_TYPES} -mat_ordering_rabbitpp_backend gpu)
 # -view: the figures (2 more copies, counted) and auto's choice.
 pgk_test(gpu.rabbitpp.view LABELS "gpu;petsc" ARGS --gpu ${SAME} ${DEVXFER} --expect "backend gpu" --expect "communities [0-9]+ \\(largest" --expect "time: graph"

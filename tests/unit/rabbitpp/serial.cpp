@@ -99,10 +99,20 @@ TEST(RabbitppSerial, Figure5HubsGetIdsZeroAndOne) {
   const std::vector<std::uint8_t> hub = hub_flags(pgk::view_of(a), 1);
   EXPECT_EQ(std::count(hub.begin(), hub.end(), 1), 2);
   EXPECT_TRUE(hub[0] && hub[5]);
-  const std::vector<Index> perm = rabbitpp_serial(pgk::view_of(a), Options{});
+  Options paper; // the paper's RABBIT++ regroups whatever the skew
+  paper.min_skew = 0;
+  const std::vector<Index> perm = rabbitpp_serial(pgk::view_of(a), paper);
   std::vector<Index> first_two{perm[0], perm[1]};
   std::sort(first_two.begin(), first_two.end());
   EXPECT_EQ(first_two, (std::vector<Index>{0, 5}));
+  // The default skew gate: the longest row (of ceil(9/10) = 1) holds 5 of 28 entries, 0.18 < 0.25,
+  // so the toy keeps its Rabbit order.
+  Options plain;
+  plain.regroup = false;
+  Info info;
+  EXPECT_EQ(rabbitpp_serial(pgk::view_of(a), Options{}, &info), rabbitpp_serial(pgk::view_of(a), plain));
+  EXPECT_FALSE(info.regrouped);
+  EXPECT_DOUBLE_EQ(info.skew, 5.0 / 28.0);
 }
 
 // Options::hub_factor: a hub's in-degree is above k times the average, exactly (indeg * n > k * nnz).
