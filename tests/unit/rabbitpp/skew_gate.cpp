@@ -26,8 +26,8 @@ using namespace pgk::rabbitpp;
 
 // A pattern with the given row lengths (columns 0, 1, ... of each row; n >= the longest row).
 Csr with_row_lengths(const std::vector<Index> &len) {
-  const Index n = std::max<Index>(static_cast<Index>(len.size()),
-                                  len.empty() ? 0 : *std::max_element(len.begin(), len.end()));
+  const Index n =
+      std::max<Index>(static_cast<Index>(len.size()), len.empty() ? 0 : *std::max_element(len.begin(), len.end()));
   std::vector<Index> r, c;
   for (std::size_t i = 0; i < len.size(); ++i)
     for (Index j = 0; j < len[i]; ++j) r.push_back(static_cast<Index>(i)), c.push_back(j);
